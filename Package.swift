@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One settings list for every Swift target (STYLE.md 1).
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "LiveState",
+    products: [
+        .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
+        .executable(name: "livestate", targets: ["livestate"]),
+    ],
+    targets: [
+        // Combine's API on Linux: standard library, Dispatch, Synchronization (+ Foundation in Reactive/Foundation).
+        .target(name: "Reactive", swiftSettings: swiftSettings),
+        // Virtual-time scheduler for tests of time-based operators.
+        .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swiftSettings),
+        // Models, embedded data and the seed view models. Knows no HTTP, no libevent.
+        .target(name: "Domain", dependencies: ["Reactive"], swiftSettings: swiftSettings),
+        // libevent (Debian's libevent-dev) as a system library.
+        .systemLibrary(
+            name: "CEvent",
+            pkgConfig: "libevent",
+            providers: [.apt(["libevent-dev"])]
+        ),
+        // SQLite (Debian's libsqlite3-dev) as a system library.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // The HTTP service: libevent loop, routes, /events, storage, command line.
+        .target(
+            name: "Server",
+            dependencies: ["Domain", "Reactive", "CEvent", "CSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "livestate", dependencies: ["Server"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ReactiveBenchmark",
+            dependencies: ["Reactive"],
+            path: "Benchmarks/ReactiveBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ReactiveTests",
+            dependencies: ["Reactive", "ReactiveTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DomainTests",
+            dependencies: ["Domain", "Reactive", "ReactiveTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: ["Server", "Domain", "Reactive", "ReactiveTesting"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

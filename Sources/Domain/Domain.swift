@@ -1,0 +1,1 @@
+/// LiveState domain: models, embedded data, view models.

@@ -1,0 +1,1 @@
+/// Combine's API on Linux. See README.md.

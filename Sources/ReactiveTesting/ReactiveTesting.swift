@@ -1,0 +1,1 @@
+/// Virtual-time scheduler for tests.

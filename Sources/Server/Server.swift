@@ -1,0 +1,1 @@
+/// LiveState HTTP service.

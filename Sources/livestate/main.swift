@@ -1,0 +1,1 @@
+print("livestate: not built yet")
