@@ -1,0 +1,107 @@
+/// Encodes two-colour (1-bit palette) images as PNG files, in pure Swift.
+///
+/// The image data is wrapped in a zlib stream of *stored* deflate blocks (no compression), so no
+/// zlib is needed; a 1-bit palette keeps even a 2000×2000 image near 500 KB.
+///
+///     let bitmap = Bitmap(width: 2, height: 1)
+///     let png = PNGEncoder.encode(bitmap, background: .init(red: 255, green: 0, blue: 0),
+///                                 foreground: .init(red: 0, green: 0, blue: 0))
+package enum PNGEncoder {
+    /// The eight bytes every PNG file starts with.
+    package static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The PNG bytes of `bitmap`: clear pixels in `background`, set pixels in `foreground`.
+    package static func encode(_ bitmap: Bitmap, background: RGBColour, foreground: RGBColour) -> [UInt8] {
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(bitmap.width))
+        header.appendBigEndian(UInt32(bitmap.height))
+        header += [1, 3, 0, 0, 0]  // bit depth 1, colour type 3 (palette), deflate, filter 0, no interlace
+        let palette = [background.red, background.green, background.blue, foreground.red, foreground.green, foreground.blue]
+
+        var file = signature
+        appendChunk("IHDR", header, to: &file)
+        appendChunk("PLTE", palette, to: &file)
+        appendChunk("IDAT", zlibStored(scanlines(of: bitmap)), to: &file)
+        appendChunk("IEND", [], to: &file)
+        return file
+    }
+
+    /// Each row as filter type 0 followed by the row's pixels packed eight to a byte, most significant bit first.
+    private static func scanlines(of bitmap: Bitmap) -> [UInt8] {
+        let rowBytes = (bitmap.width + 7) / 8
+        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * bitmap.height)
+        for y in 0..<bitmap.height {
+            let start = y * (rowBytes + 1) + 1
+            for x in 0..<bitmap.width where bitmap[x, y] {
+                raw[start + x / 8] |= 0x80 >> UInt8(x % 8)
+            }
+        }
+        return raw
+    }
+
+    /// A zlib stream (RFC 1950) holding `data` in stored deflate blocks (RFC 1951 §3.2.4).
+    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]  // deflate, 32 KiB window, no preset dictionary; 0x7801 % 31 == 0
+        out.reserveCapacity(data.count + data.count / 65_535 * 5 + 16)
+        var offset = 0
+        repeat {
+            let length = min(65_535, data.count - offset)
+            let isFinal: UInt8 = offset + length == data.count ? 1 : 0
+            out.append(isFinal)  // BFINAL, BTYPE 00 (stored), padded to the byte
+            out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8((~length >> 8) & 0xFF)]
+            out += data[offset..<offset + length]
+            offset += length
+        } while offset < data.count
+        out.appendBigEndian(adler32(data))
+        return out
+    }
+
+    private static func appendChunk(_ type: String, _ data: [UInt8], to file: inout [UInt8]) {
+        let typeAndData = Array(type.utf8) + data
+        file.appendBigEndian(UInt32(data.count))
+        file += typeAndData
+        file.appendBigEndian(crc32(typeAndData))
+    }
+
+    /// CRC-32 (ISO 3309, reflected polynomial 0xEDB88320), as PNG chunks carry it.
+    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
+    /// Adler-32 (RFC 1950), the checksum that ends a zlib stream.
+    package static func adler32(_ bytes: [UInt8]) -> UInt32 {
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        var index = 0
+        while index < bytes.count {
+            // NB: 5552 bytes is the most that can be summed before b may overflow 32 bits.
+            let end = min(index + 5552, bytes.count)
+            while index < end {
+                a &+= UInt32(bytes[index])
+                b &+= a
+                index += 1
+            }
+            a %= 65_521
+            b %= 65_521
+        }
+        return b << 16 | a
+    }
+
+    private static let crcTable: [UInt32] = (0..<256).map { (n: UInt32) in
+        var c = n
+        for _ in 0..<8 {
+            c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1
+        }
+        return c
+    }
+}
+
+extension [UInt8] {
+    fileprivate mutating func appendBigEndian(_ value: UInt32) {
+        append(contentsOf: [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
+    }
+}
