@@ -1,0 +1,22 @@
+/// The service's long-lived parts, built once from a `Configuration` and shared by every route.
+///
+/// NB for the other engineers: add your stored parts here (Domain: `models: LiveStateModels` and the
+/// todo store; Live: the SSE hub), built in `init` from `configuration` and the loops; they must be
+/// `Sendable` (routes run concurrently on every loop's thread).
+final class App: Sendable {
+    /// The configuration the service started with.
+    let configuration: Configuration
+    /// The HTTP event loops (`--threads`); `loops[0]` also runs the service's timers.
+    let loops: [EventLoop]
+
+    /// Creates the loops (not yet running) and the parts built on them.
+    init(configuration: Configuration) throws {
+        self.configuration = configuration
+        loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
+            try EventLoop(name: "livestate-http-\(index)")
+        }
+    }
+
+    /// The loop for timers and work that is not tied to a connection.
+    var mainLoop: EventLoop { loops[0] }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Everything the command line and environment decide, with the contract's defaults.
+///
+/// Built once at the edge (`Configuration.parse`); tests build one directly with `port: 0`.
+struct Configuration: Sendable, Equatable {
+    /// The address to listen on.
+    var host = "127.0.0.1"
+    /// The port; 0 takes a free one.
+    var port = 8080
+    /// The SQLite file for todos, or `:memory:`.
+    var dataPath = "./livestate.sqlite"
+    /// The folder of static files served at `/`; nil serves none.
+    var publicPath: String? = "./public"
+    /// A jsonplaceholder-compatible base URL; nil uses the embedded data set.
+    var upstream: URL?
+    /// With a token, mutating requests need `Authorization: Bearer <token>`.
+    var token: String?
+    /// Seconds between `: keep-alive` comments on `/events`.
+    var heartbeat: Double = 15
+    /// Event loops (threads) serving HTTP.
+    var threads = 1
+    /// Allowed CORS origins; nil means CORS is off.
+    var cors: CORSPolicy?
+    /// Largest request body accepted (the contract's 1 MiB).
+    var maxBodySize = 1 << 20
+    /// Largest request head (request line + headers) accepted.
+    var maxHeadersSize = 64 << 10
+    /// Seconds a connection may stay idle (reading a request or between requests).
+    var timeout: Double = 60
+
+    init() {}
+}

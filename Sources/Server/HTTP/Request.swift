@@ -1,0 +1,44 @@
+/// An HTTP request as a Swift value, so routes are tested without a socket.
+struct Request: Sendable {
+    /// The request method.
+    var method: HTTPMethod
+    /// The percent-decoded path, always starting with `/`.
+    var path: String
+    /// The path exactly as sent (still percent-encoded), without the query.
+    var rawPath: String
+    /// The parsed query string.
+    var query: QueryParameters
+    /// The request header fields.
+    var headers: HTTPHeaders
+    /// The request body (at most 1 MiB; the listener refuses larger ones).
+    var body: [UInt8]
+    /// The parameters the matching route captured.
+    var parameters: Parameters = Parameters()
+
+    /// Builds a request from a target like `/albums?albumId=3`.
+    init(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        let (rawPath, rawQuery) = Self.split(target: target)
+        self.method = method
+        self.rawPath = rawPath
+        self.path = PercentDecoding.decode(Substring(rawPath))
+        self.query = QueryParameters(parsing: rawQuery)
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of path parameter `name` as `T`; a 400 naming it when missing or malformed.
+    func require<T: LosslessStringConvertible>(_ name: String, as type: T.Type = T.self) throws(HTTPError) -> T {
+        try parameters.require(name, as: type)
+    }
+
+    /// Splits `/path?query#fragment` into the raw path and the raw query.
+    static func split(target: String) -> (path: String, query: Substring) {
+        var target = Substring(target)
+        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        guard let mark = target.firstIndex(of: "?") else {
+            return (target.isEmpty ? "/" : String(target), "")
+        }
+        let path = target[..<mark]
+        return (path.isEmpty ? "/" : String(path), target[target.index(after: mark)...])
+    }
+}

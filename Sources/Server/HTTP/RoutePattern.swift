@@ -1,0 +1,65 @@
+/// A route path such as `/todos/:id` or `/static/*path`.
+struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
+    /// One path segment of a pattern.
+    enum Segment: Sendable, Hashable {
+        /// Matches exactly this text.
+        case literal(String)
+        /// Matches any one segment and captures it under the name.
+        case parameter(String)
+        /// Matches the rest of the path (zero or more segments) and captures it under the name.
+        case rest(String)
+
+        /// Lower is more specific: a literal beats a parameter beats the rest.
+        var rank: Int {
+            switch self {
+            case .literal: 0
+            case .parameter: 1
+            case .rest: 2
+            }
+        }
+    }
+
+    /// The segments, without the empty one before the leading `/`.
+    let segments: [Segment]
+    /// The pattern as written.
+    let description: String
+
+    init(_ pattern: String) {
+        precondition(pattern.hasPrefix("/"), "route patterns start with /: \(pattern)")
+        description = pattern
+        segments = pattern.split(separator: "/").map { part in
+            if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
+            if part.hasPrefix("*") { return .rest(String(part.dropFirst())) }
+            return .literal(String(part))
+        }
+        precondition(
+            segments.dropLast().allSatisfy { if case .rest = $0 { false } else { true } },
+            "a * segment must come last: \(pattern)")
+    }
+
+    /// The captured parameters if `path` (percent-decoded segments) matches.
+    func match(_ path: [String]) -> [String: String]? {
+        var captures: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < path.count, !path[index].isEmpty else { return nil }
+                captures[name] = path[index]
+            case .rest(let name):
+                captures[name] = path[index...].joined(separator: "/")
+                return captures
+            }
+        }
+        return path.count == segments.count ? captures : nil
+    }
+
+    /// Whether `self` is more specific than `other` (compared segment by segment).
+    func isMoreSpecific(than other: RoutePattern) -> Bool {
+        for (lhs, rhs) in zip(segments, other.segments) where lhs.rank != rhs.rank {
+            return lhs.rank < rhs.rank
+        }
+        return segments.count > other.segments.count
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Server
+
+/// The contract's error body, decoded.
+struct ErrorBody: Decodable, Equatable {
+    var error: String
+    var message: String
+
+    init(_ response: Response) throws {
+        self = try JSONDecoder().decode(ErrorBody.self, from: Data(response.body))
+    }
+}
+
+/// Thrown by `Reply.immediate()` for a streamed reply or a `.later` that never answers.
+struct NotAResponse: Error {}
+
+extension Reply {
+    /// The response of a `.response` reply, or of a `.later` one that answers within a second.
+    func immediate() throws -> Response {
+        switch self {
+        case .response(let response):
+            return response
+        case .later(let start):
+            let box = Mutex<Response?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            start { response in
+                box.withLock { $0 = response }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 1) == .success, let response = box.withLock({ $0 }) else {
+                throw NotAResponse()
+            }
+            return response
+        case .stream:
+            throw NotAResponse()
+        }
+    }
+}
