@@ -1,0 +1,19 @@
+/// A SplitMix64 random number generator with a fixed seed, so the embedded data set is the same on every
+/// machine and every run (the standard library's generator is seeded randomly).
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator whose sequence depends only on `seed`.
+    package init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,33 @@
+/// Why the task list refused an input; the server maps each case to a status (422, 404, 503).
+package enum TodoError: Error, Equatable, Sendable {
+    /// The trimmed title has 3 characters or fewer (seed 004's `filter { $0.count > 3 }`).
+    case titleTooShort
+    /// The trimmed title has more than `TodoTitle.maximumLength` characters.
+    case titleTooLong
+    /// No todo has this id.
+    case notFound(id: Int)
+    /// The store could not commit the change; nothing was changed.
+    case storage(String)
+
+    /// The machine-readable code of the contract's error body, e.g. `title_too_short`.
+    package var code: String {
+        switch self {
+        case .titleTooShort: "title_too_short"
+        case .titleTooLong: "title_too_long"
+        case .notFound: "not_found"
+        case .storage: "storage_error"
+        }
+    }
+
+    /// A sentence for a person.
+    package var message: String {
+        switch self {
+        case .titleTooShort:
+            "A title needs more than \(TodoTitle.minimumLength - 1) characters after trimming white space."
+        case .titleTooLong:
+            "A title may have at most \(TodoTitle.maximumLength) characters after trimming white space."
+        case .notFound(let id): "There is no todo with id \(id)."
+        case .storage(let reason): "The change could not be saved: \(reason)"
+        }
+    }
+}
