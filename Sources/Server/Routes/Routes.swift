@@ -8,6 +8,7 @@
 func buildRouter(_ app: App) -> Router {
     var router = Router()
     router.addSystemRoutes(app)
+    router.addOpenAPIRoutes(app)
     // Resource groups (Domain): addTodoRoutes, addPostRoutes, addAlbumRoutes, addFrameworkRoutes, addMovieRoutes.
     // Live updates (Live): addEventRoutes.
     return router
