@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// Why a `NetworkManager` load failed: seed 002's cases plus `decodingError` and `timeout`.
 ///
