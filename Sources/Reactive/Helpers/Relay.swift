@@ -1,0 +1,68 @@
+import Synchronization
+
+/// Base of an operator's inner object that stands between an upstream subscription and its downstream:
+/// it is the downstream's subscription, forwards demand and cancellation upstream, and lets go of the
+/// upstream once it completes or is cancelled. Subclasses override the three `receive` methods.
+// NB: @unchecked Sendable: the upstream slot is Mutex-guarded; `receive` calls are serialized by Combine's
+// contract, so subclass state touched only there needs no lock.
+class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+    typealias Failure = UpstreamFailure
+
+    /// The subscriber this operator feeds.
+    final let downstream: Downstream
+    private final let status = Mutex<SubscriptionStatus>(.awaiting)
+
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    func receive(subscription: any Subscription) {
+        let accepted = status.withLock { status -> Bool in
+            guard case .awaiting = status else { return false }
+            status = .subscribed(subscription)
+            return true
+        }
+        if accepted {
+            downstream.receive(subscription: self)
+        } else {
+            subscription.cancel()
+        }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {}
+
+    func request(_ demand: Subscribers.Demand) {
+        status.withLock { $0.subscription }?.request(demand)
+    }
+
+    func cancel() {
+        status.withLock { $0.terminate() }?.cancel()
+    }
+
+    /// Whether the upstream has completed or been cancelled.
+    final var isTerminal: Bool {
+        status.withLock { if case .terminal = $0 { true } else { false } }
+    }
+
+    /// Records the upstream's completion; false if the relay had already ended (then ignore it).
+    final func markCompleted() -> Bool {
+        status.withLock { status -> Bool in
+            if case .terminal = status { return false }
+            status = .terminal
+            return true
+        }
+    }
+
+    /// Ends the relay from the middle of the stream (e.g. a thrown error): cancels the upstream and returns
+    /// true if the relay was still live.
+    final func cancelUpstream() -> Bool {
+        let (wasLive, subscription) = status.withLock { status -> (Bool, (any Subscription)?) in
+            if case .terminal = status { return (false, nil) }
+            return (true, status.terminate())
+        }
+        subscription?.cancel()
+        return wasLive
+    }
+}

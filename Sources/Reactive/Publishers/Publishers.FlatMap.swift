@@ -1,0 +1,306 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that transforms all elements from an upstream publisher into new publishers, up to a
+    /// maximum number at a time, and merges their elements.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        /// The kind of values published by this publisher.
+        public typealias Output = NewPublisher.Output
+        /// The kind of errors this publisher might publish.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+        /// The maximum number of concurrent publisher subscriptions.
+        public let maxPublishers: Subscribers.Demand
+        /// A closure that takes an element as a parameter and returns a publisher that produces elements.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Creates a publisher that transforms elements into publishers and merges their output.
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        /// Attaches the subscriber through a merging object.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                FlatMapOuter<Upstream.Output, NewPublisher, S>(
+                    downstream: subscriber, maxPublishers: maxPublishers, transform: transform
+                )
+            )
+        }
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements from an upstream publisher into a new publisher up to a maximum number of
+    /// publishers you specify.
+    ///
+    /// ```swift
+    /// ids.flatMap(maxPublishers: .max(2)) { id in fetchPost(id) }
+    /// ```
+    public func flatMap<T, P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms all elements of a never-failing publisher into publishers that may fail.
+    ///
+    /// ```swift
+    /// taps.flatMap { fetch($0) }
+    /// ```
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        Publishers.FlatMap(
+            upstream: setFailureType(to: P.Failure.self), maxPublishers: maxPublishers, transform: transform
+        )
+    }
+
+    /// Transforms all elements of a never-failing publisher into never-failing publishers.
+    ///
+    /// ```swift
+    /// taps.flatMap { Just($0) }
+    /// ```
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// Transforms all elements into never-failing publishers.
+    ///
+    /// ```swift
+    /// fetch.flatMap { Just($0.count) }
+    /// ```
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+    }
+}
+
+/// Merges the children's elements into one serialized downstream stream. Each child has at most one
+/// element in flight: a child's element that finds no downstream demand (or another delivery in progress)
+/// is buffered, and the child is asked for its next element once that one is delivered.
+private final class FlatMapOuter<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    @unchecked Sendable
+where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
+    typealias Failure = Child.Failure
+
+    private let downstream: Downstream
+    private let maxPublishers: Subscribers.Demand
+    private let transform: (Input) -> Child
+    private let state = Mutex(FlatMapState<Child.Output, Child.Failure>())
+
+    init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child) {
+        self.downstream = downstream
+        self.maxPublishers = maxPublishers
+        self.transform = transform
+    }
+
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard case .awaiting = state.outer else { return false }
+            state.outer = .subscribed(subscription)
+            return true
+        }
+        guard accepted else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+        if maxPublishers > 0 { subscription.request(maxPublishers) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let id = state.withLock { state -> Int? in
+            guard !state.done else { return nil }
+            state.nextID += 1
+            state.children[state.nextID] = .some(nil)
+            return state.nextID
+        }
+        guard let id else { return .none }
+        transform(input).subscribe(FlatMapChild(owner: self, id: id))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            let finish = state.withLock { state -> Bool in
+                guard !state.done else { return false }
+                state.outer = .terminal
+                state.outerFinished = true
+                return state.claimFinish()
+            }
+            if finish { downstream.receive(completion: .finished) }
+        case .failure:
+            fail(completion)
+        }
+    }
+
+    private func fail(_ completion: Subscribers.Completion<Failure>) {
+        let (live, toCancel, deliverNow) = state.withLock { state -> (Bool, [any Subscription], Bool) in
+            guard !state.done else { return (false, [], false) }
+            state.done = true
+            var toCancel = state.children.values.compactMap { $0 }
+            if let outer = state.outer.terminate() { toCancel.append(outer) }
+            state.children = [:]
+            state.buffer = []
+            if state.delivering {
+                state.pendingCompletion = completion
+                return (true, toCancel, false)
+            }
+            return (true, toCancel, true)
+        }
+        for subscription in toCancel { subscription.cancel() }
+        if live, deliverNow { downstream.receive(completion: completion) }
+    }
+
+    fileprivate func childSubscribed(_ id: Int, _ subscription: any Subscription) {
+        let live = state.withLock { state -> Bool in
+            guard !state.done, state.children[id] != nil else { return false }
+            state.children[id] = subscription
+            return true
+        }
+        if live { subscription.request(.max(1)) } else { subscription.cancel() }
+    }
+
+    fileprivate func childValue(_ id: Int, _ value: Child.Output) -> Subscribers.Demand {
+        let deliverNow = state.withLock { state -> Bool in
+            guard !state.done else { return false }
+            if state.delivering || state.demand == .none {
+                state.buffer.append((id, value))
+                return false
+            }
+            state.demand -= 1
+            state.delivering = true
+            return true
+        }
+        guard deliverNow else { return .none }
+        drain(more: downstream.receive(value))
+        return .max(1)
+    }
+
+    fileprivate func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            let (finish, replenish) = state.withLock { state -> (Bool, (any Subscription)?) in
+                guard !state.done, state.children.removeValue(forKey: id) != nil else { return (false, nil) }
+                let replenish = maxPublishers == .unlimited ? nil : state.outer.subscription
+                return (state.claimFinish(), replenish)
+            }
+            if finish {
+                downstream.receive(completion: .finished)
+            } else {
+                replenish?.request(.max(1))
+            }
+        case .failure:
+            fail(completion)
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let start = state.withLock { state -> Bool in
+            state.demand += demand
+            guard !state.delivering, !state.buffer.isEmpty else { return false }
+            state.delivering = true
+            return true
+        }
+        if start { drain(more: .none) }
+    }
+
+    func cancel() {
+        let toCancel = state.withLock { state -> [any Subscription] in
+            state.done = true
+            var toCancel = state.children.values.compactMap { $0 }
+            if let outer = state.outer.terminate() { toCancel.append(outer) }
+            state.children = [:]
+            state.buffer = []
+            return toCancel
+        }
+        for subscription in toCancel { subscription.cancel() }
+    }
+
+    /// Runs as the single deliverer: adds returned demand, delivers buffered elements while there is demand,
+    /// then hands back the delivery role (sending a completion that arrived meanwhile).
+    private func drain(more: Subscribers.Demand) {
+        var more = more
+        while true {
+            let step = state.withLock { state -> FlatMapStep<Child.Output, Child.Failure> in
+                state.demand += more
+                if let completion = state.pendingCompletion {
+                    state.pendingCompletion = nil
+                    state.delivering = false
+                    return .complete(completion)
+                }
+                if !state.done, state.demand > 0, !state.buffer.isEmpty {
+                    let (id, value) = state.buffer.removeFirst()
+                    state.demand -= 1
+                    return .deliver(value, state.children[id] ?? nil)
+                }
+                state.delivering = false
+                return state.claimFinish() ? .complete(.finished) : .idle
+            }
+            switch step {
+            case .idle:
+                return
+            case .complete(let completion):
+                downstream.receive(completion: completion)
+                return
+            case .deliver(let value, let child):
+                more = downstream.receive(value)
+                child?.request(.max(1))
+            }
+        }
+    }
+}
+
+private enum FlatMapStep<Output, Failure: Error> {
+    case idle
+    case deliver(Output, (any Subscription)?)
+    case complete(Subscribers.Completion<Failure>)
+}
+
+// NB: @unchecked Sendable: it only lives inside its operator's Mutex.
+private struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
+    var outer = SubscriptionStatus.awaiting
+    /// Live children by id; `.some(nil)` until the child's subscription arrives.
+    var children: [Int: (any Subscription)?] = [:]
+    var nextID = 0
+    var demand = Subscribers.Demand.none
+    var buffer: [(Int, Output)] = []
+    var delivering = false
+    var pendingCompletion: Subscribers.Completion<Failure>?
+    var outerFinished = false
+    var done = false
+
+    /// True once (and only once) everything has finished and nothing is left to deliver.
+    mutating func claimFinish() -> Bool {
+        guard !done, outerFinished, children.isEmpty, buffer.isEmpty, !delivering else { return false }
+        done = true
+        return true
+    }
+}
+
+/// Subscribes to one inner publisher on behalf of the merging object.
+private struct FlatMapChild<OuterInput, Child: Publisher, Downstream: Subscriber>: Subscriber
+where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
+    typealias Input = Child.Output
+    typealias Failure = Child.Failure
+    let owner: FlatMapOuter<OuterInput, Child, Downstream>
+    let id: Int
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { owner.childSubscribed(id, subscription) }
+    func receive(_ input: Child.Output) -> Subscribers.Demand { owner.childValue(id, input) }
+    func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
+}

@@ -1,0 +1,218 @@
+import Synchronization
+
+extension Publishers {
+    /// A publisher that flattens nested publishers: it republishes the elements of the most recent inner
+    /// publisher, cancelling the previous one.
+    public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+    where Upstream.Output == P, P.Failure == Upstream.Failure {
+        /// The kind of values published by this publisher.
+        public typealias Output = P.Output
+        /// The kind of errors this publisher might publish.
+        public typealias Failure = P.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Creates a publisher that "flattens" its upstream, republishing the latest inner publisher.
+        public init(upstream: Upstream) { self.upstream = upstream }
+
+        /// Attaches the subscriber through an object that tracks the current inner publisher.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(SwitchToLatestOuter<P, S>(downstream: subscriber))
+        }
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+    /// Republishes elements sent by the most recently received publisher.
+    ///
+    /// ```swift
+    /// urls.map { url in session.dataTaskPublisher(for: url).map(\.data) }.switchToLatest()
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never {
+    /// Republishes elements sent by the most recently received publisher (a never-failing upstream).
+    ///
+    /// ```swift
+    /// imageUrlSubject.map { fetch($0) }.switchToLatest()
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        Publishers.SwitchToLatest(upstream: setFailureType(to: Output.Failure.self))
+    }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher (neither side fails).
+    ///
+    /// ```swift
+    /// selections.map { Just($0) }.switchToLatest()
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// Republishes elements sent by the most recently received publisher (never-failing inner publishers).
+    ///
+    /// ```swift
+    /// failingOuter.map { Just($0) }.switchToLatest()
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    > {
+        Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Failure.self) })
+    }
+}
+
+/// Subscribes to each new inner publisher (cancelling the previous one) and hands it the downstream's
+/// outstanding demand; finishes once the upstream and the current inner publisher have both finished.
+private final class SwitchToLatestOuter<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    @unchecked Sendable
+where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    typealias Input = P
+    typealias Failure = P.Failure
+
+    private let downstream: Downstream
+    private let state = Mutex(SwitchState())
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { state -> Bool in
+            guard case .awaiting = state.outer else { return false }
+            state.outer = .subscribed(subscription)
+            return true
+        }
+        guard accepted else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: P) -> Subscribers.Demand {
+        let (id, previous) = state.withLock { state -> (UInt64?, (any Subscription)?) in
+            guard !state.done else { return (nil, nil) }
+            state.currentID &+= 1
+            state.innerActive = true
+            defer { state.inner = nil }
+            return (state.currentID, state.inner)
+        }
+        previous?.cancel()
+        if let id { input.subscribe(SwitchToLatestChild(owner: self, id: id)) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            let finish = state.withLock { state -> Bool in
+                guard !state.done else { return false }
+                state.outer = .terminal
+                state.outerFinished = true
+                if state.innerActive { return false }
+                state.done = true
+                return true
+            }
+            if finish { downstream.receive(completion: .finished) }
+        case .failure:
+            fail(completion)
+        }
+    }
+
+    private func fail(_ completion: Subscribers.Completion<Failure>) {
+        let (live, outer, inner) = state.withLock { state -> (Bool, (any Subscription)?, (any Subscription)?) in
+            guard !state.done else { return (false, nil, nil) }
+            state.done = true
+            defer { state.inner = nil }
+            return (true, state.outer.terminate(), state.inner)
+        }
+        outer?.cancel()
+        inner?.cancel()
+        if live { downstream.receive(completion: completion) }
+    }
+
+    fileprivate func childSubscribed(_ id: UInt64, _ subscription: any Subscription) {
+        let demand = state.withLock { state -> Subscribers.Demand? in
+            guard !state.done, state.currentID == id else { return nil }
+            state.inner = subscription
+            return state.demand
+        }
+        guard let demand else { return subscription.cancel() }
+        if demand > 0 { subscription.request(demand) }
+    }
+
+    fileprivate func childValue(_ id: UInt64, _ value: P.Output) -> Subscribers.Demand {
+        let live = state.withLock { state -> Bool in
+            guard !state.done, state.currentID == id, state.demand > 0 else { return false }
+            state.demand -= 1
+            return true
+        }
+        guard live else { return .none }
+        let more = downstream.receive(value)
+        if more > 0 { state.withLock { $0.demand += more } }
+        return more
+    }
+
+    fileprivate func childCompleted(_ id: UInt64, _ completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            let finish = state.withLock { state -> Bool in
+                guard !state.done, state.currentID == id else { return false }
+                state.inner = nil
+                state.innerActive = false
+                guard state.outerFinished else { return false }
+                state.done = true
+                return true
+            }
+            if finish { downstream.receive(completion: .finished) }
+        case .failure:
+            if state.withLock({ $0.currentID == id }) { fail(completion) }
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { state -> (any Subscription)? in
+            state.demand += demand
+            return state.inner
+        }?.request(demand)
+    }
+
+    func cancel() {
+        let (outer, inner) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
+            state.done = true
+            defer { state.inner = nil }
+            return (state.outer.terminate(), state.inner)
+        }
+        outer?.cancel()
+        inner?.cancel()
+    }
+}
+
+// NB: @unchecked Sendable: it only lives inside its operator's Mutex.
+private struct SwitchState: @unchecked Sendable {
+    var outer = SubscriptionStatus.awaiting
+    var inner: (any Subscription)?
+    var currentID: UInt64 = 0
+    var demand = Subscribers.Demand.none
+    var innerActive = false
+    var outerFinished = false
+    var done = false
+}
+
+/// Subscribes to one inner publisher on behalf of the outer object, tagged with its generation.
+private struct SwitchToLatestChild<P: Publisher, Downstream: Subscriber>: Subscriber
+where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    typealias Input = P.Output
+    typealias Failure = P.Failure
+    let owner: SwitchToLatestOuter<P, Downstream>
+    let id: UInt64
+    let combineIdentifier = CombineIdentifier()
+
+    func receive(subscription: any Subscription) { owner.childSubscribed(id, subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { owner.childValue(id, input) }
+    func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
+}

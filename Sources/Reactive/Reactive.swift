@@ -1,1 +1,0 @@
-/// Combine's API on Linux. See README.md.

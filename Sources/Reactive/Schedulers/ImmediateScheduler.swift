@@ -1,0 +1,95 @@
+/// A scheduler for performing synchronous actions.
+///
+/// ```swift
+/// subject.receive(on: ImmediateScheduler.shared)
+/// ```
+public struct ImmediateScheduler: Scheduler, Sendable {
+    /// The time type used by the immediate scheduler: a step counter that never advances.
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
+        /// The increment by which the immediate scheduler counts time.
+        public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable,
+            SchedulerTimeIntervalConvertible, Sendable
+        {
+            /// The value of this time interval in seconds.
+            public var magnitude: Int
+
+            /// Creates an immediate scheduler time interval from the given value.
+            public init(_ value: Int) { magnitude = value }
+            /// Creates an immediate scheduler time interval from an integer literal.
+            public init(integerLiteral value: Int) { magnitude = value }
+            /// Creates an immediate scheduler time interval from a floating-point literal.
+            public init(floatLiteral value: Double) { magnitude = Int(value) }
+            /// Creates an immediate scheduler time interval from a binary integer, if it fits.
+            public init?<T: BinaryInteger>(exactly source: T) {
+                guard let value = Int(exactly: source) else { return nil }
+                magnitude = value
+            }
+
+            /// Orders two intervals.
+            public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
+            /// Multiplies two intervals.
+            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+            /// Adds two intervals.
+            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+            /// Subtracts two intervals.
+            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+            /// Subtracts an interval in place.
+            public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
+            /// Multiplies an interval in place.
+            public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
+            /// Adds an interval in place.
+            public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
+
+            /// An interval of whole seconds.
+            public static func seconds(_ s: Int) -> Stride { Stride(s) }
+            /// An interval of seconds.
+            public static func seconds(_ s: Double) -> Stride { Stride(Int(s)) }
+            /// An interval of milliseconds.
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(ms) }
+            /// An interval of microseconds.
+            public static func microseconds(_ us: Int) -> Stride { Stride(us) }
+            /// An interval of nanoseconds.
+            public static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+        }
+
+        private let step: Int
+
+        init(step: Int) { self.step = step }
+
+        /// Returns the distance to another immediate scheduler time.
+        public func distance(to other: SchedulerTimeType) -> Stride { Stride(other.step - step) }
+        /// Advances the time by the specified amount.
+        public func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(step: step + n.magnitude) }
+    }
+
+    /// Options for the immediate scheduler: there are none.
+    public typealias SchedulerOptions = Never
+
+    /// The shared instance of the immediate scheduler.
+    public static let shared = ImmediateScheduler()
+
+    /// The immediate scheduler's definition of the current moment in time.
+    public var now: SchedulerTimeType { SchedulerTimeType(step: 0) }
+    /// The minimum tolerance allowed by the immediate scheduler.
+    public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+    /// Performs the action now.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) { action() }
+
+    /// Performs the action now, ignoring the date.
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        action()
+    }
+
+    /// Performs the action once, now; repeating makes no sense for a synchronous scheduler.
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        action()
+        return AnyCancellable {}
+    }
+}

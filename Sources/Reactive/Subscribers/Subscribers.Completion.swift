@@ -1,0 +1,39 @@
+extension Subscribers {
+    /// A signal that a publisher doesn't produce additional elements, either due to normal completion
+    /// or an error.
+    ///
+    /// ```swift
+    /// if case .failure(let error) = completion { print(error) }
+    /// ```
+    @frozen
+    public enum Completion<Failure: Error> {
+        /// The publisher finished normally.
+        case finished
+        /// The publisher stopped publishing due to the indicated error.
+        case failure(Failure)
+    }
+}
+
+extension Subscribers.Completion: Equatable where Failure: Equatable {}
+extension Subscribers.Completion: Hashable where Failure: Hashable {}
+extension Subscribers.Completion: Sendable where Failure: Sendable {}
+
+extension Subscribers.Completion {
+    /// Maps the failure of a completion, keeping `.finished`.
+    @inlinable
+    func mapFailure<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> Subscribers.Completion<NewFailure> {
+        switch self {
+        case .finished: .finished
+        case .failure(let error): .failure(transform(error))
+        }
+    }
+
+    /// This completion with its failure type erased to `any Error`.
+    @inlinable
+    var eraseError: Subscribers.Completion<any Error> {
+        switch self {
+        case .finished: .finished
+        case .failure(let error): .failure(error)
+        }
+    }
+}

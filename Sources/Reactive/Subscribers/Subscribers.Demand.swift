@@ -1,0 +1,144 @@
+extension Subscribers {
+    /// A requested number of items, sent to a publisher from a subscriber through the subscription.
+    ///
+    /// ```swift
+    /// subscription.request(.max(1))   // one more value
+    /// subscription.request(.unlimited)
+    /// ```
+    @frozen
+    public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
+        /// The count, with `UInt.max` standing for unlimited.
+        @usableFromInline let rawValue: UInt
+
+        @inlinable init(rawValue: UInt) { self.rawValue = rawValue }
+
+        /// A request for as many values as the publisher can produce.
+        public static let unlimited = Demand(rawValue: .max)
+        /// A request for no elements from the publisher.
+        public static let none = Demand(rawValue: 0)
+
+        /// Creates a demand for the given maximum number of elements (non-negative).
+        @inlinable
+        public static func max(_ value: Int) -> Demand {
+            precondition(value >= 0, "demand cannot be negative")
+            return Demand(rawValue: UInt(value))
+        }
+
+        /// The number of requested values, or `nil` if unlimited.
+        @inlinable
+        public var max: Int? { rawValue == .max ? nil : Int(rawValue) }
+
+        /// A textual representation of this demand.
+        public var description: String { rawValue == .max ? "unlimited" : "max(\(rawValue))" }
+
+        /// Adds two demands; anything plus unlimited is unlimited.
+        @inlinable
+        public static func + (lhs: Demand, rhs: Demand) -> Demand {
+            if lhs.rawValue == .max || rhs.rawValue == .max { return .unlimited }
+            let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
+            return overflow || sum == .max ? .unlimited : Demand(rawValue: sum)
+        }
+
+        /// Adds a demand to this one.
+        @inlinable
+        public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+
+        /// Adds a count of elements to a demand.
+        @inlinable
+        public static func + (lhs: Demand, rhs: Int) -> Demand {
+            rhs < 0 ? lhs - Demand(rawValue: UInt(-rhs)) : lhs + Demand(rawValue: UInt(rhs))
+        }
+
+        /// Adds a count of elements to this demand.
+        @inlinable
+        public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
+
+        /// Multiplies a demand by a count; unlimited stays unlimited.
+        @inlinable
+        public static func * (lhs: Demand, rhs: Int) -> Demand {
+            if lhs.rawValue == .max { return .unlimited }
+            precondition(rhs >= 0, "demand cannot be negative")
+            let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
+            return overflow || product == .max ? .unlimited : Demand(rawValue: product)
+        }
+
+        /// Multiplies this demand by a count.
+        @inlinable
+        public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
+
+        /// Subtracts one demand from another; unlimited minus anything stays unlimited, and a negative
+        /// result becomes `.none`.
+        @inlinable
+        public static func - (lhs: Demand, rhs: Demand) -> Demand {
+            if lhs.rawValue == .max { return .unlimited }
+            if rhs.rawValue == .max { return .none }
+            return lhs.rawValue >= rhs.rawValue ? Demand(rawValue: lhs.rawValue - rhs.rawValue) : .none
+        }
+
+        /// Subtracts a demand from this one.
+        @inlinable
+        public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
+
+        /// Subtracts a count of elements from a demand.
+        @inlinable
+        public static func - (lhs: Demand, rhs: Int) -> Demand {
+            rhs < 0 ? lhs + Demand(rawValue: UInt(-rhs)) : lhs - Demand(rawValue: UInt(rhs))
+        }
+
+        /// Subtracts a count of elements from this demand.
+        @inlinable
+        public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+
+        /// Orders demands; unlimited is greater than any finite demand.
+        @inlinable
+        public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        /// Compares a demand with a count.
+        @inlinable
+        public static func > (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue > UInt(rhs) }
+        /// Compares a demand with a count.
+        @inlinable
+        public static func >= (lhs: Demand, rhs: Int) -> Bool { rhs < 0 || lhs.rawValue >= UInt(rhs) }
+        /// Compares a demand with a count.
+        @inlinable
+        public static func < (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue < UInt(rhs) }
+        /// Compares a demand with a count.
+        @inlinable
+        public static func <= (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue <= UInt(rhs) }
+        /// Compares a count with a demand.
+        @inlinable
+        public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
+        /// Compares a count with a demand.
+        @inlinable
+        public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
+        /// Compares a count with a demand.
+        @inlinable
+        public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
+        /// Compares a count with a demand.
+        @inlinable
+        public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
+        /// Tests a demand for equality with a count.
+        @inlinable
+        public static func == (lhs: Demand, rhs: Int) -> Bool { rhs >= 0 && lhs.rawValue == UInt(rhs) }
+        /// Tests a demand for inequality with a count.
+        @inlinable
+        public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
+        /// Tests a count for equality with a demand.
+        @inlinable
+        public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        /// Tests a count for inequality with a demand.
+        @inlinable
+        public static func != (lhs: Int, rhs: Demand) -> Bool { !(rhs == lhs) }
+
+        /// Decodes a demand from its count (unlimited as `UInt.max`).
+        public init(from decoder: any Decoder) throws {
+            rawValue = try decoder.singleValueContainer().decode(UInt.self)
+        }
+
+        /// Encodes a demand as its count (unlimited as `UInt.max`).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+    }
+}
