@@ -1,0 +1,62 @@
+# LiveState container image (STYLE.md 22).
+#   docker build -t livestate .
+#   docker run --init -p 8080:8080 -v livestate-data:/data livestate
+# The server listens on 0.0.0.0:8080 inside the container only (LIVESTATE_HOST below);
+# todos live in the /data volume. scripts/container-test builds and runs this file with podman.
+
+# ---- build: the official Swift 6 toolchain image on Debian bookworm --------------------------
+FROM swift:6.3.1-bookworm AS build
+
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libevent-dev libsqlite3-dev \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /build
+# Manifest first, then the sources: SwiftPM needs every target's folder to load the package.
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Benchmarks ./Benchmarks
+COPY Tests ./Tests
+# The .build cache survives source changes between builds (BuildKit and podman/buildah).
+RUN --mount=type=cache,target=/build/.build \
+    swift build -c release --static-swift-stdlib --product livestate \
+    && install -D -m 0755 .build/release/livestate /staging/livestate
+
+# ---- run: Debian slim with only the runtime libraries ----------------------------------------
+FROM debian:bookworm-slim
+
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        libevent-2.1-7 libevent-pthreads-2.1-7 libsqlite3-0 ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
+
+# A fixed uid, so a /data volume keeps its owner across image rebuilds.
+RUN groupadd --system --gid 10001 livestate \
+    && useradd --system --uid 10001 --gid livestate --home-dir /data --no-create-home \
+        --shell /usr/sbin/nologin livestate \
+    && mkdir /data \
+    && chown livestate:livestate /data
+
+COPY --from=build /staging/livestate /usr/local/bin/livestate
+# The page: owned by root, so the server (not root) can only read it.
+COPY public /usr/share/livestate/public
+
+ENV LIVESTATE_HOST=0.0.0.0 \
+    LIVESTATE_PORT=8080 \
+    LIVESTATE_DATA=/data/livestate.sqlite \
+    LIVESTATE_PUBLIC=/usr/share/livestate/public
+
+VOLUME ["/data"]
+EXPOSE 8080
+USER 10001:10001
+WORKDIR /data
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
+    CMD ["livestate", "healthcheck"]
+
+# Exec form: livestate is the process that gets SIGTERM (run with --init for a reaping PID 1).
+ENTRYPOINT ["livestate"]
+CMD []
