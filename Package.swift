@@ -47,6 +47,14 @@ let package = Package(
             path: "Benchmarks/ReactiveBenchmark",
             swiftSettings: swiftSettings
         ),
+        // libFuzzer harness over request parsing and JSON decoding (scripts/test.d/80-fuzz builds it with
+        // -sanitize=fuzzer); a plain build makes a replayer of the corpus and the crash regressions.
+        .executableTarget(
+            name: "LiveStateFuzz",
+            dependencies: ["Server"],
+            path: "Fuzz/LiveStateFuzz",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ReactiveTests",
             dependencies: ["Reactive", "ReactiveTesting"],
