@@ -1,1 +1,0 @@
-/// Virtual-time scheduler for tests.
