@@ -19,6 +19,7 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
 COPY Tests ./Tests
+COPY Fuzz/LiveStateFuzz ./Fuzz/LiveStateFuzz
 # The .build cache survives source changes between builds (BuildKit and podman/buildah).
 RUN --mount=type=cache,target=/build/.build \
     swift build -c release --static-swift-stdlib --product livestate \
