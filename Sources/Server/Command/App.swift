@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The service's long-lived parts, built once from a `Configuration` and shared by every route.
 ///
 /// NB for the other engineers: add your stored parts here (Domain: `models: LiveStateModels` and the
@@ -17,6 +19,24 @@ final class App: Sendable {
         }
     }
 
+    /// Work to run once at shutdown, after the listeners stopped accepting and streams ended.
+    private let shutdownActions = Mutex<[@Sendable () -> Void]>([])
+
     /// The loop for timers and work that is not tied to a connection.
     var mainLoop: EventLoop { loops[0] }
+
+    /// Registers `action` for shutdown (finish storage writes, cancel subscriptions); runs on the stopping
+    /// thread, in the order registered, before the loops stop.
+    func onShutdown(_ action: @escaping @Sendable () -> Void) {
+        shutdownActions.withLock { $0.append(action) }
+    }
+
+    /// Runs the shutdown actions once.
+    func runShutdownActions() {
+        let actions = shutdownActions.withLock { actions in
+            defer { actions = [] }
+            return actions
+        }
+        for action in actions { action() }
+    }
 }

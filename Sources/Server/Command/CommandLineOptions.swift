@@ -1,0 +1,144 @@
+import Foundation
+
+/// What the command line asks for.
+enum CommandLineAction: Equatable {
+    /// Serve with this configuration.
+    case serve(Configuration)
+    /// Print the usage and exit 0.
+    case help
+    /// Ask a running server's `/healthz` (`livestate healthcheck`).
+    case healthcheck(host: String, port: Int)
+}
+
+/// A bad flag or value: one line for stderr, exit status 2.
+struct CommandLineError: Error, Equatable, CustomStringConvertible {
+    /// The line to print (without the program name).
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Parses flags and `LIVESTATE_*` environment variables (a flag wins) into a `CommandLineAction`.
+enum CommandLineOptions {
+    /// The usage text of `--help`.
+    static let usage = """
+        Usage: livestate [options]
+               livestate healthcheck [--host HOST] [--port PORT]
+
+        Serves the state of the seed apps' view models over HTTP, with live updates on /events.
+
+        Options (each also read from the environment variable shown; a flag wins):
+          --host HOST        address to listen on (LIVESTATE_HOST, default 127.0.0.1)
+          --port PORT        port, 0 takes a free one (LIVESTATE_PORT, default 8080)
+          --data PATH        SQLite file for todos, or :memory: (LIVESTATE_DATA, default ./livestate.sqlite)
+          --public DIR       static files served at / (LIVESTATE_PUBLIC, default ./public)
+          --upstream URL     jsonplaceholder-compatible base URL for posts and albums
+                             (LIVESTATE_UPSTREAM, default: the embedded data set)
+          --token SECRET     require Authorization: Bearer SECRET on mutating requests (LIVESTATE_TOKEN)
+          --heartbeat SECS   seconds between keep-alive comments on /events (LIVESTATE_HEARTBEAT, default 15)
+          --threads N        event loops serving HTTP (LIVESTATE_THREADS, default 1)
+          --cors ORIGINS     comma-separated allowed origins, or * (LIVESTATE_CORS, default: CORS off)
+          -h, --help         print this help and exit
+
+        The first line on stdout is `listening on http://HOST:PORT`. LOG_LEVEL=debug|info|warning|error|off
+        sets the log level (stderr). SIGINT or SIGTERM stops the server cleanly.
+        `livestate healthcheck` exits 0 only if GET /healthz answers 200.
+        """
+
+    private static let flags: [String: String] = [
+        "host": "LIVESTATE_HOST", "port": "LIVESTATE_PORT", "data": "LIVESTATE_DATA",
+        "public": "LIVESTATE_PUBLIC", "upstream": "LIVESTATE_UPSTREAM", "token": "LIVESTATE_TOKEN",
+        "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
+    ]
+
+    /// Parses `arguments` (without the program name) and `environment`.
+    static func parse(_ arguments: [String], environment: [String: String]) throws(CommandLineError)
+        -> CommandLineAction
+    {
+        var arguments = arguments[...]
+        let healthcheck = arguments.first == "healthcheck"
+        if healthcheck { arguments = arguments.dropFirst() }
+        let allowed: Set<String> = healthcheck ? ["host", "port"] : Set(flags.keys)
+
+        var given: [String: String] = [:]
+        while let argument = arguments.popFirst() {
+            if argument == "--help" || argument == "-h" { return .help }
+            guard argument.hasPrefix("--") else { throw CommandLineError("unexpected argument '\(argument)'") }
+            var name = String(argument.dropFirst(2))
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard allowed.contains(name) else { throw CommandLineError("unknown option '--\(name)'") }
+            if value == nil {
+                guard let next = arguments.popFirst() else { throw CommandLineError("--\(name) needs a value") }
+                value = next
+            }
+            given[name] = value
+        }
+        func value(_ name: String) -> (String, source: String)? {
+            if let flag = given[name] { return (flag, "--\(name)") }
+            if let variable = flags[name], let env = environment[variable] { return (env, variable) }
+            return nil
+        }
+
+        var configuration = Configuration()
+        if let (host, source) = value("host") {
+            guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
+                throw CommandLineError("\(source): '\(host)' is not a host name or address")
+            }
+            configuration.host = host
+        }
+        func integer(_ name: String, in range: ClosedRange<Int>, _ what: String) throws(CommandLineError) -> Int? {
+            guard let (text, source) = value(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw CommandLineError(
+                    "\(source): '\(text)' is not \(what) (\(range.lowerBound)-\(range.upperBound))")
+            }
+            return number
+        }
+        if let port = try integer("port", in: 0...65535, "a port") { configuration.port = port }
+        if healthcheck { return .healthcheck(host: configuration.host, port: configuration.port) }
+
+        if let (path, source) = value("data") {
+            guard !path.isEmpty else { throw CommandLineError("\(source): the data path is empty") }
+            configuration.dataPath = path
+        }
+        if let (path, source) = value("public") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CommandLineError("\(source): '\(path)' is not a directory")
+            }
+            configuration.publicPath = path
+        }
+        if let (text, source) = value("upstream") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                let host = url.host, !host.isEmpty
+            else { throw CommandLineError("\(source): '\(text)' is not an http(s) URL") }
+            configuration.upstream = url
+        }
+        if let (token, source) = value("token") {
+            guard !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw CommandLineError("\(source): the token must be non-empty printable ASCII without spaces")
+            }
+            configuration.token = token
+        }
+        if let (text, source) = value("heartbeat") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3600 else {
+                throw CommandLineError("\(source): '\(text)' is not a number of seconds (0 < s <= 3600)")
+            }
+            configuration.heartbeat = seconds
+        }
+        if let threads = try integer("threads", in: 1...64, "a thread count") { configuration.threads = threads }
+        if let (text, source) = value("cors") {
+            guard let policy = CORSPolicy(parsing: text) else {
+                throw CommandLineError("\(source): '\(text)' is not '*' or a comma-separated list of http(s) origins")
+            }
+            configuration.cors = policy
+        }
+        return .serve(configuration)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The `livestate` executable: parses the command line, then serves, prints help, or runs the health check.
+package enum LiveStateCommand {
+    /// Runs the command and returns the process exit status (0 ok, 1 failure, 2 bad usage).
+    package static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        let action: CommandLineAction
+        do {
+            action = try CommandLineOptions.parse(Array(arguments.dropFirst()), environment: environment)
+        } catch {
+            printError("livestate: \(error.description) (see livestate --help)")
+            return 2
+        }
+        switch action {
+        case .help:
+            print(CommandLineOptions.usage)
+            return 0
+        case .healthcheck(let host, let port):
+            return HealthProbe.check(host: host, port: port) ? 0 : 1
+        case .serve(let configuration):
+            return serve(configuration)
+        }
+    }
+
+    private static func serve(_ configuration: Configuration) -> Int32 {
+        let server: LiveStateServer
+        do {
+            server = try LiveStateServer(configuration: configuration)
+        } catch {
+            printError("livestate: cannot start: \(error)")
+            return 1
+        }
+        // NB: signals arrive on a dispatch queue, not in a C handler, so shutdown may take locks.
+        let stop = DispatchSemaphore(value: 0)
+        let signals = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        server.start()
+        // Written straight to the descriptor: no stdio buffer holds it back when stdout is a pipe.
+        FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
+        stop.wait()
+        // A second signal during shutdown exits at once.
+        for source in signals {
+            source.setEventHandler { exit(1) }
+        }
+        server.shutdown()
+        return 0
+    }
+
+    private static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// The running service: the `App`, its routes, one `HTTPListener` per loop on one listening socket.
+///
+/// ```swift
+/// var configuration = Configuration()
+/// configuration.port = 0
+/// let server = try LiveStateServer(configuration: configuration)
+/// try server.start()
+/// print(server.port)
+/// server.shutdown()
+/// ```
+final class LiveStateServer: Sendable {
+    /// The service's parts.
+    let app: App
+    private let socket: ListeningSocket
+    private let listeners: [HTTPListener]
+    private let stopped = Atomic<Bool>(false)
+
+    /// Builds everything and binds the socket; nothing is served until `start()`.
+    init(configuration: Configuration) throws {
+        // NB: a client that leaves mid-write must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        let app = try App(configuration: configuration)
+        let service = HTTPService(
+            router: buildRouter(app), token: configuration.token, cors: configuration.cors)
+        let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+        self.app = app
+        self.socket = socket
+        listeners = try app.loops.map { loop throws(LibEventError) in
+            try HTTPListener(loop: loop, service: service, configuration: configuration, socket: socket)
+        }
+    }
+
+    /// The bound port (the real one for `--port 0`).
+    var port: Int { socket.port }
+
+    /// `http://HOST:PORT` with the real port (IPv6 addresses in brackets).
+    var url: String {
+        let host = app.configuration.host
+        return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// Starts every loop's thread.
+    func start() {
+        for loop in app.loops { loop.run() }
+        Log.info(
+            "serving on \(url) with \(app.loops.count) loop(s), data \(app.configuration.dataPath), "
+                + "public \(app.configuration.publicPath ?? "(none)")")
+    }
+
+    /// Stops accepting, ends open streams, runs the app's shutdown actions (storage), lets replies in
+    /// flight finish for up to `grace` seconds, then stops the loops. Idempotent.
+    func shutdown(grace: Double = 1.0) {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        Log.info("shutting down")
+        let group = DispatchGroup()
+        for listener in listeners {
+            group.enter()
+            listener.loop.execute {
+                listener.stopAccepting()
+                listener.endStreams()
+                group.leave()
+            }
+        }
+        _ = group.wait(timeout: .now() + grace)
+        app.runShutdownActions()
+        let deadline = DispatchTime.now() + grace
+        while listeners.contains(where: \.hasPendingReplies), DispatchTime.now() < deadline {
+            usleep(5_000)
+        }
+        // Let the terminating chunks and last replies reach the kernel before the loops stop.
+        for listener in listeners {
+            let flushed = DispatchSemaphore(value: 0)
+            listener.loop.execute { flushed.signal() }
+            _ = flushed.wait(timeout: .now() + 0.2)
+        }
+        for loop in app.loops { loop.stop() }
+        Log.info("stopped")
+    }
+}
