@@ -1,0 +1,47 @@
+import Foundation
+package import Reactive
+import Synchronization
+
+/// Seed 003's search `ViewModel`: a `@Published var keyword` whose changes run a search over the film
+/// catalogue, and the latest answer in `results` (nil until the first search).
+///
+/// ```swift
+/// model.search("godfather").results.map(\.title)   // ["The Godfather", "The Godfather Part II", …]
+/// model.keyword = "alien"                          // results emits the answer for "alien"
+/// ```
+// NB: @unchecked Sendable: `keyword`'s storage is Reactive's locked subject; every other property is a `let`
+// of a Sendable type.
+package final class MovieSearchViewModel: @unchecked Sendable {
+    /// What the user typed; each new value runs a search whose answer `results` emits.
+    @Published package var keyword: String = ""
+    /// The answer for the latest keyword; nil before the first one.
+    package let results = CurrentValueSubject<MovieSearchResult?, Never>(nil)
+
+    private let catalogue: [Movie]
+    private let subscriptions = Mutex<[AnyCancellable]>([])
+
+    /// Searches `catalogue` (the embedded films by default).
+    package init(catalogue: [Movie] = EmbeddedData.movies) {
+        self.catalogue = catalogue
+        let subscription = $keyword.sink { [weak self] keyword in
+            guard let self else { return }
+            results.send(search(keyword))
+        }
+        // NB: `$keyword` replays "" to a new subscriber; the seed's screen starts with no result.
+        results.send(nil)
+        subscriptions.withLock { $0.append(subscription) }
+    }
+
+    /// The films whose title or description contains `text`, ignoring case and diacritics; an empty or
+    /// blank `text` finds nothing.
+    package func search(_ text: String) -> MovieSearchResult {
+        let needle = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !needle.isEmpty else { return MovieSearchResult(expression: text, results: []) }
+        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
+        let found = catalogue.filter {
+            $0.title.range(of: needle, options: options) != nil
+                || $0.description.range(of: needle, options: options) != nil
+        }
+        return MovieSearchResult(expression: text, results: found)
+    }
+}

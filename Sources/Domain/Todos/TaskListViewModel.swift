@@ -1,0 +1,149 @@
+package import Reactive
+import Synchronization
+
+/// Seed 004's task list, persisted: a read-only `tasks` publisher and an `addNewTask` input whose `filter` is
+/// the title rule and whose `sink` stores the task and emits the new list.
+///
+/// Thread-safe: routes call it from several loop threads at once. Every change (store write + emission) runs
+/// under one lock, so emissions arrive in the order the store committed them.
+///
+/// ```swift
+/// let model = try TaskListViewModel(store: store)
+/// model.tasks.sink { print($0.map(\.title)) }.store(in: &bag)   // ["Buy Milk"]
+/// model.addNewTask.send("Walk the dog")                         // ["Buy Milk", "Walk the dog"]
+/// let todo = try model.add(title: "Feed the cat")               // the same path, with its result
+/// ```
+package final class TaskListViewModel: Sendable {
+    /// The titles users want to add (seed 004); titles failing `TodoTitle` are dropped by the filter.
+    package let addNewTask = PassthroughSubject<String, Never>()
+
+    /// The current tasks, ordered by id; a new subscriber receives the current list first.
+    package var tasks: AnyPublisher<[Todo], Never> {
+        subject.eraseToAnyPublisher()
+    }
+
+    /// The current tasks, ordered by id.
+    package var currentTasks: [Todo] {
+        subject.value
+    }
+
+    private let subject: CurrentValueSubject<[Todo], Never>
+    private let store: any TodoStore
+    /// Serialises each change and its emission.
+    private let writes = Mutex<Void>(())
+    private let subscriptions = Mutex<[AnyCancellable]>([])
+
+    /// Where the sink reports the outcome of a title sent by `add(title:)` on this thread.
+    @TaskLocal private static var pendingAdd: AddOutcome?
+
+    /// Loads the stored tasks and connects `addNewTask` to the store.
+    package init(store: any TodoStore) throws(TodoError) {
+        self.store = store
+        do {
+            subject = CurrentValueSubject(try store.all())
+        } catch {
+            throw .storage(error.description)
+        }
+        let subscription = addNewTask
+            .filter(TodoTitle.isAcceptable)
+            .sink { [weak self] title in self?.persist(title) }
+        subscriptions.withLock { $0.append(subscription) }
+    }
+
+    /// Sends `title` into `addNewTask` and returns the todo its sink stored.
+    ///
+    /// - Throws: `.titleTooShort` / `.titleTooLong` when the filter dropped the title, `.storage` when the
+    ///   store failed (nothing changed).
+    package func add(title: String) throws(TodoError) -> Todo {
+        let outcome = AddOutcome()
+        Self.$pendingAdd.withValue(outcome) {
+            addNewTask.send(title)
+        }
+        guard let result = outcome.result else {
+            // The filter dropped it: say why.
+            _ = try TodoTitle.validated(title)
+            throw .titleTooShort
+        }
+        return try result.get()
+    }
+
+    /// The task with `id`.
+    package func todo(id: Int) -> Todo? {
+        subject.value.first { $0.id == id }
+    }
+
+    /// Changes the title (same rule as `addNewTask`) and/or completion of the task with `id`.
+    package func update(id: Int, title: String? = nil, completed: Bool? = nil) throws(TodoError) -> Todo {
+        let newTitle: String?
+        if let title { newTitle = try TodoTitle.validated(title) } else { newTitle = nil }
+        return try change { list throws(TodoError) in
+            guard let index = list.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
+            var todo = list[index]
+            if let newTitle { todo.title = newTitle }
+            if let completed { todo.completed = completed }
+            guard try Self.storing({ () throws(TodoStoreError) in try store.update(todo) }) else {
+                throw .notFound(id: id)
+            }
+            list[index] = todo
+            return todo
+        }
+    }
+
+    /// Deletes the task with `id`.
+    package func delete(id: Int) throws(TodoError) {
+        try change { list throws(TodoError) in
+            guard let index = list.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
+            guard try Self.storing({ () throws(TodoStoreError) in try store.delete(id: id) }) else {
+                throw .notFound(id: id)
+            }
+            list.remove(at: index)
+        }
+    }
+
+    /// The `addNewTask` sink: stores the trimmed title and emits the new list.
+    private func persist(_ title: String) {
+        let result = Result { () throws(TodoError) -> Todo in
+            try change { list throws(TodoError) in
+                let todo = try Self.storing { () throws(TodoStoreError) in
+                    try store.insert(title: TodoTitle.normalized(title), completed: false)
+                }
+                list.append(todo)
+                return todo
+            }
+        }
+        Self.pendingAdd?.record(result)
+    }
+
+    /// Applies `body` to a copy of the list under the write lock and emits the result if `body` returns.
+    // NB: the emission happens under the lock on purpose: it keeps emissions in commit order. Subscribers of
+    // `tasks` must not call back into this model's mutations synchronously.
+    private func change<Result>(_ body: (inout [Todo]) throws(TodoError) -> Result) throws(TodoError) -> Result {
+        try writes.withLock { _ throws(TodoError) -> Result in
+            var list = subject.value
+            let result = try body(&list)
+            subject.send(list)
+            return result
+        }
+    }
+
+    private static func storing<T>(_ operation: () throws(TodoStoreError) -> T) throws(TodoError) -> T {
+        do {
+            return try operation()
+        } catch {
+            throw .storage(error.description)
+        }
+    }
+}
+
+/// The result slot `add(title:)` hands to the `addNewTask` sink through a task-local value.
+private final class AddOutcome: Sendable {
+    private let slot = Mutex<Result<Todo, TodoError>?>(nil)
+
+    var result: Result<Todo, TodoError>? {
+        slot.withLock { $0 }
+    }
+
+    func record(_ result: Result<Todo, TodoError>) {
+        slot.withLock { $0 = result }
+    }
+}
