@@ -51,8 +51,9 @@ def wait_until(predicate, timeout, interval=0.02, message="condition"):
 class Server:
     """One `livestate` process on 127.0.0.1, port 0, with its stderr (the log) kept in a file."""
 
-    def __init__(self, binary, data=":memory:", args=(), env=None, nofile=None):
+    def __init__(self, binary, data=":memory:", args=(), env=None, nofile=None, host="127.0.0.1"):
         self.binary = binary
+        self.host = host
         self.data = data
         self.args = list(args)
         self.env = env
@@ -79,7 +80,8 @@ class Server:
             if nofile:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
-        cmd = [self.binary, "--host", "127.0.0.1", "--port", "0", "--data", self.data] + self.args
+        cmd = [self.binary] + (["--host", self.host] if self.host else []) + ["--port", "0", "--data", self.data]
+        cmd += self.args
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL, preexec_fn=limits, env=env
         )
