@@ -18,11 +18,7 @@ extension Publishers {
         /// Attaches the subscriber through a decoding inner subscriber; a decoding error fails the stream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
-            upstream.subscribe(
-                TryTransformInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber) {
-                    try decoder.decode(Output.self, from: $0)
-                }
-            )
+            upstream.subscribe(subscriber, tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
         }
     }
 
@@ -46,11 +42,7 @@ extension Publishers {
         /// Attaches the subscriber through an encoding inner subscriber; an encoding error fails the stream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
-            upstream.subscribe(
-                TryTransformInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber) {
-                    try encoder.encode($0)
-                }
-            )
+            upstream.subscribe(subscriber, tryStep: { input in .catching { .emit(try encoder.encode(input)) } })
         }
     }
 }

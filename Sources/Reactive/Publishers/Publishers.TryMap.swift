@@ -19,9 +19,7 @@ extension Publishers {
         /// Attaches the subscriber through a throwing inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(
-                TryTransformInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber) { try transform($0) }
-            )
+            upstream.subscribe(subscriber, tryStep: { input in .catching { .emit(try transform(input)) } })
         }
     }
 }
