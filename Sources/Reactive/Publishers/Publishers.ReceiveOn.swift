@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publishers {
     /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
     public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
@@ -24,7 +22,8 @@ extension Publishers {
 
         /// Attaches the subscriber through an inner object that hops to the scheduler.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReceiveOnInner(downstream: subscriber, scheduler: scheduler, options: options))
+            let (scheduler, options) = (scheduler, options)
+            upstream.subscribe(HopInner(downstream: subscriber) { scheduler.schedule(options: options, $0) })
         }
     }
 }
@@ -39,42 +38,5 @@ extension Publisher {
         on scheduler: S, options: S.SchedulerOptions? = nil
     ) -> Publishers.ReceiveOn<Self, S> {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
-    }
-}
-
-/// Hands each event to the scheduler; demand the downstream returns there goes back upstream.
-private final class ReceiveOnInner<Input, UpstreamFailure: Error, Downstream: Subscriber, Context: Scheduler>:
-    Relay<Input, UpstreamFailure, Downstream>, @unchecked Sendable
-where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
-    private let scheduler: Context
-    private let options: Context.SchedulerOptions?
-    private let cancelled = Atomic<Bool>(false)
-
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-        self.scheduler = scheduler
-        self.options = options
-        super.init(downstream: downstream)
-    }
-
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        scheduler.schedule(options: options) { [self] in
-            guard !cancelled.load(ordering: .acquiring) else { return }
-            let more = downstream.receive(input)
-            if more > 0 { request(more) }
-        }
-        return .none
-    }
-
-    override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard markCompleted() else { return }
-        scheduler.schedule(options: options) { [self] in
-            guard !cancelled.load(ordering: .acquiring) else { return }
-            downstream.receive(completion: completion)
-        }
-    }
-
-    override func cancel() {
-        cancelled.store(true, ordering: .releasing)
-        super.cancel()
     }
 }

@@ -82,6 +82,8 @@ extension Published: PublishedField {
 final class PublishedBox<Value>: PublishedStorageBox, @unchecked Sendable {
     let subject: CurrentValueSubject<Value, Never>
     private let willChange = Mutex<ObservableObjectPublisher?>(nil)
+    /// Subscriptions made by `assign(to: &$x)`; they live as long as the property.
+    private let assignments = Mutex<[AnyCancellable]>([])
 
     init(_ value: Value) { subject = CurrentValueSubject(value) }
 
@@ -92,8 +94,30 @@ final class PublishedBox<Value>: PublishedStorageBox, @unchecked Sendable {
         set { willChange.withLock { $0 = newValue } }
     }
 
+    /// Keeps an `assign(to:)` subscription alive for the property's lifetime.
+    func retain(_ cancellable: AnyCancellable) {
+        assignments.withLock { $0.append(cancellable) }
+    }
+
     /// Emits the new value to subscribers, then stores it (Combine's willSet timing).
     func willSet(_ newValue: Value) {
         subject.sendBeforeStoring(newValue)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Republishes elements received from a publisher, by assigning them to a property marked as a publisher;
+    /// the subscription lives as long as the property.
+    ///
+    /// ```swift
+    /// $keyword.map { $0.count }.assign(to: &$keywordLength)
+    /// ```
+    public func assign(to published: inout Published<Output>.Publisher) {
+        let box = published.box
+        let cancellable = sink { [weak box] value in
+            box?.objectWillChange?.send()
+            box?.willSet(value)
+        }
+        box.retain(cancellable)
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that exposes a method for outside callers to publish elements.
 ///
 /// ```swift
@@ -16,4 +18,64 @@ public protocol Subject<Output, Failure>: AnyObject, Publisher {
 extension Subject where Output == Void {
     /// Sends a void value to the subscriber.
     public func send() { send(()) }
+}
+
+extension Publisher {
+    /// Attaches the specified subject to this publisher; the returned cancellable ends the subscription.
+    ///
+    /// ```swift
+    /// let cancellable = upstream.subscribe(subject)
+    /// ```
+    public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
+        let subscriber = SubjectSubscriber(subject)
+        subscribe(subscriber)
+        return AnyCancellable(subscriber)
+    }
+}
+
+/// Forwards an upstream's events into a subject until cancelled.
+// NB: @unchecked Sendable: all state is Mutex-guarded.
+private final class SubjectSubscriber<S: Subject>: Subscriber, Cancellable, @unchecked Sendable {
+    typealias Input = S.Output
+    typealias Failure = S.Failure
+
+    private let state: Mutex<SubjectSubscriberState<S>>
+
+    init(_ subject: S) { state = Mutex(SubjectSubscriberState(subject: subject)) }
+
+    func receive(subscription: any Subscription) {
+        let subject = state.withLock { state -> S? in
+            guard case .awaiting = state.status, let subject = state.subject else { return nil }
+            state.status = .subscribed(subscription)
+            return subject
+        }
+        if let subject { subject.send(subscription: subscription) } else { subscription.cancel() }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        state.withLock { $0.subject }?.send(input)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let subject = state.withLock { state -> S? in
+            state.status = .terminal
+            defer { state.subject = nil }
+            return state.subject
+        }
+        subject?.send(completion: completion)
+    }
+
+    func cancel() {
+        state.withLock { state -> (any Subscription)? in
+            state.subject = nil
+            return state.status.terminate()
+        }?.cancel()
+    }
+}
+
+// NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
+private struct SubjectSubscriberState<S: Subject>: @unchecked Sendable {
+    var subject: S?
+    var status = SubscriptionStatus.awaiting
 }

@@ -1,0 +1,187 @@
+import Synchronization
+
+/// A publisher that exposes its elements as an asynchronous sequence.
+///
+/// ```swift
+/// for await value in subject.values { print(value) }
+/// ```
+public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
+    /// The type of element produced by this asynchronous sequence.
+    public typealias Element = P.Output
+
+    private let publisher: P
+
+    /// Creates a publisher that exposes elements received from an upstream publisher as an asynchronous sequence.
+    public init(_ publisher: P) { self.publisher = publisher }
+
+    /// The iterator that produces elements of the asynchronous publisher sequence.
+    public struct Iterator: AsyncIteratorProtocol {
+        let inner: AsyncInner<P.Output, Never>
+
+        /// Produces the next element in the sequence, or nil once the publisher finishes or the task is cancelled.
+        public mutating func next() async -> P.Output? {
+            try? await inner.next()
+        }
+    }
+
+    /// Creates the asynchronous iterator that produces elements of this asynchronous sequence.
+    public func makeAsyncIterator() -> Iterator {
+        let inner = AsyncInner<P.Output, Never>()
+        publisher.subscribe(inner)
+        return Iterator(inner: inner)
+    }
+}
+
+/// A publisher that exposes its elements as an asynchronous throwing sequence.
+///
+/// ```swift
+/// for try await data in fetch.values { print(data.count) }
+/// ```
+public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
+    /// The type of element produced by this asynchronous sequence.
+    public typealias Element = P.Output
+
+    private let publisher: P
+
+    /// Creates a publisher that exposes elements received from an upstream publisher as a throwing asynchronous
+    /// sequence.
+    public init(_ publisher: P) { self.publisher = publisher }
+
+    /// The iterator that produces elements of the asynchronous publisher sequence.
+    public struct Iterator: AsyncIteratorProtocol {
+        let inner: AsyncInner<P.Output, P.Failure>
+
+        /// Produces the next element in the sequence; throws the publisher's failure.
+        public mutating func next() async throws -> P.Output? {
+            try await inner.next()
+        }
+    }
+
+    /// Creates the asynchronous iterator that produces elements of this asynchronous sequence.
+    public func makeAsyncIterator() -> Iterator {
+        let inner = AsyncInner<P.Output, P.Failure>()
+        publisher.subscribe(inner)
+        return Iterator(inner: inner)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// The elements produced by the publisher, as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// for await tasks in viewModel.tasks.values { render(tasks) }
+    /// ```
+    public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
+}
+
+extension Publisher {
+    /// The elements produced by the publisher, as a throwing asynchronous sequence.
+    ///
+    /// ```swift
+    /// for try await output in session.dataTaskPublisher(for: url).values { print(output.data.count) }
+    /// ```
+    public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
+}
+
+/// Requests one element per `next()` call and hands it to the waiting continuation.
+// NB: @unchecked Sendable: all state is Mutex-guarded; elements cross from the publisher's thread to the
+// awaiting task exactly once.
+final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+    private let state = Mutex(AsyncInnerState<Input, Failure>())
+
+    func receive(subscription: any Subscription) {
+        let (accepted, demand) = state.withLock { state -> (Bool, Bool) in
+            guard case .awaiting = state.status else { return (false, false) }
+            state.status = .subscribed(subscription)
+            return (true, state.waiting != nil)
+        }
+        guard accepted else { return subscription.cancel() }
+        if demand { subscription.request(.max(1)) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let waiting = state.withLock { state -> CheckedContinuation<Input?, any Error>? in
+            guard let waiting = state.waiting else {
+                state.buffered = input
+                return nil
+            }
+            state.waiting = nil
+            return waiting
+        }
+        // NB: the element is handed over once; the publisher never touches it again.
+        let handOver = HandOver(value: input)
+        waiting?.resume(returning: handOver.value)
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let waiting = state.withLock { state -> CheckedContinuation<Input?, any Error>? in
+            state.status = .terminal
+            state.completion = completion.eraseError
+            defer { state.waiting = nil }
+            return state.waiting
+        }
+        waiting?.resume(with: AsyncInner.ending(completion.eraseError))
+    }
+
+    func cancel() {
+        let (subscription, waiting) = state.withLock { state -> ((any Subscription)?, CheckedContinuation<Input?, any Error>?) in
+            state.completion = .finished
+            defer { state.waiting = nil }
+            return (state.status.terminate(), state.waiting)
+        }
+        subscription?.cancel()
+        waiting?.resume(returning: nil)
+    }
+
+    private static func ending(_ completion: Subscribers.Completion<any Error>) -> Result<Input?, any Error> {
+        switch completion {
+        case .finished: .success(nil)
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    func next() async throws -> Input? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Input?, any Error>) in
+                let action = state.withLock { state -> AsyncNextAction<Input> in
+                    if let buffered = state.buffered {
+                        state.buffered = nil
+                        return .resume(.success(buffered))
+                    }
+                    if let completion = state.completion { return .resume(AsyncInner.ending(completion)) }
+                    state.waiting = continuation
+                    return .request(state.status.subscription)
+                }
+                switch action {
+                case .resume(let result):
+                    let handOver = HandOver(value: result)
+                    continuation.resume(with: handOver.value)
+                case .request(let subscription):
+                    subscription?.request(.max(1))
+                }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+}
+
+private enum AsyncNextAction<Input> {
+    case resume(Result<Input?, any Error>)
+    case request((any Subscription)?)
+}
+
+// NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
+private struct AsyncInnerState<Input, Failure: Error>: @unchecked Sendable {
+    var status = SubscriptionStatus.awaiting
+    var waiting: CheckedContinuation<Input?, any Error>?
+    var buffered: Input?
+    var completion: Subscribers.Completion<any Error>?
+}
+
+/// Carries an element from the publisher's thread to the awaiting task.
+// NB: @unchecked Sendable: each element is handed over exactly once and not touched by the sender afterwards.
+private struct HandOver<Value>: @unchecked Sendable {
+    let value: Value
+}
