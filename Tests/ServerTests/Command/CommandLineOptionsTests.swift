@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import Server
+
+/// Flags and `LIVESTATE_*` variables into a `Configuration`; a flag wins, bad values are one-line errors.
+@Suite struct CommandLineOptionsTests {
+    private func configuration(_ arguments: [String], _ environment: [String: String] = [:]) throws -> Configuration {
+        guard case .serve(let configuration) = try CommandLineOptions.parse(arguments, environment: environment) else {
+            throw CommandLineError("not a serve action")
+        }
+        return configuration
+    }
+
+    @Test func defaultsFollowTheContract() throws {
+        let defaults = try configuration([])
+        #expect(defaults.host == "127.0.0.1")
+        #expect(defaults.port == 8080)
+        #expect(defaults.dataPath == "./livestate.sqlite")
+        #expect(defaults.heartbeat == 15)
+        #expect(defaults.threads == 1)
+        #expect(defaults.cors == nil)
+        #expect(defaults.token == nil)
+        #expect(defaults.upstream == nil)
+    }
+
+    @Test func everyFlagIsRead() throws {
+        let folder = FileManager.default.temporaryDirectory.path
+        let parsed = try configuration([
+            "--host", "0.0.0.0", "--port=0", "--data", ":memory:", "--public", folder, "--upstream",
+            "https://jsonplaceholder.typicode.com", "--token", "t0k", "--heartbeat", "0.5", "--threads", "4",
+            "--cors", "*",
+        ])
+        #expect(parsed.host == "0.0.0.0")
+        #expect(parsed.port == 0)
+        #expect(parsed.dataPath == ":memory:")
+        #expect(parsed.publicPath == folder)
+        #expect(parsed.upstream?.absoluteString == "https://jsonplaceholder.typicode.com")
+        #expect(parsed.token == "t0k")
+        #expect(parsed.heartbeat == 0.5)
+        #expect(parsed.threads == 4)
+        #expect(parsed.cors == CORSPolicy(origins: .any))
+    }
+
+    @Test func environmentIsReadAndAFlagWins() throws {
+        let environment = ["LIVESTATE_PORT": "9000", "LIVESTATE_THREADS": "2", "LIVESTATE_CORS": "http://a.test"]
+        let fromEnvironment = try configuration([], environment)
+        #expect(fromEnvironment.port == 9000)
+        #expect(fromEnvironment.threads == 2)
+        #expect(fromEnvironment.cors == CORSPolicy(origins: .list(["http://a.test"])))
+        #expect(try configuration(["--port", "9001"], environment).port == 9001)
+    }
+
+    @Test func helpWinsOverEverythingElse() throws {
+        #expect(try CommandLineOptions.parse(["--port", "1", "--help"], environment: [:]) == .help)
+        #expect(try CommandLineOptions.parse(["-h"], environment: [:]) == .help)
+    }
+
+    @Test func healthcheckReadsHostAndPort() throws {
+        #expect(
+            try CommandLineOptions.parse(["healthcheck", "--port", "9"], environment: ["LIVESTATE_HOST": "::1"])
+                == .healthcheck(host: "::1", port: 9))
+        #expect(throws: CommandLineError.self) { try CommandLineOptions.parse(["healthcheck", "--token", "x"], environment: [:]) }
+    }
+
+    @Test(arguments: [
+        (["--port", "-1"], "--port"), (["--port", "x"], "--port"), (["--threads", "100"], "--threads"),
+        (["--heartbeat", "0"], "--heartbeat"), (["--upstream", "file:///etc"], "--upstream"),
+        (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"), (["--token", ""], "--token"),
+        (["--nope"], "--nope"), (["stray"], "stray"), (["--data"], "--data"),
+    ])
+    func badValuesNameTheFlag(arguments: [String], flag: String) {
+        do {
+            _ = try CommandLineOptions.parse(arguments, environment: [:])
+            Issue.record("\(arguments) was accepted")
+        } catch {
+            #expect(error.description.contains(flag))
+            #expect(!error.description.contains("\n"))
+        }
+    }
+
+    @Test func badEnvironmentValuesNameTheVariable() {
+        #expect(throws: CommandLineError("LIVESTATE_HEARTBEAT: 'soon' is not a number of seconds (0 < s <= 3600)")) {
+            try CommandLineOptions.parse([], environment: ["LIVESTATE_HEARTBEAT": "soon"])
+        }
+    }
+}
