@@ -28,10 +28,12 @@ RUN --mount=type=cache,target=/build/.build \
 # ---- run: Debian slim with only the runtime libraries ----------------------------------------
 FROM debian:bookworm-slim
 
+# The shared libraries of the binary (scripts/test.d/85-dockerfile-check compares with ldd):
+# libevent, SQLite, and libcurl for FoundationNetworking's URLSession (https upstreams).
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libevent-2.1-7 libevent-pthreads-2.1-7 libsqlite3-0 ca-certificates \
+        libevent-2.1-7 libevent-pthreads-2.1-7 libsqlite3-0 libcurl4 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed uid, so a /data volume keeps its owner across image rebuilds.
