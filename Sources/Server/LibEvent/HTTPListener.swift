@@ -15,6 +15,8 @@ final class HTTPListener: @unchecked Sendable {
     private let service: HTTPService
     private let http: OpaquePointer
     private var bound: OpaquePointer?
+    /// Closes new connections cleanly, instead of spinning, when descriptors run out.
+    private var acceptGuard: AcceptGuard?
     /// Open streams, so shutdown can end them.
     private var streams: [ObjectIdentifier: LibEventStream] = [:]
     /// Replies handed to `.later` work and not yet sent (shutdown waits for them).
@@ -65,6 +67,7 @@ final class HTTPListener: @unchecked Sendable {
             throw LibEventError("evhttp_accept_socket_with_handle failed")
         }
         self.bound = bound
+        acceptGuard = evhttp_bound_socket_get_listener(bound).map { AcceptGuard(listener: $0, loop: loop) }
     }
 
     deinit {
@@ -77,6 +80,8 @@ final class HTTPListener: @unchecked Sendable {
     func stopAccepting() {
         precondition(loop.inLoop)
         if let bound {
+            acceptGuard?.invalidate()
+            acceptGuard = nil
             // Closes this listener's duplicate of the listening socket.
             evhttp_del_accept_socket(http, bound)
             self.bound = nil
