@@ -89,29 +89,29 @@ enum FuzzTarget {
 struct LiveStateFuzzMain {
     static func main() throws {
         #if LIVESTATE_FUZZ
-        // NB: SwiftPM links executables with `main` defined as this module's entry point, so libFuzzer's own
-        // `main` is not used; its documented `LLVMFuzzerRunDriver` is called instead.
-        var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
-        exit(runFuzzerDriver(&argc, &argv, fuzzOneInput))
+            // NB: SwiftPM links executables with `main` defined as this module's entry point, so libFuzzer's own
+            // `main` is not used; its documented `LLVMFuzzerRunDriver` is called instead.
+            var argc = CommandLine.argc
+            var argv = CommandLine.unsafeArgv
+            exit(runFuzzerDriver(&argc, &argv, fuzzOneInput))
         #else
-        var count = 0
-        for argument in CommandLine.arguments.dropFirst() {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
-                FileHandle.standardError.write(Data("no such file: \(argument)\n".utf8))
-                exit(2)
+            var count = 0
+            for argument in CommandLine.arguments.dropFirst() {
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: argument, isDirectory: &isFolder) else {
+                    FileHandle.standardError.write(Data("no such file: \(argument)\n".utf8))
+                    exit(2)
+                }
+                let files =
+                    isFolder.boolValue
+                    ? try FileManager.default.contentsOfDirectory(atPath: argument).sorted().map { "\(argument)/\($0)" }
+                    : [argument]
+                for file in files {
+                    FuzzTarget.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+                    count += 1
+                }
             }
-            let files =
-                isFolder.boolValue
-                ? try FileManager.default.contentsOfDirectory(atPath: argument).sorted().map { "\(argument)/\($0)" }
-                : [argument]
-            for file in files {
-                FuzzTarget.run(Array(try Data(contentsOf: URL(fileURLWithPath: file))))
-                count += 1
-            }
-        }
-        print("replayed \(count) inputs, no failure")
+            print("replayed \(count) inputs, no failure")
         #endif
     }
 }
@@ -126,11 +126,11 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 }
 
 #if LIVESTATE_FUZZ
-/// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t))` from libFuzzer.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+    /// `int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t))` from libFuzzer.
+    @_silgen_name("LLVMFuzzerRunDriver")
+    private func runFuzzerDriver(
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+        _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    ) -> CInt
 #endif
