@@ -12,6 +12,13 @@ import Testing
         return loop
     }
 
+    /// Waits until a timer of `seconds` fired on `loop` (so earlier timers had their chance).
+    private func waitOnLoop(_ loop: EventLoop, _ seconds: Double) -> Bool {
+        let fired = LockedBox(false)
+        loop.schedule(after: seconds) { fired.value = true }
+        return eventually { fired.value }
+    }
+
     @Test func workFromOtherThreadsRunsOnTheLoopInSubmissionOrder() throws {
         let loop = try runningLoop()
         defer { loop.stop() }
@@ -60,13 +67,9 @@ import Testing
         let timer = loop.schedule(after: 0.01, repeating: 0.01) { count.mutate { $0 += 1 } }
         #expect(eventually { count.value >= 3 })
         timer.cancel()
-        let stopped = LockedBox(false)
-        loop.schedule(after: 0.05) { stopped.value = true }
-        #expect(eventually { stopped.value })
+        try #require(waitOnLoop(loop, 0.05))
         let after = count.value
-        let again = LockedBox(false)
-        loop.schedule(after: 0.05) { again.value = true }
-        #expect(eventually { again.value })
+        try #require(waitOnLoop(loop, 0.05))
         #expect(count.value == after)
     }
 
@@ -96,9 +99,7 @@ import Testing
         }
         for value in 1...10 { subject.send(value) }
         #expect(eventually { !received.value.isEmpty })
-        let settled = LockedBox(false)
-        loop.schedule(after: 0.2) { settled.value = true }
-        #expect(eventually { settled.value })
+        try #require(waitOnLoop(loop, 0.2))
         #expect(received.value == [10])
         cancellable.cancel()
     }
@@ -110,13 +111,9 @@ import Testing
         let cancellable = loop.schedule(after: loop.now, interval: .milliseconds(10)) { count.mutate { $0 += 1 } }
         #expect(eventually { count.value >= 2 })
         cancellable.cancel()
-        let settled = LockedBox(false)
-        loop.schedule(after: 0.05) { settled.value = true }
-        #expect(eventually { settled.value })
+        try #require(waitOnLoop(loop, 0.05))
         let after = count.value
-        let again = LockedBox(false)
-        loop.schedule(after: 0.05) { again.value = true }
-        #expect(eventually { again.value })
+        try #require(waitOnLoop(loop, 0.05))
         #expect(count.value == after)
     }
 }

@@ -44,23 +44,24 @@ final class LivestateProcess: @unchecked Sendable {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        out.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            output.mutate {
-                $0.stdout += data
-                if data.isEmpty { $0.closed += 1 }
-            }
-        }
-        err.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            output.mutate {
-                $0.stderr += data
-                if data.isEmpty { $0.closed += 1 }
-            }
-        }
+        Self.collect(out, into: output, isStandardOutput: true)
+        Self.collect(err, into: output, isStandardOutput: false)
         try process.run()
+    }
+
+    /// Appends what `pipe` delivers to one of the buffers; counts its EOF.
+    private static func collect(
+        _ pipe: Pipe, into output: LockedBox<(stdout: [UInt8], stderr: [UInt8], closed: Int)>,
+        isStandardOutput: Bool
+    ) {
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            output.mutate {
+                if isStandardOutput { $0.stdout += data } else { $0.stderr += data }
+                if data.isEmpty { $0.closed += 1 }
+            }
+        }
     }
 
     /// Starts a server on `--port 0` with an in-memory store and waits for its `listening on` line.
