@@ -17,6 +17,7 @@ struct HTTPService: Sendable {
 
     /// The reply to `request`.
     func respond(to request: Request) -> Reply {
+        if let error = request.framingError { return .error(error) }
         if let cors, request.method == .options, request.headers.contains("Access-Control-Request-Method") {
             return .response(cors.preflight(request, allowedMethods: router.allowedMethods(for: request.rawPath)))
         }
