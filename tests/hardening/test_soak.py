@@ -223,9 +223,12 @@ def test_descriptor_exhaustion_refuses_cleanly_and_recovers(binary):
         keeper.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         assert read_response(keeper, timeout=5, buf=kbuf).status == 200
         busy = server.cpu_seconds() - cpu0
+        log_lines = len(server.log().splitlines())
+        print(f"exhaustion: new connections {results}, {busy:.1f} CPU s over the probes, {log_lines} log lines")
         assert server.alive()
         assert all(r in ("closed", "ok") for r in results), f"new connections at the limit: {results}"
-        assert busy < 3.0, f"server spun {busy:.1f} CPU seconds while out of descriptors"
+        assert busy < 1.0, f"server spun {busy:.1f} CPU seconds while out of descriptors"
+        assert log_lines < 1000, f"{log_lines} log lines while out of descriptors"
         # Recovery: free the descriptors, new clients are served at once.
         for s in hogs:
             s.close()
