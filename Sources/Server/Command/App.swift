@@ -1,3 +1,4 @@
+import Domain
 import Synchronization
 
 /// The service's long-lived parts, built once from a `Configuration` and shared by every route.
@@ -10,6 +11,10 @@ final class App: Sendable {
     let configuration: Configuration
     /// The HTTP event loops (`--threads`); `loops[0]` also runs the service's timers.
     let loops: [EventLoop]
+    /// The todo store (`--data`: an SQLite file, or `:memory:`).
+    let store: any TodoStore
+    /// The seed view models every route and event stream shares.
+    let models: LiveStateModels
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
@@ -17,6 +22,8 @@ final class App: Sendable {
         loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
             try EventLoop(name: "livestate-http-\(index)")
         }
+        store = try SQLiteTodoStore(path: configuration.dataPath)
+        models = try LiveStateModels(store: store)
     }
 
     /// Work to run once at shutdown, after the listeners stopped accepting and streams ended.

@@ -10,6 +10,11 @@ func buildRouter(_ app: App) -> Router {
     router.addSystemRoutes(app)
     router.addOpenAPIRoutes(app)
     // Resource groups (Domain): addTodoRoutes, addPostRoutes, addAlbumRoutes, addFrameworkRoutes, addMovieRoutes.
+    router.addTodoRoutes(app)
+    router.addPostRoutes(app)
+    router.addAlbumRoutes(app)
+    router.addFrameworkRoutes(app)
+    router.addMovieRoutes(app)
     // Live updates (Live): addEventRoutes.
     return router
 }

@@ -1,0 +1,60 @@
+import Domain
+import Reactive
+
+extension Router {
+    /// Seed 000's albums: `GET /albums`, `GET /albums/:id`, `POST /albums/refresh`, and the selection:
+    /// `POST /albums/selection`, `GET /albums/selection`, `GET /albums/selection/image`.
+    ///
+    /// A bare `GET /albums` (5000 photos, about 1 MB) answers bytes encoded once per change of `albumSubject`.
+    mutating func addAlbumRoutes(_ app: App) {
+        let albums = app.models.albums
+        let snapshot = EncodedSnapshot(list: albums.albumSubject)
+
+        get("/albums") { request in
+            try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value }
+        }
+        get("/albums/:id") { request in
+            let id = try request.require("id", as: Int.self)
+            guard let album = albums.album(id: id) else { throw HTTPError(AlbumError.unknownPhoto(id: id)) }
+            return try .json(album)
+        }
+        post("/albums/refresh") { request in
+            try request.acceptNoInput()
+            // NB: without --upstream the contract reloads the embedded set; the upstream fetch is the
+            // Pipelines issue's `NetworkManager.getData(endPoint: .photos)`.
+            return try .json(albums.reloadEmbedded())
+        }
+        post("/albums/selection") { request in
+            let input = try request.decode(AlbumSelection.self)
+            let url: String
+            do {
+                switch (input.url, input.id) {
+                case (let given?, nil):
+                    try albums.select(url: given)
+                    url = given
+                case (nil, let id?): url = try albums.select(id: id)
+                default: throw HTTPError.badRequest("give either 'url' or 'id'", code: "invalid_field")
+                }
+            } catch let error as AlbumError {
+                throw HTTPError(error)
+            }
+            return try .json(["url": url], status: 202)
+        }
+        get("/albums/selection") { _ in
+            guard let image = albums.imageSubject.value else { throw Self.noImage }
+            return try .json(image)
+        }
+        get("/albums/selection/image") { _ in
+            guard let image = albums.imageSubject.value else { throw Self.noImage }
+            return .response(Response(status: 200, headers: ["Content-Type": image.contentType], body: image.data))
+        }
+    }
+
+    private static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")
+}
+
+/// The body of `POST /albums/selection`: a URL, or the id of a photo whose `url` is meant.
+private struct AlbumSelection: Decodable {
+    var url: String?
+    var id: Int?
+}

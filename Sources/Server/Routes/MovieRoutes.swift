@@ -1,0 +1,25 @@
+import Domain
+
+extension Router {
+    /// Seed 003's search: `GET /movies?q=` answers at once; `PUT /movies/keyword` goes through `$keyword`.
+    mutating func addMovieRoutes(_ app: App) {
+        let movies = app.models.movies
+
+        get("/movies") { request in
+            if let name = request.query.names.first(where: { $0 != "q" }) {
+                throw HTTPError.badRequest("unknown parameter '\(name)'; /movies takes only 'q'", code: "invalid_query")
+            }
+            return try .json(movies.search(request.query["q"] ?? ""))
+        }
+        put("/movies/keyword") { request in
+            let input = try request.decode(KeywordInput.self)
+            movies.keyword = input.keyword
+            return try .json(["keyword": input.keyword], status: 202)
+        }
+    }
+}
+
+/// The body of `PUT /movies/keyword`.
+private struct KeywordInput: Decodable {
+    var keyword: String
+}

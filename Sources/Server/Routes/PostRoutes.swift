@@ -1,0 +1,25 @@
+import Domain
+import Reactive
+
+extension Router {
+    /// Seed 002's posts: `GET /posts`, `GET /posts/:id`, `POST /posts/refresh`.
+    mutating func addPostRoutes(_ app: App) {
+        let posts = app.models.posts
+        let snapshot = EncodedSnapshot(list: posts.posts)
+
+        get("/posts") { request in
+            try ListQuery.reply(request, cached: snapshot) { posts.posts.value }
+        }
+        get("/posts/:id") { request in
+            let id = try request.require("id", as: Int.self)
+            guard let post = posts.post(id: id) else { throw HTTPError.notFound("There is no post with id \(id).") }
+            return try .json(post)
+        }
+        post("/posts/refresh") { request in
+            try request.acceptNoInput()
+            // NB: without --upstream the contract reloads the embedded set; the upstream fetch is the
+            // Pipelines issue's `NetworkManager.getData`.
+            return try .json(posts.reloadEmbedded())
+        }
+    }
+}

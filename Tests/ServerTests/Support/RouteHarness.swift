@@ -1,0 +1,45 @@
+import Foundation
+
+@testable import Server
+
+/// The whole router of a fresh `App` on `:memory:` todos, driven in-process with `Request` values.
+struct RouteHarness {
+    let app: App
+    let router: Router
+
+    init() throws {
+        var configuration = Configuration()
+        configuration.port = 0
+        configuration.dataPath = ":memory:"
+        configuration.publicPath = nil
+        app = try App(configuration: configuration)
+        router = buildRouter(app)
+    }
+
+    /// Routes one request and returns its immediate response.
+    func send(_ method: HTTPMethod, _ target: String, json: String? = nil, headers: HTTPHeaders = [:]) throws
+        -> Response
+    {
+        var headers = headers
+        if json != nil, !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
+        return try router.handle(Request(method, target, headers: headers, body: Array((json ?? "").utf8)))
+            .immediate()
+    }
+
+    /// Routes one request and decodes its JSON body as `T`.
+    func decode<T: Decodable>(_ type: T.Type, _ target: String, method: HTTPMethod = .get, json: String? = nil)
+        throws -> T
+    {
+        try JSONDecoder().decode(T.self, from: Data(send(method, target, json: json).body))
+    }
+}
+
+extension Response {
+    /// The body as text.
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body decoded as JSON.
+    func decoded<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(body))
+    }
+}
