@@ -1,4 +1,5 @@
 import CEvent
+import Glibc
 import Synchronization
 
 /// A one-shot or repeating libevent timer on an `EventLoop`; `cancel()` from any thread.
