@@ -58,10 +58,27 @@ enum Log {
 
     private static func write(_ level: Level, _ message: () -> String) {
         guard enabled(level) else { return }
-        let line = "\(timestamp()) \(level.label) \(message())\n"
+        let line = "\(timestamp()) \(level.label) \(oneLine(message()))\n"
         output.withLock { _ in
             FileHandle.standardError.write(Data(line.utf8))
         }
+    }
+
+    /// `text` with control characters written as `\u{…}` escapes.
+    ///
+    /// NB: messages carry request paths, percent-decoded: `%0A` would otherwise start a forged log line and
+    /// `%1B` send terminal escapes to whoever reads the log.
+    private static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
     }
 
     /// UTC time with milliseconds, e.g. `2026-11-29T13:05:09.123Z`.
