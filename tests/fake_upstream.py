@@ -32,8 +32,10 @@ connection before the answer, it records the path in `closed_early` and prints
 
 import argparse
 import json
+import os
 import re
 import select
+import signal
 import socket
 import struct
 import sys
@@ -254,7 +256,15 @@ class Server(ThreadingHTTPServer):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--exit-with-stdin", action="store_true",
+                        help="exit when stdin closes (the test process that started us is gone)")
     args = parser.parse_args()
+    # NB: a parent may hand down blocked or ignored signals (Foundation's Process does); take them back.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    signal.signal(signal.SIGINT, lambda *_: os._exit(0))
+    if args.exit_with_stdin:
+        threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
     server = Server(("127.0.0.1", args.port), Handler)
     log(f"listening on http://127.0.0.1:{server.server_address[1]}")
     try:

@@ -51,13 +51,17 @@ final class HTTPClientTask: @unchecked Sendable {
 
     private func send(_ url: URL) {
         self.url = url
-        guard let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            return finish(.failure(URLError(.unsupportedURL)))
+        }
+        guard let host = url.host, !host.isEmpty else {
             return finish(.failure(URLError(.badURL)))
         }
-        switch scheme {
-        case "http": requestWithLibEvent(host: host, port: url.port ?? 80)
-        case "https": requestWithURLSession()
-        default: finish(.failure(URLError(.unsupportedURL)))
+        if scheme == "https" {
+            requestWithURLSession()
+        } else {
+            requestWithLibEvent(host: host, port: url.port ?? 80)
         }
     }
 

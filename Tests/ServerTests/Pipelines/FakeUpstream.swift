@@ -1,0 +1,101 @@
+import Foundation
+
+/// `tests/fake_upstream.py` on loopback, port 0: the one test double of the pipeline tests (the outside edge).
+final class FakeUpstream: @unchecked Sendable {
+    // NB: @unchecked because the process and pipe are only touched in init and deinit.
+
+    /// `http://127.0.0.1:PORT`.
+    let baseURL: URL
+    private let process: Process
+    private let input: Pipe
+
+    init() throws {
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root.appendingPathComponent("tests/fake_upstream.py").path, "--exit-with-stdin"]
+        let output = Pipe()
+        process.standardOutput = output
+        // NB: the upstream exits when this pipe closes, so a crashed test run leaves no process behind.
+        let input = Pipe()
+        process.standardInput = input
+        self.input = input
+        try process.run()
+        self.process = process
+        // The first line is `listening on http://127.0.0.1:PORT`.
+        var line = Data()
+        while line.last != UInt8(ascii: "\n") {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty { throw FakeUpstreamError.noPort }
+            line += byte
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let url = text.split(separator: " ").last.flatMap({ URL(string: String($0)) }) else {
+            throw FakeUpstreamError.noPort
+        }
+        baseURL = url
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The URL of `path` (with its behaviour prefixes, e.g. `/slow/2/images/ff0000.png`).
+    func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path)!
+    }
+
+    /// The paths whose connections the client closed before the answer.
+    func closedEarly() throws -> [String] {
+        try log()["closed_early"] ?? []
+    }
+
+    /// The paths requested so far.
+    func requests() throws -> [String] {
+        try log()["requests"] ?? []
+    }
+
+    /// Sets the behaviour of `path` (`ok`, `slow`, `hang`, `500`, `badjson`, `notimage`).
+    func set(_ path: String, mode: String, seconds: Double? = nil) throws {
+        var spec: [String: Any] = ["path": path, "mode": mode]
+        if let seconds { spec["seconds"] = seconds }
+        _ = try Self.fetch(url("/_control"), body: JSONSerialization.data(withJSONObject: spec))
+    }
+
+    /// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
+    func wait(timeout: Double, for condition: () throws -> Bool) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+
+    private func log() throws -> [String: [String]] {
+        let data = try Self.fetch(url("/_control/log"))
+        return try JSONDecoder().decode([String: [String]].self, from: data)
+    }
+
+    /// A blocking loopback exchange for control calls (test thread only, never on a loop).
+    private static func fetch(_ url: URL, body: Data? = nil) throws -> Data {
+        let socket = try LoopbackSocket(port: url.port ?? 80)
+        defer { socket.close() }
+        let method = body == nil ? "GET" : "POST"
+        var request = "\(method) \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        request += "Content-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\n\r\n"
+        try socket.write(Data(request.utf8) + (body ?? Data()))
+        let response = try socket.readAll()
+        guard let split = response.range(of: Data("\r\n\r\n".utf8)) else { throw FakeUpstreamError.badAnswer }
+        return response[split.upperBound...]
+    }
+}
+
+enum FakeUpstreamError: Error {
+    case noPort
+    case badAnswer
+}
