@@ -25,7 +25,7 @@ extension Router {
             return try .json(albums.reloadEmbedded())
         }
         post("/albums/selection") { request in
-            let input = try request.decode(AlbumSelection.self)
+            let input = try request.decode(AlbumSelectionBody.self)
             let url: String
             do {
                 switch (input.url, input.id) {
@@ -54,7 +54,7 @@ extension Router {
 }
 
 /// The body of `POST /albums/selection`: a URL, or the id of a photo whose `url` is meant.
-private struct AlbumSelection: Decodable {
+private struct AlbumSelectionBody: Decodable {
     var url: String?
     var id: Int?
 }

@@ -11,7 +11,7 @@ extension Router {
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
         post("/frameworks/selection") { request in
-            let input = try request.decode(FrameworkSelection.self)
+            let input = try request.decode(FrameworkSelectionBody.self)
             let selected: AppleFramework
             do throws(FrameworkError) { selected = try frameworks.select(name: input.name) } catch { throw HTTPError(error) }
             return try .json(["selected": selected], status: 202)
@@ -20,6 +20,6 @@ extension Router {
 }
 
 /// The body of `POST /frameworks/selection`.
-private struct FrameworkSelection: Decodable {
+private struct FrameworkSelectionBody: Decodable {
     var name: String
 }

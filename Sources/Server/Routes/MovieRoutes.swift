@@ -12,7 +12,7 @@ extension Router {
             return try .json(movies.search(request.query["q"] ?? ""))
         }
         put("/movies/keyword") { request in
-            let input = try request.decode(KeywordInput.self)
+            let input = try request.decode(KeywordBody.self)
             movies.keyword = input.keyword
             return try .json(["keyword": input.keyword], status: 202)
         }
@@ -20,6 +20,6 @@ extension Router {
 }
 
 /// The body of `PUT /movies/keyword`.
-private struct KeywordInput: Decodable {
+private struct KeywordBody: Decodable {
     var keyword: String
 }

@@ -18,14 +18,14 @@ extension Router {
             return try .json(todo)
         }
         post("/todos") { request in
-            let input = try request.decode(NewTodo.self)
+            let input = try request.decode(NewTodoBody.self)
             let todo: Todo
             do throws(TodoError) { todo = try todos.add(title: input.title) } catch { throw HTTPError(error) }
             return try .json(todo, status: 201, headers: ["Location": "/todos/\(todo.id)"])
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            let input = try request.decode(TodoPatch.self)
+            let input = try request.decode(TodoPatchBody.self)
             do {
                 return try .json(todos.update(id: id, title: input.title, completed: input.completed))
             } catch let error as TodoError {
@@ -41,12 +41,12 @@ extension Router {
 }
 
 /// The body of `POST /todos`.
-private struct NewTodo: Decodable {
+private struct NewTodoBody: Decodable {
     var title: String
 }
 
 /// The body of `PATCH /todos/:id`: each field optional.
-private struct TodoPatch: Decodable {
+private struct TodoPatchBody: Decodable {
     var title: String?
     var completed: Bool?
 }
