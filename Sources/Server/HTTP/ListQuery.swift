@@ -79,6 +79,11 @@ struct ListQuery: Sendable, Equatable {
                 for pattern in values where (try? Regex(pattern)) == nil {
                     throw Self.invalid("'\(name)' is not a valid regular expression: \(pattern)")
                 }
+                for pattern in values {
+                    if let risk = Self.backtrackingRisk(pattern) {
+                        throw Self.invalid("'\(name)' is refused: \(risk)")
+                    }
+                }
             }
             conditions.append(Condition(field: field, comparison: comparison, values: values))
         }
@@ -109,8 +114,10 @@ struct ListQuery: Sendable, Equatable {
         case .all:
             return ListQueryPage(items: selected, totalCount: total, page: nil)
         case .page(let number, let limit):
-            let start = min((number - 1).multipliedReportingOverflow(by: limit).partialValue, total)
-            let end = min(start + limit, total)
+            // NB: `_page` and `_limit` go up to Int.max: a product or sum past it means "beyond the end".
+            let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: limit)
+            let start = overflow ? total : min(offset, total)
+            let end = start + min(limit, total - start)
             return ListQueryPage(
                 items: Array(selected[max(0, start)..<end]), totalCount: total, page: (number, limit))
         case .range(let start, let end):
@@ -160,7 +167,8 @@ struct ListQuery: Sendable, Equatable {
             let descendingPrefix = raw.hasPrefix("-")
             let field = descendingPrefix ? String(raw.dropFirst()) : raw
             guard fields.contains(field) else {
-                throw invalid("'_sort' names unknown field '\(field)'; the fields are \(fields.sorted().joined(separator: ", "))")
+                throw invalid(
+                    "'_sort' names unknown field '\(field)'; the fields are \(fields.sorted().joined(separator: ", "))")
             }
             var descending = descendingPrefix
             if let orders {

@@ -9,7 +9,8 @@ struct ListQueryPage<Item: ListQueryItem>: Sendable {
 
     /// The number of the last page (1 for an empty list).
     var lastPage: Int? {
-        page.map { max(1, (totalCount + $0.limit - 1) / $0.limit) }
+        // NB: no `totalCount + limit - 1`, which overflows for `_limit` near Int.max.
+        page.map { max(1, totalCount / $0.limit + (totalCount % $0.limit == 0 ? 0 : 1)) }
     }
 
     /// The RFC 8288 `Link` value for a paged answer: `first`, `prev` (not on the first page), `next` (not on
