@@ -8,8 +8,10 @@ import Testing
     @Test func hasAHundredPostsByTenUsers() {
         let posts = EmbeddedData.posts
         #expect(posts.map(\.id) == Array(1...100))
-        #expect(Dictionary(grouping: posts, by: \.userId).mapValues(\.count) == Dictionary(
-            uniqueKeysWithValues: (1...10).map { ($0, 10) }))
+        #expect(
+            Dictionary(grouping: posts, by: \.userId).mapValues(\.count)
+                == Dictionary(
+                    uniqueKeysWithValues: (1...10).map { ($0, 10) }))
         #expect(posts.allSatisfy { !$0.title.isEmpty && $0.body.contains("\n") })
     }
 

@@ -34,8 +34,10 @@ import Testing
         #expect(history.all == [[buyMilk], [buyMilk, todo]])
     }
 
-    @Test(arguments: [("abc", TodoError.titleTooShort), ("   ab ", .titleTooShort),
-                      (String(repeating: "z", count: 501), .titleTooLong)])
+    @Test(arguments: [
+        ("abc", TodoError.titleTooShort), ("   ab ", .titleTooShort),
+        (String(repeating: "z", count: 501), .titleTooLong),
+    ])
     func addRefusesWhatTheFilterDrops(_ title: String, reason: TodoError) throws {
         let model = try TaskListViewModel(store: InMemoryTodoStore())
         let history = EventHistory(model.tasks)

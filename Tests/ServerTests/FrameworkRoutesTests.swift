@@ -14,7 +14,8 @@ import Testing
     @Test func listsTheFrameworksWithTheQueryLanguage() throws {
         #expect(try harness.decode([AppleFramework].self, "/frameworks") == EmbeddedData.frameworks)
         #expect(try harness.decode([AppleFramework].self, "/frameworks?name=Combine").map(\.name) == ["Combine"])
-        #expect(try harness.decode([AppleFramework].self, "/frameworks?q=augmented").map(\.name) == ["ARKit", "RealityKit"])
+        #expect(
+            try harness.decode([AppleFramework].self, "/frameworks?q=augmented").map(\.name) == ["ARKit", "RealityKit"])
         #expect(try harness.send(.get, "/frameworks?id=1").status == 400)
     }
 

@@ -97,23 +97,36 @@ import Testing
             .apply(to: Self.photos)
         #expect(page.items.count == 1)
         #expect(page.totalCount == 4)
-        #expect(page.headers(path: "/albums", query: QueryParameters(parsing: "albumId=2&_limit=1"))
-            == ["X-Total-Count": "4"])
+        #expect(
+            page.headers(path: "/albums", query: QueryParameters(parsing: "albumId=2&_limit=1"))
+                == ["X-Total-Count": "4"])
     }
 
     private static let links: [(Substring, String?)] = [
-        ("_page=1&_limit=5",
-         #"</albums?_page=1&_limit=5>; rel="first", </albums?_page=2&_limit=5>; rel="next", </albums?_page=3&_limit=5>; rel="last""#),
-        ("_page=2&_limit=5",
-         #"</albums?_page=1&_limit=5>; rel="first", </albums?_page=1&_limit=5>; rel="prev", </albums?_page=3&_limit=5>; rel="next", </albums?_page=3&_limit=5>; rel="last""#),
-        ("_limit=5&_page=3",
-         #"</albums?_limit=5&_page=1>; rel="first", </albums?_limit=5&_page=2>; rel="prev", </albums?_limit=5&_page=3>; rel="last""#),
-        ("albumId=1&_page=1&_limit=4",
-         #"</albums?albumId=1&_page=1&_limit=4>; rel="first", </albums?albumId=1&_page=1&_limit=4>; rel="last""#),
-        ("q=gamma ray&_page=1&_limit=2",
-         #"</albums?q=gamma%20ray&_page=1&_limit=2>; rel="first", </albums?q=gamma%20ray&_page=2&_limit=2>; rel="next", </albums?q=gamma%20ray&_page=2&_limit=2>; rel="last""#),
-        ("_page=9&_limit=5",
-         #"</albums?_page=1&_limit=5>; rel="first", </albums?_page=3&_limit=5>; rel="prev", </albums?_page=3&_limit=5>; rel="last""#),
+        (
+            "_page=1&_limit=5",
+            #"</albums?_page=1&_limit=5>; rel="first", </albums?_page=2&_limit=5>; rel="next", </albums?_page=3&_limit=5>; rel="last""#
+        ),
+        (
+            "_page=2&_limit=5",
+            #"</albums?_page=1&_limit=5>; rel="first", </albums?_page=1&_limit=5>; rel="prev", </albums?_page=3&_limit=5>; rel="next", </albums?_page=3&_limit=5>; rel="last""#
+        ),
+        (
+            "_limit=5&_page=3",
+            #"</albums?_limit=5&_page=1>; rel="first", </albums?_limit=5&_page=2>; rel="prev", </albums?_limit=5&_page=3>; rel="last""#
+        ),
+        (
+            "albumId=1&_page=1&_limit=4",
+            #"</albums?albumId=1&_page=1&_limit=4>; rel="first", </albums?albumId=1&_page=1&_limit=4>; rel="last""#
+        ),
+        (
+            "q=gamma ray&_page=1&_limit=2",
+            #"</albums?q=gamma%20ray&_page=1&_limit=2>; rel="first", </albums?q=gamma%20ray&_page=2&_limit=2>; rel="next", </albums?q=gamma%20ray&_page=2&_limit=2>; rel="last""#
+        ),
+        (
+            "_page=9&_limit=5",
+            #"</albums?_page=1&_limit=5>; rel="first", </albums?_page=3&_limit=5>; rel="prev", </albums?_page=3&_limit=5>; rel="last""#
+        ),
         ("_limit=5", nil),
         ("", nil),
     ]
@@ -131,13 +144,16 @@ import Testing
         let query = QueryParameters(parsing: "albumId=9&_page=1")
         let page = try ListQuery(query, for: AlbumModel.self).apply(to: Self.photos)
         #expect(page.lastPage == 1)
-        #expect(page.linkHeader(path: "/albums", query: query)
-            == #"</albums?albumId=9&_page=1>; rel="first", </albums?albumId=9&_page=1>; rel="last""#)
+        #expect(
+            page.linkHeader(path: "/albums", query: query)
+                == #"</albums?albumId=9&_page=1>; rel="first", </albums?albumId=9&_page=1>; rel="last""#)
     }
 
     @Test func everyModelNamesItsJSONKeys() throws {
         #expect(throws: Never.self) { try ListQuery(QueryParameters(parsing: "userId=1"), for: Post.self) }
-        #expect(throws: Never.self) { try ListQuery(QueryParameters(parsing: "name=Combine"), for: AppleFramework.self) }
+        #expect(throws: Never.self) {
+            try ListQuery(QueryParameters(parsing: "name=Combine"), for: AppleFramework.self)
+        }
         #expect(throws: Never.self) { try ListQuery(QueryParameters(parsing: "resultType=Title"), for: Movie.self) }
         #expect(throws: HTTPError.self) { try ListQuery(QueryParameters(parsing: "albumId=1"), for: Post.self) }
     }

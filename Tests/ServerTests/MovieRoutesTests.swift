@@ -20,8 +20,9 @@ import Testing
     }
 
     @Test func anEmptyOrMissingQueryGivesAnEmptyResult() throws {
-        #expect(try harness.send(.get, "/movies?q=").decoded(MovieSearchResult.self)
-            == MovieSearchResult(expression: "", results: []))
+        #expect(
+            try harness.send(.get, "/movies?q=").decoded(MovieSearchResult.self)
+                == MovieSearchResult(expression: "", results: []))
         #expect(try harness.decode(MovieSearchResult.self, "/movies").results.isEmpty)
         #expect(try harness.send(.get, "/movies?title=Alien").status == 400)
     }

@@ -22,7 +22,9 @@ import Testing
         #expect(try harness.decode([Post].self, "/posts?userId=3").map(\.id) == Array(21...30))
         #expect(try harness.decode([Post].self, "/posts?userId=3&userId=4&_limit=12").map(\.id) == Array(21...32))
         let page = try harness.send(.get, "/posts?_page=10")
-        #expect(page.headers["Link"] == #"</posts?_page=1>; rel="first", </posts?_page=9>; rel="prev", </posts?_page=10>; rel="last""#)
+        #expect(
+            page.headers["Link"]
+                == #"</posts?_page=1>; rel="first", </posts?_page=9>; rel="prev", </posts?_page=10>; rel="last""#)
         #expect(try harness.send(.get, "/posts?albumId=3").status == 400)
     }
 

@@ -44,7 +44,8 @@ package final class TaskListViewModel: Sendable {
         } catch {
             throw .storage(error.description)
         }
-        let subscription = addNewTask
+        let subscription =
+            addNewTask
             .filter(TodoTitle.isAcceptable)
             .sink { [weak self] title in self?.persist(title) }
         subscriptions.withLock { $0.append(subscription) }
@@ -62,7 +63,8 @@ package final class TaskListViewModel: Sendable {
         guard let result = outcome.result else {
             // The filter dropped it: say why.
             _ = try TodoTitle.validated(title)
-            throw .titleTooShort
+            // NB: a title that passes the rule but produced no result means the sink is gone (model deinit).
+            throw .storage("the task list no longer accepts new tasks")
         }
         return try result.get()
     }

@@ -13,7 +13,9 @@ extension Router {
         post("/frameworks/selection") { request in
             let input = try request.decode(FrameworkSelectionBody.self)
             let selected: AppleFramework
-            do throws(FrameworkError) { selected = try frameworks.select(name: input.name) } catch { throw HTTPError(error) }
+            do throws(FrameworkError) { selected = try frameworks.select(name: input.name) } catch {
+                throw HTTPError(error)
+            }
             return try .json(["selected": selected], status: 202)
         }
     }
