@@ -69,9 +69,9 @@ final class LoopTimer: @unchecked Sendable {
     }
 
     /// `seconds` as a `struct timeval` (negative delays count as zero).
-    static func timeval(seconds: Double) -> CEvent.timeval {
+    static func timeval(seconds: Double) -> Glibc.timeval {
         let clamped = max(0, seconds)
         let whole = clamped.rounded(.down)
-        return CEvent.timeval(tv_sec: Int(whole), tv_usec: Int((clamped - whole) * 1_000_000))
+        return Glibc.timeval(tv_sec: Int(whole), tv_usec: Int((clamped - whole) * 1_000_000))
     }
 }
