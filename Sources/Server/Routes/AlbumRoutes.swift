@@ -20,8 +20,9 @@ extension Router {
         }
         post("/albums/refresh") { request in
             try request.acceptNoInput()
-            // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream).
-            return .load(albums.refresh())
+            // NB: without --upstream the contract reloads the embedded set; the upstream fetch is the
+            // Pipelines issue's `NetworkManager.getData(endPoint: .photos)`.
+            return try .json(albums.reloadEmbedded())
         }
         post("/albums/selection") { request in
             let input = try request.decode(AlbumSelectionBody.self)
