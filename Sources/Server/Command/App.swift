@@ -15,6 +15,8 @@ final class App: Sendable {
     let store: any TodoStore
     /// The seed view models every route and event stream shares.
     let models: LiveStateModels
+    /// The `/events` hub: one subscription per subject, its emissions fanned out to every stream.
+    let events: EventHub
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
@@ -24,6 +26,9 @@ final class App: Sendable {
         }
         store = try SQLiteTodoStore(path: configuration.dataPath)
         models = try LiveStateModels(store: store)
+        events = EventHub(heartbeat: configuration.heartbeat)
+        events.attach(models)
+        onShutdown { [events] in events.shutdown() }
     }
 
     /// Work to run once at shutdown, after the listeners stopped accepting and streams ended.

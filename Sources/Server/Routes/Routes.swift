@@ -15,6 +15,7 @@ func buildRouter(_ app: App) -> Router {
     router.addAlbumRoutes(app)
     router.addFrameworkRoutes(app)
     router.addMovieRoutes(app)
-    // Live updates (Live): addEventRoutes.
+    // Live updates (Live).
+    router.addEventRoutes(app)
     return router
 }

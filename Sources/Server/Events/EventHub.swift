@@ -1,0 +1,198 @@
+import Foundation
+import Reactive
+import Synchronization
+
+/// The heart of `/events`: subscribes once to each topic's subject, encodes each emission once into its
+/// SSE frame, numbers it, keeps the recent ones for `Last-Event-ID`, and hands it to one `EventFanout`
+/// per event loop, which writes it to that loop's clients.
+///
+/// ```swift
+/// let hub = EventHub()
+/// hub.attach(.posts, collection: models.posts.posts)
+/// // on a connection's loop:
+/// hub.connect(stream, topics: [.posts], diff: false, lastEventID: nil)
+/// ```
+final class EventHub: Sendable {
+    /// What the hub remembers, under one lock.
+    private struct State {
+        /// The recent events, for resume.
+        var log: EventLog
+        /// The latest event of each current-value topic: the replay of a first connect.
+        var current: [EventTopic: EventRecord] = [:]
+        /// Per event loop (or test scheduler), its fan-out.
+        var fanouts: [ObjectIdentifier: EventFanout] = [:]
+        /// Set by `shutdown()`: no new clients, every stream ended.
+        var isShutDown = false
+    }
+
+    /// Seconds between `: keep-alive` comments; nil sends none.
+    let heartbeat: Double?
+    /// The cap on unsent live output per client.
+    let clientCap: Int
+
+    private let ids: EventIDSource
+    private let state: Mutex<State>
+    // NB: sent while holding `state`'s lock, so every loop sees the events in id order.
+    private let feed = PassthroughSubject<EventRecord, Never>()
+    private let upstream = Mutex<[AnyCancellable]>([])
+
+    /// Creates a hub that remembers the last `bufferSize` events (at least 1024 by the contract).
+    init(
+        ids: EventIDSource = EventIDSource(), bufferSize: Int = 1024, heartbeat: Double? = 15,
+        clientCap: Int = EventClient.defaultCap
+    ) {
+        self.ids = ids
+        self.heartbeat = heartbeat
+        self.clientCap = clientCap
+        state = Mutex(State(log: EventLog(capacity: bufferSize)))
+    }
+
+    // MARK: Sources
+
+    /// Subscribes once to `publisher`: each value becomes one event of `topic`.
+    func attach<P: Publisher>(_ topic: EventTopic, _ publisher: P)
+    where P.Output: Encodable & Sendable, P.Failure == Never {
+        let encoder = Self.makeEncoder()
+        keep(
+            publisher.sink { [weak self] value in
+                self?.publish(topic) { (try? encoder.encode(value)).map { (Array($0), nil) } }
+            })
+    }
+
+    /// Subscribes once to `publisher`, skipping `nil` (no value yet): each value becomes one event.
+    func attach<P: Publisher, Value: Encodable & Sendable>(_ topic: EventTopic, optional publisher: P)
+    where P.Output == Value?, P.Failure == Never {
+        let encoder = Self.makeEncoder()
+        keep(
+            publisher.sink { [weak self] value in
+                guard let value else { return }
+                self?.publish(topic) { (try? encoder.encode(value)).map { (Array($0), nil) } }
+            })
+    }
+
+    /// Subscribes once to a publisher of lists: each value becomes one event, with its change from the
+    /// previous value encoded too (for `?diff=1` clients).
+    func attach<P: Publisher, Element>(_ topic: EventTopic, collection publisher: P)
+    where
+        P.Output == [Element], P.Failure == Never,
+        Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable
+    {
+        let encoder = Self.makeEncoder()
+        // NB: only touched inside `publish`'s lock, so emissions of this topic see each other in order.
+        nonisolated(unsafe) var previous: [Element] = []
+        keep(
+            publisher.sink { [weak self] list in
+                self?.publish(topic) {
+                    let diff = CollectionDiff(from: previous, to: list)
+                    previous = list
+                    guard let json = try? encoder.encode(list), let diffJSON = try? encoder.encode(diff) else {
+                        return nil
+                    }
+                    return (Array(json), Array(diffJSON))
+                }
+            })
+    }
+
+    /// Numbers, encodes (through `encode`, under the lock) and records one emission, then hands it to
+    /// every loop. Emissions after `shutdown()` are dropped.
+    func publish(_ topic: EventTopic, encode: () -> (json: [UInt8], diff: [UInt8]?)?) {
+        state.withLock { state in
+            guard !state.isShutDown, let (json, diff) = encode() else { return }
+            let record = EventRecord(id: ids.next(), topic: topic, json: json, diffJSON: diff)
+            state.log.append(record)
+            if topic.replaysCurrentValue { state.current[topic] = record }
+            feed.send(record)
+        }
+    }
+
+    // MARK: Clients
+
+    /// The fan-out of `loop`, made on first use.
+    func fanout(for loop: EventLoop) -> EventFanout {
+        fanout(key: ObjectIdentifier(loop), scheduler: loop)
+    }
+
+    /// The fan-out registered under `key`, made on first use with `scheduler` (tests pass their own).
+    func fanout<S: Scheduler>(key: ObjectIdentifier, scheduler: S) -> EventFanout {
+        state.withLock { state in
+            if let existing = state.fanouts[key] { return existing }
+            let fanout = EventFanout(
+                feed: feed, scheduler: scheduler, heartbeat: heartbeat)
+            state.fanouts[key] = fanout
+            return fanout
+        }
+    }
+
+    /// What a client connecting now is sent first: the `retry:` line, then either the events after
+    /// `lastEventID` (when the log still holds all of them) or the current value of each current-value
+    /// topic it asked for, oldest first.
+    func replay(for topics: Set<EventTopic>, diff: Bool, after lastEventID: UInt64?) -> EventReplay {
+        let (records, lastID, resumed) = state.withLock { state -> ([EventRecord], UInt64, Bool) in
+            let lastID = state.log.lastID ?? 0
+            if let lastEventID, let missed = state.log.records(after: lastEventID) {
+                return (missed, lastID, true)
+            }
+            return (Array(state.current.values), lastID, false)
+        }
+        var bytes = SSE.retry
+        for record in records.sorted(by: { $0.id < $1.id }) where topics.contains(record.topic) {
+            // NB: a first connect gets whole lists, even with ?diff=1: the snapshot the changes apply to.
+            bytes.append(contentsOf: resumed ? record.frame(diff: diff) : record.frame)
+        }
+        return EventReplay(bytes: bytes, lastID: lastID, resumed: resumed)
+    }
+
+    /// Starts a client on `stream` (call on the stream's loop): replay, then live events until the stream
+    /// closes, the client falls more than the cap behind, or the hub shuts down.
+    func connect(_ stream: any HTTPStream, topics: Set<EventTopic>, diff: Bool, lastEventID: UInt64?) {
+        connect(stream, topics: topics, diff: diff, lastEventID: lastEventID, through: fanout(for: stream.loop))
+    }
+
+    /// `connect` through a given fan-out (tests pass one on their own scheduler).
+    func connect(
+        _ stream: any HTTPStream, topics: Set<EventTopic>, diff: Bool, lastEventID: UInt64?,
+        through fanout: EventFanout
+    ) {
+        let client = EventClient(stream: stream, topics: topics, diff: diff, cap: clientCap)
+        // NB: the fan-out subscribes to the feed before the replay is taken, so no event falls between.
+        client.start(replay(for: topics, diff: diff, after: lastEventID))
+        if isShutDown {
+            client.finish()
+            return
+        }
+        let registration = fanout.add(client)
+        stream.onClose { registration.cancel() }
+    }
+
+    /// Clients connected now, over every loop.
+    var clientCount: Int { state.withLock { $0.fanouts.values.reduce(0) { $0 + $1.count } } }
+
+    /// The id of the newest event, 0 before the first.
+    var lastEventID: UInt64 { state.withLock { $0.log.lastID ?? 0 } }
+
+    /// Whether `shutdown()` ran.
+    var isShutDown: Bool { state.withLock { $0.isShutDown } }
+
+    /// Ends every stream (on each loop) and refuses new clients; for a clean server stop.
+    func shutdown() {
+        let wasShutDown = state.withLock { state in
+            defer { state.isShutDown = true }
+            return state.isShutDown
+        }
+        guard !wasShutDown else { return }
+        upstream.withLock { $0.removeAll() }
+        // Each fan-out ends its clients when the completion reaches its loop.
+        feed.send(completion: .finished)
+    }
+
+    private func keep(_ cancellable: AnyCancellable) {
+        upstream.withLock { $0.append(cancellable) }
+    }
+
+    private static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        // NB: no .prettyPrinted: SSE `data:` must be one line. Sorted keys, as the REST answers.
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,33 @@
+/// The byte layout of the `text/event-stream` format (WHATWG HTML, "Server-sent events").
+enum SSE {
+    /// Tells the browser to wait 2 s before reconnecting; the first bytes of every stream.
+    static let retry: [UInt8] = Array("retry: 2000\n\n".utf8)
+
+    /// A comment line that keeps idle connections (and proxies) from timing out.
+    static let keepAlive: [UInt8] = Array(": keep-alive\n\n".utf8)
+
+    /// `id: N\nevent: name\ndata: …\n\n`.
+    ///
+    /// NB: `data` must be one line; JSON from `JSONEncoder` without `.prettyPrinted` is, since it
+    /// escapes line breaks inside strings. A stray line break would be split into more `data:` lines.
+    static func event(id: UInt64, name: String, data: [UInt8]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(data.count + name.utf8.count + 40)
+        bytes.append(contentsOf: "id: \(id)\nevent: \(name)\n".utf8)
+        if !data.contains(UInt8(ascii: "\n")) && !data.contains(UInt8(ascii: "\r")) {
+            bytes.append(contentsOf: "data: ".utf8)
+            bytes.append(contentsOf: data)
+        } else {
+            // One `data:` line per line of the value; the client joins them with line breaks.
+            for (index, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .enumerated()
+            {
+                if index > 0 { bytes.append(UInt8(ascii: "\n")) }
+                bytes.append(contentsOf: "data: ".utf8)
+                bytes.append(contentsOf: line.filter { $0 != UInt8(ascii: "\r") })
+            }
+        }
+        bytes.append(contentsOf: "\n\n".utf8)
+        return bytes
+    }
+}
