@@ -1,3 +1,6 @@
+package import Foundation
+package import Reactive
+
 /// The view models of the five seed apps, built once per process and shared by every route and event
 /// stream. Each is thread-safe.
 package final class LiveStateModels: Sendable {
@@ -12,12 +15,32 @@ package final class LiveStateModels: Sendable {
     /// Seed 003: the film search.
     package let movies: MovieSearchViewModel
 
-    /// Builds every model on the embedded data, with todos from `store`.
-    package init(store: any TodoStore) throws(TodoError) {
+    /// Builds every model, with todos from `store`.
+    ///
+    /// - Parameters:
+    ///   - upstream: a jsonplaceholder-compatible base URL; posts and albums then start empty and load
+    ///     `URL/posts` and `URL/photos` at once. Nil: the embedded data set.
+    ///   - loader: downloads upstream resources and selected images (the server's HTTP client); nil
+    ///     downloads nothing (selections are recorded only).
+    ///   - scheduler: where the movie search's debounce waits (the server's event loop).
+    package init<S: Scheduler>(store: any TodoStore, upstream: URL?, loader: (any DataLoader)?, scheduler: S)
+        throws(TodoError)
+    {
         todos = try TaskListViewModel(store: store)
-        posts = PostViewModel()
-        albums = AlbumViewModel()
+        if let upstream, let loader {
+            let networkManager = NetworkManager(baseURL: upstream, loader: loader)
+            posts = PostViewModel(networkManager: networkManager)
+            albums = AlbumViewModel(networkManager: networkManager, loader: loader)
+        } else {
+            posts = PostViewModel()
+            albums = AlbumViewModel(loader: loader)
+        }
         frameworks = FrameworkListViewModel()
-        movies = MovieSearchViewModel()
+        movies = MovieSearchViewModel(scheduler: scheduler)
+    }
+
+    /// Builds every model on the embedded data, with todos from `store`, no downloads and no debounce delay.
+    package convenience init(store: any TodoStore) throws(TodoError) {
+        try self.init(store: store, upstream: nil, loader: nil, scheduler: ImmediateScheduler.shared)
     }
 }

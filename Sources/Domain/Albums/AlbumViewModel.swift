@@ -1,11 +1,17 @@
+import Foundation
 package import Reactive
+import Synchronization
 
 /// Seed 000's `AlbumViewModel`: the photo list in `albumSubject`, the selected URL in `imageUrlSubject`, and
 /// the downloaded image of the latest selection in `imageSubject`.
 ///
+/// The image pipeline is the seed's: `imageUrlSubject` → `compactMap(URL)` → a download publisher per URL →
+/// `compactMap` to an image → `switchToLatest` → `imageSubject`. A newer selection cancels the older
+/// download, so an older image is never emitted after a newer selection.
+///
 /// ```swift
-/// let model = AlbumViewModel()
-/// try model.select(id: 1)          // imageUrlSubject emits "/placeholder/600/3779b1"
+/// let model = AlbumViewModel(loader: client)
+/// try model.select(id: 1)          // imageUrlSubject emits "/placeholder/600/3779b1"; imageSubject its PNG
 /// ```
 package final class AlbumViewModel: Sendable {
     /// The current photos; a new subscriber receives them first.
@@ -15,9 +21,50 @@ package final class AlbumViewModel: Sendable {
     /// The image downloaded for the latest selection; nil before the first one.
     package let imageSubject = CurrentValueSubject<AlbumImage?, Never>(nil)
 
-    /// Starts with `albums` (the embedded 5000 by default; empty until the first load with `--upstream`).
-    package init(albums: [AlbumModel] = EmbeddedData.albums) {
+    /// Loads `URL/photos`; nil without `--upstream` (the embedded set is the source).
+    private let networkManager: NetworkManager?
+    private let subscriptions = Mutex<[AnyCancellable]>([])
+
+    /// Starts with `albums` (the embedded 5000 by default); selections are downloaded with `loader` (none:
+    /// selections are recorded but never downloaded).
+    package init(albums: [AlbumModel] = EmbeddedData.albums, loader: (any DataLoader)? = nil) {
         albumSubject = CurrentValueSubject(albums)
+        networkManager = nil
+        if let loader { addSubscriber(loader: loader) }
+    }
+
+    /// Starts empty, as the seed's `CurrentValueSubject([AlbumModel]())`, fetches the photos from
+    /// `networkManager` at once, and downloads selections with `loader`.
+    package init(networkManager: NetworkManager, loader: any DataLoader) {
+        albumSubject = CurrentValueSubject([])
+        self.networkManager = networkManager
+        addSubscriber(loader: loader)
+        fetchData()
+    }
+
+    /// The seed's image pipeline.
+    private func addSubscriber(loader: any DataLoader) {
+        let subscription = imageUrlSubject
+            .compactMap { urlString in
+                URL(string: urlString).map { (urlString, $0) }
+            }
+            .map { urlString, url in
+                loader.dataTaskPublisher(for: url)
+                    .map(\.data)
+                    .compactMap { data in
+                        AlbumImage(url: urlString, data: data)
+                    }
+                    // NB: the seed lets a failed download end the whole selection stream; here it emits
+                    // nothing, like bytes that are not an image, and the next selection still works.
+                    .map(Optional.some)
+                    .replaceError(with: nil)
+                    .compactMap { $0 }
+            }
+            .switchToLatest()
+            .sink { [imageSubject] image in
+                imageSubject.send(image)
+            }
+        subscriptions.withLock { $0.append(subscription) }
     }
 
     /// The photo with `id`.
@@ -40,6 +87,22 @@ package final class AlbumViewModel: Sendable {
         guard let album = album(id: id) else { throw .unknownPhoto(id: id) }
         try select(url: album.url)
         return album.url
+    }
+
+    /// The seed's album fetch: loads the photos and emits them; a failure keeps the current photos.
+    package func fetchData() {
+        refresh().subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in }))
+    }
+
+    /// Loads the photos again (`POST /albums/refresh`): on success they are emitted before the returned
+    /// future delivers them; on failure the current photos stay. Without an upstream it reloads the
+    /// embedded set.
+    package func refresh() -> Future<[AlbumModel], NetworkError> {
+        guard let networkManager else {
+            let embedded = reloadEmbedded()
+            return Future { promise in promise(.success(embedded)) }
+        }
+        return networkManager.getData(endPoint: .photos, type: AlbumModel.self, sendingTo: albumSubject)
     }
 
     /// Loads the embedded set again and emits it: what `POST /albums/refresh` does without `--upstream`.

@@ -1,23 +1,34 @@
-/// A width×height grid of on/off pixels, the canvas of a placeholder image.
+/// A width×height grid of on/off pixels, the canvas of a placeholder image, packed as PNG wants it: each
+/// row in `(width + 7) / 8` bytes, eight pixels a byte, the leftmost in the most significant bit.
 package struct Bitmap: Equatable, Sendable {
     /// Pixels per row.
     package let width: Int
     /// Rows.
     package let height: Int
-    private var pixels: [Bool]
+    /// Bytes per packed row.
+    package let rowBytes: Int
+    /// The packed rows, top first.
+    package private(set) var packed: [UInt8]
 
     /// An all-clear bitmap.
     package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "a bitmap needs at least one pixel")
         self.width = width
         self.height = height
-        pixels = Array(repeating: false, count: width * height)
+        rowBytes = (width + 7) / 8
+        packed = Array(repeating: 0, count: rowBytes * height)
     }
 
     /// Whether the pixel at (x, y) is set; (0, 0) is the top-left corner.
     package subscript(x: Int, y: Int) -> Bool {
-        get { pixels[y * width + x] }
-        set { pixels[y * width + x] = newValue }
+        get { packed[y * rowBytes + x / 8] & Self.mask(x) != 0 }
+        set {
+            if newValue {
+                packed[y * rowBytes + x / 8] |= Self.mask(x)
+            } else {
+                packed[y * rowBytes + x / 8] &= ~Self.mask(x)
+            }
+        }
     }
 
     /// Sets every pixel of the rectangle, clipped to the bitmap.
@@ -27,5 +38,9 @@ package struct Bitmap: Equatable, Sendable {
                 self[column, row] = true
             }
         }
+    }
+
+    private static func mask(_ x: Int) -> UInt8 {
+        0x80 >> UInt8(x % 8)
     }
 }

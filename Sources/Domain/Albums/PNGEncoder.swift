@@ -26,15 +26,13 @@ package enum PNGEncoder {
         return file
     }
 
-    /// Each row as filter type 0 followed by the row's pixels packed eight to a byte, most significant bit first.
+    /// Each packed row preceded by its filter type, 0 (none).
     private static func scanlines(of bitmap: Bitmap) -> [UInt8] {
-        let rowBytes = (bitmap.width + 7) / 8
-        var raw = [UInt8](repeating: 0, count: (rowBytes + 1) * bitmap.height)
+        var raw: [UInt8] = []
+        raw.reserveCapacity((bitmap.rowBytes + 1) * bitmap.height)
         for y in 0..<bitmap.height {
-            let start = y * (rowBytes + 1) + 1
-            for x in 0..<bitmap.width where bitmap[x, y] {
-                raw[start + x / 8] |= 0x80 >> UInt8(x % 8)
-            }
+            raw.append(0)
+            raw += bitmap.packed[(y * bitmap.rowBytes)..<((y + 1) * bitmap.rowBytes)]
         }
         return raw
     }

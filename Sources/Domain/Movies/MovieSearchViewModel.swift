@@ -2,8 +2,9 @@ import Foundation
 package import Reactive
 import Synchronization
 
-/// Seed 003's search `ViewModel`: a `@Published var keyword` whose changes run a search over the film
-/// catalogue, and the latest answer in `results` (nil until the first search).
+/// Seed 003's search `ViewModel`: a `@Published var keyword` whose changes, once typing pauses for 0.5 s
+/// (`debounce`), run a search over the film catalogue; the latest answer is in `results` (nil until the
+/// first search). Ten keywords inside 0.5 s cause one search, for the last of them.
 ///
 /// ```swift
 /// model.search("godfather").results.map(\.title)   // ["The Godfather", "The Godfather Part II", …]
@@ -20,16 +21,25 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     private let catalogue: [Movie]
     private let subscriptions = Mutex<[AnyCancellable]>([])
 
-    /// Searches `catalogue` (the embedded films by default).
-    package init(catalogue: [Movie] = EmbeddedData.movies) {
+    /// Searches `catalogue` (the embedded films by default) once typing pauses: the seed's
+    /// `$keyword.debounce(for: .seconds(0.5), scheduler:)`, on `scheduler` (the server's event loop; a
+    /// `TestScheduler` in tests).
+    package init<S: Scheduler>(catalogue: [Movie] = EmbeddedData.movies, scheduler: S, dueTime: Double = 0.5) {
         self.catalogue = catalogue
-        let subscription = $keyword.sink { [weak self] keyword in
-            guard let self else { return }
-            results.send(search(keyword))
-        }
-        // NB: `$keyword` replays "" to a new subscriber; the seed's screen starts with no result.
-        results.send(nil)
+        let subscription = $keyword
+            // NB: `$keyword` replays "" to a new subscriber; the seed's screen starts with no result.
+            .dropFirst()
+            .debounce(for: .seconds(dueTime), scheduler: scheduler)
+            .sink { [weak self] keyword in
+                guard let self else { return }
+                results.send(search(keyword))
+            }
         subscriptions.withLock { $0.append(subscription) }
+    }
+
+    /// Searches `catalogue` at once for every keyword (an `ImmediateScheduler` makes the debounce a no-op).
+    package convenience init(catalogue: [Movie] = EmbeddedData.movies) {
+        self.init(catalogue: catalogue, scheduler: ImmediateScheduler.shared)
     }
 
     /// The films whose title or description contains `text`, ignoring case and diacritics; an empty or

@@ -17,6 +17,8 @@ final class App: Sendable {
     let models: LiveStateModels
     /// The `/events` hub: one subscription per subject, its emissions fanned out to every stream.
     let events: EventHub
+    /// Downloads for the view models (upstream posts and photos, selected images), on the main loop.
+    let httpClient: HTTPClient
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
@@ -25,7 +27,9 @@ final class App: Sendable {
             try EventLoop(name: "livestate-http-\(index)")
         }
         store = try SQLiteTodoStore(path: configuration.dataPath)
-        models = try LiveStateModels(store: store)
+        httpClient = HTTPClient(loop: loops[0])
+        models = try LiveStateModels(
+            store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0])
         events = EventHub(heartbeat: configuration.heartbeat)
         events.attach(models)
         onShutdown { [events] in events.shutdown() }

@@ -28,6 +28,8 @@ final class LiveStateServer: Sendable {
         let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
         self.app = app
         self.socket = socket
+        // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.
+        app.httpClient.resolveRelativeURLs(against: Self.selfURL(host: configuration.host, port: socket.port))
         listeners = try app.loops.map { loop throws(LibEventError) in
             try HTTPListener(loop: loop, service: service, configuration: configuration, socket: socket)
         }
@@ -40,6 +42,17 @@ final class LiveStateServer: Sendable {
     var url: String {
         let host = app.configuration.host
         return "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// `http://HOST:PORT` to reach this server from itself: a wildcard address becomes loopback.
+    private static func selfURL(host: String, port: Int) -> URL {
+        let reachable =
+            switch host {
+            case "0.0.0.0", "": "127.0.0.1"
+            case "::": "[::1]"
+            default: host.contains(":") ? "[\(host)]" : host
+            }
+        return URL(string: "http://\(reachable):\(port)")!
     }
 
     /// Starts every loop's thread.

@@ -39,6 +39,8 @@ final class HTTPClient: @unchecked Sendable {
     let maxResponseSize: Int
 
     private var dnsBase: OpaquePointer?
+    /// What relative URLs (`/placeholder/600/92c952`) resolve against: the server's own address.
+    private let relativeBase = Mutex<URL?>(nil)
 
     /// A client on `loop` with the service's limits (10 s, 5 redirects, 16 MiB).
     init(loop: EventLoop, timeout: Double = 10, maxRedirects: Int = 5, maxResponseSize: Int = 16 << 20) {
@@ -53,11 +55,19 @@ final class HTTPClient: @unchecked Sendable {
         if let dnsBase { evdns_base_free(dnsBase, 0) }
     }
 
+    /// Makes relative URLs resolve against `url` (the server's own `http://HOST:PORT`), so a selected
+    /// `/placeholder/…` photo is downloaded from this server through the same client.
+    func resolveRelativeURLs(against url: URL) {
+        relativeBase.withLock { $0 = url }
+    }
+
     /// Starts a GET of `url` from any thread; `completion` runs once on the loop unless the task is
-    /// cancelled first.
+    /// cancelled first. A relative `url` resolves against `resolveRelativeURLs(against:)`.
     @discardableResult
     func get(_ url: URL, completion: @escaping Completion) -> HTTPClientTask {
-        let task = HTTPClientTask(client: self, url: url, completion: completion)
+        let base = relativeBase.withLock { $0 }
+        let absolute = url.scheme == nil ? URL(string: url.relativeString, relativeTo: base)?.absoluteURL ?? url : url
+        let task = HTTPClientTask(client: self, url: absolute, completion: completion)
         loop.executeNowOrLater { task.start() }
         return task
     }

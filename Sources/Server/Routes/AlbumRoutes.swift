@@ -20,9 +20,8 @@ extension Router {
         }
         post("/albums/refresh") { request in
             try request.acceptNoInput()
-            // NB: without --upstream the contract reloads the embedded set; the upstream fetch is the
-            // Pipelines issue's `NetworkManager.getData(endPoint: .photos)`.
-            return try .json(albums.reloadEmbedded())
+            // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream).
+            return .load(albums.refresh())
         }
         post("/albums/selection") { request in
             let input = try request.decode(AlbumSelectionBody.self)

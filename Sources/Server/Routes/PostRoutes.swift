@@ -17,9 +17,8 @@ extension Router {
         }
         post("/posts/refresh") { request in
             try request.acceptNoInput()
-            // NB: without --upstream the contract reloads the embedded set; the upstream fetch is the
-            // Pipelines issue's `NetworkManager.getData`.
-            return try .json(posts.reloadEmbedded())
+            // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream).
+            return .load(posts.refresh())
         }
     }
 }

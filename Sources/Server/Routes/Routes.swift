@@ -15,6 +15,8 @@ func buildRouter(_ app: App) -> Router {
     router.addAlbumRoutes(app)
     router.addFrameworkRoutes(app)
     router.addMovieRoutes(app)
+    // Pipelines: the generated placeholder images of the embedded photos.
+    router.addPlaceholderRoutes(app)
     // Live updates (Live).
     router.addEventRoutes(app)
     return router
