@@ -36,10 +36,11 @@ final class HTTPListener: @unchecked Sendable {
         self.http = http
         writeTimeout = LoopTimer.timeval(seconds: configuration.timeout)
 
-        // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here.
+        // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here; TRACE is let in so that
+        // it gets the contract's 405 with `Allow` (see `handle`), not evhttp's 501.
         let methods: [evhttp_cmd_type] = [
             EVHTTP_REQ_GET, EVHTTP_REQ_HEAD, EVHTTP_REQ_POST, EVHTTP_REQ_PUT, EVHTTP_REQ_PATCH,
-            EVHTTP_REQ_DELETE, EVHTTP_REQ_OPTIONS,
+            EVHTTP_REQ_DELETE, EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE,
         ]
         evhttp_set_allowed_methods(http, UInt16(methods.reduce(0) { $0 | $1.rawValue }))
         evhttp_set_max_body_size(http, configuration.maxBodySize)
@@ -119,8 +120,7 @@ final class HTTPListener: @unchecked Sendable {
     private func handle(_ raw: UnsafeMutablePointer<evhttp_request>) {
         let started = Self.now()
         guard let method = Self.method(evhttp_request_get_command(raw)) else {
-            send(Response(error: HTTPError(501, "not_implemented", "this method is not supported")), to: raw,
-                 method: .get, path: "?", started: started)
+            send(Response(error: unservedMethod(raw)), to: raw, method: .get, path: "?", started: started)
             return
         }
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
@@ -138,6 +138,16 @@ final class HTTPListener: @unchecked Sendable {
             startStream(raw, status: status, headers: headers, start: start, method: method, path: request.path,
                         started: started)
         }
+    }
+
+    /// A method evhttp let in that the table never serves (TRACE): 405 with what the path allows, or 404.
+    private func unservedMethod(_ raw: UnsafeMutablePointer<evhttp_request>) -> HTTPError {
+        let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
+        let rawPath = Request.split(target: target).path
+        let allowed = service.router.allowedMethods(for: rawPath).map(\.rawValue).joined(separator: ", ")
+        guard !allowed.isEmpty else { return .notFound("no route for \(PercentDecoding.decode(Substring(rawPath)))") }
+        return HTTPError(
+            405, "method_not_allowed", "this method is not allowed here; use \(allowed)", headers: ["Allow": allowed])
     }
 
     /// Sends a complete response; on the loop.
