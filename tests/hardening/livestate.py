@@ -114,7 +114,9 @@ class Server:
             return self.proc.returncode if self.proc else None
         self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(timeout)
+            code = self.proc.wait(timeout)
+            self._drop_log()
+            return code
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
@@ -124,6 +126,17 @@ class Server:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        self._drop_log()
+
+    def _drop_log(self):
+        """Removes the log file once the process is gone (LIVESTATE_KEEP_LOGS=1 keeps them)."""
+        if self.proc and self.proc.poll() is not None and self.log_path and not os.environ.get("LIVESTATE_KEEP_LOGS"):
+            if self._log:
+                self._log.close()
+            try:
+                os.unlink(self.log_path)
+            except OSError:
+                pass
 
     def alive(self):
         return self.proc is not None and self.proc.poll() is None

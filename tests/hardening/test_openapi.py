@@ -3,7 +3,8 @@
 - the served document is OpenAPI 3.1 and every operation in it reaches a route (not the router's 404/405);
 - schemathesis (seeded, positive and negative cases, every check that applies) finds no 5xx and no
   response that disagrees with the document, over at least LIVESTATE_SCHEMATHESIS_MIN requests
-  (1,000 in CI).
+  (1,000 in CI). One worker: CPython 3.11's ast module is not thread-safe, and hypothesis parses lambdas
+  with it ("AST constructor recursion depth mismatch" with two workers).
 
 The other direction (every route in the router's table is documented) is the Swift test
 `OpenAPIDocumentTests`, which reads the table itself.
@@ -39,14 +40,15 @@ def test_document_is_openapi_31_with_every_contract_path(document):
     assert document["openapi"] == "3.1.0"
     contract = {
         "/healthz", "/todos", "/todos/{id}", "/posts", "/posts/{id}", "/posts/refresh", "/albums", "/albums/{id}",
-        "/albums/refresh", "/albums/selection", "/albums/selection/image", "/placeholder/{size}/{rrggbb}",
+        "/albums/refresh", "/albums/selection", "/albums/selection/image",
         "/frameworks", "/frameworks/selection", "/movies", "/movies/keyword", "/events", "/openapi.json",
+        "/placeholder/{size}/{colour}",
     }
     assert contract <= set(document["paths"]), contract - set(document["paths"])
 
 
 def example_path(path):
-    return path.replace("{id}", "1").replace("{size}", "8").replace("{rrggbb}", "336699")
+    return path.replace("{id}", "1").replace("{size}", "8").replace("{colour}", "336699")
 
 
 def test_every_documented_operation_is_routed(server, document):
@@ -72,7 +74,7 @@ def test_schemathesis_finds_nothing(server, tmp_path):
         "--config-file", os.path.join(ROOT, "tests", "hardening", "schemathesis.toml"),
         "run", f"{url}/openapi.json", "--url", url,
         "--seed", str(SEED), "--max-examples", str(EXAMPLES), "--generation-deterministic",
-        "--mode", "all", "--checks", "all", "--workers", "2",
+        "--mode", "all", "--checks", "all", "--workers", "1",
         "--report", "ndjson,junit", "--report-ndjson-path", str(report),
         "--report-junit-path", os.path.join(ROOT, "artifacts", "schemathesis-junit.xml"),
         "--no-color",

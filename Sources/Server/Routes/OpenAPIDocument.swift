@@ -138,13 +138,13 @@ enum OpenAPIDocument {
                     "name": "id",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `id` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `id` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
                       "type": "array",
                       "items": {
-                        "type": "integer"
+                        "type": "string"
                       }
                     }
                   },
@@ -152,7 +152,7 @@ enum OpenAPIDocument {
                     "name": "title",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `title` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `title` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -166,13 +166,13 @@ enum OpenAPIDocument {
                     "name": "completed",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `completed` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `completed` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
                       "type": "array",
                       "items": {
-                        "type": "boolean"
+                        "type": "string"
                       }
                     }
                   },
@@ -189,45 +189,42 @@ enum OpenAPIDocument {
                     "name": "_sort",
                     "in": "query",
                     "required": false,
-                    "description": "Field to sort by.",
+                    "description": "Fields to sort by, comma-separated; `-field` sorts descending. Empty means unsorted.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "id",
-                        "title",
-                        "completed"
-                      ]
+                      "pattern": "^(-?(id|title|completed)(,-?(id|title|completed))*)?$"
                     }
                   },
                   {
                     "name": "_order",
                     "in": "query",
                     "required": false,
+                    "description": "`asc` or `desc`, one for all `_sort` fields or one each; needs `_sort`.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "asc",
-                        "desc"
-                      ]
+                      "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])(,([aA][sS][cC]|[dD][eE][sS][cC]))*$"
                     }
                   },
                   {
                     "name": "_page",
                     "in": "query",
                     "required": false,
-                    "description": "1-based page; needs `_limit` or pages of 10.",
+                    "description": "1-based page of `_limit` items (10 without it); not with `_start`/`_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 1
+                      "minimum": 1,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
                     "name": "_limit",
                     "in": "query",
                     "required": false,
+                    "description": "Page size with `_page` (at least 1 then), else the first M items; not with `_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -237,7 +234,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based start, as `Array.slice`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -247,7 +245,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based end, excluded.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -348,7 +347,9 @@ enum OpenAPIDocument {
                     "required": true,
                     "description": "The item's id.",
                     "schema": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -399,7 +400,9 @@ enum OpenAPIDocument {
                     "required": true,
                     "description": "The item's id.",
                     "schema": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ],
@@ -450,7 +453,9 @@ enum OpenAPIDocument {
                     "required": true,
                     "description": "The item's id.",
                     "schema": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ],
@@ -507,13 +512,13 @@ enum OpenAPIDocument {
                     "name": "userId",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `userId` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `userId` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
                       "type": "array",
                       "items": {
-                        "type": "integer"
+                        "type": "string"
                       }
                     }
                   },
@@ -521,13 +526,13 @@ enum OpenAPIDocument {
                     "name": "id",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `id` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `id` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
                       "type": "array",
                       "items": {
-                        "type": "integer"
+                        "type": "string"
                       }
                     }
                   },
@@ -535,7 +540,7 @@ enum OpenAPIDocument {
                     "name": "title",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `title` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `title` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -549,7 +554,7 @@ enum OpenAPIDocument {
                     "name": "body",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `body` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `body` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -572,46 +577,42 @@ enum OpenAPIDocument {
                     "name": "_sort",
                     "in": "query",
                     "required": false,
-                    "description": "Field to sort by.",
+                    "description": "Fields to sort by, comma-separated; `-field` sorts descending. Empty means unsorted.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "userId",
-                        "id",
-                        "title",
-                        "body"
-                      ]
+                      "pattern": "^(-?(userId|id|title|body)(,-?(userId|id|title|body))*)?$"
                     }
                   },
                   {
                     "name": "_order",
                     "in": "query",
                     "required": false,
+                    "description": "`asc` or `desc`, one for all `_sort` fields or one each; needs `_sort`.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "asc",
-                        "desc"
-                      ]
+                      "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])(,([aA][sS][cC]|[dD][eE][sS][cC]))*$"
                     }
                   },
                   {
                     "name": "_page",
                     "in": "query",
                     "required": false,
-                    "description": "1-based page; needs `_limit` or pages of 10.",
+                    "description": "1-based page of `_limit` items (10 without it); not with `_start`/`_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 1
+                      "minimum": 1,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
                     "name": "_limit",
                     "in": "query",
                     "required": false,
+                    "description": "Page size with `_page` (at least 1 then), else the first M items; not with `_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -621,7 +622,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based start, as `Array.slice`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -631,7 +633,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based end, excluded.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -669,7 +672,9 @@ enum OpenAPIDocument {
                     "required": true,
                     "description": "The item's id.",
                     "schema": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -762,13 +767,13 @@ enum OpenAPIDocument {
                     "name": "albumId",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `albumId` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `albumId` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
                       "type": "array",
                       "items": {
-                        "type": "integer"
+                        "type": "string"
                       }
                     }
                   },
@@ -776,13 +781,13 @@ enum OpenAPIDocument {
                     "name": "id",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `id` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `id` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
                       "type": "array",
                       "items": {
-                        "type": "integer"
+                        "type": "string"
                       }
                     }
                   },
@@ -790,7 +795,7 @@ enum OpenAPIDocument {
                     "name": "title",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `title` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `title` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -804,7 +809,7 @@ enum OpenAPIDocument {
                     "name": "url",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `url` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `url` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -818,7 +823,7 @@ enum OpenAPIDocument {
                     "name": "thumbnailUrl",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `thumbnailUrl` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `thumbnailUrl` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -841,47 +846,42 @@ enum OpenAPIDocument {
                     "name": "_sort",
                     "in": "query",
                     "required": false,
-                    "description": "Field to sort by.",
+                    "description": "Fields to sort by, comma-separated; `-field` sorts descending. Empty means unsorted.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "albumId",
-                        "id",
-                        "title",
-                        "url",
-                        "thumbnailUrl"
-                      ]
+                      "pattern": "^(-?(albumId|id|title|url|thumbnailUrl)(,-?(albumId|id|title|url|thumbnailUrl))*)?$"
                     }
                   },
                   {
                     "name": "_order",
                     "in": "query",
                     "required": false,
+                    "description": "`asc` or `desc`, one for all `_sort` fields or one each; needs `_sort`.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "asc",
-                        "desc"
-                      ]
+                      "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])(,([aA][sS][cC]|[dD][eE][sS][cC]))*$"
                     }
                   },
                   {
                     "name": "_page",
                     "in": "query",
                     "required": false,
-                    "description": "1-based page; needs `_limit` or pages of 10.",
+                    "description": "1-based page of `_limit` items (10 without it); not with `_start`/`_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 1
+                      "minimum": 1,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
                     "name": "_limit",
                     "in": "query",
                     "required": false,
+                    "description": "Page size with `_page` (at least 1 then), else the first M items; not with `_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -891,7 +891,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based start, as `Array.slice`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -901,7 +902,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based end, excluded.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -939,7 +941,9 @@ enum OpenAPIDocument {
                     "required": true,
                     "description": "The item's id.",
                     "schema": {
-                      "type": "integer"
+                      "type": "integer",
+                      "minimum": -9223372036854775808,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -1098,10 +1102,10 @@ enum OpenAPIDocument {
                 }
               }
             },
-            "/placeholder/{size}/{rrggbb}": {
+            "/placeholder/{size}/{colour}": {
               "get": {
                 "operationId": "getPlaceholder",
-                "summary": "A generated image of that size and colour",
+                "summary": "A generated PNG of that size and colour",
                 "tags": [
                   "albums"
                 ],
@@ -1109,19 +1113,16 @@ enum OpenAPIDocument {
                   "200": {
                     "description": "The image",
                     "content": {
-                      "image/*": {
+                      "image/png": {
                         "schema": {
                           "type": "string",
-                          "contentMediaType": "image/*"
+                          "contentMediaType": "image/png"
                         }
                       }
                     }
                   },
                   "400": {
                     "$ref": "#/components/responses/BadRequest"
-                  },
-                  "404": {
-                    "$ref": "#/components/responses/NotFound"
                   }
                 },
                 "parameters": [
@@ -1129,18 +1130,18 @@ enum OpenAPIDocument {
                     "name": "size",
                     "in": "path",
                     "required": true,
-                    "description": "Square side in pixels, 1 to 600.",
+                    "description": "Square side in pixels, 1 to 2000.",
                     "schema": {
                       "type": "integer",
                       "minimum": 1,
-                      "maximum": 600
+                      "maximum": 2000
                     }
                   },
                   {
-                    "name": "rrggbb",
+                    "name": "colour",
                     "in": "path",
                     "required": true,
-                    "description": "Colour as six hex digits.",
+                    "description": "Colour as six hex digits (rrggbb).",
                     "schema": {
                       "type": "string",
                       "pattern": "^[0-9a-fA-F]{6}$"
@@ -1194,7 +1195,7 @@ enum OpenAPIDocument {
                     "name": "name",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `name` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `name` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -1208,7 +1209,7 @@ enum OpenAPIDocument {
                     "name": "imageName",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `imageName` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `imageName` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -1222,7 +1223,7 @@ enum OpenAPIDocument {
                     "name": "urlString",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `urlString` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `urlString` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -1236,7 +1237,7 @@ enum OpenAPIDocument {
                     "name": "description",
                     "in": "query",
                     "required": false,
-                    "description": "Keeps items whose `description` equals one of the values (repeatable).",
+                    "description": "Keeps items whose `description` equals one of the values (repeatable). Values are compared in their text form, as json-server does: `?completed=true`, `?albumId=3`.",
                     "style": "form",
                     "explode": true,
                     "schema": {
@@ -1259,46 +1260,42 @@ enum OpenAPIDocument {
                     "name": "_sort",
                     "in": "query",
                     "required": false,
-                    "description": "Field to sort by.",
+                    "description": "Fields to sort by, comma-separated; `-field` sorts descending. Empty means unsorted.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "name",
-                        "imageName",
-                        "urlString",
-                        "description"
-                      ]
+                      "pattern": "^(-?(name|imageName|urlString|description)(,-?(name|imageName|urlString|description))*)?$"
                     }
                   },
                   {
                     "name": "_order",
                     "in": "query",
                     "required": false,
+                    "description": "`asc` or `desc`, one for all `_sort` fields or one each; needs `_sort`.",
                     "schema": {
                       "type": "string",
-                      "enum": [
-                        "asc",
-                        "desc"
-                      ]
+                      "pattern": "^([aA][sS][cC]|[dD][eE][sS][cC])(,([aA][sS][cC]|[dD][eE][sS][cC]))*$"
                     }
                   },
                   {
                     "name": "_page",
                     "in": "query",
                     "required": false,
-                    "description": "1-based page; needs `_limit` or pages of 10.",
+                    "description": "1-based page of `_limit` items (10 without it); not with `_start`/`_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 1
+                      "minimum": 1,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
                     "name": "_limit",
                     "in": "query",
                     "required": false,
+                    "description": "Page size with `_page` (at least 1 then), else the first M items; not with `_end`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -1308,7 +1305,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based start, as `Array.slice`.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   },
                   {
@@ -1318,7 +1316,8 @@ enum OpenAPIDocument {
                     "description": "Zero-based end, excluded.",
                     "schema": {
                       "type": "integer",
-                      "minimum": 0
+                      "minimum": 0,
+                      "maximum": 9223372036854775807
                     }
                   }
                 ]
@@ -1633,10 +1632,16 @@ enum OpenAPIDocument {
                 "type": "object",
                 "properties": {
                   "title": {
-                    "type": "string"
+                    "type": [
+                      "string",
+                      "null"
+                    ]
                   },
                   "completed": {
-                    "type": "boolean"
+                    "type": [
+                      "boolean",
+                      "null"
+                    ]
                   }
                 },
                 "required": []
