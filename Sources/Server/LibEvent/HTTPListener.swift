@@ -389,9 +389,10 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
             guard !closed else { return }
             evhttp_connection_set_closecb(connection, nil, nil)
             if let bev = evhttp_connection_get_bufferevent(connection) {
-                // Back to the idle timeouts of a keep-alive connection.
+                // Back to the timeouts and unbounded reads of a keep-alive connection.
                 var timeout = timeout
                 bufferevent_set_timeouts(bev, &timeout, &timeout)
+                bufferevent_setwatermark(bev, Int16(EV_READ), 0, 0)
             }
             finish()
             evhttp_send_reply_end(request)
