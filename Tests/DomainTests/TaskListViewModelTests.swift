@@ -1,5 +1,7 @@
+import Dispatch
 import Domain
 import Reactive
+import Synchronization
 import Testing
 
 /// Seed 004's `TaskListViewModel` on an in-memory store.
@@ -94,5 +96,20 @@ import Testing
         let counts = history.all.map(\.count)
         #expect(counts == Array(1...65))
         #expect(history.all.last?.map(\.id) == Array(1...65))
+    }
+
+    @Test func addsFromPlainThreadsOutsideAnyTaskGetTheirOwnResult() throws {
+        // The server calls add(title:) on libevent threads, where no Swift task is running.
+        let model = try TaskListViewModel(store: InMemoryTodoStore())
+        let results = Mutex<[Int: Todo]>([:])
+        DispatchQueue.concurrentPerform(iterations: 32) { index in
+            if let todo = try? model.add(title: "Thread task \(index)") {
+                results.withLock { $0[index] = todo }
+            }
+        }
+        let todos = results.withLock { $0 }
+        #expect(todos.count == 32)
+        #expect(todos.allSatisfy { index, todo in todo.title == "Thread task \(index)" })
+        #expect(Set(todos.values.map(\.id)).count == 32)
     }
 }

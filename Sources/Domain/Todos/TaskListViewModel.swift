@@ -15,6 +15,7 @@ import Synchronization
 /// ```
 package final class TaskListViewModel: Sendable {
     /// The titles users want to add (seed 004); titles failing `TodoTitle` are dropped by the filter.
+    /// `add(title:)` sends here and reads the outcome; other senders should not race it (the routes use `add`).
     package let addNewTask = PassthroughSubject<String, Never>()
 
     /// The current tasks, ordered by id; a new subscriber receives the current list first.
@@ -33,8 +34,10 @@ package final class TaskListViewModel: Sendable {
     private let writes = Mutex<Void>(())
     private let subscriptions = Mutex<[AnyCancellable]>([])
 
-    /// Where the sink reports the outcome of a title sent by `add(title:)` on this thread.
-    @TaskLocal private static var pendingAdd: AddOutcome?
+    /// One `add(title:)` at a time, so the outcome the sink records belongs to the title just sent.
+    private let adds = Mutex<Void>(())
+    /// The outcome of the last title the sink processed.
+    private let lastOutcome = Mutex<Result<Todo, TodoError>?>(nil)
 
     /// Loads the stored tasks and connects `addNewTask` to the store.
     package init(store: any TodoStore) throws(TodoError) {
@@ -56,17 +59,24 @@ package final class TaskListViewModel: Sendable {
     /// - Throws: `.titleTooShort` / `.titleTooLong` when the filter dropped the title, `.storage` when the
     ///   store failed (nothing changed).
     package func add(title: String) throws(TodoError) -> Todo {
-        let outcome = AddOutcome()
-        Self.$pendingAdd.withValue(outcome) {
+        // NB: the lock is held while sending on purpose. Reactive delivers a send that arrives while the sink
+        // is busy on the thread already delivering, so an outcome cannot be matched to its caller by thread;
+        // one add at a time makes the recorded outcome this title's.
+        let outcome = adds.withLock { _ -> Result<Todo, TodoError>? in
+            lastOutcome.withLock { $0 = nil }
             addNewTask.send(title)
+            return lastOutcome.withLock { outcome in
+                defer { outcome = nil }
+                return outcome
+            }
         }
-        guard let result = outcome.result else {
+        guard let outcome else {
             // The filter dropped it: say why.
             _ = try TodoTitle.validated(title)
-            // NB: a title that passes the rule but produced no result means the sink is gone (model deinit).
+            // NB: a title that passes the rule but produced no outcome means the sink is gone (model deinit).
             throw .storage("the task list no longer accepts new tasks")
         }
-        return try result.get()
+        return try outcome.get()
     }
 
     /// The task with `id`.
@@ -113,7 +123,7 @@ package final class TaskListViewModel: Sendable {
                 return todo
             }
         }
-        Self.pendingAdd?.record(result)
+        lastOutcome.withLock { $0 = result }
     }
 
     /// Applies `body` to a copy of the list under the write lock and emits the result if `body` returns.
@@ -134,18 +144,5 @@ package final class TaskListViewModel: Sendable {
         } catch {
             throw .storage(error.description)
         }
-    }
-}
-
-/// The result slot `add(title:)` hands to the `addNewTask` sink through a task-local value.
-private final class AddOutcome: Sendable {
-    private let slot = Mutex<Result<Todo, TodoError>?>(nil)
-
-    var result: Result<Todo, TodoError>? {
-        slot.withLock { $0 }
-    }
-
-    func record(_ result: Result<Todo, TodoError>) {
-        slot.withLock { $0 = result }
     }
 }
