@@ -25,6 +25,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
         }
     }
 
+    /// Initializes from a class cancellable, without a dynamic cast.
+    @usableFromInline
+    init(object: any AnyObject & Cancellable) {
+        canceller = Mutex(CancellerSlot(target: object))
+    }
+
     /// Initializes from an existential cancellable.
     init(existential canceller: any Cancellable) {
         if let object = canceller as? any AnyObject & Cancellable {

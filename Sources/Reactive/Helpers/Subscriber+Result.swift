@@ -1,5 +1,6 @@
 extension Subscriber {
     /// Delivers a one-shot result: the value then `.finished`, or the failure.
+    @inlinable
     func receive(result: Result<Input, Failure>) {
         switch result {
         case .success(let value):

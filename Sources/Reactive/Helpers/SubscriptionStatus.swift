@@ -1,11 +1,13 @@
 /// Where a subscriber stands with its upstream: waiting for a subscription, subscribed, or done.
 // NB: @unchecked Sendable: it only lives inside a Mutex of the subscriber that owns it.
+@usableFromInline
 enum SubscriptionStatus: @unchecked Sendable {
     case awaiting
     case subscribed(any Subscription)
     case terminal
 
     /// Moves to `.terminal`, returning the subscription if there was one to cancel.
+    @inlinable
     mutating func terminate() -> (any Subscription)? {
         defer { self = .terminal }
         if case .subscribed(let subscription) = self { return subscription }
@@ -13,6 +15,7 @@ enum SubscriptionStatus: @unchecked Sendable {
     }
 
     /// The live subscription, if any.
+    @inlinable
     var subscription: (any Subscription)? {
         if case .subscribed(let subscription) = self { return subscription }
         return nil

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A publisher that emits an output to each subscriber just once, and then finishes.
 ///
@@ -13,47 +13,55 @@ public struct Just<Output>: Publisher {
     public let output: Output
 
     /// Initializes a publisher that emits the specified output just once.
+    @inlinable
     public init(_ output: Output) { self.output = output }
 
     /// Attaches a subscriber, which receives the output on its first request.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: OneShotSubscription(downstream: subscriber, result: .success(output)))
+        let output = output
+        subscriber.receive(subscription: OneShotSubscription { subscriber.receive(result: .success(output)) })
     }
 }
 
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// Delivers one result (a value then `.finished`, or a failure) once there is demand.
-// NB: @unchecked Sendable: the downstream is taken out of the Mutex exactly once.
-final class OneShotSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable {
-    private let state: Mutex<OneShotState<Downstream>>
+/// Runs one delivery (made where the subscriber's type is known) on the first request with demand, or drops
+/// it on cancel. Non-generic, so requests arriving through `any Subscription` never look up generic metadata.
+// NB: @unchecked Sendable: the delivery closure is taken out of the Mutex exactly once.
+@usableFromInline
+final class OneShotSubscription: Subscription, @unchecked Sendable {
+    @usableFromInline let delivery: Mutex<OneShotDelivery>
 
-    /// `result` is `.success(value)` for value-then-finish, or `.failure` to fail right away on request.
-    init(downstream: Downstream, result: Result<Downstream.Input, Downstream.Failure>) {
-        state = Mutex(OneShotState(downstream: downstream, result: result))
+    @inlinable
+    init(_ deliver: @escaping () -> Void) {
+        delivery = Mutex(OneShotDelivery(run: deliver))
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
-        guard let (downstream, result) = state.withLock({ $0.take() }) else { return }
-        downstream.receive(result: result)
+        delivery.withLock { $0.take() }?()
     }
 
+    @usableFromInline
     func cancel() {
-        _ = state.withLock { $0.take() }
+        _ = delivery.withLock { $0.take() }
     }
 }
 
-// NB: @unchecked Sendable: it only lives inside its subscription's Mutex.
-private struct OneShotState<Downstream: Subscriber>: @unchecked Sendable {
-    var downstream: Downstream?
-    var result: Result<Downstream.Input, Downstream.Failure>?
+/// The pending delivery of a `OneShotSubscription`.
+// NB: @unchecked Sendable: it only lives inside its subscription's Mutex and is taken out once.
+@usableFromInline
+struct OneShotDelivery: @unchecked Sendable {
+    @usableFromInline var run: (() -> Void)?
 
-    mutating func take() -> (Downstream, Result<Downstream.Input, Downstream.Failure>)? {
-        guard let downstream, let result else { return nil }
-        self.downstream = nil
-        self.result = nil
-        return (downstream, result)
+    @inlinable
+    init(run: @escaping () -> Void) { self.run = run }
+
+    mutating func take() -> (() -> Void)? {
+        defer { run = nil }
+        return run
     }
 }

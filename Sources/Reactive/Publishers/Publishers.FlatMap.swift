@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 extension Publishers {
     /// A publisher that transforms all elements from an upstream publisher into new publishers, up to a
@@ -27,6 +27,7 @@ extension Publishers {
         }
 
         /// Attaches the subscriber through a merging object.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 FlatMapOuter<Upstream.Output, NewPublisher, S>(
@@ -44,6 +45,7 @@ extension Publisher {
     /// ```swift
     /// ids.flatMap(maxPublishers: .max(2)) { id in fetchPost(id) }
     /// ```
+    @inlinable
     public func flatMap<T, P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
@@ -57,6 +59,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// taps.flatMap { fetch($0) }
     /// ```
+    @inlinable
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
@@ -70,6 +73,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// taps.flatMap { Just($0) }
     /// ```
+    @inlinable
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
@@ -83,6 +87,7 @@ extension Publisher {
     /// ```swift
     /// fetch.flatMap { Just($0.count) }
     /// ```
+    @inlinable
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
@@ -93,22 +98,25 @@ extension Publisher {
 /// Merges the children's elements into one serialized downstream stream. Each child has at most one
 /// element in flight: a child's element that finds no downstream demand (or another delivery in progress)
 /// is buffered, and the child is asked for its next element once that one is delivered.
-private final class FlatMapOuter<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class FlatMapOuter<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
-    typealias Failure = Child.Failure
+    @usableFromInline typealias Failure = Child.Failure
 
-    private let downstream: Downstream
-    private let maxPublishers: Subscribers.Demand
-    private let transform: (Input) -> Child
-    private let state = Mutex(FlatMapState<Child.Output, Child.Failure>())
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let maxPublishers: Subscribers.Demand
+    @usableFromInline let transform: (Input) -> Child
+    @usableFromInline let state = Mutex(FlatMapState<Child.Output, Child.Failure>())
 
+    @inlinable
     init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child) {
         self.downstream = downstream
         self.maxPublishers = maxPublishers
         self.transform = transform
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
             guard case .awaiting = state.outer else { return false }
@@ -120,6 +128,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         if maxPublishers > 0 { subscription.request(maxPublishers) }
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let id = state.withLock { state -> Int? in
             guard !state.done else { return nil }
@@ -132,6 +141,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
@@ -147,7 +157,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         }
     }
 
-    private func fail(_ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func fail(_ completion: Subscribers.Completion<Failure>) {
         let (live, toCancel, deliverNow) = state.withLock { state -> (Bool, [any Subscription], Bool) in
             guard !state.done else { return (false, [], false) }
             state.done = true
@@ -165,7 +176,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         if live, deliverNow { downstream.receive(completion: completion) }
     }
 
-    fileprivate func childSubscribed(_ id: Int, _ subscription: any Subscription) {
+    @inlinable
+    func childSubscribed(_ id: Int, _ subscription: any Subscription) {
         let live = state.withLock { state -> Bool in
             guard !state.done, state.children[id] != nil else { return false }
             state.children[id] = subscription
@@ -174,7 +186,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         if live { subscription.request(.max(1)) } else { subscription.cancel() }
     }
 
-    fileprivate func childValue(_ id: Int, _ value: Child.Output) -> Subscribers.Demand {
+    @inlinable
+    func childValue(_ id: Int, _ value: Child.Output) -> Subscribers.Demand {
         let deliverNow = state.withLock { state -> Bool in
             guard !state.done else { return false }
             if state.delivering || state.demand == .none {
@@ -190,7 +203,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         return .max(1)
     }
 
-    fileprivate func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
             let (finish, replenish) = state.withLock { state -> (Bool, (any Subscription)?) in
@@ -208,6 +222,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         let start = state.withLock { state -> Bool in
             state.demand += demand
@@ -218,6 +233,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         if start { drain(more: .none) }
     }
 
+    @inlinable
     func cancel() {
         let toCancel = state.withLock { state -> [any Subscription] in
             state.done = true
@@ -232,7 +248,8 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
     /// Runs as the single deliverer: adds returned demand, delivers buffered elements while there is demand,
     /// then hands back the delivery role (sending a completion that arrived meanwhile).
-    private func drain(more: Subscribers.Demand) {
+    @inlinable
+    func drain(more: Subscribers.Demand) {
         var more = more
         while true {
             let step = state.withLock { state -> FlatMapStep<Child.Output, Child.Failure> in
@@ -264,26 +281,32 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     }
 }
 
-private enum FlatMapStep<Output, Failure: Error> {
+@usableFromInline
+enum FlatMapStep<Output, Failure: Error> {
     case idle
     case deliver(Output, (any Subscription)?)
     case complete(Subscribers.Completion<Failure>)
 }
 
 // NB: @unchecked Sendable: it only lives inside its operator's Mutex.
-private struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
-    var outer = SubscriptionStatus.awaiting
+@usableFromInline
+struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline var outer = SubscriptionStatus.awaiting
     /// Live children by id; `.some(nil)` until the child's subscription arrives.
-    var children: [Int: (any Subscription)?] = [:]
-    var nextID = 0
-    var demand = Subscribers.Demand.none
-    var buffer: [(Int, Output)] = []
-    var delivering = false
-    var pendingCompletion: Subscribers.Completion<Failure>?
-    var outerFinished = false
-    var done = false
+    @usableFromInline var children: [Int: (any Subscription)?] = [:]
+    @usableFromInline var nextID = 0
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var buffer: [(Int, Output)] = []
+    @usableFromInline var delivering = false
+    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+    @usableFromInline var outerFinished = false
+    @usableFromInline var done = false
+
+    @inlinable
+    init() {}
 
     /// True once (and only once) everything has finished and nothing is left to deliver.
+    @inlinable
     mutating func claimFinish() -> Bool {
         guard !done, outerFinished, children.isEmpty, buffer.isEmpty, !delivering else { return false }
         done = true
@@ -292,15 +315,26 @@ private struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
 }
 
 /// Subscribes to one inner publisher on behalf of the merging object.
-private struct FlatMapChild<OuterInput, Child: Publisher, Downstream: Subscriber>: Subscriber
+@usableFromInline
+struct FlatMapChild<OuterInput, Child: Publisher, Downstream: Subscriber>: Subscriber
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
-    typealias Input = Child.Output
-    typealias Failure = Child.Failure
-    let owner: FlatMapOuter<OuterInput, Child, Downstream>
-    let id: Int
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline typealias Input = Child.Output
+    @usableFromInline typealias Failure = Child.Failure
+    @usableFromInline let owner: FlatMapOuter<OuterInput, Child, Downstream>
+    @usableFromInline let id: Int
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
+    init(owner: FlatMapOuter<OuterInput, Child, Downstream>, id: Int) {
+        self.owner = owner
+        self.id = id
+        combineIdentifier = CombineIdentifier()
+    }
+
+    @inlinable
     func receive(subscription: any Subscription) { owner.childSubscribed(id, subscription) }
+    @inlinable
     func receive(_ input: Child.Output) -> Subscribers.Demand { owner.childValue(id, input) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
 }

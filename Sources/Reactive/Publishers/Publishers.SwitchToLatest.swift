@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 extension Publishers {
     /// A publisher that flattens nested publishers: it republishes the elements of the most recent inner
@@ -17,6 +17,7 @@ extension Publishers {
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Attaches the subscriber through an object that tracks the current inner publisher.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(SwitchToLatestOuter<P, S>(downstream: subscriber))
         }
@@ -29,6 +30,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// ```swift
     /// urls.map { url in session.dataTaskPublisher(for: url).map(\.data) }.switchToLatest()
     /// ```
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -40,6 +42,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     /// ```swift
     /// imageUrlSubject.map { fetch($0) }.switchToLatest()
     /// ```
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
         Publishers.SwitchToLatest(upstream: setFailureType(to: Output.Failure.self))
     }
@@ -51,6 +54,7 @@ extension Publisher where Output: Publisher, Failure == Never, Output.Failure ==
     /// ```swift
     /// selections.map { Just($0) }.switchToLatest()
     /// ```
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -62,6 +66,7 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// ```swift
     /// failingOuter.map { Just($0) }.switchToLatest()
     /// ```
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<
         Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
     > {
@@ -71,17 +76,20 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 
 /// Subscribes to each new inner publisher (cancelling the previous one) and hands it the downstream's
 /// outstanding demand; finishes once the upstream and the current inner publisher have both finished.
-private final class SwitchToLatestOuter<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class SwitchToLatestOuter<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     @unchecked Sendable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
-    typealias Input = P
-    typealias Failure = P.Failure
+    @usableFromInline typealias Input = P
+    @usableFromInline typealias Failure = P.Failure
 
-    private let downstream: Downstream
-    private let state = Mutex(SwitchState())
+    @usableFromInline let downstream: Downstream
+    @usableFromInline let state = Mutex(SwitchState())
 
+    @inlinable
     init(downstream: Downstream) { self.downstream = downstream }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         let accepted = state.withLock { state -> Bool in
             guard case .awaiting = state.outer else { return false }
@@ -93,6 +101,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
         let (id, previous) = state.withLock { state -> (UInt64?, (any Subscription)?) in
             guard !state.done else { return (nil, nil) }
@@ -106,6 +115,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
@@ -123,7 +133,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
     }
 
-    private func fail(_ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func fail(_ completion: Subscribers.Completion<Failure>) {
         let (live, outer, inner) = state.withLock { state -> (Bool, (any Subscription)?, (any Subscription)?) in
             guard !state.done else { return (false, nil, nil) }
             state.done = true
@@ -135,7 +146,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if live { downstream.receive(completion: completion) }
     }
 
-    fileprivate func childSubscribed(_ id: UInt64, _ subscription: any Subscription) {
+    @inlinable
+    func childSubscribed(_ id: UInt64, _ subscription: any Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
             guard !state.done, state.currentID == id else { return nil }
             state.inner = subscription
@@ -145,7 +157,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if demand > 0 { subscription.request(demand) }
     }
 
-    fileprivate func childValue(_ id: UInt64, _ value: P.Output) -> Subscribers.Demand {
+    @inlinable
+    func childValue(_ id: UInt64, _ value: P.Output) -> Subscribers.Demand {
         let live = state.withLock { state -> Bool in
             guard !state.done, state.currentID == id, state.demand > 0 else { return false }
             state.demand -= 1
@@ -157,7 +170,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         return more
     }
 
-    fileprivate func childCompleted(_ id: UInt64, _ completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func childCompleted(_ id: UInt64, _ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
             let finish = state.withLock { state -> Bool in
@@ -174,6 +188,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         state.withLock { state -> (any Subscription)? in
             state.demand += demand
@@ -181,6 +196,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }?.request(demand)
     }
 
+    @inlinable
     func cancel() {
         let (outer, inner) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
             state.done = true
@@ -193,26 +209,41 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 }
 
 // NB: @unchecked Sendable: it only lives inside its operator's Mutex.
-private struct SwitchState: @unchecked Sendable {
-    var outer = SubscriptionStatus.awaiting
-    var inner: (any Subscription)?
-    var currentID: UInt64 = 0
-    var demand = Subscribers.Demand.none
-    var innerActive = false
-    var outerFinished = false
-    var done = false
+@usableFromInline
+struct SwitchState: @unchecked Sendable {
+    @usableFromInline var outer = SubscriptionStatus.awaiting
+    @usableFromInline var inner: (any Subscription)?
+    @usableFromInline var currentID: UInt64 = 0
+    @usableFromInline var demand = Subscribers.Demand.none
+    @usableFromInline var innerActive = false
+    @usableFromInline var outerFinished = false
+    @usableFromInline var done = false
+
+    @inlinable
+    init() {}
 }
 
 /// Subscribes to one inner publisher on behalf of the outer object, tagged with its generation.
-private struct SwitchToLatestChild<P: Publisher, Downstream: Subscriber>: Subscriber
+@usableFromInline
+struct SwitchToLatestChild<P: Publisher, Downstream: Subscriber>: Subscriber
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
-    typealias Input = P.Output
-    typealias Failure = P.Failure
-    let owner: SwitchToLatestOuter<P, Downstream>
-    let id: UInt64
-    let combineIdentifier = CombineIdentifier()
+    @usableFromInline typealias Input = P.Output
+    @usableFromInline typealias Failure = P.Failure
+    @usableFromInline let owner: SwitchToLatestOuter<P, Downstream>
+    @usableFromInline let id: UInt64
+    @usableFromInline let combineIdentifier: CombineIdentifier
 
+    @inlinable
+    init(owner: SwitchToLatestOuter<P, Downstream>, id: UInt64) {
+        self.owner = owner
+        self.id = id
+        combineIdentifier = CombineIdentifier()
+    }
+
+    @inlinable
     func receive(subscription: any Subscription) { owner.childSubscribed(id, subscription) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { owner.childValue(id, input) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A subject that broadcasts elements to downstream subscribers.
 ///
 /// ```swift
@@ -7,44 +5,52 @@ import Synchronization
 /// taps.sink { print($0) }.store(in: &bag)
 /// taps.send("hello")
 /// ```
-// NB: @unchecked Sendable: all state is behind one Mutex; sends from any thread are safe.
+// NB: @unchecked Sendable: all state is in a thread-safe core; sends from any thread are safe.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-    private let state = Mutex(ConduitList<Output, Failure>())
+    @usableFromInline let core = SubjectCore<Output, Failure>(value: nil)
 
     /// Creates a subject with no subscribers.
     public init() {}
 
     /// Sends a value to every subscriber that has demand.
-    public func send(_ input: Output) {
-        let conduits = state.withLock { $0.completion == nil ? $0.conduits : [] }
-        for conduit in conduits { conduit.offer(input) }
-    }
+    @inlinable
+    public func send(_ input: Output) { core.send(input, store: false) }
 
     /// Sends a completion to every subscriber; later sends are ignored.
-    public func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = state.withLock { $0.complete(completion) }
-        for conduit in conduits { conduit.finish(completion) }
-    }
+    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 
     /// Takes an upstream subscription and requests unlimited values from it.
-    public func send(subscription: any Subscription) {
-        state.withLock { $0.upstreams.append(subscription) }
-        subscription.request(.unlimited)
-    }
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 
     /// Attaches a subscriber.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let (conduit, completion) = state.withLock { list in
-            (list.attach(subscriber, parent: self, deliversCurrentValue: false), list.completion)
-        }
-        subscriber.connect(conduit, orComplete: completion)
+        core.receive(subscriber: subscriber, deliversCurrentValue: false)
+    }
+
+    /// Attaches closures as a subscriber with unlimited demand (the same behaviour as `Publisher.sink`, without
+    /// an intermediate `Sink` object).
+    ///
+    /// ```swift
+    /// subject.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) }).store(in: &bag)
+    /// ```
+    @inlinable
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        core.sink(deliversCurrentValue: false, receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     }
 }
 
-extension PassthroughSubject: ConduitParent {
-    func detach(_ conduit: SubjectConduit<Output, Failure>) {
-        state.withLock { $0.detach(conduit) }
+extension PassthroughSubject where Failure == Never {
+    /// Attaches a closure as a subscriber with unlimited demand.
+    ///
+    /// ```swift
+    /// taps.sink { print($0) }.store(in: &bag)
+    /// ```
+    @inlinable
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        core.sink(deliversCurrentValue: false, receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
-
-    func currentValue() -> Output? { nil }
 }

@@ -1,155 +1,274 @@
-import Synchronization
+public import Synchronization
+
+/// The non-generic half of a subject's per-subscriber conduit: delivery ownership, demand and the slot in the
+/// subject's list. Kept free of generic types so the paths that run unspecialized (request, cancel, detach)
+/// never look up generic metadata.
+// NB: @unchecked Sendable: every mutable field is atomic, or guarded by the owning subject's lock (`slot`), or
+// touched only by the thread that holds delivery ownership (`wip`).
+@usableFromInline
+class ConduitBase: @unchecked Sendable {
+    /// Work in progress: 0 when idle; the thread that moves it 0 → 1 owns delivery, and every event queued
+    /// meanwhile adds one, so the owner drains them in order (a send from inside a sink is queued, not nested,
+    /// and two threads never call one subscriber at the same time).
+    @usableFromInline final let wip = Atomic<Int>(0)
+    /// Outstanding demand; `UInt.max` is unlimited.
+    @usableFromInline final let demand: Atomic<UInt>
+    /// Set once by cancel or completion.
+    @usableFromInline final let ended = Atomic<Bool>(false)
+    /// Index in the owning subject's list; read and written only under the subject's lock.
+    @usableFromInline final var slot = 0
+    /// The subject, until cancel (the conduit keeps it alive while subscribed, as in Combine).
+    @usableFromInline final var parent: (any ConduitParent)?
+    /// Events queued while another thread (or an outer call on this thread) delivers; allocated on first use
+    /// and owned (+1) by this slot.
+    @usableFromInline final let queueSlot = Atomic<Unmanaged<ConduitQueueBase>?>(nil)
+
+    @inlinable
+    init(parent: any ConduitParent, demand: Subscribers.Demand) {
+        self.parent = parent
+        self.demand = Atomic(demand.rawValue)
+    }
+
+    deinit {
+        queueSlot.load(ordering: .acquiring)?.release()
+    }
+
+    /// The overflow queue, if one was ever needed.
+    final var queue: ConduitQueueBase? {
+        queueSlot.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
+
+    /// The overflow queue, installing `make()` if there is none yet.
+    final func queue(orInstall make: () -> ConduitQueueBase) -> ConduitQueueBase {
+        if let existing = queue { return existing }
+        let fresh = Unmanaged.passRetained(make())
+        let (installed, current) = queueSlot.compareExchange(expected: nil, desired: fresh, ordering: .acquiringAndReleasing)
+        if installed { return fresh.takeUnretainedValue() }
+        fresh.release()
+        return current!.takeUnretainedValue()
+    }
+
+    /// Takes one unit of demand; false when there is none.
+    @inlinable
+    final func takeDemand() -> Bool {
+        var current = demand.load(ordering: .relaxed)
+        while true {
+            if current == .max { return true }
+            if current == 0 { return false }
+            let (exchanged, original) = demand.compareExchange(
+                expected: current, desired: current - 1, ordering: .relaxed
+            )
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    /// Adds demand, saturating at unlimited.
+    @inlinable
+    final func addDemand(_ more: Subscribers.Demand) {
+        guard more.rawValue != 0 else { return }
+        var current = demand.load(ordering: .relaxed)
+        while current != .max {
+            let sum = (more + Subscribers.Demand(rawValue: current)).rawValue
+            let (exchanged, original) = demand.compareExchange(expected: current, desired: sum, ordering: .relaxed)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Tries to become the deliverer without waiting.
+    @inlinable
+    final func tryOwn() -> Bool {
+        wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    /// Gives delivery ownership back; if events were queued meanwhile, drains them first.
+    @inlinable
+    final func leave() {
+        if wip.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged { return }
+        drain(missed: 1)
+    }
+
+    /// Drains queued events while holding ownership (subclass), then releases the `missed` count.
+    @usableFromInline
+    func drain(missed: Int) {}
+
+    /// Drops the subscriber's closures (subclass; only ever called by the delivery owner).
+    @usableFromInline
+    func releaseHandlers() {}
+
+    /// Cancels: detaches from the subject and drops the subscriber. Non-generic, so cancelling never looks up
+    /// generic metadata.
+    @usableFromInline
+    final func cancel() {
+        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let parent = self.parent
+        self.parent = nil
+        parent?.detach(self)
+        // Whoever owns delivery drops the closures; if nobody does, become the owner to do it.
+        guard wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
+        releaseHandlers()
+        leave()
+    }
+}
+
+/// The type-erased overflow queue, so the conduit's non-generic half can hold and clear it.
+// NB: @unchecked Sendable: subclasses keep their events behind a Mutex.
+@usableFromInline
+class ConduitQueueBase: @unchecked Sendable {
+    @usableFromInline init() {}
+    /// Drops every queued event.
+    func clear() {}
+}
 
 /// What a conduit needs from the subject it belongs to.
-protocol ConduitParent<Output, Failure>: AnyObject {
-    associatedtype Output
-    associatedtype Failure: Error
+@usableFromInline
+protocol ConduitParent: AnyObject {
     /// Forgets a cancelled conduit.
-    func detach(_ conduit: SubjectConduit<Output, Failure>)
-    /// The value a new subscriber receives first (`CurrentValueSubject`), or nil.
-    func currentValue() -> Output?
+    func detach(_ conduit: ConduitBase)
 }
 
-/// One subscriber's connection to a subject, as the subject sees it: a value-typed vtable slot,
-/// so the subject's list holds one reference per subscriber and no existentials.
-// NB: @unchecked Sendable: subclasses keep all mutable state behind a Mutex.
-class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
-    /// Delivers a value if the subscriber has demand; drops it otherwise (as Combine's subjects do).
-    func offer(_ value: Output) {}
-    /// Delivers the completion and lets go of the subscriber.
-    func finish(_ completion: Subscribers.Completion<Failure>) {}
-}
+/// One subscriber's connection to a subject. The downstream is reached through closures made where the
+/// subscriber's type is known (in the inlined `receive(subscriber:)` / `sink`), so per-value delivery runs
+/// specialized code; a plain `sink` stores the user's closures directly (no `Sink` object at all).
+@usableFromInline
+final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @unchecked Sendable {
+    /// Receives a value (a subscriber's handler adds the demand it returns itself).
+    @usableFromInline var onValue: ((Output) -> Void)?
+    /// Receives the completion.
+    @usableFromInline var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    /// For `CurrentValueSubject` subscribers: deliver the subject's value on the first request.
+    @usableFromInline let needsCurrentValue: Atomic<Bool>
 
-/// The conduit for a concrete downstream subscriber.
-///
-/// Delivery is serialized per subscriber without holding a lock while calling out: the first thread to
-/// deliver becomes the "deliverer"; values sent meanwhile (from other threads, or re-entrantly from
-/// inside the subscriber) are queued and drained by the deliverer in order. A send from inside a sink
-/// therefore never deadlocks, and two threads never call one subscriber at the same time.
-final class Conduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>, Subscription,
-    @unchecked Sendable
-{
-    typealias Output = Downstream.Input
-    typealias Failure = Downstream.Failure
-
-    private enum Event {
-        case value(Output)
-        case completion(Subscribers.Completion<Failure>)
+    @inlinable
+    init(parent: any ConduitParent, demand: Subscribers.Demand, needsCurrentValue: Bool = false) {
+        self.needsCurrentValue = Atomic(needsCurrentValue)
+        super.init(parent: parent, demand: demand)
     }
 
-    // NB: @unchecked Sendable: it only lives inside this conduit's Mutex.
-    private struct State: @unchecked Sendable {
-        var downstream: Downstream?
-        var parent: (any ConduitParent<Output, Failure>)?
-        var demand = Subscribers.Demand.none
-        var delivering = false
-        var needsCurrentValue: Bool
-        var pending: [Event] = []
+    /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do).
+    @inlinable
+    func offer(_ value: Output) {
+        guard tryOwn() else { return enqueue(.value(value)) }
+        if !ended.load(ordering: .relaxed), takeDemand() { onValue?(value) }
+        leave()
     }
 
-    private let state: Mutex<State>
-
-    init(parent: any ConduitParent<Output, Failure>, downstream: Downstream, deliversCurrentValue: Bool) {
-        state = Mutex(State(downstream: downstream, parent: parent, needsCurrentValue: deliversCurrentValue))
+    /// Delivers a value right after `attach` made this thread the owner (current value to a new sink).
+    @inlinable
+    func deliverOwned(_ value: Output) {
+        if takeDemand() { onValue?(value) }
+        leave()
     }
 
-    override func offer(_ value: Output) {
-        let target = state.withLock { state -> Downstream? in
-            guard let downstream = state.downstream else { return nil }
-            if state.delivering {
-                state.pending.append(.value(value))
-                return nil
-            }
-            guard state.demand > 0 else { return nil }
-            state.demand -= 1
-            state.delivering = true
-            return downstream
-        }
-        guard let target else { return }
-        drain(target, more: target.receive(value))
+    /// Delivers the completion (after anything queued) and lets go of the subscriber.
+    @usableFromInline
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        enqueue(.completion(completion))
     }
 
-    override func finish(_ completion: Subscribers.Completion<Failure>) {
-        let target = state.withLock { state -> Downstream? in
-            guard let downstream = state.downstream else { return nil }
-            state.parent = nil
-            if state.delivering {
-                state.pending.append(.completion(completion))
-                return nil
-            }
-            state.downstream = nil
-            return downstream
-        }
-        target?.receive(completion: completion)
+    /// This conduit's overflow queue, created on first use.
+    private var events: ConduitQueue<Output, Failure> {
+        unsafeDowncast(queue(orInstall: { ConduitQueue<Output, Failure>() }), to: ConduitQueue<Output, Failure>.self)
     }
 
-    func request(_ demand: Subscribers.Demand) {
-        let start = state.withLock { state -> (Downstream, any ConduitParent<Output, Failure>)? in
-            state.demand += demand
-            guard state.needsCurrentValue, !state.delivering, state.demand > 0,
-                let downstream = state.downstream, let parent = state.parent
-            else { return nil }
-            state.needsCurrentValue = false
-            state.demand -= 1
-            state.delivering = true
-            return (downstream, parent)
-        }
-        guard let (downstream, parent) = start else { return }
-        // NB: read after claiming delivery, so a racing send is queued behind it (at worst delivered twice,
-        // never lost).
-        if let value = parent.currentValue() {
-            drain(downstream, more: downstream.receive(value))
-        } else {
-            drain(downstream, more: .max(1))
-        }
+    @usableFromInline
+    func enqueue(_ event: ConduitEvent<Output, Failure>) {
+        events.events.withLock { $0.append(event) }
+        if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { drain(missed: 1) }
     }
 
-    func cancel() {
-        let parent = state.withLock { state -> (any ConduitParent<Output, Failure>)? in
-            state.downstream = nil
-            state.pending = []
-            defer { state.parent = nil }
-            return state.parent
-        }
-        parent?.detach(self)
-    }
-
-    /// Adds the demand returned by the subscriber, then delivers whatever was queued meanwhile.
-    private func drain(_ downstream: Downstream, more: Subscribers.Demand) {
-        var more = more
+    @usableFromInline
+    override func drain(missed: Int) {
+        var missed = missed
         while true {
-            let next = state.withLock { state -> Event? in
-                if more != .none { state.demand += more }
-                guard state.downstream != nil else {
-                    state.pending = []
-                    state.delivering = false
-                    return nil
+            while queue != nil, let event = events.events.withLock({ $0.popFirst() }) {
+                switch event {
+                case .value(let value):
+                    if !ended.load(ordering: .relaxed), takeDemand() { onValue?(value) }
+                case .completion(let completion):
+                    let handler = ended.exchange(true, ordering: .acquiringAndReleasing) ? nil : onCompletion
+                    releaseHandlers()
+                    handler?(completion)
                 }
-                while !state.pending.isEmpty {
-                    let event = state.pending.removeFirst()
-                    switch event {
-                    case .value:
-                        guard state.demand > 0 else { continue }
-                        state.demand -= 1
-                        return event
-                    case .completion:
-                        state.downstream = nil
-                        state.pending = []
-                        return event
-                    }
-                }
-                state.delivering = false
-                return nil
             }
-            switch next {
-            case nil:
-                return
-            case .value(let value):
-                more = downstream.receive(value)
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                return
+            if ended.load(ordering: .acquiring) { releaseHandlers() }
+            let remaining = wip.wrappingAdd(-missed, ordering: .acquiringAndReleasing).newValue
+            if remaining == 0 { return }
+            missed = remaining
+        }
+    }
+
+    @usableFromInline
+    override func releaseHandlers() {
+        onValue = nil
+        onCompletion = nil
+        queue?.clear()
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+        addDemand(demand)
+        guard demand > 0, needsCurrentValue.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        guard let current = parent as? any CurrentValueProviding else { return }
+        // NB: claim delivery before reading the value, so a racing send queues behind it (at worst delivered
+        // twice, never lost or reordered).
+        if tryOwn() {
+            if let value = current.currentValue(as: Output.self), takeDemand(), !ended.load(ordering: .relaxed) {
+                onValue?(value)
+            }
+            leave()
+        } else if let value = current.currentValue(as: Output.self) {
+            enqueue(.value(value))
+        }
+    }
+
+}
+
+/// A subject that can hand a new subscriber its current value.
+@usableFromInline
+protocol CurrentValueProviding: AnyObject {
+    /// The current value, if the subject holds values of type `T`.
+    func currentValue<T>(as type: T.Type) -> T?
+}
+
+/// An event waiting in a conduit's queue.
+@usableFromInline
+enum ConduitEvent<Output, Failure: Error> {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+/// The overflow queue of a conduit, allocated only when two deliveries meet.
+// NB: @unchecked Sendable: the events are Mutex-guarded.
+@usableFromInline
+final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked Sendable {
+    let events = Mutex(EventQueue<Output, Failure>())
+    @usableFromInline override init() {}
+    override func clear() { events.withLock { $0.removeAll() } }
+}
+
+// NB: @unchecked Sendable: it only lives inside its queue's Mutex.
+struct EventQueue<Output, Failure: Error>: @unchecked Sendable {
+    private var events: [ConduitEvent<Output, Failure>] = []
+    private var head = 0
+
+    mutating func append(_ event: ConduitEvent<Output, Failure>) { events.append(event) }
+
+    mutating func popFirst() -> ConduitEvent<Output, Failure>? {
+        guard head < events.count else { return nil }
+        defer {
+            head += 1
+            if head == events.count {
+                events.removeAll(keepingCapacity: true)
+                head = 0
             }
         }
+        return events[head]
+    }
+
+    mutating func removeAll() {
+        events.removeAll()
+        head = 0
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 extension Subscribers {
     /// A simple subscriber that requests an unlimited number of values upon subscription.
@@ -16,9 +16,10 @@ extension Subscribers {
         public let receiveValue: (Input) -> Void
         /// The closure to execute on completion.
         public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-        private let status = Mutex<SubscriptionStatus>(.awaiting)
+        @usableFromInline let status = Mutex<SubscriptionStatus>(.awaiting)
 
         /// Initializes a sink with the provided closures.
+        @inlinable
         public init(
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
@@ -45,6 +46,7 @@ extension Subscribers {
         }
 
         /// Calls `receiveValue`.
+        @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             receiveValue(value)
             return .none
@@ -73,13 +75,14 @@ extension Publisher {
     /// ```swift
     /// publisher.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) }).store(in: &bag)
     /// ```
+    @inlinable
     public func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return AnyCancellable(object: sink)
     }
 }
 
@@ -89,6 +92,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// subject.sink { print($0) }.store(in: &bag)
     /// ```
+    @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }

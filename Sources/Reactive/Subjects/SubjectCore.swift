@@ -1,0 +1,112 @@
+public import Synchronization
+
+/// The shared machinery of `PassthroughSubject` and `CurrentValueSubject`: the subscriber list, the terminal
+/// completion and (for the current-value subject) the value, all behind one lock. Send takes that lock once
+/// to snapshot the list (and store the value), then delivers outside it.
+// NB: @unchecked Sendable: `completion` and `value` are only touched inside `lock.withLock`.
+@usableFromInline
+final class SubjectCore<Output, Failure: Error>: ConduitParent, CurrentValueProviding, @unchecked Sendable {
+    @usableFromInline let lock = Mutex(SubscriberList())
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+    @usableFromInline var value: Output?
+
+    @inlinable
+    init(value: Output?) { self.value = value }
+
+    /// Stores the value (if `store`) and sends it to every subscriber with demand.
+    @inlinable
+    func send(_ input: Output, store: Bool) {
+        let conduits = lock.withLock { list -> ContiguousArray<ConduitBase?>? in
+            guard !list.completed else { return nil }
+            if store { value = input }
+            return list.conduits
+        }
+        guard let conduits else { return }
+        for case let conduit? in conduits {
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(input)
+        }
+    }
+
+    /// Ends the subject: every subscriber gets the completion, later sends are ignored.
+    @usableFromInline
+    func send(completion: Subscribers.Completion<Failure>) {
+        let conduits = lock.withLock { list -> ContiguousArray<ConduitBase?> in
+            if !list.completed { self.completion = completion }
+            return list.complete()
+        }
+        for case let conduit? in conduits {
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion)
+        }
+    }
+
+    /// Keeps an upstream subscription handed over by `send(subscription:)` and requests everything from it.
+    @usableFromInline
+    func send(subscription: any Subscription) {
+        lock.withLock { $0.upstreams.append(subscription) }
+        subscription.request(.unlimited)
+    }
+
+    /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
+    @inlinable
+    func receive<S: Subscriber>(subscriber: S, deliversCurrentValue: Bool)
+    where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduit<Output, Failure>(
+            parent: self, demand: .none, needsCurrentValue: deliversCurrentValue
+        )
+        conduit.onValue = { [unowned(unsafe) conduit] value in conduit.addDemand(subscriber.receive(value)) }
+        conduit.onCompletion = { subscriber.receive(completion: $0) }
+        let completion = lock.withLock { list -> Subscribers.Completion<Failure>? in
+            if list.completed { return self.completion }
+            list.append(conduit)
+            return nil
+        }
+        if let completion {
+            subscriber.receive(subscription: Subscriptions.empty)
+            subscriber.receive(completion: completion)
+        } else {
+            subscriber.receive(subscription: conduit)
+        }
+    }
+
+    /// Attaches closures directly, without a `Sink` object; a current value (if `deliversCurrentValue`) is
+    /// delivered before anything sent concurrently.
+    @inlinable
+    func sink(
+        deliversCurrentValue: Bool,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let conduit = SubjectConduit<Output, Failure>(parent: self, demand: .unlimited)
+        conduit.onValue = receiveValue
+        conduit.onCompletion = receiveCompletion
+        if deliversCurrentValue { _ = conduit.tryOwn() }
+        let (completion, current) = lock.withLock { list -> (Subscribers.Completion<Failure>?, Output?) in
+            if list.completed { return (self.completion, nil) }
+            list.append(conduit)
+            return (nil, deliversCurrentValue ? value : nil)
+        }
+        if let completion {
+            conduit.ended.store(true, ordering: .releasing)
+            receiveCompletion(completion)
+        } else if deliversCurrentValue {
+            if let current { conduit.deliverOwned(current) } else { conduit.leave() }
+        }
+        return AnyCancellable(object: conduit)
+    }
+
+    @usableFromInline
+    func detach(_ conduit: ConduitBase) {
+        lock.withLock { $0.detach(conduit) }
+    }
+
+    @usableFromInline
+    func currentValue<T>(as type: T.Type) -> T? {
+        lock.withLock { _ in value } as? T
+    }
+
+    /// The stored value (current-value subjects always have one).
+    @inlinable
+    var currentValue: Output {
+        lock.withLock { _ in value! }
+    }
+}

@@ -1,0 +1,158 @@
+import Dispatch
+import Reactive
+import Synchronization
+import Testing
+
+@Suite struct PassthroughSubjectTests {
+    @Test func deliversValuesThenCompletionAndNothingAfter() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>()
+        subject.subscribe(tracker)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(TestError()))
+        subject.send(3)
+        subject.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .value(1), .value(2), .failure("TestError(1)")])
+    }
+
+    @Test func lateSubscriberGetsOnlyTheCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(completion: .finished)
+        let tracker = TrackingSubscriber<Int, Never>()
+        subject.subscribe(tracker)
+        #expect(tracker.events == [.subscription, .finished])
+    }
+
+    @Test func dropsValuesWhenTheSubscriberHasNoDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(tracker)
+        subject.send(1)
+        subject.send(2)
+        tracker.request(.max(1))
+        subject.send(3)
+        subject.send(4)
+        #expect(tracker.values == [1, 3])
+    }
+
+    @Test func demandReturnedFromReceiveIsHonoured() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        subject.subscribe(tracker)
+        for value in 1...5 { subject.send(value) }
+        #expect(tracker.values == [1, 2, 3, 4, 5])
+    }
+
+    @Test func cancelStopsDeliveryMidStreamAndReleasesTheSubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakTracker: TrackingSubscriber<Int, Never>?
+        do {
+            let tracker = TrackingSubscriber<Int, Never>()
+            weakTracker = tracker
+            subject.subscribe(tracker)
+            subject.send(1)
+            tracker.cancel()
+            subject.send(2)
+            #expect(tracker.events == [.subscription, .value(1)])
+        }
+        #expect(weakTracker == nil)
+    }
+
+    @Test func broadcastsToEverySubscriberInSubscriptionOrder() {
+        let subject = PassthroughSubject<String, Never>()
+        let log = Mutex<[String]>([])
+        let a = subject.sink { value in log.withLock { $0.append("a:\(value)") } }
+        let b = subject.sink { value in log.withLock { $0.append("b:\(value)") } }
+        subject.send("x")
+        b.cancel()
+        subject.send("y")
+        a.cancel()
+        #expect(log.withLock { $0 } == ["a:x", "b:x", "a:y"])
+    }
+
+    @Test func sendFromInsideASinkDoesNotDeadlockAndKeepsOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let token = subject.sink { value in
+            received.append(value)
+            if value < 3 { subject.send(value + 1) }
+        }
+        subject.send(0)
+        token.cancel()
+        #expect(received == [0, 1, 2, 3])
+    }
+
+    @Test func sendsFromManyThreadsAllArriveAndNeverOverlap() {
+        let subject = PassthroughSubject<Int, Never>()
+        let inside = Atomic<Int>(0)
+        let overlapped = Atomic<Bool>(false)
+        let count = Atomic<Int>(0)
+        let token = subject.sink { _ in
+            if inside.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 1 {
+                overlapped.store(true, ordering: .relaxed)
+            }
+            count.wrappingAdd(1, ordering: .relaxed)
+            inside.wrappingAdd(-1, ordering: .acquiringAndReleasing)
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for value in 0..<2_000 { subject.send(thread * 10_000 + value) }
+        }
+        token.cancel()
+        let (delivered, didOverlap) = (count.load(ordering: .relaxed), overlapped.load(ordering: .relaxed))
+        #expect(delivered == 16_000)
+        #expect(!didOverlap)
+    }
+
+    @Test func subscribingAndCancellingFromManyThreadsIsSafe() {
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Atomic<Int>(0)
+        let keeper = subject.sink { _ in received.wrappingAdd(1, ordering: .relaxed) }
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for value in 0..<500 {
+                let token = subject.sink { _ in }
+                subject.send(thread * 1_000 + value)
+                token.cancel()
+            }
+        }
+        keeper.cancel()
+        let delivered = received.load(ordering: .relaxed)
+        #expect(delivered == 2_000)
+    }
+
+    @Test func cancelReleasesTheSinkClosureAndTheChain() {
+        final class Owner {}
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakOwner: Owner?
+        var token: AnyCancellable?
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            token = subject.map { $0 + 1 }.sink { _ in _ = owner }
+        }
+        subject.send(1)
+        #expect(weakOwner != nil)
+        token?.cancel()
+        #expect(weakOwner == nil)
+    }
+
+    @Test func droppingTheCancellableCancels() {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var token: AnyCancellable? = subject.sink { received.append($0) }
+        subject.send(1)
+        token = nil
+        subject.send(2)
+        #expect(received == [1])
+        #expect(token == nil)
+    }
+
+    @Test func actsAsASubscriberOfAnotherPublisher() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        subject.subscribe(tracker)
+        let connection = [1, 2, 3].publisher.subscribe(subject)
+        #expect(tracker.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+        connection.cancel()
+    }
+}

@@ -1,0 +1,47 @@
+import Reactive
+import Testing
+
+private final class SearchModel: ObservableObject {
+    @Published var keyword = ""
+    @Published var count = 0
+}
+
+@Suite struct PublishedTests {
+    @Test func projectedPublisherEmitsCurrentThenEachNewValue() {
+        let model = SearchModel()
+        let tracker = TrackingSubscriber<String, Never>()
+        model.$keyword.subscribe(tracker)
+        model.keyword = "swi"
+        model.keyword = "swift"
+        #expect(tracker.values == ["", "swi", "swift"])
+    }
+
+    @Test func emitsInWillSetSoTheSinkStillReadsTheOldValue() {
+        let model = SearchModel()
+        var seen: [String] = []
+        let token = model.$keyword.dropFirst().sink { new in seen.append("\(model.keyword)->\(new)") }
+        model.keyword = "a"
+        model.keyword = "b"
+        token.cancel()
+        #expect(seen == ["->a", "a->b"])
+        #expect(model.keyword == "b")
+    }
+
+    @Test func objectWillChangeFiresBeforeEveryPublishedChange() {
+        let model = SearchModel()
+        var changes = 0
+        let token = model.objectWillChange.sink { changes += 1 }
+        model.keyword = "x"
+        model.count = 2
+        #expect(changes == 2)
+        #expect(model.objectWillChange === model.objectWillChange)
+        token.cancel()
+    }
+
+    @Test func assignToPublishedRepublishes() {
+        let model = SearchModel()
+        model.$keyword.map(\.count).assign(to: &model.$count)
+        model.keyword = "four"
+        #expect(model.count == 4)
+    }
+}
