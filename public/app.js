@@ -256,6 +256,7 @@
     const src = `/albums/selection/image?v=${encodeURIComponent(eventId || Date.now())}`;
     img.onload = () => {
       img.hidden = false;
+      $("album-viewer").classList.add("has-image");
       $("album-placeholder").hidden = true;
     };
     img.onerror = () => { $("album-error").textContent = "The selected image could not be shown."; };
@@ -349,6 +350,8 @@
                   : el("span", { class: "poster", "aria-hidden": "true" }),
       el("div", {}, el("h3", {}, movie.title), el("p", {}, movie.description))));
     $("movie-results").replaceChildren(...items);
+    $("movie-empty").hidden = movies.length > 0;
+    if (!movies.length && result.expression) $("movie-empty").textContent = `No film matches “${result.expression}”.`;
     const expression = result.expression || "";
     $("movie-status").textContent = expression
       ? `${movies.length} result${movies.length === 1 ? "" : "s"} for “${expression}”`
