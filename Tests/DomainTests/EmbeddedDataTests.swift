@@ -33,7 +33,7 @@ import Testing
         #expect(EmbeddedData.albums[0].url == "/placeholder/600/3779b1")
         #expect(EmbeddedData.albums[0].title == "ipsum adipisci voluptas blanditiis exercitationem delectus quod")
         #expect(EmbeddedData.posts[0].title == "quidem non quo eveniet facilis quasi")
-        #expect(EmbeddedData.movies.first { $0.title == "Hidden Figures" }?.id == "ls0991761")
+        #expect(EmbeddedData.movies.first { $0.title == "Hidden Figures" }?.id == "tt4846340")
     }
 
     @Test func listsAtLeastTwelveRealFrameworksWithDocumentationPages() {
@@ -51,7 +51,7 @@ import Testing
         #expect(Set(movies.map(\.id)).count == movies.count)
         let year = try Regex(#"^(18|19|20)\d\d · .+$"#)
         #expect(movies.allSatisfy { $0.description.wholeMatch(of: year) != nil })
-        #expect(movies.allSatisfy { $0.id.hasPrefix("tt") || $0.id.hasPrefix("ls") })
+        #expect(movies.allSatisfy { $0.id.wholeMatch(of: /tt\d{7,8}/) != nil })
         #expect(movies.allSatisfy { $0.image.hasPrefix("/placeholder/") && $0.resultType == "Title" })
         #expect(movies.first { $0.id == "tt0111161" }?.description == "1994 · Frank Darabont")
     }

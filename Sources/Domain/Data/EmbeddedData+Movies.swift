@@ -1,32 +1,19 @@
 extension EmbeddedData {
-    /// The film catalogue `MovieSearchViewModel` searches: real films with their year and director; the id is
-    /// the IMDb id where it was known with confidence, else a stable synthetic `ls…` id derived from the
-    /// title and year; the poster is the server's own placeholder image.
+    /// The film catalogue `MovieSearchViewModel` searches: real films with their IMDb id, year and director;
+    /// the poster is the server's own placeholder image (its colour derived from the id).
     package static let movies: [Movie] = catalogue.split(separator: "\n").map { line in
         let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        precondition(fields.count == 4, "bad catalogue line: \(line)")
-        let (imdb, title, year, director) = (fields[0], fields[1], fields[2], fields[3])
-        let id = imdb.isEmpty ? syntheticID(title: title, year: year) : imdb
+        precondition(fields.count == 4 && fields[0].hasPrefix("tt"), "bad catalogue line: \(line)")
+        let (id, title, year, director) = (fields[0], fields[1], fields[2], fields[3])
         return Movie(
             id: id,
-            image: placeholderPath(size: 300, id: Int(truncatingIfNeeded: fnv1a(id))),
+            image: placeholderPath(size: 300, id: Int(id.dropFirst(2)) ?? 0),
             title: title,
             description: "\(year) · \(director)"
         )
     }
 
-    /// `ls` and seven digits of the FNV-1a hash of `title|year`: stable across runs and machines.
-    private static func syntheticID(title: String, year: String) -> String {
-        let digits = String(fnv1a("\(title)|\(year)") % 10_000_000)
-        return "ls" + String(repeating: "0", count: 7 - digits.count) + digits
-    }
-
-    /// 64-bit FNV-1a over the UTF-8 bytes (Swift's `hashValue` is seeded per process).
-    private static func fnv1a(_ text: String) -> UInt64 {
-        text.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
-    }
-
-    /// `imdb id|title|year|director`, one film a line; an empty id means "not known with confidence".
+    /// `imdb id|title|year|director`, one film a line.
     private static let catalogue = """
         tt0111161|The Shawshank Redemption|1994|Frank Darabont
         tt0068646|The Godfather|1972|Francis Ford Coppola
@@ -293,25 +280,25 @@ extension EmbeddedData {
         tt0017925|The General|1926|Clyde Bruckman, Buster Keaton
         tt0010323|The Cabinet of Dr. Caligari|1920|Robert Wiene
         tt0029583|Snow White and the Seven Dwarfs|1937|David Hand
-        |Hidden Figures|2016|Theodore Melfi
-        |Knives Out|2019|Rian Johnson
-        |The Martian|2015|Ridley Scott
-        |Drive|2011|Nicolas Winding Refn
-        |Little Women|2019|Greta Gerwig
-        |Lady Bird|2017|Greta Gerwig
-        |Jojo Rabbit|2019|Taika Waititi
-        |Roma|2018|Alfonso Cuarón
-        |Children of Men|2006|Alfonso Cuarón
-        |Zodiac|2007|David Fincher
-        |Gone Girl|2014|David Fincher
-        |The Irishman|2019|Martin Scorsese
-        |Tenet|2020|Christopher Nolan
-        |Dunkirk|2017|Christopher Nolan
-        |Nomadland|2020|Chloé Zhao
-        |Portrait of a Lady on Fire|2019|Céline Sciamma
-        |Drive My Car|2021|Ryusuke Hamaguchi
-        |Past Lives|2023|Celine Song
-        |Anatomy of a Fall|2023|Justine Triet
-        |The Zone of Interest|2023|Jonathan Glazer
+        tt4846340|Hidden Figures|2016|Theodore Melfi
+        tt8946378|Knives Out|2019|Rian Johnson
+        tt3659388|The Martian|2015|Ridley Scott
+        tt0780504|Drive|2011|Nicolas Winding Refn
+        tt3281548|Little Women|2019|Greta Gerwig
+        tt4925292|Lady Bird|2017|Greta Gerwig
+        tt2584384|Jojo Rabbit|2019|Taika Waititi
+        tt6155172|Roma|2018|Alfonso Cuarón
+        tt0206634|Children of Men|2006|Alfonso Cuarón
+        tt0443706|Zodiac|2007|David Fincher
+        tt2267998|Gone Girl|2014|David Fincher
+        tt1302006|The Irishman|2019|Martin Scorsese
+        tt6723592|Tenet|2020|Christopher Nolan
+        tt5013056|Dunkirk|2017|Christopher Nolan
+        tt9770150|Nomadland|2020|Chloé Zhao
+        tt8613070|Portrait of a Lady on Fire|2019|Céline Sciamma
+        tt14039582|Drive My Car|2021|Ryusuke Hamaguchi
+        tt13238346|Past Lives|2023|Celine Song
+        tt17009710|Anatomy of a Fall|2023|Justine Triet
+        tt7160372|The Zone of Interest|2023|Jonathan Glazer
         """
 }
