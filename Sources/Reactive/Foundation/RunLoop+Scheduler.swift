@@ -74,11 +74,21 @@ extension RunLoop: Scheduler {
     /// The run loop scheduler's minimum tolerance.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Performs the action on the run loop's next pass (the run loop must be running).
+    /// Whether actions must go to the stand-in queue: this is the main run loop and nobody is running it.
+    // NB: on Linux servers and under `swift test` the main thread never runs its run loop, so work scheduled on
+    // `RunLoop.main` would never run; it goes to a serial queue instead (same order, one at a time, off the main
+    // thread). A main run loop that is running gets the work itself.
+    private var usesStandIn: Bool { self === RunLoop.main && currentMode == nil }
+
+    /// Performs the action on the run loop's next pass (see `usesStandIn` for an idle main run loop).
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         // NB: Apple's signature has no @Sendable; the run loop runs the action once, on its own thread.
         nonisolated(unsafe) let action = action
-        perform { action() }
+        if usesStandIn {
+            mainRunLoopStandIn.async { action() }
+        } else {
+            perform { action() }
+        }
     }
 
     /// Performs the action on the run loop at some time after the specified date.
@@ -88,6 +98,11 @@ extension RunLoop: Scheduler {
     ) {
         // NB: Apple's signature has no @Sendable; the timer fires once, on the run loop's thread.
         nonisolated(unsafe) let action = action
+        if usesStandIn {
+            let delay = Swift.max(0, date.date.timeIntervalSinceNow)
+            mainRunLoopStandIn.asyncAfter(deadline: .now() + delay) { action() }
+            return
+        }
         let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in action() }
         timer.tolerance = tolerance.magnitude
         add(timer, forMode: .default)
@@ -107,3 +122,6 @@ extension RunLoop: Scheduler {
         return AnyCancellable { unsafeTimer.invalidate() }
     }
 }
+
+/// Runs work scheduled on a main run loop that nobody runs (see `RunLoop.usesStandIn`).
+private let mainRunLoopStandIn = DispatchQueue(label: "Reactive.RunLoop.main")
