@@ -1,0 +1,65 @@
+import Foundation
+import Reactive
+import Testing
+
+@testable import Domain
+
+private let png = Data(PlaceholderImage(size: 4, colour: RGBColour(red: 1, green: 2, blue: 3))!.png())
+private let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0])
+
+/// Seed 000's image pipeline: compactMap(URL) → download → compactMap(image) → switchToLatest → imageSubject.
+@Suite struct PipelineAlbumTests {
+    let loader = FakeLoader()
+
+    @Test func latestSelectionWinsAndOlderDownloadsAreCancelled() throws {
+        let model = AlbumViewModel(albums: [], loader: loader)
+        let images = EventHistory(model.imageSubject.compactMap { $0?.url })
+        for url in ["http://a.test/1.png", "http://a.test/2.png", "http://a.test/3.png"] {
+            try model.select(url: url)
+        }
+        #expect(loader.requested == ["http://a.test/1.png", "http://a.test/2.png", "http://a.test/3.png"])
+        #expect(loader.cancelled == ["http://a.test/1.png", "http://a.test/2.png"])
+        // The older downloads answering late changes nothing.
+        loader.respond("http://a.test/3.png", body: png)
+        loader.respond("http://a.test/1.png", body: gif)
+        loader.respond("http://a.test/2.png", body: gif)
+        #expect(images.all == ["http://a.test/3.png"])
+        #expect(model.imageSubject.value?.contentType == "image/png")
+        #expect(model.imageSubject.value?.data == Array(png))
+    }
+
+    @Test func bytesThatAreNotAnImageEmitNothing() throws {
+        let model = AlbumViewModel(albums: [], loader: loader)
+        let images = EventHistory(model.imageSubject.compactMap { $0?.url })
+        try model.select(url: "http://a.test/text")
+        loader.respond("http://a.test/text", body: Data("this is not an image".utf8))
+        #expect(images.all.isEmpty)
+        #expect(model.imageSubject.value == nil)
+    }
+
+    @Test func aFailedDownloadEmitsNothingAndTheNextSelectionStillWorks() throws {
+        let model = AlbumViewModel(albums: [], loader: loader)
+        let images = EventHistory(model.imageSubject.compactMap { $0?.contentType })
+        try model.select(url: "http://a.test/down.png")
+        loader.fail("http://a.test/down.png", .cannotConnectToHost)
+        try model.select(url: "http://a.test/4.gif")
+        loader.respond("http://a.test/4.gif", body: gif)
+        #expect(images.all == ["image/gif"])
+    }
+
+    @Test func relativeURLsGoToTheLoaderAsTheyAre() throws {
+        let model = AlbumViewModel(loader: loader)
+        let url = try model.select(id: 1)
+        #expect(url.hasPrefix("/placeholder/600/"))
+        #expect(loader.requested == [url])
+    }
+
+    @Test func withAnUpstreamThePhotosStartEmptyAndLoad() {
+        let manager = NetworkManager(baseURL: URL(string: "http://upstream.test"), loader: loader)
+        let model = AlbumViewModel(networkManager: manager, loader: loader)
+        #expect(model.albumSubject.value.isEmpty)
+        let photos = #"[{"albumId":1,"id":1,"title":"t","url":"http://u.test/1.png","thumbnailUrl":"http://u.test/t.png"}]"#
+        loader.respond("http://upstream.test/photos", body: Data(photos.utf8))
+        #expect(model.albumSubject.value.map(\.url) == ["http://u.test/1.png"])
+    }
+}

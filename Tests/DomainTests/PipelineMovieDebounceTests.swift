@@ -1,0 +1,45 @@
+import Dispatch
+import Reactive
+import ReactiveTesting
+import Testing
+
+@testable import Domain
+
+/// Seed 003's `$keyword.debounce(for: .seconds(0.5), scheduler:)` on virtual time.
+@Suite struct PipelineMovieDebounceTests {
+    let scheduler = DispatchQueue.test
+
+    @Test func tenKeywordsWithinHalfASecondCauseOneSearchForTheLast() {
+        let model = MovieSearchViewModel(scheduler: scheduler)
+        let searches = EventHistory(model.results.compactMap { $0?.expression })
+        let typed = ["g", "go", "god", "godf", "godfa", "godfat", "godfath", "godfathe", "godfather", "godfather p"]
+        for (index, keyword) in typed.enumerated() {
+            if index > 0 { scheduler.advance(by: .milliseconds(40)) }  // all ten inside 0.36 s
+            model.keyword = keyword
+        }
+        #expect(searches.all.isEmpty, "nothing while typing")
+        scheduler.advance(by: .milliseconds(499))
+        #expect(searches.all.isEmpty, "not before 0.5 s of quiet")
+        scheduler.advance(by: .milliseconds(1))
+        #expect(searches.all == ["godfather p"])
+        #expect(model.results.value?.results.map(\.title) == ["The Godfather Part II", "The Godfather Part III"])
+        scheduler.advance(by: .seconds(5))
+        #expect(searches.all == ["godfather p"])
+    }
+
+    @Test func twoKeywordsSixTenthsApartCauseTwoSearches() {
+        let model = MovieSearchViewModel(scheduler: scheduler)
+        let searches = EventHistory(model.results.compactMap { $0?.expression })
+        model.keyword = "alien"
+        scheduler.advance(by: .milliseconds(600))
+        model.keyword = "matrix"
+        scheduler.advance(by: .milliseconds(600))
+        #expect(searches.all == ["alien", "matrix"])
+    }
+
+    @Test func theInitialEmptyKeywordIsNotSearched() {
+        let model = MovieSearchViewModel(scheduler: scheduler)
+        scheduler.advance(by: .seconds(10))
+        #expect(model.results.value == nil)
+    }
+}

@@ -1,0 +1,61 @@
+import Domain
+import Foundation
+import Reactive
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `DataLoader` the test answers by hand: each request waits until `respond` or `fail` is called for its URL,
+/// and the loader records which requests were cancelled.
+final class FakeLoader: DataLoader {
+    private struct Pending {
+        var url: URL
+        var subject: PassthroughSubject<(data: Data, response: HTTPURLResponse), URLError>
+    }
+
+    private struct State {
+        var pending: [Pending] = []
+        var requested: [URL] = []
+        var cancelled: [URL] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// Every URL requested, in order.
+    var requested: [String] { state.withLock { $0.requested.map(\.absoluteString) } }
+    /// The URLs whose download was cancelled before it answered.
+    var cancelled: [String] { state.withLock { $0.cancelled.map(\.absoluteString) } }
+
+    func dataTaskPublisher(for url: URL) -> AnyPublisher<(data: Data, response: HTTPURLResponse), URLError> {
+        let subject = PassthroughSubject<(data: Data, response: HTTPURLResponse), URLError>()
+        state.withLock {
+            $0.pending.append(Pending(url: url, subject: subject))
+            $0.requested.append(url)
+        }
+        return subject
+            .handleEvents(receiveCancel: { [self] in state.withLock { $0.cancelled.append(url) } })
+            .eraseToAnyPublisher()
+    }
+
+    /// Answers the oldest waiting request for `url` with `status` and `body`.
+    func respond(_ url: String, status: Int = 200, body: Data) {
+        guard let subject = take(url) else { return }
+        let response = HTTPURLResponse(url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+        subject.send((data: body, response: response))
+        subject.send(completion: .finished)
+    }
+
+    /// Fails the oldest waiting request for `url`.
+    func fail(_ url: String, _ code: URLError.Code) {
+        take(url)?.send(completion: .failure(URLError(code)))
+    }
+
+    private func take(_ url: String) -> PassthroughSubject<(data: Data, response: HTTPURLResponse), URLError>? {
+        state.withLock { state in
+            guard let index = state.pending.firstIndex(where: { $0.url.absoluteString == url }) else { return nil }
+            return state.pending.remove(at: index).subject
+        }
+    }
+}
