@@ -1,6 +1,6 @@
 # LiveState container image (STYLE.md 22).
 #   docker build -t livestate .
-#   docker run --init -p 8080:8080 -v livestate-data:/data livestate
+#   docker run --init -p 127.0.0.1:8080:8080 -v livestate-data:/data livestate
 # The server listens on 0.0.0.0:8080 inside the container only (LIVESTATE_HOST below);
 # todos live in the /data volume. scripts/container-test builds and runs this file with podman.
 
