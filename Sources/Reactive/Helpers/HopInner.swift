@@ -1,13 +1,14 @@
 import Synchronization
 
-/// The inner object of `receive(on:)` and `delay`: every event is handed to `hop` (a scheduler call) and
-/// delivered from there; demand the downstream returns there goes back upstream. Nothing is delivered after
-/// the downstream cancels.
+/// The inner object of `receive(on:)` and `delay`: every event is queued and a `hop` (a scheduler call) is
+/// made for it; each hop that runs releases the oldest queued event. Delivery is serialized and in order even
+/// on a concurrent scheduler (a value never overtakes another, nor the completion). Demand the downstream
+/// returns there goes back upstream; nothing is delivered after the downstream cancels.
 final class HopInner<Input, UpstreamFailure: Error, Downstream: Subscriber>:
     Relay<Input, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     private let hop: (@escaping () -> Void) -> Void
-    private let cancelled = Atomic<Bool>(false)
+    private let state = Mutex(HopState<Input, UpstreamFailure>())
 
     init(downstream: Downstream, hop: @escaping (@escaping () -> Void) -> Void) {
         self.hop = hop
@@ -15,24 +16,65 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(_ input: Input) -> Subscribers.Demand {
-        hop { [self] in
-            guard !cancelled.load(ordering: .acquiring) else { return }
-            let more = downstream.receive(input)
-            if more > 0 { request(more) }
-        }
+        state.withLock { $0.events.append(.value(input)) }
+        hop { [self] in release() }
         return .none
     }
 
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         guard markCompleted() else { return }
-        hop { [self] in
-            guard !cancelled.load(ordering: .acquiring) else { return }
-            downstream.receive(completion: completion)
+        state.withLock { $0.events.append(.completion(completion)) }
+        hop { [self] in release() }
+    }
+
+    /// One hop ran: one more event may go; deliver every released event unless another thread already is.
+    private func release() {
+        let claimed = state.withLock { state -> Bool in
+            state.released += 1
+            guard !state.delivering else { return false }
+            state.delivering = true
+            return true
+        }
+        guard claimed else { return }
+        while true {
+            let next = state.withLock { state -> HopEvent<Input, UpstreamFailure>? in
+                guard !state.cancelled, state.released > 0, !state.events.isEmpty else {
+                    state.delivering = false
+                    return nil
+                }
+                state.released -= 1
+                return state.events.removeFirst()
+            }
+            switch next {
+            case nil:
+                return
+            case .value(let value):
+                let more = downstream.receive(value)
+                if more > 0 { request(more) }
+            case .completion(let completion):
+                downstream.receive(completion: completion)
+            }
         }
     }
 
     override func cancel() {
-        cancelled.store(true, ordering: .releasing)
+        state.withLock { state in
+            state.cancelled = true
+            state.events = []
+        }
         super.cancel()
     }
+}
+
+private enum HopEvent<Input, Failure: Error> {
+    case value(Input)
+    case completion(Subscribers.Completion<Failure>)
+}
+
+// NB: @unchecked Sendable: it only lives inside its operator's Mutex.
+private struct HopState<Input, Failure: Error>: @unchecked Sendable {
+    var events: [HopEvent<Input, Failure>] = []
+    var released = 0
+    var delivering = false
+    var cancelled = false
 }

@@ -61,3 +61,51 @@ import Testing
         #expect(tracker.events == [.subscription])
     }
 }
+
+@Suite struct ReceiveOnTests {
+    @Test func deliversInOrderOnTheSchedulerOnly() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        subject.receive(on: scheduler).subscribe(tracker)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(tracker.events == [.subscription])
+        scheduler.advance()
+        #expect(tracker.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func keepsOrderOnAConcurrentQueue() {
+        let done = Locked(false)
+        let received = Locked<[Int]>([])
+        let token = (0..<2_000).publisher
+            .receive(on: DispatchQueue.global())
+            .sink(receiveCompletion: { _ in done.mutate { $0 = true } }, receiveValue: { value in received.mutate { $0.append(value) } })
+        #expect(waitUntil { done.value })
+        #expect(received.value == Array(0..<2_000))
+        token.cancel()
+    }
+
+    @Test func nothingArrivesAfterCancel() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        subject.receive(on: scheduler).subscribe(tracker)
+        subject.send(1)
+        tracker.cancel()
+        scheduler.run()
+        #expect(tracker.events == [.subscription])
+    }
+
+    @Test func honoursDemandOfOneAtATime() {
+        let scheduler = DispatchQueue.test
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+        [1, 2, 3].publisher.receive(on: scheduler).subscribe(tracker)
+        scheduler.run()
+        #expect(tracker.values == [1])
+        tracker.request(.max(1))
+        scheduler.run()
+        #expect(tracker.values == [1, 2])
+    }
+}

@@ -51,7 +51,7 @@ final class LoopbackServer {
 }
 
 /// Polls `condition` every few milliseconds until it holds or `seconds` pass (no fixed sleeps).
-func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+func waitUntil(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while !condition() {
         if Date() > deadline { return false }
