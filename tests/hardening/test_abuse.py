@@ -157,11 +157,17 @@ def test_tolerated_header_oddities_get_one_sane_answer(server, data):
             assert second.status == 200 and second.json() == {"status": "ok"}
 
 
-def test_unknown_method_is_405_with_allow_or_501(server):
-    r = send_raw(server, b"BREW /todos HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-    assert_rejected(r, statuses=(400, 405, 501), json_body=False)
-    if r != "closed" and r.status == 405:
-        assert r.header("Allow"), r.headers
+@pytest.mark.parametrize("method", [b"BREW", b"QUERY", b"TRACE", b"PROPFIND", b"get"])
+def test_unknown_method_is_405_with_allow(server, method):
+    r = send_raw(server, method + b" /todos HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}")
+    assert_rejected(r, statuses=(405,), allow_close=False)
+    assert {m.strip() for m in r.header("Allow").split(",")} == {"GET", "HEAD", "POST"}, r.headers
+
+
+def test_connect_is_refused(server):
+    """CONNECT (a proxy's tunnel) is not served: evhttp's 501, in the contract's JSON."""
+    r = send_raw(server, b"CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n")
+    assert_rejected(r, statuses=(400, 405, 501))
 
 
 def test_known_method_on_wrong_route_is_405_with_allow(server):

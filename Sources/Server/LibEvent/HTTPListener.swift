@@ -36,13 +36,15 @@ final class HTTPListener: @unchecked Sendable {
         self.http = http
         writeTimeout = LoopTimer.timeval(seconds: configuration.timeout)
 
-        // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here; TRACE is let in so that
-        // it gets the contract's 405 with `Allow` (see `handle`), not evhttp's 501.
+        // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here; TRACE and the methods
+        // libevent does not know (QUERY, BREW: its internal EVHTTP_REQ_UNKNOWN_, 1 << 15) are let in so they get
+        // the contract's 405 with `Allow` (see `handle`), not evhttp's 501.
         let methods: [evhttp_cmd_type] = [
             EVHTTP_REQ_GET, EVHTTP_REQ_HEAD, EVHTTP_REQ_POST, EVHTTP_REQ_PUT, EVHTTP_REQ_PATCH,
             EVHTTP_REQ_DELETE, EVHTTP_REQ_OPTIONS, EVHTTP_REQ_TRACE,
         ]
-        evhttp_set_allowed_methods(http, UInt16(methods.reduce(0) { $0 | $1.rawValue }))
+        let unknownMethod: UInt16 = 1 << 15
+        evhttp_set_allowed_methods(http, UInt16(methods.reduce(0) { $0 | $1.rawValue }) | unknownMethod)
         evhttp_set_max_body_size(http, configuration.maxBodySize)
         evhttp_set_max_headers_size(http, configuration.maxHeadersSize)
         var timeout = LoopTimer.timeval(seconds: configuration.timeout)
@@ -140,7 +142,8 @@ final class HTTPListener: @unchecked Sendable {
         }
     }
 
-    /// A method evhttp let in that the table never serves (TRACE): 405 with what the path allows, or 404.
+    /// A method evhttp let in that the table never serves (TRACE, unknown ones): 405 with what the path allows,
+    /// or 404.
     private func unservedMethod(_ raw: UnsafeMutablePointer<evhttp_request>) -> HTTPError {
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
         let rawPath = Request.split(target: target).path
