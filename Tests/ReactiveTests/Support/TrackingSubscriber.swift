@@ -82,3 +82,14 @@ struct TestError: Error, Equatable, CustomStringConvertible {
     var code = 1
     var description: String { "TestError(\(code))" }
 }
+
+extension Publisher where Output: Equatable {
+    /// Subscribes a fresh tracking subscriber and returns it.
+    func track(
+        initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none
+    ) -> TrackingSubscriber<Output, Failure> {
+        let tracker = TrackingSubscriber<Output, Failure>(initialDemand: initialDemand, demandPerValue: demandPerValue)
+        subscribe(tracker)
+        return tracker
+    }
+}
