@@ -59,10 +59,12 @@ final class FakeUpstream: @unchecked Sendable {
         try log()["requests"] ?? []
     }
 
-    /// Sets the behaviour of `path` (`ok`, `slow`, `hang`, `500`, `badjson`, `notimage`).
-    func set(_ path: String, mode: String, seconds: Double? = nil) throws {
+    /// Sets the behaviour of `path` (`ok`, `slow`, `hang`, `500`, `badjson`, `notimage`); `count` sets how many
+    /// posts `/posts` lists.
+    func set(_ path: String, mode: String, seconds: Double? = nil, count: Int? = nil) throws {
         var spec: [String: Any] = ["path": path, "mode": mode]
         if let seconds { spec["seconds"] = seconds }
+        if let count { spec["count"] = count }
         _ = try Self.fetch(url("/_control"), body: JSONSerialization.data(withJSONObject: spec))
     }
 
