@@ -143,14 +143,22 @@ final class HTTPListener: @unchecked Sendable {
     }
 
     /// A method evhttp let in that the table never serves (TRACE, unknown ones): 405 with what the path allows,
-    /// or 404.
+    /// or 404; either closes the connection.
+    ///
+    /// NB: evhttp reads no body for these methods, so a body they carry would be parsed as the next request
+    /// on a kept-alive connection: `Connection: close` makes evhttp close it after this answer instead.
     private func unservedMethod(_ raw: UnsafeMutablePointer<evhttp_request>) -> HTTPError {
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
         let rawPath = Request.split(target: target).path
         let allowed = service.router.allowedMethods(for: rawPath).map(\.rawValue).joined(separator: ", ")
-        guard !allowed.isEmpty else { return .notFound("no route for \(PercentDecoding.decode(Substring(rawPath)))") }
+        guard !allowed.isEmpty else {
+            var error = HTTPError.notFound("no route for \(PercentDecoding.decode(Substring(rawPath)))")
+            error.headers["Connection"] = "close"
+            return error
+        }
         return HTTPError(
-            405, "method_not_allowed", "this method is not allowed here; use \(allowed)", headers: ["Allow": allowed])
+            405, "method_not_allowed", "this method is not allowed here; use \(allowed)",
+            headers: ["Allow": allowed, "Connection": "close"])
     }
 
     /// Sends a complete response; on the loop.
