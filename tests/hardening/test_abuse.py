@@ -164,6 +164,20 @@ def test_unknown_method_is_405_with_allow(server, method):
     assert {m.strip() for m in r.header("Allow").split(",")} == {"GET", "HEAD", "POST"}, r.headers
 
 
+@pytest.mark.parametrize("method", [b"QUERY", b"TRACE", b"BREW"])
+def test_body_of_an_unserved_method_is_never_read_as_a_request(server, method):
+    """evhttp reads no body for these methods: the answer must close the connection, not parse the body."""
+    smuggled = b"DELETE /todos/1 HTTP/1.1\r\nHost: x\r\n\r\n"
+    with server.connect(10) as s:
+        s.sendall(method + b" /todos HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(smuggled) + smuggled)
+        buf = bytearray()
+        first = read_response(s, timeout=10, buf=buf)
+        assert first.status == 405, first
+        second = outcome(s, 5) if not buf else read_response(s, timeout=5, buf=buf)
+        assert second == "closed", f"the body was served as a request: {second!r}"
+    assert server.request("GET", "/todos/1").status == 200, "todo 1 was deleted by a smuggled request"
+
+
 def test_connect_is_refused(server):
     """CONNECT (a proxy's tunnel) is not served: evhttp's 501, in the contract's JSON."""
     r = send_raw(server, b"CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n")
