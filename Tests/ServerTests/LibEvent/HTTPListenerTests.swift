@@ -91,8 +91,10 @@ import Testing
         let trace = try RawHTTPClient(port: server.port)
         try trace.send(Array("TRACE / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         let unsupported = try trace.readResponse()
-        #expect(unsupported.status == 501)
-        #expect(unsupported.errorCode == "not_implemented")
+        // A method evhttp does not serve is answered from the route table, never with evhttp's 501:
+        // this router has no routes, so the path is unknown.
+        #expect(unsupported.status == 404)
+        #expect(unsupported.errorCode == "not_found")
     }
 
     @Test func headersOverTheLimitAreRefused() throws {
