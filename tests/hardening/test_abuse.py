@@ -663,6 +663,14 @@ HOSTILE_QUERIES = [
     "/albums?" + "&".join(f"q={chr(97 + i % 26)}" for i in range(2000)),
     "/albums?q=" + "%F0%9F%98%80" * 2000,
 ]
+EXTREME_IDS = [f"/{kind}/{n}" for kind in ("todos", "posts", "albums") for n in (-BIG - 1, -BIG, -1, 0, BIG)]
+
+
+@pytest.mark.parametrize("target", EXTREME_IDS)
+def test_extreme_ids_are_404_not_a_crash(server, target):
+    r = send_raw(server, f"GET {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode())
+    assert r != "closed", "connection dropped (did the server crash?)"
+    assert r.status == 404 and is_json_error(r), r
 
 
 @pytest.mark.parametrize("target", HOSTILE_QUERIES, ids=lambda t: t[:60])

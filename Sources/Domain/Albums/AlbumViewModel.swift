@@ -71,7 +71,8 @@ package final class AlbumViewModel: Sendable {
     package func album(id: Int) -> AlbumModel? {
         let albums = albumSubject.value
         // The embedded and jsonplaceholder sets are ordered by id from 1: try the direct index first.
-        if albums.indices.contains(id - 1), albums[id - 1].id == id { return albums[id - 1] }
+        // NB: `id` comes from a URL and may be Int.min, where `id - 1` traps.
+        if id > 0, albums.indices.contains(id - 1), albums[id - 1].id == id { return albums[id - 1] }
         return albums.first { $0.id == id }
     }
 
