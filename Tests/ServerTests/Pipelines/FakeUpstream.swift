@@ -85,15 +85,28 @@ final class FakeUpstream: @unchecked Sendable {
 
     /// A blocking loopback exchange for control calls (test thread only, never on a loop).
     private static func fetch(_ url: URL, body: Data? = nil) throws -> Data {
-        let socket = try LoopbackSocket(port: url.port ?? 80)
-        defer { socket.close() }
-        let method = body == nil ? "GET" : "POST"
-        var request = "\(method) \(url.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        request += "Content-Type: application/json\r\nContent-Length: \(body?.count ?? 0)\r\n\r\n"
-        try socket.write(Data(request.utf8) + (body ?? Data()))
-        let response = try socket.readAll()
-        guard let split = response.range(of: Data("\r\n\r\n".utf8)) else { throw FakeUpstreamError.badAnswer }
-        return response[split.upperBound...]
+        let response = try RawHTTPClient.request(
+            port: url.port ?? 80, body == nil ? "GET" : "POST", url.path, headers: [("Content-Type", "application/json")],
+            body: Array(body ?? Data()))
+        guard response.status == 200 else { throw FakeUpstreamError.badAnswer }
+        return Data(response.body)
+    }
+
+    /// A loopback port that nothing listens on (bound to port 0, read back, closed).
+    static func unusedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw FakeUpstreamError.noPort }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

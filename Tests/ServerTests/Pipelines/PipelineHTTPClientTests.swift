@@ -75,7 +75,7 @@ import Testing
         timer.cancel()
         let elapsed = Date().timeIntervalSince(started)
         #expect(throws: URLError(.timedOut)) { try result.get() }
-        #expect(elapsed >= 0.45 && elapsed < 2, "timed out after \(elapsed) s")
+        #expect(elapsed >= 0.45 && elapsed < 5, "timed out after \(elapsed) s")
         #expect(ticks.count >= 5, "the loop ran other work during the download")
         #expect(try upstream.wait(timeout: 2) { try upstream.closedEarly().contains("/hang/posts") })
     }
@@ -92,7 +92,7 @@ import Testing
 
     @Test func reportsAnUnreachableHost() async throws {
         // A port that was just free: nobody listens there.
-        let port = try LoopbackSocket.freePort()
+        let port = try FakeUpstream.unusedPort()
         let result = await get(HTTPClient(loop: loop), URL(string: "http://127.0.0.1:\(port)/posts")!)
         #expect(throws: URLError(.cannotConnectToHost)) { try result.get() }
     }
