@@ -7,6 +7,9 @@ import Reactive
 
 let scale = Double(ProcessInfo.processInfo.environment["REACTIVE_BENCH_SCALE"] ?? "1") ?? 1
 let runs = 5
+/// REACTIVE_BENCH_CASES="1 3" runs only those cases (numbers as in the table; 7 is memory).
+let selectedCases = Set((ProcessInfo.processInfo.environment["REACTIVE_BENCH_CASES"] ?? "1 2 3 4 5 6 7").split(separator: " ").map(String.init))
+func runs(_ number: Int) -> Bool { selectedCases.contains(String(number)) }
 
 /// Keeps results observable so the optimizer cannot drop the measured work.
 final class Sink: @unchecked Sendable {
@@ -62,7 +65,7 @@ func residentBytes() -> Double {
     return (Double(fields[1]) ?? 0) * 4096
 }
 
-do {
+if runs(7) {
     // Every run keeps its objects alive until the end, so no run reuses memory another one freed.
     let count = 100_000
     let box = Sink()
@@ -94,7 +97,7 @@ do {
 }
 
 // 1. PassthroughSubject -> sink
-do {
+if runs(1) {
     let count = n(2_000_000)
     let box = Sink()
     let ours = measure(units: count) {
@@ -112,7 +115,7 @@ do {
 }
 
 // 2. subject -> map -> filter -> compactMap -> sink
-do {
+if runs(2) {
     let count = n(2_000_000)
     let box = Sink()
     let ours = measure(units: count) {
@@ -142,7 +145,7 @@ do {
 }
 
 // 3. CurrentValueSubject fanning out to 1,000 sinks
-do {
+if runs(3) {
     let sinks = 1_000
     let sends = n(2_000)
     let box = Sink()
@@ -162,7 +165,7 @@ do {
 }
 
 // 4. switchToLatest with a new inner publisher every 10 values
-do {
+if runs(4) {
     let count = n(1_000_000)
     let box = Sink()
     let ours = measure(units: count) {
@@ -193,7 +196,7 @@ do {
 }
 
 // 5. flatMap(maxPublishers: .unlimited) over Just
-do {
+if runs(5) {
     let count = n(500_000)
     let box = Sink()
     let ours = measure(units: count) {
@@ -211,7 +214,7 @@ do {
 }
 
 // 6. sink + cancel churn
-do {
+if runs(6) {
     let count = n(500_000)
     let box = Sink()
     let subject = PassthroughSubject<Int, Never>()

@@ -106,8 +106,8 @@ extension Publisher {
     func subscribe<S: Subscriber>(
         _ subscriber: S, accumulate: @escaping (Output) -> Accumulate<Failure>, result: @escaping () -> S.Input?
     ) where S.Failure == Failure {
-        subscribe(
-            ReduceInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result)
+        receive(
+            subscriber: ReduceInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result)
         )
     }
 
@@ -115,8 +115,8 @@ extension Publisher {
     func subscribe<S: Subscriber>(
         _ subscriber: S, tryAccumulate: @escaping (Output) -> Accumulate<any Error>, result: @escaping () -> S.Input?
     ) where S.Failure == any Error {
-        subscribe(
-            ReduceInner<Output, Failure, S>(
+        receive(
+            subscriber: ReduceInner<Output, Failure, S>(
                 downstream: subscriber, mapFailure: { $0 }, accumulate: tryAccumulate, result: result
             )
         )

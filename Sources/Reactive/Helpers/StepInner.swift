@@ -88,13 +88,13 @@ extension Publisher {
     func subscribe<S: Subscriber>(
         _ subscriber: S, step: @escaping (Output) -> Step<S.Input, Failure>
     ) where S.Failure == Failure {
-        subscribe(StepInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, step: step))
+        receive(subscriber: StepInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, step: step))
     }
 
     /// Subscribes `subscriber` through a `StepInner` that may fail with any error.
     func subscribe<S: Subscriber>(
         _ subscriber: S, tryStep: @escaping (Output) -> Step<S.Input, any Error>
     ) where S.Failure == any Error {
-        subscribe(StepInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, step: tryStep))
+        receive(subscriber: StepInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, step: tryStep))
     }
 }

@@ -19,7 +19,7 @@ extension Publishers {
 
         /// Attaches the subscriber through a buffering inner object.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(CollectByCountInner(downstream: subscriber, count: Swift.max(count, 1)))
+            upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: Swift.max(count, 1)))
         }
     }
 }

@@ -30,7 +30,7 @@ extension Publishers {
 
         /// Attaches the subscriber through a timing inner object.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DebounceInner(downstream: subscriber, publisher: self))
+            upstream.receive(subscriber: DebounceInner(downstream: subscriber, publisher: self))
         }
     }
 }

@@ -32,7 +32,7 @@ extension Publishers {
         /// Attaches the subscriber; each event is delivered `interval` after it arrives, on the scheduler.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, interval, tolerance, options) = (scheduler, interval, tolerance, options)
-            upstream.subscribe(HopInner(downstream: subscriber) { action in
+            upstream.receive(subscriber: HopInner(downstream: subscriber) { action in
                 scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
             })
         }

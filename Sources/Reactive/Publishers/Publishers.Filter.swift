@@ -21,7 +21,7 @@ extension Publishers {
         /// Attaches the subscriber through a filtering inner subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(FilterInner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: FilterInner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }

@@ -29,8 +29,8 @@ extension Publishers {
         /// Attaches the subscriber through a merging object.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
-                FlatMapOuter<Upstream.Output, NewPublisher, S>(
+            upstream.receive(
+                subscriber: FlatMapOuter<Upstream.Output, NewPublisher, S>(
                     downstream: subscriber, maxPublishers: maxPublishers, transform: transform
                 )
             )
@@ -137,7 +137,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
             return state.nextID
         }
         guard let id else { return .none }
-        transform(input).subscribe(FlatMapChild(owner: self, id: id))
+        transform(input).receive(subscriber: FlatMapChild(owner: self, id: id))
         return .none
     }
 

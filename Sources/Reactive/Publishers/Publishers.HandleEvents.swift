@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Attaches the subscriber through an inner object that calls the closures.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(HandleEventsInner(downstream: subscriber, handlers: self))
+            upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: self))
         }
     }
 }

@@ -19,7 +19,7 @@ extension Publishers {
         /// Attaches the subscriber through a transforming inner subscriber.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(MapInner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: MapInner(downstream: subscriber, transform: transform))
         }
     }
 }

@@ -23,7 +23,7 @@ extension Publishers {
 
         /// Attaches the subscriber through an error-mapping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(MapErrorInner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: MapErrorInner(downstream: subscriber, transform: transform))
         }
     }
 }

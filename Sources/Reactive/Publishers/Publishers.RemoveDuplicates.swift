@@ -19,7 +19,7 @@ extension Publishers {
 
         /// Attaches the subscriber through an inner subscriber that remembers the last element.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
         }
     }
 }

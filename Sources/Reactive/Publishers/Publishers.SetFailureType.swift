@@ -12,7 +12,7 @@ extension Publishers {
 
         /// Attaches the subscriber; the upstream can only finish, never fail.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(SetFailureTypeInner(downstream: subscriber))
+            upstream.receive(subscriber: SetFailureTypeInner(downstream: subscriber))
         }
 
         /// Changes the failure type again.

@@ -19,7 +19,7 @@ extension Publishers {
         /// Attaches the subscriber through an object that tracks the current inner publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(SwitchToLatestOuter<P, S>(downstream: subscriber))
+            upstream.receive(subscriber: SwitchToLatestOuter<P, S>(downstream: subscriber))
         }
     }
 }
@@ -111,7 +111,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return (state.currentID, state.inner)
         }
         previous?.cancel()
-        if let id { input.subscribe(SwitchToLatestChild(owner: self, id: id)) }
+        if let id { input.receive(subscriber: SwitchToLatestChild(owner: self, id: id)) }
         return .none
     }
 

@@ -28,7 +28,7 @@ extension Publishers {
 
         /// Attaches the subscriber through a timing inner object.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ThrottleInner(downstream: subscriber, publisher: self))
+            upstream.receive(subscriber: ThrottleInner(downstream: subscriber, publisher: self))
         }
     }
 }

@@ -81,7 +81,7 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribe(sink)
+        receive(subscriber: sink)
         return AnyCancellable(object: sink)
     }
 }
