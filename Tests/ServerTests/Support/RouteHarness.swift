@@ -7,10 +7,10 @@ struct RouteHarness {
     let app: App
     let router: Router
 
-    init() throws {
+    init(dataPath: String = ":memory:") throws {
         var configuration = Configuration()
         configuration.port = 0
-        configuration.dataPath = ":memory:"
+        configuration.dataPath = dataPath
         configuration.publicPath = nil
         app = try App(configuration: configuration)
         router = buildRouter(app)
