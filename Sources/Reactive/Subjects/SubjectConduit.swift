@@ -13,20 +13,32 @@ class ConduitBase: @unchecked Sendable {
     @usableFromInline final let wip = Atomic<Int>(0)
     /// Outstanding demand; `UInt.max` is unlimited.
     @usableFromInline final let demand: Atomic<UInt>
-    /// Set once by cancel or completion.
-    @usableFromInline final let ended = Atomic<Bool>(false)
-    /// Index in the owning subject's list; read and written only under the subject's lock.
-    @usableFromInline final var slot = 0
-    /// The subject, until cancel (the conduit keeps it alive while subscribed, as in Combine).
-    @usableFromInline final var parent: (any ConduitParent)?
+    /// Index in the owning subject's list; read and written only under the subject's lock. (32 bits, so it
+    /// shares a word with `flags`: every byte of a conduit counts when a subject has 100k subscribers.)
+    @usableFromInline final var slot: Int32 = 0
+    /// `ConduitFlags`: ended (set once by cancel or completion), needs the current value.
+    @usableFromInline final let flags: Atomic<UInt8>
+    /// The subject's core, until cancel (the conduit keeps it alive while subscribed, as in Combine).
+    @usableFromInline final var parent: SubjectCoreBase?
     /// Events queued while another thread (or an outer call on this thread) delivers; allocated on first use
     /// and owned (+1) by this slot.
     @usableFromInline final let queueSlot = Atomic<Unmanaged<ConduitQueueBase>?>(nil)
 
     @inlinable
-    init(parent: any ConduitParent, demand: Subscribers.Demand) {
+    init(parent: SubjectCoreBase, demand: Subscribers.Demand, flags: UInt8) {
         self.parent = parent
         self.demand = Atomic(demand.rawValue)
+        self.flags = Atomic(flags)
+    }
+
+    /// Whether the conduit has ended (cancelled or completed).
+    @inlinable
+    final var isEnded: Bool { flags.load(ordering: .relaxed) & ConduitFlags.ended != 0 }
+
+    /// Marks the conduit ended; returns whether it already was.
+    @inlinable
+    final func markEnded() -> Bool {
+        flags.bitwiseOr(ConduitFlags.ended, ordering: .acquiringAndReleasing).oldValue & ConduitFlags.ended != 0
     }
 
     deinit {
@@ -101,7 +113,7 @@ class ConduitBase: @unchecked Sendable {
     /// generic metadata.
     @usableFromInline
     final func cancel() {
-        guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !markEnded() else { return }
         let parent = self.parent
         self.parent = nil
         parent?.detach(self)
@@ -121,11 +133,11 @@ class ConduitQueueBase: @unchecked Sendable {
     func clear() {}
 }
 
-/// What a conduit needs from the subject it belongs to.
+/// Bits of `ConduitBase.flags`.
 @usableFromInline
-protocol ConduitParent: AnyObject {
-    /// Forgets a cancelled conduit.
-    func detach(_ conduit: ConduitBase)
+enum ConduitFlags {
+    @usableFromInline static let ended: UInt8 = 1
+    @usableFromInline static let needsCurrentValue: UInt8 = 2
 }
 
 /// One subscriber's connection to a subject. The downstream is reached through closures made where the
@@ -137,20 +149,17 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
     @usableFromInline var onValue: ((Output) -> Void)?
     /// Receives the completion.
     @usableFromInline var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    /// For `CurrentValueSubject` subscribers: deliver the subject's value on the first request.
-    @usableFromInline let needsCurrentValue: Atomic<Bool>
 
     @inlinable
-    init(parent: any ConduitParent, demand: Subscribers.Demand, needsCurrentValue: Bool = false) {
-        self.needsCurrentValue = Atomic(needsCurrentValue)
-        super.init(parent: parent, demand: demand)
+    init(parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false) {
+        super.init(parent: parent, demand: demand, flags: needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
     }
 
     /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do).
     @inlinable
     func offer(_ value: Output) {
         guard tryOwn() else { return enqueue(.value(value)) }
-        if !ended.load(ordering: .relaxed), takeDemand() { onValue?(value) }
+        if !isEnded, takeDemand() { onValue?(value) }
         leave()
     }
 
@@ -185,14 +194,14 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
             while queue != nil, let event = events.events.withLock({ $0.popFirst() }) {
                 switch event {
                 case .value(let value):
-                    if !ended.load(ordering: .relaxed), takeDemand() { onValue?(value) }
+                    if !isEnded, takeDemand() { onValue?(value) }
                 case .completion(let completion):
-                    let handler = ended.exchange(true, ordering: .acquiringAndReleasing) ? nil : onCompletion
+                    let handler = markEnded() ? nil : onCompletion
                     releaseHandlers()
                     handler?(completion)
                 }
             }
-            if ended.load(ordering: .acquiring) { releaseHandlers() }
+            if isEnded { releaseHandlers() }
             let remaining = wip.wrappingAdd(-missed, ordering: .acquiringAndReleasing).newValue
             if remaining == 0 { return }
             missed = remaining
@@ -209,12 +218,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         addDemand(demand)
-        guard demand > 0, needsCurrentValue.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        let wanted = flags.bitwiseAnd(~ConduitFlags.needsCurrentValue, ordering: .acquiringAndReleasing).oldValue
+        guard demand > 0, wanted & ConduitFlags.needsCurrentValue != 0 else { return }
         guard let current = parent as? any CurrentValueProviding else { return }
         // NB: claim delivery before reading the value, so a racing send queues behind it (at worst delivered
         // twice, never lost or reordered).
         if tryOwn() {
-            if let value = current.currentValue(as: Output.self), takeDemand(), !ended.load(ordering: .relaxed) {
+            if let value = current.currentValue(as: Output.self), takeDemand(), !isEnded {
                 onValue?(value)
             }
             leave()

@@ -1,17 +1,35 @@
 public import Synchronization
 
+/// The non-generic half of a subject's core: the subscriber list and its lock, so detaching a cancelled
+/// conduit runs without generic metadata lookups.
+// NB: @unchecked Sendable: the list is Mutex-guarded.
+@usableFromInline
+class SubjectCoreBase: @unchecked Sendable {
+    @usableFromInline final let lock = Mutex(SubscriberList())
+
+    @inlinable init() {}
+
+    /// Forgets a cancelled conduit.
+    @usableFromInline
+    final func detach(_ conduit: ConduitBase) {
+        lock.withLock { $0.detach(conduit) }
+    }
+}
+
 /// The shared machinery of `PassthroughSubject` and `CurrentValueSubject`: the subscriber list, the terminal
 /// completion and (for the current-value subject) the value, all behind one lock. Send takes that lock once
 /// to snapshot the list (and store the value), then delivers outside it.
 // NB: @unchecked Sendable: `completion` and `value` are only touched inside `lock.withLock`.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: ConduitParent, CurrentValueProviding, @unchecked Sendable {
-    @usableFromInline let lock = Mutex(SubscriberList())
+final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValueProviding, @unchecked Sendable {
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     @usableFromInline var value: Output?
 
     @inlinable
-    init(value: Output?) { self.value = value }
+    init(value: Output?) {
+        self.value = value
+        super.init()
+    }
 
     /// Stores the value (if `store`) and sends it to every subscriber with demand.
     @inlinable
@@ -86,17 +104,12 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, CurrentValueProv
             return (nil, deliversCurrentValue ? value : nil)
         }
         if let completion {
-            conduit.ended.store(true, ordering: .releasing)
+            _ = conduit.markEnded()
             receiveCompletion(completion)
         } else if deliversCurrentValue {
             if let current { conduit.deliverOwned(current) } else { conduit.leave() }
         }
         return AnyCancellable(object: conduit)
-    }
-
-    @usableFromInline
-    func detach(_ conduit: ConduitBase) {
-        lock.withLock { $0.detach(conduit) }
     }
 
     @usableFromInline

@@ -14,7 +14,7 @@ struct SubscriberList: @unchecked Sendable {
     /// Appends a conduit and records its slot.
     @inlinable
     mutating func append(_ conduit: ConduitBase) {
-        conduit.slot = conduits.count
+        conduit.slot = Int32(truncatingIfNeeded: conduits.count)
         conduits.append(conduit)
     }
 
@@ -33,7 +33,7 @@ struct SubscriberList: @unchecked Sendable {
     /// more than half of it is holes.
     @usableFromInline
     mutating func detach(_ conduit: ConduitBase) {
-        let slot = conduit.slot
+        let slot = Int(conduit.slot)
         guard slot < conduits.count, conduits[slot] === conduit else { return }
         conduits[slot] = nil
         holes += 1
@@ -48,7 +48,7 @@ struct SubscriberList: @unchecked Sendable {
         var live = ContiguousArray<ConduitBase?>()
         live.reserveCapacity(conduits.count - holes)
         for case let conduit? in conduits {
-            conduit.slot = live.count
+            conduit.slot = Int32(truncatingIfNeeded: live.count)
             live.append(conduit)
         }
         conduits = live
