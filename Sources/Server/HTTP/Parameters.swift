@@ -6,6 +6,9 @@ struct Parameters: Sendable, Equatable {
         self.values = values
     }
 
+    /// Whether the route captured nothing.
+    var isEmpty: Bool { values.isEmpty }
+
     /// The raw (percent-decoded) value of `name`.
     subscript(name: String) -> String? {
         values[name]

@@ -33,12 +33,14 @@ struct Request: Sendable {
 
     /// Splits `/path?query#fragment` into the raw path and the raw query.
     static func split(target: String) -> (path: String, query: Substring) {
+        // NB: searched as UTF-8 bytes: `Character` iteration (grapheme breaking) cost more than the rest of
+        // the request's parsing together.
         var target = Substring(target)
-        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
-        guard let mark = target.firstIndex(of: "?") else {
+        if let hash = target.utf8.firstIndex(of: UInt8(ascii: "#")) { target = target[..<hash] }
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else {
             return (target.isEmpty ? "/" : String(target), "")
         }
         let path = target[..<mark]
-        return (path.isEmpty ? "/" : String(path), target[target.index(after: mark)...])
+        return (path.isEmpty ? "/" : String(path), target[target.utf8.index(after: mark)...])
     }
 }

@@ -37,22 +37,42 @@ struct RoutePattern: Sendable, Hashable, CustomStringConvertible {
             "a * segment must come last: \(pattern)")
     }
 
-    /// The captured parameters if `path` (percent-decoded segments) matches.
-    func match(_ path: [String]) -> [String: String]? {
-        var captures: [String: String] = [:]
+    /// Whether `path` (percent-decoded segments) matches; allocates nothing.
+    func matches(_ path: [String]) -> Bool {
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(let text):
-                guard index < path.count, path[index] == text else { return nil }
+                guard index < path.count, path[index] == text else { return false }
+            case .parameter:
+                guard index < path.count, !path[index].isEmpty else { return false }
+            case .rest:
+                return true
+            }
+        }
+        return path.count == segments.count
+    }
+
+    /// The captured parameters if `path` (percent-decoded segments) matches.
+    func match(_ path: [String]) -> [String: String]? {
+        guard matches(path) else { return nil }
+        var captures: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal:
+                continue
             case .parameter(let name):
-                guard index < path.count, !path[index].isEmpty else { return nil }
                 captures[name] = path[index]
             case .rest(let name):
                 captures[name] = path[index...].joined(separator: "/")
-                return captures
             }
         }
-        return path.count == segments.count ? captures : nil
+        return captures
+    }
+
+    /// The first segment's text when it is a literal (the router's index key).
+    var firstLiteral: String? {
+        if case .literal(let text) = segments.first { return text }
+        return nil
     }
 
     /// Whether `self` is more specific than `other` (compared segment by segment).

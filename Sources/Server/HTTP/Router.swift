@@ -24,6 +24,14 @@ struct Router: Sendable {
 
     /// Every route, in the order added.
     private(set) var routes: [Route] = []
+    /// Indices into `routes` by the pattern's first literal segment (`""` for `/`), so a request only
+    /// looks at the routes that can match it.
+    private var routesByFirstSegment: [String: [Int]] = [:]
+    /// Indices of the routes whose pattern starts with a parameter or a `*rest`.
+    private var routesStartingWithAWildcard: [Int] = []
+    /// Indices of the routes whose pattern is all literal, by their path (`/todos`): the common case
+    /// answered with one lookup.
+    private var routesByLiteralPath: [String: [Int]] = [:]
     /// Answers GET and HEAD for paths no route matches (the static files); nil means 404.
     var fallback: Handler?
 
@@ -36,6 +44,17 @@ struct Router: Sendable {
             !routes.contains { $0.method == method && $0.pattern == pattern },
             "duplicate route \(method.rawValue) \(pattern)")
         routes.append(Route(method: method, pattern: pattern, handler: handler))
+        let literals = pattern.segments.compactMap { if case .literal(let text) = $0 { text } else { nil } }
+        if literals.count == pattern.segments.count {
+            routesByLiteralPath["/" + literals.joined(separator: "/"), default: []].append(routes.count - 1)
+        }
+        if pattern.segments.isEmpty {
+            routesByFirstSegment["", default: []].append(routes.count - 1)
+        } else if let first = pattern.firstLiteral {
+            routesByFirstSegment[first, default: []].append(routes.count - 1)
+        } else {
+            routesStartingWithAWildcard.append(routes.count - 1)
+        }
     }
 
     /// Adds a GET route (which also answers HEAD).
@@ -51,34 +70,61 @@ struct Router: Sendable {
 
     /// The route for `request` and its captured parameters, or the error the table implies.
     func resolve(_ request: Request) -> Result<(Route, Parameters), HTTPError> {
-        let segments = Self.segments(of: request.rawPath)
-        var matching: [(route: Route, captures: [String: String])] = []
-        for route in routes {
-            if let captures = route.pattern.match(segments) { matching.append((route, captures)) }
-        }
         let method = request.method
-        let candidates = matching.filter { $0.route.method == method || (method == .head && $0.route.method == .get) }
-        if let best = candidates.min(by: { lhs, rhs in
-            // HEAD prefers an explicit HEAD route over the GET one of the same pattern.
-            if lhs.route.pattern == rhs.route.pattern { return lhs.route.method == method }
-            return lhs.route.pattern.isMoreSpecific(than: rhs.route.pattern)
-        }) {
-            return .success((best.route, Parameters(best.captures)))
+        if let route = literalRoute(request.rawPath, method) { return .success((route, Parameters())) }
+        let segments = Self.segments(of: request.rawPath)
+        var best: Route?
+        var allowed: UInt8 = 0
+        // NB: the hot path of every request: no allocation per candidate, captures only for the winner.
+        func consider(_ index: Int) {
+            let route = routes[index]
+            guard route.pattern.matches(segments) else { return }
+            allowed |= route.method.bit
+            guard route.method == method || (method == .head && route.method == .get) else { return }
+            guard let current = best else {
+                best = route
+                return
+            }
+            if route.pattern == current.pattern {
+                // HEAD prefers an explicit HEAD route over the GET one of the same pattern.
+                if route.method == method { best = route }
+            } else if route.pattern.isMoreSpecific(than: current.pattern) {
+                best = route
+            }
         }
-        if matching.isEmpty { return .failure(.notFound("no route for \(request.path)")) }
-        return .failure(.methodNotAllowed(method, allowed: Self.allowed(matching.map(\.route.method))))
+        for index in routesByFirstSegment[segments.first ?? ""] ?? [] { consider(index) }
+        for index in routesStartingWithAWildcard { consider(index) }
+        if let best {
+            return .success((best, Parameters(best.pattern.match(segments) ?? [:])))
+        }
+        if allowed == 0 { return .failure(.notFound("no route for \(request.path)")) }
+        return .failure(.methodNotAllowed(method, allowed: Self.allowed(HTTPMethod.allCases.filter { allowed & $0.bit != 0 })))
+    }
+
+    /// The all-literal route for a plain path (no escapes, no empty or trailing segments), if one answers
+    /// `method`; nil means "ask the full matcher" (which would pick the same route: nothing is more specific).
+    private func literalRoute(_ rawPath: String, _ method: HTTPMethod) -> Route? {
+        guard let indices = routesByLiteralPath[rawPath] else { return nil }
+        var fallback: Route?
+        for index in indices {
+            let route = routes[index]
+            if route.method == method { return route }
+            if method == .head, route.method == .get { fallback = route }
+        }
+        return fallback
     }
 
     /// The methods some route accepts for `path` (with HEAD when GET is there), empty for an unknown path.
     func allowedMethods(for rawPath: String) -> [HTTPMethod] {
         let segments = Self.segments(of: rawPath)
-        return Self.allowed(routes.filter { $0.pattern.match(segments) != nil }.map(\.method))
+        return Self.allowed(routes.filter { $0.pattern.matches(segments) }.map(\.method))
     }
 
     /// Routes `request` and runs its handler; never throws: errors become their responses.
     func handle(_ request: Request) -> Reply {
         switch resolve(request) {
         case .success((let route, let parameters)):
+            if parameters.isEmpty { return Self.run(route.handler, request) }
             var request = request
             request.parameters = parameters
             return Self.run(route.handler, request)
@@ -105,12 +151,27 @@ struct Router: Sendable {
 
     /// Percent-decoded path segments (empty ones dropped, so `/todos/` is `/todos`).
     static func segments(of rawPath: String) -> [String] {
-        rawPath.split(separator: "/").map { PercentDecoding.decode($0) }
+        rawPath.utf8.split(separator: UInt8(ascii: "/")).map { PercentDecoding.decode(Substring($0)) }
     }
 
     private static func allowed(_ methods: [HTTPMethod]) -> [HTTPMethod] {
         var set = Set(methods)
         if set.contains(.get) { set.insert(.head) }
         return HTTPMethod.allCases.filter { set.contains($0) }
+    }
+}
+
+extension HTTPMethod {
+    /// One bit per method, for sets of methods that cost no allocation.
+    fileprivate var bit: UInt8 {
+        switch self {
+        case .get: 1
+        case .head: 2
+        case .post: 4
+        case .put: 8
+        case .patch: 16
+        case .delete: 32
+        case .options: 64
+        }
     }
 }

@@ -44,8 +44,11 @@ enum ErrorPages {
             }, nil)
     }
 
+    /// The shortest and longest page, to skip the table for every other write.
+    private static let lengths: ClosedRange<Int> = (pages.keys.min() ?? 0)...(pages.keys.max() ?? 0)
+
     private static func rewrite(_ buffer: OpaquePointer, added: Int) {
-        guard let candidates = pages[added] else { return }
+        guard lengths.contains(added), let candidates = pages[added] else { return }
         let length = evbuffer_get_length(buffer)
         guard length >= added else { return }
         var tail = [UInt8](repeating: 0, count: added)

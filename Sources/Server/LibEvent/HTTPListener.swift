@@ -168,10 +168,8 @@ final class HTTPListener: @unchecked Sendable {
     ) {
         precondition(loop.inLoop)
         let output = evhttp_request_get_output_headers(raw)
-        for field in response.headers {
-            if evhttp_add_header(output, field.name, field.value) != 0 {
-                Log.error("dropped invalid response header \(field.name)")
-            }
+        for field in response.headers where Self.addHeader(output, field.name, field.value) != 0 {
+            Log.error("dropped invalid response header \(field.name)")
         }
         if method == .head {
             // evhttp sends no body and no length for HEAD; say what GET would send.
@@ -196,7 +194,7 @@ final class HTTPListener: @unchecked Sendable {
         start: @Sendable (any HTTPStream) -> Void, method: HTTPMethod, path: String, started: UInt64
     ) {
         let output = evhttp_request_get_output_headers(raw)
-        for field in headers { evhttp_add_header(output, field.name, field.value) }
+        for field in headers { Self.addHeader(output, field.name, field.value) }
         evhttp_send_reply_start(raw, Int32(status), nil)
         guard let connection = evhttp_request_get_connection(raw) else {
             evhttp_send_reply_end(raw)
@@ -246,6 +244,14 @@ final class HTTPListener: @unchecked Sendable {
         return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
             initialized = max(0, evbuffer_copyout(buffer, storage.baseAddress, count))
         }
+    }
+
+    /// `evhttp_add_header` through `withCString` (no copy of a native string, unlike the implicit conversion).
+    @discardableResult
+    private static func addHeader(_ headers: UnsafeMutablePointer<evkeyvalq>?, _ name: String, _ value: String)
+        -> Int32
+    {
+        name.withCString { name in value.withCString { value in evhttp_add_header(headers, name, value) } }
     }
 
     /// Adds `bytes` to an output buffer: small bodies are copied, large ones referenced (no copy).
