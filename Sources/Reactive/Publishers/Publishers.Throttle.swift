@@ -50,23 +50,15 @@ extension Publisher {
 /// An element arriving outside a window goes out at once (on the scheduler) and opens a window; elements
 /// arriving inside it are held (latest or first) and go out when it closes, which opens the next window.
 private final class ThrottleInner<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
-    Relay<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
+    TimedRelay<Upstream, Context, Downstream>, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     private let interval: Context.SchedulerTimeType.Stride
-    private let scheduler: Context
     private let latest: Bool
-    private let state = Mutex(ThrottleState<Upstream.Output>())
 
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
         interval = publisher.interval
-        scheduler = publisher.scheduler
         latest = publisher.latest
-        super.init(downstream: downstream)
-    }
-
-    override func receive(subscription: any Subscription) {
-        super.receive(subscription: subscription)
-        subscription.request(.unlimited)
+        super.init(downstream: downstream, scheduler: publisher.scheduler, options: nil)
     }
 
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
@@ -80,15 +72,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             return true
         }
         if opensWindow {
-            scheduler.schedule(options: nil) { [self] in emit(input) }
+            scheduler.schedule(options: nil) { [self] in deliver(input) }
             scheduleWindowEnd()
         }
         return .none
     }
 
     private func scheduleWindowEnd() {
-        scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: scheduler.minimumTolerance, options: nil) {
-            [self] in
+        after(interval) { [self] in
             let held = state.withLock { state -> Upstream.Output? in
                 guard !state.done, let held = state.held else {
                     state.windowOpen = false
@@ -98,50 +89,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
                 return held
             }
             if let held {
-                emit(held)
+                deliver(held)
                 scheduleWindowEnd()
             }
         }
     }
-
-    private func emit(_ value: Upstream.Output) {
-        guard state.withLock({ state -> Bool in
-            guard !state.done, state.demand > 0 else { return false }
-            state.demand -= 1
-            return true
-        }) else { return }
-        let more = downstream.receive(value)
-        if more > 0 { state.withLock { $0.demand += more } }
-    }
-
-    override func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        guard markCompleted() else { return }
-        scheduler.schedule(options: nil) { [self] in
-            let live = state.withLock { state -> Bool in
-                defer { state.done = true; state.held = nil }
-                return !state.done
-            }
-            if live { downstream.receive(completion: completion) }
-        }
-    }
-
-    override func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.demand += demand }
-    }
-
-    override func cancel() {
-        state.withLock { state in
-            state.done = true
-            state.held = nil
-        }
-        super.cancel()
-    }
-}
-
-// NB: @unchecked Sendable: it only lives inside its operator's Mutex.
-private struct ThrottleState<Value>: @unchecked Sendable {
-    var held: Value?
-    var windowOpen = false
-    var demand = Subscribers.Demand.none
-    var done = false
 }
