@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Server
@@ -68,13 +69,18 @@ import Testing
         #expect(id >= before && id < before + 60_000_000)
     }
 
+    /// A clock the test sets by hand.
+    final class ManualClock: Sendable {
+        let now = Mutex<UInt64>(500)
+    }
+
     @Test func growsWhenTheClockStandsStillOrGoesBack() {
-        nonisolated(unsafe) var now: UInt64 = 500
-        let ids = EventIDSource(clock: { now })
+        let clock = ManualClock()
+        let ids = EventIDSource(clock: { clock.now.withLock { $0 } })
         let a = ids.next()
-        now = 100
+        clock.now.withLock { $0 = 100 }
         let b = ids.next()
-        now = 900
+        clock.now.withLock { $0 = 900 }
         let c = ids.next()
         #expect([a, b, c] == [500, 501, 900])
     }
