@@ -77,8 +77,29 @@ def add_todo(driver, title):
     click(driver, driver.find_element(By.ID, "todo-add"))
 
 
+def save_full_page(driver, path, phone=False):
+    """A screenshot of the whole page once its images are in (lazy ones included)."""
+    driver.execute_script("document.querySelectorAll('img[loading=lazy]').forEach(i => i.loading = 'eager')")
+    wait(driver, 10).until(lambda d: d.execute_script("return [...document.images].every(i => i.complete)"))
+    width = driver.execute_script("return window.innerWidth")
+    height = min(driver.execute_script("return document.documentElement.scrollHeight"), 4000)
+    if phone:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    else:
+        driver.set_window_size(width, height + 100)
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(path))
+    if not phone:
+        driver.set_window_size(1280, 1000)
+
+
 def severe_console_messages(driver):
-    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    """Errors in the console; Chrome also logs each non-2xx answer, so the 422 that the too-short title
+    test asks for is expected (any other failed load, such as a missing image, is not)."""
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+            and not (entry.get("source") == "network" and "/todos - " in entry["message"]
+                     and "status of 422" in entry["message"])]
 
 
 def test_page_shows_the_live_state(browsers):
@@ -182,15 +203,14 @@ def test_no_console_errors_and_a_screenshot(browsers, artifacts, page_server):
     driver = browsers[0]
     errors = severe_console_messages(driver)
     assert errors == [], errors
-    driver.execute_script("window.scrollTo(0, 0)")
-    driver.save_screenshot(str(artifacts / "page.png"))
+    save_full_page(driver, artifacts / "page.png")
     phone = make_driver(390, 844, phone=True)
     try:
         open_page(phone, page_server)
         assert phone.execute_script("return window.innerWidth") == 390
         width = phone.execute_script("return document.documentElement.scrollWidth")
         assert width <= 390, f"the page scrolls sideways on a phone ({width}px)"
-        phone.save_screenshot(str(artifacts / "page-phone.png"))
+        save_full_page(phone, artifacts / "page-phone.png", phone=True)
         assert severe_console_messages(phone) == []
     finally:
         phone.quit()
