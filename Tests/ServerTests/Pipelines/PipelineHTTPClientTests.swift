@@ -97,6 +97,21 @@ import Testing
         #expect(throws: URLError(.cannotConnectToHost)) { try result.get() }
     }
 
+    @Test func completesOnTheLoopForHTTPAndHTTPS() async throws {
+        let client = HTTPClient(loop: loop, timeout: 5)
+        let port = upstream.baseURL.port!
+        for url in ["http://127.0.0.1:\(port)/posts", "https://127.0.0.1:\(port)/posts"] {
+            let onLoop = await withCheckedContinuation { continuation in
+                client.get(URL(string: url)!) { [loop] result in
+                    // NB: https goes through URLSession; a TLS handshake with a plain HTTP server fails.
+                    continuation.resume(returning: (loop.inLoop, (try? result.get()) != nil))
+                }
+            }
+            #expect(onLoop.0, "\(url) completes on the loop")
+            #expect(onLoop.1 == url.hasPrefix("http:"))
+        }
+    }
+
     @Test(arguments: ["ftp://127.0.0.1/posts", "file:///etc/passwd"])
     func refusesOtherSchemes(url: String) async {
         let result = await get(HTTPClient(loop: loop), URL(string: url)!)
