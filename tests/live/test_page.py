@@ -226,3 +226,22 @@ def test_the_page_shows_when_the_server_goes_away(fresh_server):
             lambda d: d.find_element(By.ID, "conn-state").get_attribute("data-state") in ("reconnecting", "offline"))
     finally:
         driver.quit()
+
+
+def test_with_a_token_the_settings_field_makes_changes_work(fresh_server):
+    server = fresh_server("--heartbeat", "15", "--token", "s3cret")
+    driver = make_driver()
+    try:
+        open_page(driver, server)
+        title = f"Needs a token {time.monotonic_ns() % 100000}"
+        add_todo(driver, title)
+        wait(driver, 3).until(lambda d: "Bearer" in d.find_element(By.ID, "todo-error").text)
+        assert driver.find_element(By.CSS_SELECTOR, "details.settings").get_attribute("open") is not None
+        field = driver.find_element(By.ID, "token-input")
+        field.send_keys("s3cret")
+        click(driver, driver.find_element(By.CSS_SELECTOR, "#settings-form button[type=submit]"))
+        assert driver.execute_script("return localStorage.getItem('livestate.token')") == "s3cret"
+        click(driver, driver.find_element(By.ID, "todo-add"))
+        wait(driver, 3).until(lambda d: title in todo_titles(d))
+    finally:
+        driver.quit()
