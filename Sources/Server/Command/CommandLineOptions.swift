@@ -115,7 +115,8 @@ enum CommandLineOptions {
             configuration.publicPath = path
         }
         if let (text, source) = value("upstream") {
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https",
                 let host = url.host, !host.isEmpty
             else { throw CommandLineError("\(source): '\(text)' is not an http(s) URL") }
             configuration.upstream = url

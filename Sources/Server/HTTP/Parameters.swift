@@ -25,7 +25,8 @@ struct Parameters: Sendable, Equatable {
         }
         guard let value = T(raw) else {
             throw HTTPError.badRequest(
-                "path parameter '\(name)' must be \(String(describing: T.self)), got '\(raw)'", code: "invalid_parameter")
+                "path parameter '\(name)' must be \(String(describing: T.self)), got '\(raw)'",
+                code: "invalid_parameter")
         }
         return value
     }

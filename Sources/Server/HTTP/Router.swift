@@ -98,7 +98,8 @@ struct Router: Sendable {
             return .success((best, Parameters(best.pattern.match(segments) ?? [:])))
         }
         if allowed == 0 { return .failure(.notFound("no route for \(request.path)")) }
-        return .failure(.methodNotAllowed(method, allowed: Self.allowed(HTTPMethod.allCases.filter { allowed & $0.bit != 0 })))
+        return .failure(
+            .methodNotAllowed(method, allowed: Self.allowed(HTTPMethod.allCases.filter { allowed & $0.bit != 0 })))
     }
 
     /// The all-literal route for a plain path (no escapes, no empty or trailing segments), if one answers

@@ -134,11 +134,13 @@ final class HTTPListener: @unchecked Sendable {
             send(response, to: raw, method: method, path: request.path, started: started)
         case .later(let start):
             pendingReplies.add(1, ordering: .relaxed)
-            let pending = PendingReply(listener: self, request: raw, method: method, path: request.path, started: started)
+            let pending = PendingReply(
+                listener: self, request: raw, method: method, path: request.path, started: started)
             start { response in pending.complete(response) }
         case .stream(let status, let headers, let start):
-            startStream(raw, status: status, headers: headers, start: start, method: method, path: request.path,
-                        started: started)
+            startStream(
+                raw, status: status, headers: headers, start: start, method: method, path: request.path,
+                started: started)
         }
     }
 
@@ -281,9 +283,10 @@ final class HTTPListener: @unchecked Sendable {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    private static func logRequest(_ method: HTTPMethod, _ path: String, _ status: Int, _ started: UInt64,
-                                   note: String = "")
-    {
+    private static func logRequest(
+        _ method: HTTPMethod, _ path: String, _ status: Int, _ started: UInt64,
+        note: String = ""
+    ) {
         guard Log.enabled(.info) else { return }
         let micros = (now() - started) / 1000
         let duration = "\(micros / 1000).\(String(micros % 1000 / 100))ms"
@@ -310,9 +313,10 @@ private final class PendingReply: @unchecked Sendable {
     private let started: UInt64
     private let done = Atomic<Bool>(false)
 
-    init(listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, method: HTTPMethod, path: String,
-         started: UInt64)
-    {
+    init(
+        listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, method: HTTPMethod, path: String,
+        started: UInt64
+    ) {
         self.listener = listener
         self.request = request
         self.method = method

@@ -60,7 +60,9 @@ import Testing
         #expect(
             try CommandLineOptions.parse(["healthcheck", "--port", "9"], environment: ["LIVESTATE_HOST": "::1"])
                 == .healthcheck(host: "::1", port: 9))
-        #expect(throws: CommandLineError.self) { try CommandLineOptions.parse(["healthcheck", "--token", "x"], environment: [:]) }
+        #expect(throws: CommandLineError.self) {
+            try CommandLineOptions.parse(["healthcheck", "--token", "x"], environment: [:])
+        }
     }
 
     @Test(arguments: [

@@ -184,9 +184,11 @@ enum StaticFolder {
     static let indexHTML = "<!doctype html><title>LiveState</title>\n"
 
     static func make() throws -> URL {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-static-\(UUID().uuidString)")
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "livestate-static-\(UUID().uuidString)")
         let folder = base.appendingPathComponent("public")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("css"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("css"), withIntermediateDirectories: true)
         try indexHTML.write(to: folder.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
         try "body { color: black }\n".write(
             to: folder.appendingPathComponent("css/site.css"), atomically: true, encoding: .utf8)

@@ -56,16 +56,19 @@ final class RawHTTPClient {
     func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw Failure(description: "send failed") }
             offset += sent
         }
     }
 
     /// Sends a request; `Content-Length` is added for a body.
-    func sendRequest(_ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
-                     close: Bool = false) throws
-    {
+    func sendRequest(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        close: Bool = false
+    ) throws {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" || method == "PUT" || method == "PATCH" {
@@ -92,7 +95,9 @@ final class RawHTTPClient {
         var end: Int?
         while end == nil {
             end = buffer.firstRange(of: separator)?.lowerBound
-            if end == nil, !fill() { throw Failure(description: "no complete response head: \(String(decoding: buffer, as: UTF8.self))") }
+            if end == nil, !fill() {
+                throw Failure(description: "no complete response head: \(String(decoding: buffer, as: UTF8.self))")
+            }
         }
         let headText = String(decoding: buffer[..<end!], as: UTF8.self)
         buffer.removeFirst(end! + 4)
