@@ -1517,7 +1517,34 @@ enum OpenAPIDocument {
                     "content": {
                       "text/event-stream": {
                         "schema": {
-                          "type": "string"
+                          "description": "One event: `data` is the topic's value as one line of JSON.",
+                          "type": "object",
+                          "properties": {
+                            "id": {
+                              "type": "string",
+                              "pattern": "^[0-9]+$"
+                            },
+                            "event": {
+                              "type": "string",
+                              "enum": [
+                                "todos",
+                                "posts",
+                                "albums",
+                                "image",
+                                "frameworks",
+                                "movies"
+                              ]
+                            },
+                            "data": {
+                              "type": "string",
+                              "contentMediaType": "application/json"
+                            }
+                          },
+                          "required": [
+                            "id",
+                            "event",
+                            "data"
+                          ]
                         }
                       }
                     }
@@ -1533,6 +1560,7 @@ enum OpenAPIDocument {
                     "required": false,
                     "style": "form",
                     "explode": false,
+                    "description": "Comma-separated topics (all when absent); an unknown or empty one is a 400.",
                     "schema": {
                       "type": "array",
                       "items": {
@@ -1545,17 +1573,23 @@ enum OpenAPIDocument {
                           "frameworks",
                           "movies"
                         ]
-                      }
+                      },
+                      "minItems": 1
                     }
                   },
                   {
                     "name": "diff",
                     "in": "query",
                     "required": false,
+                    "description": "`1` (or `true`, or empty) sends collection topics as inserted/updated/deleted changes.",
                     "schema": {
                       "type": "string",
                       "enum": [
-                        "1"
+                        "",
+                        "0",
+                        "1",
+                        "true",
+                        "false"
                       ]
                     }
                   },
@@ -1563,9 +1597,9 @@ enum OpenAPIDocument {
                     "name": "Last-Event-ID",
                     "in": "header",
                     "required": false,
+                    "description": "Resume after this event id; a value that is not a number is ignored (first connect).",
                     "schema": {
-                      "type": "string",
-                      "pattern": "^[0-9]+$"
+                      "type": "string"
                     }
                   }
                 ]
