@@ -71,13 +71,21 @@ import Testing
         let client = try RawHTTPClient(port: server.port)
         try client.sendRequest("GET", "/large")
         #expect(try client.readResponse().body == large)
-        // With Nagle on and 16 KiB writes each 23 KB reply waits ~40 ms for the client's delayed ACK.
-        let start = Date()
-        for _ in 0..<20 {
+        // With Nagle on and 16 KiB writes each 23 KB reply waits ~40 ms for the client's delayed ACK; the
+        // median (not the total) keeps a busy machine's outliers from failing the test.
+        var durations: [Double] = []
+        for _ in 0..<21 {
+            let start = Date()
             try client.sendRequest("GET", "/small")
             #expect(try client.readResponse().body == small)
+            durations.append(Date().timeIntervalSince(start))
         }
-        #expect(Date().timeIntervalSince(start) < 0.6)
+        #expect(durations.sorted()[10] < 0.03)
+        // Accepted sockets inherit TCP_NODELAY from the listening socket.
+        var noDelay: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(server.socket.descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, &length)
+        #expect(noDelay == 1)
     }
 
     @Test func libeventErrorPagesBecomeJSON() throws {
