@@ -53,9 +53,9 @@ import Testing
         for connection in connections { #expect(connection.read(until: "event: todos")) }
         #expect(eventually { hub.clientCount == baseline + 6 })
         connections.removeLast(2)
-        #expect(eventually(timeout: 2) { hub.clientCount == baseline + 4 })
+        #expect(eventually(timeout: 5) { hub.clientCount == baseline + 4 })
         connections.removeAll()
-        #expect(eventually(timeout: 2) { hub.clientCount == baseline })
+        #expect(eventually(timeout: 5) { hub.clientCount == baseline })
     }
 
     @Test func everyLoopDeliversEveryChangeToItsClients() throws {
