@@ -36,6 +36,16 @@ final class RecordingStream: HTTPStream, @unchecked Sendable {
         for action in actions { action() }
     }
 
+    /// Whether the hub dropped this client (over the cap) rather than ending its stream.
+    private(set) var wasAborted = false
+
+    func abort() {
+        guard !isClosed else { return }
+        wasAborted = true
+        pendingBytes = 0
+        close()
+    }
+
     func onClose(_ action: @escaping @Sendable () -> Void) {
         if isClosed { action() } else { closeActions.append(action) }
     }

@@ -88,7 +88,9 @@ final class EventClient: @unchecked Sendable {
         }
         // NB: the check comes before the write, so the frame being written never counts.
         if unsentLiveBytes > cap {
-            finish()
+            // Cut off: drop the connection and what it has not read, so no memory stays held for it.
+            isFinished = true
+            stream.abort()
             return false
         }
         stream.write(bytes)

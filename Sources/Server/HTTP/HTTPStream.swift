@@ -13,6 +13,9 @@ protocol HTTPStream: AnyObject, Sendable {
     var isClosed: Bool { get }
     /// Ends the reply (the terminating chunk) and runs the close actions.
     func close()
+    /// Drops the connection at once, discarding every byte the client has not read, and runs the close
+    /// actions: for a client that stopped reading, whose unsent output must not stay in memory.
+    func abort()
     /// Runs `action` once on `loop` when the stream ends for any reason (at once if it already did).
     func onClose(_ action: @escaping @Sendable () -> Void)
 }

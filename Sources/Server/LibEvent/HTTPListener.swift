@@ -420,6 +420,24 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         }
     }
 
+    func abort() {
+        loop.executeNowOrLater { [self] in
+            guard !closed else { return }
+            evhttp_connection_set_closecb(connection, nil, nil)
+            if let bev = evhttp_connection_get_bufferevent(connection) {
+                let fd = bufferevent_getfd(bev)
+                if fd >= 0 {
+                    // NB: a zero linger makes the close a reset, so the kernel drops the unsent bytes too.
+                    var option = linger(l_onoff: 1, l_linger: 0)
+                    setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+                }
+            }
+            finish()
+            // Frees the request with the connection (libevent's own path for a failed incoming connection).
+            evhttp_connection_free(connection)
+        }
+    }
+
     func onClose(_ action: @escaping @Sendable () -> Void) {
         loop.executeNowOrLater { [self] in
             if closed { action() } else { closeActions.append(action) }
