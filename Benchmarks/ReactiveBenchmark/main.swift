@@ -9,7 +9,9 @@ import Reactive
 let scale = Double(ProcessInfo.processInfo.environment["REACTIVE_BENCH_SCALE"] ?? "1") ?? 1
 let runs = 5
 /// REACTIVE_BENCH_CASES="1 3" runs only those cases (numbers as in the issue's table; 7 is memory).
-let selectedCases = Set((ProcessInfo.processInfo.environment["REACTIVE_BENCH_CASES"] ?? "1 2 3 4 5 6 7").split(separator: " ").map(String.init))
+let selectedCases = Set(
+    (ProcessInfo.processInfo.environment["REACTIVE_BENCH_CASES"] ?? "1 2 3 4 5 6 7").split(separator: " ").map(
+        String.init))
 func runs(_ number: Int) -> Bool { selectedCases.contains(String(number)) }
 
 /// Keeps results observable so the optimizer cannot drop the measured work.
@@ -102,7 +104,10 @@ if runs(7) {
     }
     keepTokens.removeAll()
     keepHandlers.removeAll()
-    rows.append(Row(name: "memory per live sink (RSS delta / 100k)", ours: median(samples), floor: median(floorSamples), openCombine: "500", target: "<= 200", unit: "B"))
+    rows.append(
+        Row(
+            name: "memory per live sink (RSS delta / 100k)", ours: median(samples), floor: median(floorSamples),
+            openCombine: "500", target: "<= 200", unit: "B"))
 }
 
 // 1. PassthroughSubject -> sink
@@ -120,7 +125,10 @@ if runs(1) {
         for i in 0..<count { for handler in handlers { handler(i) } }
     }
     blackhole(box.total)
-    rows.append(Row(name: "PassthroughSubject -> sink", ours: ours, floor: floor, openCombine: "133", target: "<= 30", unit: "ns/value"))
+    rows.append(
+        Row(
+            name: "PassthroughSubject -> sink", ours: ours, floor: floor, openCombine: "133", target: "<= 30",
+            unit: "ns/value"))
 }
 
 // 2. subject -> map -> filter -> compactMap -> sink
@@ -129,7 +137,8 @@ if runs(2) {
     let box = Sink()
     let ours = measure(units: count) {
         let subject = PassthroughSubject<Int, Never>()
-        let token = subject
+        let token =
+            subject
             .map { $0 &* 3 }
             .filter { $0 & 1 == 0 }
             .compactMap { $0 % 5 == 0 ? nil : $0 }
@@ -142,15 +151,20 @@ if runs(2) {
         let filter: (Int) -> Bool = { $0 & 1 == 0 }
         let compactMap: (Int) -> Int? = { $0 % 5 == 0 ? nil : $0 }
         let sink: (Int) -> Void = { box.total &+= $0 }
-        let handlers: [(Int) -> Void] = opaque([{ value in
-            let mapped = map(value)
-            guard filter(mapped), let kept = compactMap(mapped) else { return }
-            sink(kept)
-        }])
+        let handlers: [(Int) -> Void] = opaque([
+            { value in
+                let mapped = map(value)
+                guard filter(mapped), let kept = compactMap(mapped) else { return }
+                sink(kept)
+            }
+        ])
         for i in 0..<count { for handler in handlers { handler(i) } }
     }
     blackhole(box.total)
-    rows.append(Row(name: "-> map -> filter -> compactMap -> sink", ours: ours, floor: floor, openCombine: "198", target: "<= 60", unit: "ns/value"))
+    rows.append(
+        Row(
+            name: "-> map -> filter -> compactMap -> sink", ours: ours, floor: floor, openCombine: "198",
+            target: "<= 60", unit: "ns/value"))
 }
 
 // 3. CurrentValueSubject fanning out to 1,000 sinks
@@ -170,7 +184,10 @@ if runs(3) {
         for i in 0..<sends { for handler in handlers { handler(i) } }
     }
     blackhole(box.total)
-    rows.append(Row(name: "CurrentValueSubject, 1,000 sinks", ours: ours, floor: floor, openCombine: "123", target: "<= 30", unit: "ns/delivery"))
+    rows.append(
+        Row(
+            name: "CurrentValueSubject, 1,000 sinks", ours: ours, floor: floor, openCombine: "123", target: "<= 30",
+            unit: "ns/delivery"))
 }
 
 // 4. switchToLatest with a new inner publisher every 10 values
@@ -201,7 +218,10 @@ if runs(4) {
         }
     }
     blackhole(box.total)
-    rows.append(Row(name: "switchToLatest, new inner every 10 values", ours: ours, floor: floor, openCombine: "290", target: "<= 145", unit: "ns/inner value"))
+    rows.append(
+        Row(
+            name: "switchToLatest, new inner every 10 values", ours: ours, floor: floor, openCombine: "290",
+            target: "<= 145", unit: "ns/inner value"))
 }
 
 // 5. flatMap(maxPublishers: .unlimited) over Just
@@ -219,7 +239,10 @@ if runs(5) {
         for i in 0..<count { box.total &+= makeInner(i)() }
     }
     blackhole(box.total)
-    rows.append(Row(name: "flatMap(maxPublishers: .unlimited) over Just", ours: ours, floor: floor, openCombine: "727", target: "<= 360", unit: "ns/value"))
+    rows.append(
+        Row(
+            name: "flatMap(maxPublishers: .unlimited) over Just", ours: ours, floor: floor, openCombine: "727",
+            target: "<= 360", unit: "ns/value"))
 }
 
 // 6. sink + cancel churn
@@ -241,15 +264,26 @@ if runs(6) {
         }
     }
     blackhole(box.total)
-    rows.append(Row(name: "sink + cancel churn", ours: ours, floor: floor, openCombine: "1,190", target: "<= 400", unit: "ns/pair"))
+    rows.append(
+        Row(
+            name: "sink + cancel churn", ours: ours, floor: floor, openCombine: "1,190", target: "<= 400",
+            unit: "ns/pair"))
 }
 
 print("Reactive benchmark (release, median of \(runs) in-process runs, thread CPU time, scale \(scale))")
-print("OpenCombine cannot be fetched on this machine: its column is the figure from the issue table (OpenCombine 0.14, 2 cores).")
+print(
+    "OpenCombine cannot be fetched on this machine: its column is the figure from the issue table (OpenCombine 0.14, 2 cores)."
+)
 print("")
-func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
-func lpad(_ text: String, _ width: Int) -> String { text.count >= width ? text : String(repeating: " ", count: width - text.count) + text }
-print(pad("case", 46) + lpad("Reactive", 10) + lpad("floor", 9) + lpad("ratio", 8) + lpad("OpenCombine", 13) + lpad("target", 9) + "  unit")
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+func lpad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}
+print(
+    pad("case", 46) + lpad("Reactive", 10) + lpad("floor", 9) + lpad("ratio", 8) + lpad("OpenCombine", 13)
+        + lpad("target", 9) + "  unit")
 for row in rows {
     let ratio = row.floor > 0 ? String(format: "%.1fx", row.ours / row.floor) : "-"
     print(

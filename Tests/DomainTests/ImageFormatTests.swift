@@ -10,7 +10,10 @@ import Testing
         ("gif89", Array("GIF89a".utf8) + [1, 0, 1, 0], .gif),
         ("webp", Array("RIFF".utf8) + [0x1A, 0, 0, 0] + Array("WEBPVP8L".utf8), .webp),
         ("svg", Array(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8), .svg),
-        ("svg with prolog", Array("\u{FEFF}<?xml version=\"1.0\"?>\n<!-- made by hand -->\n<!DOCTYPE svg>\n<svg>".utf8), .svg),
+        (
+            "svg with prolog",
+            Array("\u{FEFF}<?xml version=\"1.0\"?>\n<!-- made by hand -->\n<!DOCTYPE svg>\n<svg>".utf8), .svg
+        ),
     ]
 
     @Test(arguments: recognised)
@@ -35,8 +38,9 @@ import Testing
     }
 
     @Test func contentTypes() {
-        #expect(ImageFormat.allCases.map(\.contentType) == [
-            "image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml",
-        ])
+        #expect(
+            ImageFormat.allCases.map(\.contentType) == [
+                "image/png", "image/jpeg", "image/gif", "image/webp", "image/svg+xml",
+            ])
     }
 }

@@ -92,8 +92,10 @@ private struct DecodedPNG {
 
     @Test func splitsLargeImagesIntoSeveralStoredBlocks() throws {
         let bitmap = Bitmap(width: 2000, height: 2000)  // 251 bytes a row: 502 000 bytes of scanlines
-        let png = try DecodedPNG(PNGEncoder.encode(bitmap, background: .init(red: 1, green: 2, blue: 3),
-                                                   foreground: .init(red: 0, green: 0, blue: 0)))
+        let png = try DecodedPNG(
+            PNGEncoder.encode(
+                bitmap, background: .init(red: 1, green: 2, blue: 3),
+                foreground: .init(red: 0, green: 0, blue: 0)))
         #expect(png.scanlines.count == 2000 * 251)
         #expect(png.width == 2000)
     }

@@ -58,7 +58,8 @@ private let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0])
         let manager = NetworkManager(baseURL: URL(string: "http://upstream.test"), loader: loader)
         let model = AlbumViewModel(networkManager: manager, loader: loader)
         #expect(model.albumSubject.value.isEmpty)
-        let photos = #"[{"albumId":1,"id":1,"title":"t","url":"http://u.test/1.png","thumbnailUrl":"http://u.test/t.png"}]"#
+        let photos =
+            #"[{"albumId":1,"id":1,"title":"t","url":"http://u.test/1.png","thumbnailUrl":"http://u.test/t.png"}]"#
         loader.respond("http://upstream.test/photos", body: Data(photos.utf8))
         #expect(model.albumSubject.value.map(\.url) == ["http://u.test/1.png"])
     }

@@ -44,7 +44,8 @@ package final class AlbumViewModel: Sendable {
 
     /// The seed's image pipeline.
     private func addSubscriber(loader: any DataLoader) {
-        let subscription = imageUrlSubject
+        let subscription =
+            imageUrlSubject
             .compactMap { urlString in
                 URL(string: urlString).map { (urlString, $0) }
             }

@@ -16,7 +16,9 @@ package enum PNGEncoder {
         header.appendBigEndian(UInt32(bitmap.width))
         header.appendBigEndian(UInt32(bitmap.height))
         header += [1, 3, 0, 0, 0]  // bit depth 1, colour type 3 (palette), deflate, filter 0, no interlace
-        let palette = [background.red, background.green, background.blue, foreground.red, foreground.green, foreground.blue]
+        let palette = [
+            background.red, background.green, background.blue, foreground.red, foreground.green, foreground.blue,
+        ]
 
         var file = signature
         appendChunk("IHDR", header, to: &file)
@@ -100,6 +102,8 @@ package enum PNGEncoder {
 
 extension [UInt8] {
     fileprivate mutating func appendBigEndian(_ value: UInt32) {
-        append(contentsOf: [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)])
+        append(contentsOf: [
+            UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF),
+        ])
     }
 }

@@ -26,7 +26,8 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     /// `TestScheduler` in tests).
     package init<S: Scheduler>(catalogue: [Movie] = EmbeddedData.movies, scheduler: S, dueTime: Double = 0.5) {
         self.catalogue = catalogue
-        let subscription = $keyword
+        let subscription =
+            $keyword
             // NB: `$keyword` replays "" to a new subscriber; the seed's screen starts with no result.
             .dropFirst()
             .debounce(for: .seconds(dueTime), scheduler: scheduler)

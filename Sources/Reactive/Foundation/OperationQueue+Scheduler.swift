@@ -44,7 +44,8 @@ extension OperationQueue: Scheduler {
         timer.setEventHandler { queue.addOperation { action() } }
         let delay = Swift.max(0, date.date.timeIntervalSinceNow)
         timer.schedule(
-            deadline: .now() + delay, repeating: interval.magnitude, leeway: .nanoseconds(Int(tolerance.magnitude * 1e9))
+            deadline: .now() + delay, repeating: interval.magnitude,
+            leeway: .nanoseconds(Int(tolerance.magnitude * 1e9))
         )
         timer.resume()
         return AnyCancellable { timer.cancel() }

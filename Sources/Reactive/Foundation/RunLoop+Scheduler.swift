@@ -13,7 +13,9 @@ extension RunLoop: Scheduler {
         public func distance(to other: SchedulerTimeType) -> Stride { Stride(other.date.timeIntervalSince(date)) }
 
         /// Returns a run loop scheduler time calculated by advancing this instance's time by the given interval.
-        public func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(date.addingTimeInterval(n.magnitude)) }
+        public func advanced(by n: Stride) -> SchedulerTimeType {
+            SchedulerTimeType(date.addingTimeInterval(n.magnitude))
+        }
 
         /// The interval by which run loop times advance, in seconds.
         public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable, Hashable,

@@ -1,7 +1,8 @@
 public import Foundation
 import Synchronization
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 extension URLSession {
@@ -75,10 +76,12 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
-        guard let downstream = state.withLock({ state -> Downstream? in
-            defer { state.downstream = nil; state.task = nil }
-            return state.downstream
-        }) else { return }
+        guard
+            let downstream = state.withLock({ state -> Downstream? in
+                defer { state.downstream = nil; state.task = nil }
+                return state.downstream
+            })
+        else { return }
         if let error {
             downstream.receive(completion: .failure(DataTaskSubscription.urlError(error)))
         } else if let response {
@@ -92,7 +95,9 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     private static func urlError(_ error: any Error) -> URLError {
         if let urlError = error as? URLError { return urlError }
         let nsError = error as NSError
-        if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) { return URLError(code) }
+        if nsError.domain == NSURLErrorDomain, let code = URLError.Code(rawValue: nsError.code) {
+            return URLError(code)
+        }
         return URLError(.unknown)
     }
 

@@ -18,7 +18,9 @@ final class ChainInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
     init(downstream: Downstream) { self.downstream = downstream }
 
     /// Subscribes to `publisher` as the next link; `onCompletion` decides what its completion means.
-    func link<P: Publisher>(_ publisher: P, onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> ChainNext<Downstream.Failure>)
+    func link<P: Publisher>(
+        _ publisher: P, onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> ChainNext<Downstream.Failure>
+    )
     where P.Output == Downstream.Input {
         let id = state.withLock { state -> Int? in
             guard !state.done else { return nil }
@@ -43,23 +45,27 @@ final class ChainInner<Downstream: Subscriber>: Subscription, @unchecked Sendabl
     }
 
     fileprivate func linkValue(_ id: Int, _ value: Downstream.Input) -> Subscribers.Demand {
-        guard state.withLock({ state -> Bool in
-            guard !state.done, state.linkID == id else { return false }
-            state.demand -= 1
-            return true
-        }) else { return .none }
+        guard
+            state.withLock({ state -> Bool in
+                guard !state.done, state.linkID == id else { return false }
+                state.demand -= 1
+                return true
+            })
+        else { return .none }
         let more = downstream.receive(value)
         if more > 0 { state.withLock { $0.demand += more } }
         return more
     }
 
     fileprivate func linkCompleted(_ id: Int, _ next: ChainNext<Downstream.Failure>) {
-        guard state.withLock({ state -> Bool in
-            guard !state.done, state.linkID == id else { return false }
-            state.status = .terminal
-            if case .complete = next { state.done = true }
-            return true
-        }) else { return }
+        guard
+            state.withLock({ state -> Bool in
+                guard !state.done, state.linkID == id else { return false }
+                state.status = .terminal
+                if case .complete = next { state.done = true }
+                return true
+            })
+        else { return }
         switch next {
         case .complete(let completion):
             downstream.receive(completion: completion)

@@ -107,7 +107,8 @@ extension Publisher {
         _ subscriber: S, accumulate: @escaping (Output) -> Accumulate<Failure>, result: @escaping () -> S.Input?
     ) where S.Failure == Failure {
         receive(
-            subscriber: ReduceInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result)
+            subscriber: ReduceInner<Output, Failure, S>(
+                downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result)
         )
     }
 

@@ -30,11 +30,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     /// Sends `value` if the downstream has demand (else drops it), adding back the demand it returns.
     final func deliver(_ value: Upstream.Output) {
-        guard state.withLock({ state -> Bool in
-            guard !state.done, state.demand > 0 else { return false }
-            state.demand -= 1
-            return true
-        }) else { return }
+        guard
+            state.withLock({ state -> Bool in
+                guard !state.done, state.demand > 0 else { return false }
+                state.demand -= 1
+                return true
+            })
+        else { return }
         let more = downstream.receive(value)
         if more > 0 { state.withLock { $0.demand += more } }
     }

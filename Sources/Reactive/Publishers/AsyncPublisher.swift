@@ -125,7 +125,8 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
     }
 
     func cancel() {
-        let (subscription, waiting) = state.withLock { state -> ((any Subscription)?, CheckedContinuation<Input?, any Error>?) in
+        let (subscription, waiting) = state.withLock {
+            state -> ((any Subscription)?, CheckedContinuation<Input?, any Error>?) in
             state.completion = .finished
             defer { state.waiting = nil }
             return (state.status.terminate(), state.waiting)

@@ -63,18 +63,20 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
     }
 
     override func resolve(_ result: Result<Downstream.Input, Downstream.Failure>) {
-        deliver(state.withLock { state in
-            state.result = result
-            return state.takeIfReady()
-        })
+        deliver(
+            state.withLock { state in
+                state.result = result
+                return state.takeIfReady()
+            })
     }
 
     func request(_ demand: Subscribers.Demand) {
         guard demand > 0 else { return }
-        deliver(state.withLock { state in
-            state.requested = true
-            return state.takeIfReady()
-        })
+        deliver(
+            state.withLock { state in
+                state.requested = true
+                return state.takeIfReady()
+            })
     }
 
     func cancel() {

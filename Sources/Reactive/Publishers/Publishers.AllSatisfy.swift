@@ -21,10 +21,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var all = true
-            upstream.subscribe(subscriber, accumulate: { input in
-                all = predicate(input)
-                return all ? .more : .done
-            }, result: { all })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    all = predicate(input)
+                    return all ? .more : .done
+                }, result: { all })
         }
     }
 }

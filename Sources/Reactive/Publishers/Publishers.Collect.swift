@@ -17,10 +17,12 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var collected: [Upstream.Output] = []
-            upstream.subscribe(subscriber, accumulate: { input in
-                collected.append(input)
-                return .more
-            }, result: { collected })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    collected.append(input)
+                    return .more
+                }, result: { collected })
         }
     }
 }

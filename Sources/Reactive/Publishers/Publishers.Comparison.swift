@@ -21,11 +21,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let ordered = areInIncreasingOrder
             var best: Upstream.Output?
-            upstream.subscribe(subscriber, accumulate: { input in
-                if let current = best, !ordered(current, input) { return .more }
-                best = input
-                return .more
-            }, result: { best })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    if let current = best, !ordered(current, input) { return .more }
+                    best = input
+                    return .more
+                }, result: { best })
         }
     }
 }

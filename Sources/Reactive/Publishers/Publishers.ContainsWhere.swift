@@ -21,10 +21,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var found = false
-            upstream.subscribe(subscriber, accumulate: { input in
-                found = predicate(input)
-                return found ? .done : .more
-            }, result: { found })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    found = predicate(input)
+                    return found ? .done : .more
+                }, result: { found })
         }
     }
 }

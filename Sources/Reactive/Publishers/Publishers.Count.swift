@@ -17,10 +17,12 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var count = 0
-            upstream.subscribe(subscriber, accumulate: { _ in
-                count += 1
-                return .more
-            }, result: { count })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { _ in
+                    count += 1
+                    return .more
+                }, result: { count })
         }
     }
 }

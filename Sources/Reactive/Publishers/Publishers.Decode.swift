@@ -18,7 +18,8 @@ extension Publishers {
         /// Attaches the subscriber through a decoding inner subscriber; a decoding error fails the stream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
-            upstream.subscribe(subscriber, tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
+            upstream.subscribe(
+                subscriber, tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
         }
     }
 

@@ -32,9 +32,11 @@ extension Publishers {
         /// Attaches the subscriber; each event is delivered `interval` after it arrives, on the scheduler.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, interval, tolerance, options) = (scheduler, interval, tolerance, options)
-            upstream.receive(subscriber: HopInner(downstream: subscriber) { action in
-                scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
-            })
+            upstream.receive(
+                subscriber: HopInner(downstream: subscriber) { action in
+                    scheduler.schedule(
+                        after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
+                })
         }
     }
 }
@@ -51,7 +53,8 @@ extension Publisher {
         options: S.SchedulerOptions? = nil
     ) -> Publishers.Delay<Self, S> {
         Publishers.Delay(
-            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance, scheduler: scheduler,
+            upstream: self, interval: interval, tolerance: tolerance ?? scheduler.minimumTolerance,
+            scheduler: scheduler,
             options: options
         )
     }

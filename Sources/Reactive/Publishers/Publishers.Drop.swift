@@ -20,11 +20,13 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var remaining = count
-            upstream.subscribe(subscriber, step: { input in
-                guard remaining > 0 else { return .emit(input) }
-                remaining -= 1
-                return .drop
-            })
+            upstream.subscribe(
+                subscriber,
+                step: { input in
+                    guard remaining > 0 else { return .emit(input) }
+                    remaining -= 1
+                    return .drop
+                })
         }
     }
 }

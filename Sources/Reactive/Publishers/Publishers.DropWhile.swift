@@ -21,11 +21,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var dropping = true
-            upstream.subscribe(subscriber, step: { input in
-                if dropping, predicate(input) { return .drop }
-                dropping = false
-                return .emit(input)
-            })
+            upstream.subscribe(
+                subscriber,
+                step: { input in
+                    if dropping, predicate(input) { return .drop }
+                    dropping = false
+                    return .emit(input)
+                })
         }
     }
 }

@@ -19,7 +19,8 @@ extension Publishers {
 
         /// Creates a publisher that transforms elements into publishers and merges their output.
         public init(
-            upstream: Upstream, maxPublishers: Subscribers.Demand, transform: @escaping (Upstream.Output) -> NewPublisher
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
         ) {
             self.upstream = upstream
             self.maxPublishers = maxPublishers
@@ -91,7 +92,9 @@ extension Publisher {
     public func flatMap<P: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
     ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
-        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            transform($0).setFailureType(to: Failure.self)
+        }
     }
 }
 

@@ -17,10 +17,12 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var last: Upstream.Output?
-            upstream.subscribe(subscriber, accumulate: { input in
-                last = input
-                return .more
-            }, result: { last })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    last = input
+                    return .more
+                }, result: { last })
         }
     }
 }

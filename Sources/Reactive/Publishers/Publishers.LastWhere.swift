@@ -21,10 +21,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var last: Upstream.Output?
-            upstream.subscribe(subscriber, accumulate: { input in
-                if predicate(input) { last = input }
-                return .more
-            }, result: { last })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    if predicate(input) { last = input }
+                    return .more
+                }, result: { last })
         }
     }
 }

@@ -164,7 +164,8 @@ extension Publishers {
                 state.subscribers += 1
                 return state.subscribers == 1
             }
-            upstream.receive(subscriber: AutoconnectInner(downstream: subscriber, release: { [weak self] in self?.release() }))
+            upstream.receive(
+                subscriber: AutoconnectInner(downstream: subscriber, release: { [weak self] in self?.release() }))
             if first {
                 let connection = upstream.connect()
                 state.withLock { $0.connection = connection }

@@ -21,12 +21,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let range = range
             var index = 0
-            upstream.subscribe(subscriber, step: { input in
-                defer { index += 1 }
-                if range.isEmpty || index >= range.upperBound { return .finish }
-                if index < range.lowerBound { return .drop }
-                return index == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
-            })
+            upstream.subscribe(
+                subscriber,
+                step: { input in
+                    defer { index += 1 }
+                    if range.isEmpty || index >= range.upperBound { return .finish }
+                    if index < range.lowerBound { return .drop }
+                    return index == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
+                })
         }
     }
 }

@@ -12,7 +12,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates the publisher.
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -22,10 +24,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
             var accumulator = initial
-            upstream.subscribe(subscriber, accumulate: { input in
-                accumulator = next(accumulator, input)
-                return .more
-            }, result: { accumulator })
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    accumulator = next(accumulator, input)
+                    return .more
+                }, result: { accumulator })
         }
     }
 }
@@ -36,7 +40,9 @@ extension Publisher {
     /// ```swift
     /// [1, 2, 3].publisher.reduce(0, +)   // 6
     /// ```
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Reduce<Self, T> {
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
     }
 }

@@ -26,7 +26,9 @@ extension Publishers {
         private static func attempt<S: Subscriber>(_ upstream: Upstream, chain: ChainInner<S>, remaining: Int?)
         where S.Input == Output, S.Failure == Failure {
             chain.link(upstream) { completion in
-                guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else { return .complete(completion) }
+                guard case .failure = completion, remaining.map({ $0 > 0 }) ?? true else {
+                    return .complete(completion)
+                }
                 return .next { attempt(upstream, chain: chain, remaining: remaining.map { $0 - 1 }) }
             }
         }

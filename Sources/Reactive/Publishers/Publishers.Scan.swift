@@ -12,7 +12,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates the publisher.
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output) {
+        public init(
+            upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -22,10 +24,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
             var accumulator = initialResult
-            upstream.subscribe(subscriber, step: { input in
-                accumulator = next(accumulator, input)
-                return .emit(accumulator)
-            })
+            upstream.subscribe(
+                subscriber,
+                step: { input in
+                    accumulator = next(accumulator, input)
+                    return .emit(accumulator)
+                })
         }
     }
 }
@@ -37,7 +41,8 @@ extension Publisher {
     /// ```swift
     /// [1, 2, 3].publisher.scan(0, +)   // 1, 3, 6
     /// ```
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T> {
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T) -> Publishers.Scan<Self, T>
+    {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
     }
 }

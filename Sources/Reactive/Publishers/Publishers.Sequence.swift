@@ -40,7 +40,8 @@ extension Subscriber {
             receive(completion: completion)
             return
         }
-        receive(subscription: SequenceSubscription(downstream: self, first: first, rest: iterator, completion: completion))
+        receive(
+            subscription: SequenceSubscription(downstream: self, first: first, rest: iterator, completion: completion))
     }
 }
 
@@ -52,7 +53,10 @@ private final class SequenceSubscription<Downstream: Subscriber, Iterator: Itera
 where Iterator.Element == Downstream.Input {
     private let state: Mutex<SequenceState<Downstream, Iterator>>
 
-    init(downstream: Downstream, first: Iterator.Element, rest: Iterator, completion: Subscribers.Completion<Downstream.Failure>) {
+    init(
+        downstream: Downstream, first: Iterator.Element, rest: Iterator,
+        completion: Subscribers.Completion<Downstream.Failure>
+    ) {
         state = Mutex(SequenceState(downstream: downstream, next: first, iterator: rest, completion: completion))
     }
 

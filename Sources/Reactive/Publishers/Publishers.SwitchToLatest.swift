@@ -67,9 +67,11 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     /// failingOuter.map { Just($0) }.switchToLatest()
     /// ```
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         Publishers.SwitchToLatest(upstream: map { $0.setFailureType(to: Failure.self) })
     }
 }

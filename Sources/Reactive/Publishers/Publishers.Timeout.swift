@@ -50,7 +50,8 @@ extension Publisher {
         _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
         customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self, S> {
-        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
+        Publishers.Timeout(
+            upstream: self, interval: interval, scheduler: scheduler, options: options, customError: customError)
     }
 }
 
@@ -86,8 +87,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     private func arm(_ armed: UInt64) {
         let scheduler = publisher.scheduler
-        scheduler.schedule(after: scheduler.now.advanced(by: publisher.interval), tolerance: scheduler.minimumTolerance,
-                           options: publisher.options) { [self] in
+        scheduler.schedule(
+            after: scheduler.now.advanced(by: publisher.interval), tolerance: scheduler.minimumTolerance,
+            options: publisher.options
+        ) { [self] in
             guard generation.load(ordering: .acquiring) == armed, cancelUpstream() else { return }
             if let customError = publisher.customError {
                 downstream.receive(completion: .failure(customError()))

@@ -18,7 +18,8 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(subscriber, tryStep: { input in .catching { try transform(input).map { .emit($0) } ?? .drop } })
+            upstream.subscribe(
+                subscriber, tryStep: { input in .catching { try transform(input).map { .emit($0) } ?? .drop } })
         }
     }
 }

@@ -21,12 +21,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var found = false
-            upstream.subscribe(subscriber, tryAccumulate: { input in
-                .catching {
-                    found = try predicate(input)
-                    return found ? .done : .more
-                }
-            }, result: { found })
+            upstream.subscribe(
+                subscriber,
+                tryAccumulate: { input in
+                    .catching {
+                        found = try predicate(input)
+                        return found ? .done : .more
+                    }
+                }, result: { found })
         }
     }
 }

@@ -21,13 +21,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var dropping = true
-            upstream.subscribe(subscriber, tryStep: { input in
-                .catching {
-                    if dropping, try predicate(input) { return .drop }
-                    dropping = false
-                    return .emit(input)
-                }
-            })
+            upstream.subscribe(
+                subscriber,
+                tryStep: { input in
+                    .catching {
+                        if dropping, try predicate(input) { return .drop }
+                        dropping = false
+                        return .emit(input)
+                    }
+                })
         }
     }
 }

@@ -20,7 +20,8 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            upstream.subscribe(subscriber, tryStep: { input in .catching { try predicate(input) ? .emitAndFinish(input) : .drop } })
+            upstream.subscribe(
+                subscriber, tryStep: { input in .catching { try predicate(input) ? .emitAndFinish(input) : .drop } })
         }
     }
 }

@@ -21,12 +21,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var last: Upstream.Output?
-            upstream.subscribe(subscriber, tryAccumulate: { input in
-                .catching {
-                    if try predicate(input) { last = input }
-                    return .more
-                }
-            }, result: { last })
+            upstream.subscribe(
+                subscriber,
+                tryAccumulate: { input in
+                    .catching {
+                        if try predicate(input) { last = input }
+                        return .more
+                    }
+                }, result: { last })
         }
     }
 }

@@ -12,7 +12,9 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates the publisher.
-        public init(upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initial = initial
             self.nextPartialResult = nextPartialResult
@@ -22,12 +24,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
             var accumulator = initial
-            upstream.subscribe(subscriber, tryAccumulate: { input in
-                .catching {
-                    accumulator = try next(accumulator, input)
-                    return .more
-                }
-            }, result: { accumulator })
+            upstream.subscribe(
+                subscriber,
+                tryAccumulate: { input in
+                    .catching {
+                        accumulator = try next(accumulator, input)
+                        return .more
+                    }
+                }, result: { accumulator })
         }
     }
 }

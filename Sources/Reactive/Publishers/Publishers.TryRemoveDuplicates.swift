@@ -21,13 +21,15 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             var last: Upstream.Output?
-            upstream.subscribe(subscriber, tryStep: { input in
-                .catching {
-                    if let previous = last, try predicate(previous, input) { return .drop }
-                    last = input
-                    return .emit(input)
-                }
-            })
+            upstream.subscribe(
+                subscriber,
+                tryStep: { input in
+                    .catching {
+                        if let previous = last, try predicate(previous, input) { return .drop }
+                        last = input
+                        return .emit(input)
+                    }
+                })
         }
     }
 }

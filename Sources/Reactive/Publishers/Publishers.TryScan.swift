@@ -12,7 +12,10 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
         /// Creates the publisher.
-        public init(upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
             self.upstream = upstream
             self.initialResult = initialResult
             self.nextPartialResult = nextPartialResult
@@ -22,12 +25,14 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
             var accumulator = initialResult
-            upstream.subscribe(subscriber, tryStep: { input in
-                .catching {
-                    accumulator = try next(accumulator, input)
-                    return .emit(accumulator)
-                }
-            })
+            upstream.subscribe(
+                subscriber,
+                tryStep: { input in
+                    .catching {
+                        accumulator = try next(accumulator, input)
+                        return .emit(accumulator)
+                    }
+                })
         }
     }
 }

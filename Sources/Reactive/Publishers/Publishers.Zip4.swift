@@ -26,7 +26,9 @@ extension Publishers {
 
         /// Attaches the subscriber to a combining object over all upstream publishers.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = CombineInner(downstream: subscriber, count: 4, mode: .zip) { ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output) }
+            let inner = CombineInner(downstream: subscriber, count: 4, mode: .zip) {
+                ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output, $0[3] as! D.Output)
+            }
             inner.start { inner in
                 inner.attach(a, at: 0)
                 inner.attach(b, at: 1)
@@ -55,7 +57,8 @@ extension Publisher {
     /// ```
     public func zip<P: Publisher, Q: Publisher, R: Publisher, T>(
         _ p: P, _ q: Q, _ r: R, _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
-    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T> where Failure == P.Failure, Failure == Q.Failure, Failure == R.Failure {
+    ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+    where Failure == P.Failure, Failure == Q.Failure, Failure == R.Failure {
         Publishers.Zip4(self, p, q, r).map { transform($0.0, $0.1, $0.2, $0.3) }
     }
 }

@@ -85,11 +85,17 @@ extension DispatchQueue: Scheduler {
             /// Orders two intervals.
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// Multiplies two intervals.
-            public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
+            }
             /// Adds two intervals.
-            public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
+            }
             /// Subtracts two intervals.
-            public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
+            }
             /// Subtracts an interval in place.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
             /// Multiplies an interval in place.

@@ -54,7 +54,8 @@ class ConduitBase: @unchecked Sendable {
     final func queue(orInstall make: () -> ConduitQueueBase) -> ConduitQueueBase {
         if let existing = queue { return existing }
         let fresh = Unmanaged.passRetained(make())
-        let (installed, current) = queueSlot.compareExchange(expected: nil, desired: fresh, ordering: .acquiringAndReleasing)
+        let (installed, current) = queueSlot.compareExchange(
+            expected: nil, desired: fresh, ordering: .acquiringAndReleasing)
         if installed { return fresh.takeUnretainedValue() }
         fresh.release()
         return current!.takeUnretainedValue()

@@ -129,7 +129,8 @@ final class HTTPClientTask: @unchecked Sendable {
             return send(next)
         }
         let body = Self.body(of: request)
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
         else {
             return finish(.failure(URLError(.badServerResponse)))
         }

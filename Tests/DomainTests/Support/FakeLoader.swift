@@ -34,7 +34,8 @@ final class FakeLoader: DataLoader {
             $0.pending.append(Pending(url: url, subject: subject))
             $0.requested.append(url)
         }
-        return subject
+        return
+            subject
             .handleEvents(receiveCancel: { [self] in state.withLock { $0.cancelled.append(url) } })
             .eraseToAnyPublisher()
     }
@@ -42,7 +43,8 @@ final class FakeLoader: DataLoader {
     /// Answers the oldest waiting request for `url` with `status` and `body`.
     func respond(_ url: String, status: Int = 200, body: Data) {
         guard let subject = take(url) else { return }
-        let response = HTTPURLResponse(url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let response = HTTPURLResponse(
+            url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
         subject.send((data: body, response: response))
         subject.send(completion: .finished)
     }

@@ -125,7 +125,9 @@ import Testing
     @Test func anInnerFailureFailsEverything() {
         let outer = PassthroughSubject<Int, TestError>()
         let tracker = outer.flatMap { value -> AnyPublisher<Int, TestError> in
-            value < 0 ? Fail(error: TestError(code: value)).eraseToAnyPublisher() : Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
+            value < 0
+                ? Fail(error: TestError(code: value)).eraseToAnyPublisher()
+                : Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }.track()
         outer.send(1)
         outer.send(-5)
@@ -163,7 +165,9 @@ import Testing
         let outer = PassthroughSubject<AnyPublisher<Int, Never>, Never>()
         var cancels = 0
         let tracker = outer.switchToLatest().track()
-        let inner = { PassthroughSubject<Int, Never>().handleEvents(receiveCancel: { cancels += 1 }).eraseToAnyPublisher() }
+        let inner = {
+            PassthroughSubject<Int, Never>().handleEvents(receiveCancel: { cancels += 1 }).eraseToAnyPublisher()
+        }
         outer.send(inner())
         outer.send(inner())
         #expect(cancels == 1)
@@ -231,7 +235,8 @@ import Testing
         var attempts = 0
         let tracker = Deferred { () -> AnyPublisher<Int, TestError> in
             attempts += 1
-            return attempts < 3 ? Fail(error: TestError(code: attempts)).eraseToAnyPublisher()
+            return attempts < 3
+                ? Fail(error: TestError(code: attempts)).eraseToAnyPublisher()
                 : Just(attempts).setFailureType(to: TestError.self).eraseToAnyPublisher()
         }.retry(5).track()
         #expect(tracker.events == [.subscription, .value(3), .finished])

@@ -81,7 +81,9 @@ import Testing
         let received = Locked<[Int]>([])
         let token = (0..<2_000).publisher
             .receive(on: DispatchQueue.global())
-            .sink(receiveCompletion: { _ in done.mutate { $0 = true } }, receiveValue: { value in received.mutate { $0.append(value) } })
+            .sink(
+                receiveCompletion: { _ in done.mutate { $0 = true } },
+                receiveValue: { value in received.mutate { $0.append(value) } })
         #expect(waitUntil { done.value })
         #expect(received.value == Array(0..<2_000))
         token.cancel()

@@ -80,7 +80,9 @@ import Testing
     }
 
     @Test func tryFilterFails() {
-        let tracker = [1, 2].publisher.tryFilter { if $0 == 2 { throw TestError() }; return true }.track()
+        let tracker = [1, 2].publisher.tryFilter {
+            if $0 == 2 { throw TestError() }; return true
+        }.track()
         #expect(tracker.events == [.subscription, .value(1), .failure("TestError(1)")])
     }
 }
@@ -91,7 +93,10 @@ import Testing
     }
 
     @Test func customPredicate() {
-        #expect(["a", "A", "b"].publisher.removeDuplicates { $0.lowercased() == $1.lowercased() }.track().values == ["a", "b"])
+        #expect(
+            ["a", "A", "b"].publisher.removeDuplicates { $0.lowercased() == $1.lowercased() }.track().values == [
+                "a", "b",
+            ])
     }
 
     @Test func tryRemoveDuplicatesFails() {
@@ -143,7 +148,8 @@ import Testing
     }
 
     @Test func prefixWhile() {
-        #expect([1, 2, 5, 1].publisher.prefix { $0 < 3 }.track().events == [.subscription, .value(1), .value(2), .finished])
+        #expect(
+            [1, 2, 5, 1].publisher.prefix { $0 < 3 }.track().events == [.subscription, .value(1), .value(2), .finished])
     }
 
     @Test func tryPrefixWhileFails() {
@@ -176,7 +182,10 @@ import Testing
     }
 
     @Test func tryFirstWhereFails() {
-        #expect([1].publisher.tryFirst { _ in throw TestError() }.track().events == [.subscription, .failure("TestError(1)")])
+        #expect(
+            [1].publisher.tryFirst { _ in throw TestError() }.track().events == [
+                .subscription, .failure("TestError(1)"),
+            ])
     }
 
     @Test func lastWaitsForFinishAndForDemand() {
@@ -192,7 +201,10 @@ import Testing
 
     @Test func lastWhereAndTryLastWhere() {
         #expect([1, 4, 2].publisher.last { $0 > 1 }.track().values == [2])
-        #expect([1].publisher.tryLast { _ in throw TestError() }.track().events == [.subscription, .failure("TestError(1)")])
+        #expect(
+            [1].publisher.tryLast { _ in throw TestError() }.track().events == [
+                .subscription, .failure("TestError(1)"),
+            ])
     }
 }
 

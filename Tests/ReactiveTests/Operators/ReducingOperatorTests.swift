@@ -65,7 +65,10 @@ import Testing
 
     @Test func containsWhereAndTryContainsWhere() {
         #expect([1, 5].publisher.contains { $0 > 3 }.track().values == [true])
-        #expect([1].publisher.tryContains { _ in throw TestError() }.track().events == [.subscription, .failure("TestError(1)")])
+        #expect(
+            [1].publisher.tryContains { _ in throw TestError() }.track().events == [
+                .subscription, .failure("TestError(1)"),
+            ])
     }
 
     @Test func allSatisfy() {

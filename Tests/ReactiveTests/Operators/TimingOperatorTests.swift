@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 import Reactive
 import ReactiveTesting
 import Testing
@@ -106,7 +106,9 @@ import Testing
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
         let seen = Locked<[Int?]>([])
-        let token = [1, 2].publisher.receive(on: queue).sink { _ in seen.mutate { $0.append(DispatchQueue.getSpecific(key: key)) } }
+        let token = [1, 2].publisher.receive(on: queue).sink { _ in
+            seen.mutate { $0.append(DispatchQueue.getSpecific(key: key)) }
+        }
         #expect(waitUntil { seen.value.count == 2 })
         #expect(seen.value == [7, 7])
         token.cancel()

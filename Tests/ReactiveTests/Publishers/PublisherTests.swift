@@ -2,8 +2,9 @@ import Foundation
 import Reactive
 import Synchronization
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite struct JustFailEmptyTests {
@@ -102,7 +103,9 @@ import FoundationNetworking
         var finished = false
         let subscriber = AnySubscriber<Int, Never>(
             receiveSubscription: { $0.request(.max(2)) },
-            receiveValue: { values.append($0); return .none },
+            receiveValue: {
+                values.append($0); return .none
+            },
             receiveCompletion: { _ in finished = true }
         )
         [1, 2, 3].publisher.subscribe(subscriber)
@@ -175,7 +178,8 @@ import FoundationNetworking
         }
         let lines = Lines()
         _ = [1].publisher.print("n", to: lines).track()
-        #expect(lines.text == "n: receive subscription\nn: request unlimited\nn: receive value: (1)\nn: receive finished\n")
+        #expect(
+            lines.text == "n: receive subscription\nn: request unlimited\nn: receive value: (1)\nn: receive finished\n")
     }
 }
 
@@ -219,7 +223,9 @@ import FoundationNetworking
         let url = try #require(URL(string: "http://127.0.0.1:1/nothing"))
         let failure = Locked<URLError?>(nil)
         let token = URLSession.shared.dataTaskPublisher(for: url).sink(
-            receiveCompletion: { completion in if case .failure(let error) = completion { failure.mutate { $0 = error } } },
+            receiveCompletion: { completion in
+                if case .failure(let error) = completion { failure.mutate { $0 = error } }
+            },
             receiveValue: { _ in }
         )
         #expect(waitUntil { failure.value != nil })

@@ -15,7 +15,9 @@ final class FakeUpstream: @unchecked Sendable {
             .deletingLastPathComponent()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("tests/fake_upstream.py").path, "--exit-with-stdin"]
+        process.arguments = [
+            "python3", root.appendingPathComponent("tests/fake_upstream.py").path, "--exit-with-stdin",
+        ]
         let output = Pipe()
         process.standardOutput = output
         // NB: the upstream exits when this pipe closes, so a crashed test run leaves no process behind.
@@ -86,7 +88,8 @@ final class FakeUpstream: @unchecked Sendable {
     /// A blocking loopback exchange for control calls (test thread only, never on a loop).
     private static func fetch(_ url: URL, body: Data? = nil) throws -> Data {
         let response = try RawHTTPClient.request(
-            port: url.port ?? 80, body == nil ? "GET" : "POST", url.path, headers: [("Content-Type", "application/json")],
+            port: url.port ?? 80, body == nil ? "GET" : "POST", url.path,
+            headers: [("Content-Type", "application/json")],
             body: Array(body ?? Data()))
         guard response.status == 200 else { throw FakeUpstreamError.badAnswer }
         return Data(response.body)

@@ -163,9 +163,10 @@ import Testing
         #expect(response.status == 202)
         let url = (json(response) as? [String: Any])?["url"] as? String ?? ""
         #expect(url.hasPrefix("/placeholder/600/"))
-        #expect(eventually(timeout: 5) {
-            (try? RawHTTPClient.request(port: server.port, "GET", "/albums/selection").status) == 200
-        })
+        #expect(
+            eventually(timeout: 5) {
+                (try? RawHTTPClient.request(port: server.port, "GET", "/albums/selection").status) == 200
+            })
         let selection = json(try RawHTTPClient.request(port: server.port, "GET", "/albums/selection")) as? [String: Any]
         #expect(selection?["url"] as? String == url)
         #expect(selection?["contentType"] as? String == "image/png")
@@ -184,9 +185,10 @@ import Testing
         #expect(image.header("Content-Type") == "image/png")
         #expect(Array(image.body.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(image.body[16..<24] == [0, 0, 0, 150, 0, 0, 0, 150])  // IHDR width and height
-        for path in ["/placeholder/0/92c952", "/placeholder/2001/92c952", "/placeholder/150/92c95", "/placeholder/150/zzzzzz",
-            "/placeholder/abc/92c952"]
-        {
+        for path in [
+            "/placeholder/0/92c952", "/placeholder/2001/92c952", "/placeholder/150/92c95", "/placeholder/150/zzzzzz",
+            "/placeholder/abc/92c952",
+        ] {
             let response = try RawHTTPClient.request(port: server.port, "GET", path)
             #expect(response.status == 400, "\(path)")
         }
@@ -197,7 +199,9 @@ import Testing
     @Test func tenKeywordsInsideHalfASecondCauseOneSearchInRealTime() throws {
         let server = try serve()
         let events = try EventStreamReader(port: server.port, topics: "movies")
-        let keywords = ["g", "go", "god", "godf", "godfa", "godfat", "godfath", "godfathe", "godfather", "godfather part"]
+        let keywords = [
+            "g", "go", "god", "godf", "godfa", "godfat", "godfath", "godfathe", "godfather", "godfather part",
+        ]
         let started = Date()
         for keyword in keywords {
             let response = try RawHTTPClient.request(
