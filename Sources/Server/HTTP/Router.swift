@@ -69,37 +69,51 @@ struct Router: Sendable {
     mutating func delete(_ pattern: String, _ handler: @escaping Handler) { on(.delete, pattern, handler) }
 
     /// The route for `request` and its captured parameters, or the error the table implies.
+    ///
+    /// A path belongs to the most specific pattern that matches it (literal segments beat parameters,
+    /// parameters beat `*rest`); the method is then looked up among that pattern's routes only, so
+    /// `GET /posts/refresh` is a 405 with `Allow: POST`, not `/posts/:id` with a bad id.
     func resolve(_ request: Request) -> Result<(Route, Parameters), HTTPError> {
         let method = request.method
         if let route = literalRoute(request.rawPath, method) { return .success((route, Parameters())) }
         let segments = Self.segments(of: request.rawPath)
+        guard let pattern = mostSpecificPattern(matching: segments) else {
+            return .failure(.notFound("no route for \(request.path)"))
+        }
         var best: Route?
         var allowed: UInt8 = 0
         // NB: the hot path of every request: no allocation per candidate, captures only for the winner.
-        func consider(_ index: Int) {
-            let route = routes[index]
-            guard route.pattern.matches(segments) else { return }
+        forEachCandidate(segments) { route in
+            guard route.pattern == pattern else { return }
             allowed |= route.method.bit
-            guard route.method == method || (method == .head && route.method == .get) else { return }
-            guard let current = best else {
-                best = route
-                return
-            }
-            if route.pattern == current.pattern {
-                // HEAD prefers an explicit HEAD route over the GET one of the same pattern.
-                if route.method == method { best = route }
-            } else if route.pattern.isMoreSpecific(than: current.pattern) {
+            if route.method == method {
+                best = route  // HEAD prefers an explicit HEAD route over the GET one.
+            } else if method == .head, route.method == .get, best == nil {
                 best = route
             }
         }
-        for index in routesByFirstSegment[segments.first ?? ""] ?? [] { consider(index) }
-        for index in routesStartingWithAWildcard { consider(index) }
         if let best {
             return .success((best, Parameters(best.pattern.match(segments) ?? [:])))
         }
-        if allowed == 0 { return .failure(.notFound("no route for \(request.path)")) }
         return .failure(
             .methodNotAllowed(method, allowed: Self.allowed(HTTPMethod.allCases.filter { allowed & $0.bit != 0 })))
+    }
+
+    /// The most specific pattern of the table that matches `segments`, whatever its method.
+    private func mostSpecificPattern(matching segments: [String]) -> RoutePattern? {
+        var pattern: RoutePattern?
+        forEachCandidate(segments) { route in
+            guard route.pattern.matches(segments) else { return }
+            if let current = pattern, !route.pattern.isMoreSpecific(than: current) { return }
+            pattern = route.pattern
+        }
+        return pattern
+    }
+
+    /// Calls `body` with each route that can match `segments` (by first segment, then the wildcards).
+    private func forEachCandidate(_ segments: [String], _ body: (Route) -> Void) {
+        for index in routesByFirstSegment[segments.first ?? ""] ?? [] { body(routes[index]) }
+        for index in routesStartingWithAWildcard { body(routes[index]) }
     }
 
     /// The all-literal route for a plain path (no escapes, no empty or trailing segments), if one answers
@@ -118,7 +132,8 @@ struct Router: Sendable {
     /// The methods some route accepts for `path` (with HEAD when GET is there), empty for an unknown path.
     func allowedMethods(for rawPath: String) -> [HTTPMethod] {
         let segments = Self.segments(of: rawPath)
-        return Self.allowed(routes.filter { $0.pattern.matches(segments) }.map(\.method))
+        guard let pattern = mostSpecificPattern(matching: segments) else { return [] }
+        return Self.allowed(routes.filter { $0.pattern == pattern }.map(\.method))
     }
 
     /// Routes `request` and runs its handler; never throws: errors become their responses.

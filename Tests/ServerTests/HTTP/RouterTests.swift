@@ -17,6 +17,7 @@ import Testing
         router.delete("/todos/:id") { _ in .noContent }
         router.get("/albums/:id") { _ in .response(Response(body: Array("album".utf8))) }
         router.get("/albums/selection") { _ in .response(Response(body: Array("selection".utf8))) }
+        router.post("/todos/refresh") { _ in .response(Response(status: 200)) }
         router.get("/files/*rest") { request in .response(Response(body: Array(request.parameters["rest"]!.utf8))) }
         router.get("/boom") { _ in throw CocoaError(.fileNoSuchFile) }
         return router
@@ -52,6 +53,9 @@ import Testing
         (HTTPMethod.put, "/todos", "GET, HEAD, POST"),
         (.post, "/todos/1", "GET, HEAD, PATCH, DELETE"),
         (.delete, "/albums/selection", "GET, HEAD"),
+        // The literal route owns its path: a GET is not handed to /todos/:id as a bad id.
+        (.get, "/todos/refresh", "POST"),
+        (.delete, "/todos/refresh", "POST"),
     ])
     func wrongMethodIs405WithAllowFromTheTable(method: HTTPMethod, path: String, allow: String) throws {
         let response = try router().handle(Request(method, path)).immediate()
@@ -100,6 +104,12 @@ import Testing
         router.fallback = { _ in .response(Response(status: 299)) }
         #expect(try router.handle(Request(.get, "/index.html")).immediate().status == 299)
         #expect(try router.handle(Request(.post, "/index.html")).immediate().status == 404)
+    }
+
+    @Test func allowedMethodsComeFromTheMostSpecificPattern() {
+        #expect(router().allowedMethods(for: "/todos/refresh") == [.post])
+        #expect(router().allowedMethods(for: "/todos/3") == [.get, .head, .patch, .delete])
+        #expect(router().allowedMethods(for: "/nope").isEmpty)
     }
 
     @Test func plainOptionsListsTheAllowedMethods() throws {
