@@ -1,1 +1,0 @@
-/// LiveState domain: models, embedded data, view models.

@@ -1,1 +1,0 @@
-/// LiveState HTTP service.
