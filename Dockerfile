@@ -1,4 +1,4 @@
-# LiveState container image (STYLE.md 22).
+# LiveState container image: build with the Swift toolchain, run on Debian slim as a non-root user.
 #   docker build -t livestate .
 #   docker run --init -p 127.0.0.1:8080:8080 -v livestate-data:/data livestate
 # The server listens on 0.0.0.0:8080 inside the container only (LIVESTATE_HOST below);

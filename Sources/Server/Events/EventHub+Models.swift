@@ -2,7 +2,7 @@ import Domain
 import Reactive
 
 extension EventHub {
-    /// Subscribes once to each view model's subject, one topic each (API.md, "Live updates"): the
+    /// Subscribes once to each view model's subject, one topic each (docs/api.md, "Live updates"): the
     /// current-value subjects replay to the hub now, which makes them the first events.
     func attach(_ models: LiveStateModels) {
         attach(.todos, collection: models.todos.tasks)

@@ -1,4 +1,4 @@
-// Seed 000 (../shared/seeds/000_c1f6641187b86282.txt): AlbumViewModel, as written in the post but for
+// Seed 000: AlbumViewModel, as written in the post but for
 // `import Combine` → `import Reactive` and UIKit: the image is `Data` (marked `// CHANGED:`).
 import Foundation
 import Reactive

@@ -1,4 +1,4 @@
-// Seed 002 (../shared/seeds/002_4a73629ab71a239b.txt): NetworkManager + PostViewModel, as written in the post but for
+// Seed 002: NetworkManager + PostViewModel, as written in the post but for
 // `import Combine` → `import Reactive` and what Swift 6 mode and the loopback test need, each marked `// CHANGED:`.
 import Foundation
 import Reactive

@@ -1,4 +1,4 @@
-// Seed 003 (../shared/seeds/003_f3920d4e098bff47.txt): the debounced search ViewModel, as written in the post but for
+// Seed 003: the debounced search ViewModel, as written in the post but for
 // `import Combine` → `import Reactive`; marked `// CHANGED:` are the injected scheduler (RunLoop.main → a
 // virtual-time TestScheduler in the test), the Alamofire call (a fake APIService) and UIKit's data source (a list).
 import Foundation

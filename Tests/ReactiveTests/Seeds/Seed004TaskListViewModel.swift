@@ -1,4 +1,4 @@
-// Seed 004 (../shared/seeds/004_b5daf1b0566057a2.txt): TaskListViewModel, both versions from the post, as written
+// Seed 004: TaskListViewModel, both versions from the post, as written
 // there but for `import Combine` → `import Reactive` (and the SwiftUI version renamed so both fit one module).
 import Foundation
 import Reactive
