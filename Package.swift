@@ -34,6 +34,22 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // PCRE2 (Debian's libpcre2-dev) as a system library: the 8-bit (UTF-8) library.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
+        // Compiled regular expressions with hard limits on size and work per match (wraps CPCRE2).
+        .target(name: "Patterns", dependencies: ["CPCRE2"], swiftSettings: swiftSettings),
+        // jansson (Debian's libjansson-dev) as a system library.
+        .systemLibrary(
+            name: "CJansson",
+            pkgConfig: "jansson",
+            providers: [.apt(["libjansson-dev"])]
+        ),
+        // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps CJansson).
+        .target(name: "StrictJSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
         // The HTTP service: libevent loop, routes, /events, storage, command line.
         .target(
             name: "Server",
@@ -65,6 +81,8 @@ let package = Package(
             dependencies: ["Domain", "Reactive", "ReactiveTesting"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "PatternsTests", dependencies: ["Patterns"], swiftSettings: swiftSettings),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "Domain", "Reactive", "ReactiveTesting"],

@@ -1,0 +1,70 @@
+import CPCRE2
+
+/// What one thread needs to match a ``Pattern`` against many subjects: PCRE2's match data, a match context
+/// carrying the pattern's limits, and a JIT stack of its own.
+///
+/// Not `Sendable`: PCRE2's match data and JIT stack belong to one thread at a time. Make one per request (or
+/// per thread) and call ``matches(_:)`` for each subject.
+///
+/// ```swift
+/// let matcher = PatternMatcher(try Pattern("sun$"))
+/// let kept = try titles.filter { try matcher.matches($0) }
+/// ```
+public final class PatternMatcher {
+    /// The pattern it matches.
+    public let pattern: Pattern
+    private let matchData: OpaquePointer?
+    private let context: OpaquePointer?
+    private let jitStack: OpaquePointer?
+
+    /// Prepares to match `pattern`; the limits are the pattern's.
+    public init(_ pattern: Pattern) {
+        self.pattern = pattern
+        let limits = pattern.limits
+        matchData = pcre2_match_data_create_from_pattern_8(pattern.code, nil)
+        context = pcre2_match_context_create_8(nil)
+        if let context {
+            pcre2_set_match_limit_8(context, limits.matchLimit)
+            pcre2_set_depth_limit_8(context, limits.depthLimit)
+            pcre2_set_heap_limit_8(context, limits.heapLimitKiB)
+        }
+        if pattern.isJITCompiled, let context {
+            // Without a stack of its own the JIT uses 32 KiB of the thread's machine stack; this one is
+            // allocated outside it and bounded by the pattern's limit.
+            let start = min(32 * 1024, limits.jitStackLimit)
+            jitStack = pcre2_jit_stack_create_8(start, limits.jitStackLimit, nil)
+            if let jitStack { pcre2_jit_stack_assign_8(context, nil, UnsafeMutableRawPointer(jitStack)) }
+        } else {
+            jitStack = nil
+        }
+    }
+
+    deinit {
+        if let jitStack { pcre2_jit_stack_free_8(jitStack) }
+        if let context { pcre2_match_context_free_8(context) }
+        if let matchData { pcre2_match_data_free_8(matchData) }
+    }
+
+    /// Whether `subject` contains a match; a match that reaches a limit throws
+    /// ``PatternError/limitExceeded(_:)``.
+    public func matches(_ subject: String) throws(PatternError) -> Bool {
+        guard let matchData, let context else {
+            throw .failed(code: PCRE2_ERROR_NOMEMORY, message: "out of memory")
+        }
+        var subject = subject
+        // A Swift string is valid UTF-8, so PCRE2 need not check it again on every match.
+        let result = subject.withUTF8 { bytes in
+            pcre2_match_8(
+                pattern.code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
+        }
+        switch result {
+        case 0...: return true  // 0: a match whose captures did not fit the match data
+        case PCRE2_ERROR_NOMATCH, PCRE2_ERROR_PARTIAL: return false
+        case PCRE2_ERROR_MATCHLIMIT: throw .limitExceeded(.match)
+        case PCRE2_ERROR_DEPTHLIMIT: throw .limitExceeded(.depth)
+        case PCRE2_ERROR_HEAPLIMIT: throw .limitExceeded(.heap)
+        case PCRE2_ERROR_JIT_STACKLIMIT: throw .limitExceeded(.jitStack)
+        default: throw .failed(code: result, message: Pattern.message(result))
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Patterns
+import Testing
+
+@Suite struct PatternTests {
+    @Test(arguments: [
+        ("^gam", "Gamma ray", true),
+        ("sun$", "Here comes the SUN", true),
+        ("a.*b", "xxAyyBzz", true),
+        ("[0-9]+", "room 101", true),
+        ("^été", "ÉTÉ indien", true),
+        ("^\\w+$", "naïve", true),
+        ("quis", "Lorem ipsum dolor", false),
+        ("^b", "abc", false),
+        ("x\\x{0}y", "x\u{0}y", true),
+    ])
+    func matchesOrdinaryPatternsCaseInsensitively(pattern: String, subject: String, expected: Bool) throws {
+        #expect(try Pattern(pattern).matches(subject) == expected)
+    }
+
+    @Test func aMatcherIsReusedAcrossSubjects() throws {
+        let matcher = PatternMatcher(try Pattern("o{2}"))
+        let kept = try ["moon", "mon", "BOOK", "box"].filter { try matcher.matches($0) }
+        #expect(kept == ["moon", "BOOK"])
+    }
+
+    @Test func compilesWithTheJITWhereThisMachineHasOne() throws {
+        #expect(try Pattern("abc").isJITCompiled == Pattern.isJITAvailable)
+    }
+
+    /// Patterns whose backtracking is exponential in the subject's length: each stops at a limit with its
+    /// own error instead of running for years. (Each subject holds the literal the pattern requires, so
+    /// PCRE2's required-character check cannot end the match early.)
+    @Test(arguments: [
+        ("(a+)+$", String(repeating: "a", count: 40) + "!"),
+        ("(?#[)^(\\w+\\s?)*!$(?#])", String(repeating: "a", count: 40) + "!x"),
+        ("^(\\w+\\s?)*$", String(repeating: "ab ", count: 20) + "!"),
+        ("(x+x+)+y", String(repeating: "x", count: 40) + "!y"),
+        ("((a|aa)+)+b", String(repeating: "a", count: 40) + "!b"),
+        ("^(a|a|a|a|a|a|a|a)*$", String(repeating: "a", count: 30) + "b"),
+        ("(?:(?:(?:a*)*b?)*c?)*d", String(repeating: "a", count: 40) + "!d"),
+        ("(*NO_JIT)(a+)+$", String(repeating: "a", count: 40) + "!"),
+    ])
+    func catastrophicPatternsStopAtALimit(pattern: String, subject: String) throws {
+        let compiled = try Pattern(pattern)
+        #expect {
+            try compiled.matches(subject)
+        } throws: { error in
+            guard case .limitExceeded = error as? PatternError else { return false }
+            return true
+        }
+    }
+
+    @Test func theInterpreterStopsAtItsDepthLimit() throws {
+        let pattern = try Pattern("(*NO_JIT)^(a(?1)?)$", limits: PatternLimits(matchLimit: 10_000_000, depthLimit: 50))
+        #expect(throws: PatternError.limitExceeded(.depth)) {
+            try pattern.matches(String(repeating: "a", count: 500))
+        }
+        #expect(try pattern.matches(String(repeating: "a", count: 10)))
+    }
+
+    @Test func theInterpreterStopsAtItsHeapLimit() throws {
+        let limits = PatternLimits(matchLimit: 100_000_000, depthLimit: 100_000_000, heapLimitKiB: 64)
+        let pattern = try Pattern("(*NO_JIT)^(a(?1)?)$", limits: limits)
+        #expect(throws: PatternError.limitExceeded(.heap)) {
+            try pattern.matches(String(repeating: "a", count: 20_000))
+        }
+    }
+
+    @Test func theJITStopsAtItsStackLimit() throws {
+        try #require(Pattern.isJITAvailable)
+        let limits = PatternLimits(matchLimit: 100_000_000, jitStackLimit: 32 * 1024)
+        let pattern = try Pattern("^(a(?1)?)$", limits: limits)
+        #expect(throws: PatternError.limitExceeded(.jitStack)) {
+            try pattern.matches(String(repeating: "a", count: 100_000))
+        }
+    }
+
+    @Test func aPatternOverTheLengthLimitIsRefusedBeforeCompiling() {
+        let alternation = (0..<10_000).map { "word\($0)" }.joined(separator: "|")
+        #expect(throws: PatternError.tooLong(limit: 256)) { try Pattern(alternation) }
+        #expect(throws: PatternError.tooLong(limit: 8)) {
+            try Pattern("abcdefghi", limits: PatternLimits(maxPatternLength: 8))
+        }
+    }
+
+    @Test(arguments: [
+        "(?:a|b){3000}", "(?:abcdef){5000}", "((((((((((((((((((((((((((((((((((a))))))))))))))))))))))))))))))))))",
+    ])
+    func aPatternThatCompilesTooLargeOrNestsTooDeepIsRefused(pattern: String) {
+        #expect {
+            try Pattern(pattern)
+        } throws: { error in
+            guard case .tooComplex = error as? PatternError else { return false }
+            return true
+        }
+    }
+
+    @Test(arguments: ["(", "a{2,1}", "[z-a]", "\\C", "(?<=a+)b"])
+    func anInvalidPatternSaysWhy(pattern: String) {
+        #expect {
+            try Pattern(pattern)
+        } throws: { error in
+            guard case .invalid(let message, _) = error as? PatternError else { return false }
+            return !message.isEmpty
+        }
+    }
+}
