@@ -76,7 +76,7 @@ import Testing
         for connection in connections { #expect(connection.read(until: "event: todos")) }
         #expect(server.app.events.clientCount == 4)
         server.shutdown()
-        // NB: what the client sees is checked on the binary (tests/live, SIGTERM): here the process lives on.
+        // NB: what the client sees is checked on the binary (integration/live, SIGTERM): here the process lives on.
         #expect(server.app.events.clientCount == 0)
         #expect(server.app.events.isShutDown)
     }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `tests/fake_upstream.py` on loopback, port 0: the one test double of the pipeline tests (the outside edge).
+/// `integration/fake_upstream.py` on loopback, port 0: the one test double of the pipeline tests (the outside edge).
 final class FakeUpstream: @unchecked Sendable {
     // NB: @unchecked because the process and pipe are only touched in init and deinit.
 
@@ -16,7 +16,7 @@ final class FakeUpstream: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            "python3", root.appendingPathComponent("tests/fake_upstream.py").path, "--exit-with-stdin",
+            "python3", root.appendingPathComponent("integration/fake_upstream.py").path, "--exit-with-stdin",
         ]
         let output = Pipe()
         process.standardOutput = output

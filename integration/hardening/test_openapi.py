@@ -74,7 +74,7 @@ def test_schemathesis_finds_nothing(server, tmp_path):
     url = f"http://127.0.0.1:{server.port}"
     cmd = [
         os.path.join(os.path.dirname(sys.executable), "schemathesis"),
-        "--config-file", os.path.join(ROOT, "tests", "hardening", "schemathesis.toml"),
+        "--config-file", os.path.join(ROOT, "integration", "hardening", "schemathesis.toml"),
         "run", f"{url}/openapi.json", "--url", url,
         "--seed", str(SEED), "--max-examples", str(EXAMPLES), "--generation-deterministic",
         "--mode", "all", "--checks", "all", "--workers", "1", "--phases", PHASES,

@@ -132,7 +132,7 @@ def quiesce(server, fds_at_most=None, timeout=20):
 def test_soak_returns_to_baseline(binary, tmp_path):
     raise_nofile(BATCH * 2 + 200)
     rng = random.Random(1129)
-    server = Server(binary, data=str(tmp_path / "soak.sqlite")).start()
+    server = Server(binary=binary, data=str(tmp_path / "soak.sqlite")).start()
     try:
         # Warm-up: one of everything, so lazily built state (caches, thread pools, the SSE hub) exists.
         counts = {"reads": 0, "writes": 0, "errors": []}
@@ -203,7 +203,7 @@ def try_request(port, timeout):
 
 def test_descriptor_exhaustion_refuses_cleanly_and_recovers(binary):
     limit = 128
-    server = Server(binary, data=":memory:", nofile=limit).start()
+    server = Server(binary=binary, data=":memory:", nofile=limit).start()
     hogs = []
     try:
         keeper = server.connect(10)

@@ -158,7 +158,7 @@ def test_acknowledged_writes_survive_kill_minus_nine(binary, tmp_path):
     baseline_ids = None
     kills = 0
     while kills < KILLS:
-        server = Server(binary, data=data).start()
+        server = Server(binary=binary, data=data).start()
         try:
             if baseline_ids is None:
                 baseline_ids = {t["id"] for t in server.request("GET", "/todos").json()}
@@ -182,7 +182,7 @@ def test_acknowledged_writes_survive_kill_minus_nine(binary, tmp_path):
         finally:
             server.kill9()
         assert integrity(data) == [("ok",)], f"integrity_check failed after kill {kills}"
-    server = Server(binary, data=data).start()
+    server = Server(binary=binary, data=data).start()
     try:
         count = check_state(server, ledger, baseline_ids)
         assert server.stop() == 0

@@ -42,7 +42,7 @@ def listening_addresses(pid):
 
 
 def test_binds_loopback_only_by_default(binary):
-    server = Server(binary, host=None).start()
+    server = Server(binary=binary, host=None).start()
     try:
         addresses = listening_addresses(server.proc.pid)
         assert addresses, "no listening socket found"
@@ -55,7 +55,7 @@ def test_binds_loopback_only_by_default(binary):
 
 @pytest.fixture(scope="module")
 def guarded(binary):
-    server = Server(binary, args=["--token", SECRET]).start()
+    server = Server("--token", SECRET, binary=binary).start()
     yield server
     server.stop()
 
@@ -135,7 +135,7 @@ def public_server(binary, tmp_path_factory):
     (outside / "secret.txt").write_text("OUTSIDE-SECRET")
     os.symlink(outside / "secret.txt", root / "link.txt")
     os.symlink(outside, root / "linkdir")
-    server = Server(binary, args=["--public", str(root)]).start()
+    server = Server(binary=binary, public=str(root)).start()
     yield server
     server.stop()
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Shared by the hardening stages: builds the livestate binary (debug, the scratch path in
 # LIVESTATE_SCRATCH or the package's .build), then runs pytest on the given hardening tests.
-# Usage: tests/hardening/stage.sh test_abuse.py [pytest args...]
+# Usage: integration/hardening/stage.sh test_abuse.py [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scratch=()
@@ -14,5 +14,5 @@ fi
 mkdir -p artifacts
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 file="$1"; shift
-exec .venv/bin/python -m pytest -p no:cacheprovider -q -rfEsxX "tests/hardening/$file" \
+exec .venv/bin/python -m pytest -p no:cacheprovider -q -rfEsxX "integration/hardening/$file" \
     --junitxml "artifacts/hardening-${file%.py}.xml" "$@"

@@ -701,7 +701,7 @@ def test_like_patterns_cannot_pin_the_server(binary, pattern):
 
     from livestate import Server
 
-    server = Server(binary).start()
+    server = Server(binary=binary).start()
     try:
         start = time.monotonic()
         try:

@@ -5,11 +5,16 @@ scratch path in LIVESTATE_SCRATCH (default: the package's own .build).
 """
 
 import os
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
-from livestate import Server, binary_path
+# The one harness, integration/livestate.py, shared with the live stage.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from livestate import Server, binary_path  # noqa: E402
 
 
 def pytest_configure(config):
@@ -25,7 +30,7 @@ def binary():
 def server(binary):
     """One server per test module, on a fresh SQLite file."""
     with tempfile.TemporaryDirectory(prefix="livestate-hardening-") as tmp:
-        s = Server(binary, data=os.path.join(tmp, "todos.sqlite"))
+        s = Server(binary=binary, data=os.path.join(tmp, "todos.sqlite"))
         s.start()
         yield s
         s.stop()

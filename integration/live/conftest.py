@@ -1,15 +1,15 @@
-"""Fixtures for the live tests: the real livestate binary on loopback (see livestate.py)."""
-import os
+"""Fixtures for the live tests: the real livestate binary on loopback (see ../livestate.py)."""
 import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
+# The one harness, integration/livestate.py, shared with the hardening stages.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from livestate import Server  # noqa: E402
+from livestate import ROOT, Server, binary_path  # noqa: E402
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+ARTIFACTS = ROOT / "artifacts"
 
 
 @pytest.fixture(scope="module")
@@ -41,4 +41,4 @@ def artifacts() -> Path:
 
 
 def pytest_report_header(config):
-    return f"livestate binary: {os.environ.get('LIVESTATE_BIN', '.build/debug/livestate')}"
+    return f"livestate binary: {binary_path()}"
