@@ -7,13 +7,32 @@
   const $ = (id) => document.getElementById(id);
   const TOKEN_KEY = "livestate.token";
   const ALBUM_PAGE_SIZE = 24;
-  const TOPICS = ["todos", "posts", "albums", "image", "frameworks", "movies"];
+  // Only what the page shows from the stream. The album grid reads its page with GET instead of taking
+  // the whole photo list (5,000 photos, about 720 kB) that a first connect to `albums` would replay.
+  const TOPICS = ["todos", "posts", "image", "frameworks", "movies"];
+  // Collections change by `{"inserted","updated","deleted"}` (after the first, whole value).
+  const EVENTS_URL = `/events?topics=${TOPICS.join(",")}&diff=1`;
+  // How long a selected photo may take before the page says it did not arrive. The server gives up on a
+  // download after 10 s; a little more, so that its own answer (`failed`) can come first.
+  const SELECTION_TIMEOUT_MS = 12000;
+  // The album grid has no event of its own on this stream: it is read again when the stream (re)opens,
+  // when the window comes back into view, and every so often while it is visible.
+  const ALBUM_RECHECK_MS = 60000;
+  const ALBUM_RECHECK_EMPTY_MS = 5000;
 
   const state = {
     albumPage: 1,
     albumPages: 1,
     albumRequest: 0,
-    selectedAlbumId: null,
+    albums: [],
+    albumsLoadedAt: 0,
+    /** The image shown: `{url, contentType, bytes}` as the server sent it, or null. */
+    image: null,
+    /** The selection made last that is not the image shown yet: `{url, title, since}` or null. */
+    selection: null,
+    selectionTimer: 0,
+    todos: [],
+    posts: [],
     frameworks: [],
     selectedFramework: null,
     everLive: false,
@@ -45,6 +64,7 @@
   /**
    * Calls the API. Resolves to {ok, status, data, headers}; never throws for HTTP errors.
    * A network failure resolves with status 0 and a message a person can read.
+   * Reads revalidate (`no-cache`): with an ETag the server answers 304 and nothing is sent again.
    */
   async function api(method, path, body) {
     const headers = { Accept: "application/json" };
@@ -53,10 +73,10 @@
     let response;
     try {
       response = await fetch(path, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+        method, headers, cache: "no-cache", body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      return { ok: false, status: 0, data: { message: "The server cannot be reached." }, headers: new Headers() };
+      return { ok: false, status: 0, data: { message: "The server cannot be reached. Is it running?" }, headers: new Headers() };
     }
     let data = null;
     const type = response.headers.get("Content-Type") || "";
@@ -66,11 +86,16 @@
     return { ok: response.ok, status: response.status, data, headers: response.headers };
   }
 
-  /** The text to show for a failed call: the server's own message when it sent one. */
+  /** The text to show for a failed call: the server's own message, or what to do about a token. */
   function failure(result) {
     if (result.status === 401) {
-      $("settings-note").textContent = "The server wants a token: set it here.";
-      document.querySelector(".settings").open = true;
+      const saved = token() !== "";
+      openSettings(saved
+        ? "The server did not accept the saved token. Check it (ask whoever started the server) and save it again."
+        : "This server only accepts changes with its token. Paste the token here and press Save.");
+      return saved
+        ? "The change was refused: the saved token is not the server's. Check it in Settings, then try again."
+        : "The change was refused: this server needs a token. Enter it in Settings (top right), then try again.";
     }
     const message = result.data && result.data.message;
     return message || `Request failed (HTTP ${result.status}).`;
@@ -80,6 +105,26 @@
     let h = 0;
     for (const ch of text) h = (h * 31 + ch.codePointAt(0)) % 360;
     return h;
+  }
+
+  /**
+   * Applies a `?diff=1` change to a list kept in the server's order (by id): updated items in place,
+   * deleted ones out, inserted ones at the end (new ids are the highest). A whole list replaces it.
+   * Applying a change twice gives the same list, so a replayed event after a reload does no harm.
+   */
+  function applyChange(list, value, key = "id") {
+    if (Array.isArray(value)) return value;
+    if (!value || typeof value !== "object") return list;
+    const gone = new Set((value.deleted || []).map(String));
+    const changed = new Map([...(value.updated || []), ...(value.inserted || [])].map((item) => [String(item[key]), item]));
+    const next = [];
+    for (const item of list) {
+      const id = String(item[key]);
+      if (gone.has(id)) continue;
+      if (changed.has(id)) { next.push(changed.get(id)); changed.delete(id); } else next.push(item);
+    }
+    for (const item of value.inserted || []) if (changed.has(String(item[key]))) next.push(item);
+    return next;
   }
 
   // ---------- connection ----------
@@ -94,10 +139,13 @@
 
   function connect() {
     setConnection(state.everLive ? "reconnecting" : "connecting");
-    const source = new EventSource("/events");
+    const source = new EventSource(EVENTS_URL);
     source.addEventListener("open", () => {
+      const again = state.everLive;
       state.everLive = true;
       setConnection("live");
+      // What the stream does not carry may have changed while it was down.
+      if (again) { loadAlbumPage(state.albumPage); loadSelection(); }
     });
     source.addEventListener("error", () => {
       if (source.readyState === EventSource.CLOSED) {
@@ -176,10 +224,11 @@
     button.disabled = false;
     if (result.ok) {
       input.value = "";
+      input.focus();
     } else {
       $("todo-error").textContent = failure(result);
+      if (result.status !== 401) input.focus();
     }
-    input.focus();
   });
   $("todo-input").addEventListener("input", () => { $("todo-error").textContent = ""; });
 
@@ -217,57 +266,174 @@
     const total = Number(result.headers.get("X-Total-Count") || result.data.length);
     state.albumPages = Math.max(1, Math.ceil(total / ALBUM_PAGE_SIZE));
     if (page > state.albumPages && total > 0) return loadAlbumPage(state.albumPages);
+    state.albumsLoadedAt = Date.now();
+    const unchanged = page === state.albumPage && JSON.stringify(result.data) === JSON.stringify(state.albums);
     state.albumPage = page;
     $("album-count").textContent = `${total.toLocaleString()} photo${total === 1 ? "" : "s"}`;
     $("album-page").textContent = total ? `Page ${page} of ${state.albumPages}` : "No photos yet";
     $("album-prev").disabled = page <= 1;
     $("album-next").disabled = page >= state.albumPages;
+    if (unchanged && $("album-grid").children.length) return; // keeps the buttons (and keyboard focus)
+    state.albums = result.data;
     const thumbs = result.data.map((album) => {
       const button = el("button", {
-        type: "button", class: "album-thumb", role: "listitem",
-        "aria-pressed": String(album.id === state.selectedAlbumId),
+        type: "button", class: "album-thumb", role: "listitem", "aria-pressed": "false",
         "aria-label": `Photo ${album.id}: ${album.title}`, title: album.title,
-        dataset: { id: String(album.id) },
+        dataset: { id: String(album.id), url: album.url },
       }, el("img", { src: album.thumbnailUrl, alt: "", loading: "lazy", width: "150", height: "150" }));
       button.addEventListener("click", () => selectAlbum(album));
       return button;
     });
     $("album-grid").replaceChildren(...thumbs);
+    markThumbnails();
+  }
+
+  /** Marks the thumbnail of the photo on show (or being loaded), the same way in every window. */
+  function markThumbnails() {
+    const wanted = state.selection ? state.selection.url : state.image && state.image.url;
+    for (const node of $("album-grid").children) {
+      const pressed = wanted != null && node.dataset.url === wanted;
+      node.setAttribute("aria-pressed", String(pressed));
+      node.classList.toggle("pending", pressed && state.selection != null);
+    }
+  }
+
+  function titleOf(url) {
+    const album = state.albums.find((a) => a.url === url);
+    return album ? album.title : null;
+  }
+
+  function describe(url, title) {
+    return title ? `“${title}”` : url;
   }
 
   async function selectAlbum(album) {
-    state.selectedAlbumId = album.id;
-    for (const node of $("album-grid").children) {
-      node.setAttribute("aria-pressed", String(node.dataset.id === String(album.id)));
-    }
-    $("album-error").textContent = "";
-    $("album-caption").textContent = `Loading “${album.title}”…`;
+    $("selection-error").textContent = "";
+    startWaiting({ url: album.url, title: album.title });
+    // On a phone the viewer sits above the grid: bring it into view, where the outcome will show.
+    if (window.matchMedia("(max-width: 720px)").matches) $("album-viewer").scrollIntoView({ block: "nearest" });
     const result = await api("POST", "/albums/selection", { id: album.id });
     if (!result.ok) {
-      $("album-error").textContent = failure(result);
-      $("album-caption").textContent = "";
+      stopWaiting();
+      $("selection-error").textContent = failure(result);
+      showCaption();
+      return;
     }
-    // The image itself arrives with the `image` event, for every open page.
+    // The image itself arrives with the `image` event, for every open page. Whether its download is
+    // still running or failed only `GET /albums/selection` says: ask until one of them is known.
+    pollSelection(album.url);
   }
 
-  function showImage(image, eventId) {
-    if (!image) return;
+  /** Shows that `selection` is loading, and says so plainly if nothing comes in time. */
+  function startWaiting(selection) {
+    clearTimeout(state.selectionTimer);
+    state.selection = { ...selection, since: Date.now() };
+    $("album-viewer").dataset.state = "pending";
+    $("album-caption").textContent = `Loading ${describe(selection.url, selection.title)}…`;
+    markThumbnails();
+    state.selectionTimer = setTimeout(() => {
+      if (!state.selection || state.selection.url !== selection.url) return;
+      selectionFailed(selection.url,
+        "it did not arrive within 12 seconds. The image's host may be down or slow; try again or pick another photo.");
+    }, SELECTION_TIMEOUT_MS);
+  }
+
+  function stopWaiting() {
+    clearTimeout(state.selectionTimer);
+    state.selection = null;
+    markThumbnails();
+  }
+
+  function selectionFailed(url, reason) {
+    const title = (state.selection && state.selection.url === url && state.selection.title) || titleOf(url);
+    stopWaiting();
+    $("album-viewer").dataset.state = "failed";
+    $("selection-error").textContent = `Could not show ${describe(url, title)}: ${reason}`;
+    showCaption();
+  }
+
+  async function pollSelection(url) {
+    while (state.selection && state.selection.url === url) {
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      if (!state.selection || state.selection.url !== url) return;
+      const result = await api("GET", "/albums/selection");
+      if (result.ok && result.data) applySelection(result.data);
+    }
+  }
+
+  /** Reads `GET /albums/selection`: the image on show, and what became of a newer selection. */
+  async function loadSelection() {
+    const result = await api("GET", "/albums/selection");
+    if (result.ok && result.data) applySelection(result.data);
+    else if (result.status === 404 && result.data) applySelection(result.data);
+  }
+
+  /** Shows a selection state `{url, contentType, bytes, pending?: {url}, failed?: {url, reason}}`. */
+  function applySelection(value) {
+    if (value.url && value.contentType) showImage(value);
+    if (value.failed && value.failed.url) {
+      if (!state.selection || state.selection.url === value.failed.url) {
+        selectionFailed(value.failed.url, readableReason(value.failed.reason));
+      }
+    } else if (value.pending && value.pending.url) {
+      if (!state.selection || state.selection.url !== value.pending.url) {
+        startWaiting({ url: value.pending.url, title: titleOf(value.pending.url) });
+        pollSelection(value.pending.url);
+      }
+    }
+  }
+
+  function readableReason(reason) {
+    const text = typeof reason === "string" ? reason.trim() : "";
+    return text ? text.replace(/\.?$/, ".") : "the server could not download it as an image.";
+  }
+
+  function showImage(image) {
+    if (!image || !image.url) return;
+    state.image = image;
+    if (state.selection && state.selection.url === image.url) stopWaiting();
+    if (!state.selection) {
+      $("album-viewer").dataset.state = "shown";
+      $("selection-error").textContent = "";
+    }
     const img = $("album-image");
-    const src = `/albums/selection/image?v=${encodeURIComponent(eventId || Date.now())}`;
+    // One address per image, so that the same image (from the stream and from GET) loads once.
+    const src = `/albums/selection/image?v=${encodeURIComponent(`${image.url} ${image.bytes}`)}`;
     img.onload = () => {
       img.hidden = false;
       $("album-viewer").classList.add("has-image");
       $("album-placeholder").hidden = true;
     };
-    img.onerror = () => { $("album-error").textContent = "The selected image could not be shown."; };
-    img.alt = `Selected photo from ${image.url}`;
-    img.src = src;
+    img.onerror = () => { $("selection-error").textContent = "The selected image could not be shown by this browser."; };
+    const title = titleOf(image.url);
+    img.alt = title ? `Selected photo: ${title}` : `Selected photo from ${image.url}`;
+    if (img.getAttribute("src") !== src) img.src = src;
+    markThumbnails();
+    showCaption();
+  }
+
+  function showCaption() {
+    if (state.selection) return;
+    const image = state.image;
+    if (!image) { $("album-caption").textContent = ""; return; }
     const kb = image.bytes != null ? ` · ${(image.bytes / 1024).toFixed(1)} kB` : "";
-    $("album-caption").textContent = `${image.url} · ${image.contentType || "image"}${kb}`;
+    const title = titleOf(image.url);
+    $("album-caption").textContent = `${title ? `“${title}” · ` : ""}${image.url} · ${image.contentType || "image"}${kb}`;
   }
 
   $("album-prev").addEventListener("click", () => loadAlbumPage(Math.max(1, state.albumPage - 1)));
   $("album-next").addEventListener("click", () => loadAlbumPage(Math.min(state.albumPages, state.albumPage + 1)));
+
+  function recheckAlbums() {
+    const due = state.albums.length ? ALBUM_RECHECK_MS : ALBUM_RECHECK_EMPTY_MS;
+    if (document.visibilityState === "visible" && Date.now() - state.albumsLoadedAt >= due) {
+      loadAlbumPage(state.albumPage);
+    }
+    setTimeout(recheckAlbums, ALBUM_RECHECK_EMPTY_MS);
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { loadAlbumPage(state.albumPage); loadSelection(); }
+  });
 
   // ---------- frameworks ----------
 
@@ -328,14 +494,20 @@
 
   // ---------- movies ----------
 
-  let keywordSent = 0;
+  // The keyword is the server's: every window shows the one the latest search ran for. While this
+  // window's own typing has not come back yet, its box is left alone.
+  const typing = { keyword: null, at: 0 };
+  const MOVIE_HINT = $("movie-empty").textContent;
+
   $("movie-search").addEventListener("input", async () => {
     const keyword = $("movie-search").value;
-    const sent = ++keywordSent;
-    $("movie-status").textContent = "Searching…";
+    typing.keyword = keyword;
+    typing.at = Date.now();
+    $("movie-status").textContent = keyword.trim() ? "Searching…" : "";
     $("movie-error").textContent = "";
     const result = await api("PUT", "/movies/keyword", { keyword });
-    if (!result.ok && sent === keywordSent) {
+    if (!result.ok && typing.keyword === keyword) {
+      typing.keyword = null;
       $("movie-status").textContent = "";
       $("movie-error").textContent = failure(result);
     }
@@ -344,16 +516,22 @@
 
   function renderMovies(result) {
     if (!result) return;
+    const expression = typeof result.expression === "string" ? result.expression : "";
+    const mine = typing.keyword !== null && Date.now() - typing.at < 3000;
+    if (mine && expression !== typing.keyword) return; // this window's newer keyword is on its way
+    typing.keyword = null;
+    const field = $("movie-search");
+    if (field.value !== expression) field.value = expression;
     const movies = Array.isArray(result.results) ? result.results : [];
     const items = movies.map((movie) => el("li", { class: "movie" },
       movie.image ? el("img", { src: movie.image, alt: "", loading: "lazy", width: "48", height: "64" })
                   : el("span", { class: "poster", "aria-hidden": "true" }),
       el("div", {}, el("h3", {}, movie.title), el("p", {}, movie.description))));
     $("movie-results").replaceChildren(...items);
+    const searched = expression.trim() !== "";
     $("movie-empty").hidden = movies.length > 0;
-    if (!movies.length && result.expression) $("movie-empty").textContent = `No film matches “${result.expression}”.`;
-    const expression = result.expression || "";
-    $("movie-status").textContent = expression
+    $("movie-empty").textContent = searched && !movies.length ? `No film matches “${expression}”.` : MOVIE_HINT;
+    $("movie-status").textContent = searched
       ? `${movies.length} result${movies.length === 1 ? "" : "s"} for “${expression}”`
       : "";
     $("movie-error").textContent = result.errorMessage || "";
@@ -361,30 +539,56 @@
 
   // ---------- settings ----------
 
+  const settings = document.querySelector(".settings");
+
+  function openSettings(note) {
+    $("settings-note").textContent = note;
+    settings.open = true;
+    $("token-input").focus();
+  }
+
+  function showTokenState() {
+    $("settings-state").textContent = token() ? "token set" : "";
+  }
+
   $("token-input").value = token();
+  showTokenState();
   $("settings-form").addEventListener("submit", (event) => {
     event.preventDefault();
     try { localStorage.setItem(TOKEN_KEY, $("token-input").value.trim()); } catch { /* private mode */ }
-    $("settings-note").textContent = token() ? "Token saved in this browser." : "No token set.";
+    $("settings-note").textContent = "";
+    showTokenState();
+    settings.open = false;
+    // Back to what the person was doing: the change that asked for the token can be sent again.
+    $("todo-error").textContent = "";
   });
   $("token-clear").addEventListener("click", () => {
     try { localStorage.removeItem(TOKEN_KEY); } catch { /* private mode */ }
     $("token-input").value = "";
-    $("settings-note").textContent = "Token cleared.";
+    $("settings-note").textContent = "Token removed from this browser.";
+    showTokenState();
+  });
+  // A popover: Escape or a click elsewhere closes it.
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && settings.open) { settings.open = false; settings.querySelector("summary").focus(); }
+  });
+  document.addEventListener("click", (event) => {
+    if (settings.open && !settings.contains(event.target)) settings.open = false;
   });
 
   // ---------- live events ----------
 
   const handlers = {
-    todos: (todos) => Array.isArray(todos) && renderTodos(todos),
-    posts: (posts) => Array.isArray(posts) && renderPosts(posts),
-    albums: () => loadAlbumPage(state.albumPage),
-    image: (image, id) => showImage(image, id),
+    todos: (value) => { state.todos = applyChange(state.todos, value); renderTodos(state.todos); },
+    posts: (value) => { state.posts = applyChange(state.posts, value); renderPosts(state.posts); },
+    image: (image) => applySelection(image),
     frameworks: (value) => showFramework(value && value.selected),
     movies: (result) => renderMovies(result),
   };
 
   loadFrameworks();
   loadAlbumPage(1);
+  loadSelection();
   connect();
+  setTimeout(recheckAlbums, ALBUM_RECHECK_EMPTY_MS);
 })();
