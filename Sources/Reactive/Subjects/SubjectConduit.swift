@@ -3,29 +3,32 @@ public import Synchronization
 /// The non-generic half of a subject's per-subscriber conduit: delivery ownership, demand and the slot in the
 /// subject's list. Kept free of generic types so the paths that run unspecialized (request, cancel, detach)
 /// never look up generic metadata.
+///
+/// Delivery follows Combine's subjects: one thread at a time calls the subscriber, and a send made from inside
+/// the subscriber (on the delivering thread) is delivered at once, nested, before the outer send returns. A send
+/// from another thread while a delivery runs is queued and delivered by the running thread right after, in
+/// order, instead of blocking; so two threads whose sinks send into each other's subjects never deadlock.
 // NB: @unchecked Sendable: every mutable field is atomic, or guarded by the owning subject's lock (`slot`), or
-// touched only by the thread that holds delivery ownership (`wip`).
+// touched only by the thread that owns delivery (the handlers).
 @usableFromInline
 class ConduitBase: @unchecked Sendable {
-    /// Work in progress: 0 when idle; the thread that moves it 0 → 1 owns delivery, and every event queued
-    /// meanwhile adds one, so the owner drains them in order (a send from inside a sink is queued, not nested,
-    /// and two threads never call one subscriber at the same time).
-    @usableFromInline final let wip = Atomic<Int>(0)
+    /// The thread delivering to the subscriber (`currentThreadID()`), 0 when idle. Only the owner writes its own
+    /// id, so `owner == me` is true exactly inside this thread's delivery (a nested send).
+    @usableFromInline final let owner = Atomic<UInt>(0)
     /// Outstanding demand; `UInt.max` is unlimited.
     @usableFromInline final let demand: Atomic<UInt>
     /// Index in the owning subject's list; read and written only under the subject's lock. (32 bits, so it
     /// shares a word with `flags`: every byte of a conduit counts when a subject has 100k subscribers.)
     @usableFromInline final var slot: Int32 = 0
-    /// `ConduitFlags`: ended (set once by cancel or completion), needs the current value.
-    @usableFromInline final let flags: Atomic<UInt8>
+    /// `ConduitFlags` bits, and above them the number of queued events not yet delivered.
+    @usableFromInline final let flags: Atomic<UInt32>
     /// The subject's core, until cancel (the conduit keeps it alive while subscribed, as in Combine).
     @usableFromInline final var parent: SubjectCoreBase?
-    /// Events queued while another thread (or an outer call on this thread) delivers; allocated on first use
-    /// and owned (+1) by this slot.
+    /// Events sent from other threads during a delivery; allocated on first use and owned (+1) by this slot.
     @usableFromInline final let queueSlot = Atomic<Unmanaged<ConduitQueueBase>?>(nil)
 
     @inlinable
-    init(parent: SubjectCoreBase, demand: Subscribers.Demand, flags: UInt8) {
+    init(parent: SubjectCoreBase, demand: Subscribers.Demand, flags: UInt32) {
         self.parent = parent
         self.demand = Atomic(demand.rawValue)
         self.flags = Atomic(flags)
@@ -38,7 +41,7 @@ class ConduitBase: @unchecked Sendable {
     /// Marks the conduit ended; returns whether it already was.
     @inlinable
     final func markEnded() -> Bool {
-        flags.bitwiseOr(ConduitFlags.ended, ordering: .acquiringAndReleasing).oldValue & ConduitFlags.ended != 0
+        flags.bitwiseOr(ConduitFlags.ended, ordering: .sequentiallyConsistent).oldValue & ConduitFlags.ended != 0
     }
 
     deinit {
@@ -47,7 +50,7 @@ class ConduitBase: @unchecked Sendable {
 
     /// The overflow queue, if one was ever needed.
     final var queue: ConduitQueueBase? {
-        queueSlot.load(ordering: .acquiring)?.takeUnretainedValue()
+        queueSlot.load(ordering: .sequentiallyConsistent)?.takeUnretainedValue()
     }
 
     /// The overflow queue, installing `make()` if there is none yet.
@@ -55,7 +58,7 @@ class ConduitBase: @unchecked Sendable {
         if let existing = queue { return existing }
         let fresh = Unmanaged.passRetained(make())
         let (installed, current) = queueSlot.compareExchange(
-            expected: nil, desired: fresh, ordering: .acquiringAndReleasing)
+            expected: nil, desired: fresh, ordering: .sequentiallyConsistent)
         if installed { return fresh.takeUnretainedValue() }
         fresh.release()
         return current!.takeUnretainedValue()
@@ -91,22 +94,45 @@ class ConduitBase: @unchecked Sendable {
 
     /// Tries to become the deliverer without waiting.
     @inlinable
-    final func tryOwn() -> Bool {
-        wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    final func tryOwn(_ me: UInt) -> Bool {
+        owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
     }
 
-    /// Gives delivery ownership back; if events were queued meanwhile, drains them first.
+    /// Whether this thread is delivering to the subscriber right now (the caller is nested inside it).
+    @inlinable
+    final func isOwned(by me: UInt) -> Bool { owner.load(ordering: .relaxed) == me }
+
+    /// Gives delivery ownership back; if events were queued meanwhile (or the conduit ended and still holds
+    /// the subscriber), takes it again to deliver them.
     @inlinable
     final func leave() {
-        if wip.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged { return }
-        drain(missed: 1)
+        // NB: sequentially consistent store, then load: a thread queueing an event bumps the count and then
+        // tries to own; one of the two sides always sees the other, so no event is stranded.
+        owner.store(0, ordering: .sequentiallyConsistent)
+        if ConduitFlags.needsDrain(flags.load(ordering: .sequentiallyConsistent)) { drainAgain(currentThreadID()) }
     }
 
-    /// Drains queued events while holding ownership (subclass), then releases the `missed` count.
+    /// Delivers queued events and drops an ended subscriber, for as long as there is work and nobody else owns.
     @usableFromInline
-    func drain(missed: Int) {}
+    final func drainAgain(_ me: UInt) {
+        while tryOwn(me) {
+            // NB: the generic half is entered only when there is something queued: its first use of the queue's
+            // type looks up generic metadata, which would double the cost of every cancel.
+            if flags.load(ordering: .sequentiallyConsistent) >= ConduitFlags.pendingUnit { drainQueued() }
+            if isEnded {
+                releaseHandlers()
+                queue?.clear(for: self)
+            }
+            owner.store(0, ordering: .sequentiallyConsistent)
+            if !ConduitFlags.needsDrain(flags.load(ordering: .sequentiallyConsistent)) { return }
+        }
+    }
 
-    /// Drops the subscriber's closures (subclass; only ever called by the delivery owner).
+    /// Delivers the queued events, in order, while owning (subclass).
+    @usableFromInline
+    func drainQueued() {}
+
+    /// Drops the subscriber's closures (subclass; only ever called by the owner).
     @usableFromInline
     func releaseHandlers() {}
 
@@ -118,27 +144,34 @@ class ConduitBase: @unchecked Sendable {
         let parent = self.parent
         self.parent = nil
         parent?.detach(self)
-        // Whoever owns delivery drops the closures; if nobody does, become the owner to do it.
-        guard wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
-        releaseHandlers()
-        leave()
+        // Whoever owns delivery drops the closures when it leaves; if nobody does, become the owner to do it.
+        drainAgain(currentThreadID())
     }
 }
 
-/// The type-erased overflow queue, so the conduit's non-generic half can hold and clear it.
+/// The type-erased overflow queue, so the conduit's non-generic half can hold it.
 // NB: @unchecked Sendable: subclasses keep their events behind a Mutex.
 @usableFromInline
 class ConduitQueueBase: @unchecked Sendable {
     @usableFromInline init() {}
-    /// Drops every queued event.
-    func clear() {}
+    /// Drops every queued event of `conduit` (subclass), taking them off its pending count.
+    func clear(for conduit: ConduitBase) {}
 }
 
-/// Bits of `ConduitBase.flags`.
+/// Bits of `ConduitBase.flags`; the bits from `pendingUnit` up count queued events.
 @usableFromInline
 enum ConduitFlags {
-    @usableFromInline static let ended: UInt8 = 1
-    @usableFromInline static let needsCurrentValue: UInt8 = 2
+    @usableFromInline static let ended: UInt32 = 1
+    @usableFromInline static let needsCurrentValue: UInt32 = 2
+    /// The subscriber's closures have been dropped (after the conduit ended).
+    @usableFromInline static let released: UInt32 = 4
+    @usableFromInline static let pendingUnit: UInt32 = 256
+
+    /// Whether an owner leaving must deliver queued events or drop an ended subscriber.
+    @inlinable
+    static func needsDrain(_ flags: UInt32) -> Bool {
+        flags >= pendingUnit || flags & (ended | released) == ended
+    }
 }
 
 /// One subscriber's connection to a subject. The downstream is reached through closures made where the
@@ -156,25 +189,47 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
         super.init(parent: parent, demand: demand, flags: needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
     }
 
-    /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do).
+    /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do): at once when
+    /// idle or when nested inside this thread's own delivery, queued behind another thread's delivery.
     @inlinable
-    func offer(_ value: Output) {
-        guard tryOwn() else { return enqueue(.value(value)) }
-        if !isEnded, takeDemand() { onValue?(value) }
-        leave()
+    func offer(_ value: Output, from me: UInt) {
+        if tryOwn(me) {
+            if !isEnded, takeDemand() { onValue?(value) }
+            leave()
+        } else if isOwned(by: me) {
+            if !isEnded, takeDemand() { onValue?(value) }
+        } else {
+            enqueue(.value(value), from: me)
+        }
     }
 
-    /// Delivers a value right after `attach` made this thread the owner (current value to a new sink).
+    /// Delivers a value right after `sink` made this thread the owner (current value to a new sink).
     @inlinable
     func deliverOwned(_ value: Output) {
         if takeDemand() { onValue?(value) }
         leave()
     }
 
-    /// Delivers the completion (after anything queued) and lets go of the subscriber.
+    /// Delivers the completion (nested like a value) and lets go of the subscriber.
     @usableFromInline
-    func finish(_ completion: Subscribers.Completion<Failure>) {
-        enqueue(.completion(completion))
+    func finish(_ completion: Subscribers.Completion<Failure>, from me: UInt) {
+        if tryOwn(me) {
+            deliver(completion)
+            leave()
+        } else if isOwned(by: me) {
+            // The outer delivery drops the closures when it leaves (the conduit has ended by then).
+            if !markEnded() { onCompletion?(completion) }
+        } else {
+            enqueue(.completion(completion), from: me)
+        }
+    }
+
+    /// Delivers the completion once, while owning, and drops the closures.
+    private func deliver(_ completion: Subscribers.Completion<Failure>) {
+        let handler = markEnded() ? nil : onCompletion
+        releaseHandlers()
+        queue?.clear(for: self)
+        handler?(completion)
     }
 
     /// This conduit's overflow queue, created on first use.
@@ -183,37 +238,39 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
     }
 
     @usableFromInline
-    func enqueue(_ event: ConduitEvent<Output, Failure>) {
-        events.events.withLock { $0.append(event) }
-        if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { drain(missed: 1) }
+    func enqueue(_ event: ConduitEvent<Output, Failure>, from me: UInt) {
+        // The count moves under the queue's lock, so it never falls below the events really waiting.
+        events.events.withLock { queued in
+            queued.append(event)
+            flags.wrappingAdd(ConduitFlags.pendingUnit, ordering: .sequentiallyConsistent)
+        }
+        drainAgain(me)
     }
 
     @usableFromInline
-    override func drain(missed: Int) {
-        var missed = missed
-        while true {
-            while queue != nil, let event = events.events.withLock({ $0.popFirst() }) {
-                switch event {
-                case .value(let value):
-                    if !isEnded, takeDemand() { onValue?(value) }
-                case .completion(let completion):
-                    let handler = markEnded() ? nil : onCompletion
-                    releaseHandlers()
-                    handler?(completion)
-                }
+    override func drainQueued() {
+        guard queue != nil else { return }
+        let events = self.events
+        while let event = events.events.withLock({ queued in
+            queued.popFirst().map { event in
+                flags.wrappingSubtract(ConduitFlags.pendingUnit, ordering: .sequentiallyConsistent)
+                return event
             }
-            if isEnded { releaseHandlers() }
-            let remaining = wip.wrappingAdd(-missed, ordering: .acquiringAndReleasing).newValue
-            if remaining == 0 { return }
-            missed = remaining
+        }) {
+            switch event {
+            case .value(let value):
+                if !isEnded, takeDemand() { onValue?(value) }
+            case .completion(let completion):
+                deliver(completion)
+            }
         }
     }
 
     @usableFromInline
     override func releaseHandlers() {
+        flags.bitwiseOr(ConduitFlags.released, ordering: .sequentiallyConsistent)
         onValue = nil
         onCompletion = nil
-        queue?.clear()
     }
 
     @usableFromInline
@@ -224,13 +281,18 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
         guard let current = parent as? any CurrentValueProviding else { return }
         // NB: claim delivery before reading the value, so a racing send queues behind it (at worst delivered
         // twice, never lost or reordered).
-        if tryOwn() {
+        let me = currentThreadID()
+        if tryOwn(me) {
             if let value = current.currentValue(as: Output.self), takeDemand(), !isEnded {
                 onValue?(value)
             }
             leave()
         } else if let value = current.currentValue(as: Output.self) {
-            enqueue(.value(value))
+            if isOwned(by: me) {
+                if !isEnded, takeDemand() { onValue?(value) }
+            } else {
+                enqueue(.value(value), from: me)
+            }
         }
     }
 
@@ -256,7 +318,17 @@ enum ConduitEvent<Output, Failure: Error> {
 final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked Sendable {
     let events = Mutex(EventQueue<Output, Failure>())
     @usableFromInline override init() {}
-    override func clear() { events.withLock { $0.removeAll() } }
+
+    override func clear(for conduit: ConduitBase) {
+        // The count moves under the lock, as when the events were queued.
+        events.withLock { queued in
+            let dropped = queued.removeAll()
+            if dropped > 0 {
+                conduit.flags.wrappingSubtract(
+                    ConduitFlags.pendingUnit &* UInt32(truncatingIfNeeded: dropped), ordering: .sequentiallyConsistent)
+            }
+        }
+    }
 }
 
 // NB: @unchecked Sendable: it only lives inside its queue's Mutex.
@@ -278,8 +350,11 @@ struct EventQueue<Output, Failure: Error>: @unchecked Sendable {
         return events[head]
     }
 
-    mutating func removeAll() {
+    /// Drops every event; returns how many were waiting.
+    mutating func removeAll() -> Int {
+        let count = events.count - head
         events.removeAll()
         head = 0
+        return count
     }
 }

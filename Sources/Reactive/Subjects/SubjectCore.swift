@@ -40,8 +40,9 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
             return list.conduits
         }
         guard let conduits else { return }
+        let me = currentThreadID()
         for case let conduit? in conduits {
-            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(input)
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(input, from: me)
         }
     }
 
@@ -52,8 +53,9 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
             if !list.completed { self.completion = completion }
             return list.complete()
         }
+        let me = currentThreadID()
         for case let conduit? in conduits {
-            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion)
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion, from: me)
         }
     }
 
@@ -97,7 +99,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         let conduit = SubjectConduit<Output, Failure>(parent: self, demand: .unlimited)
         conduit.onValue = receiveValue
         conduit.onCompletion = receiveCompletion
-        if deliversCurrentValue { _ = conduit.tryOwn() }
+        if deliversCurrentValue { _ = conduit.tryOwn(currentThreadID()) }
         let (completion, current) = lock.withLock { list -> (Subscribers.Completion<Failure>?, Output?) in
             if list.completed { return (self.completion, nil) }
             list.append(conduit)
@@ -106,6 +108,8 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         if let completion {
             _ = conduit.markEnded()
             receiveCompletion(completion)
+            // Drops the closures (Combine's sink lets go of them once it completes).
+            if deliversCurrentValue { conduit.leave() } else { conduit.drainAgain(currentThreadID()) }
         } else if deliversCurrentValue {
             if let current { conduit.deliverOwned(current) } else { conduit.leave() }
         }

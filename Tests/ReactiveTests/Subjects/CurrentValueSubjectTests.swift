@@ -72,4 +72,11 @@ import Testing
         let delivered = total.load(ordering: .relaxed)
         #expect(delivered == 50 * (1 + 1_000))
     }
+
+    @Test func aNestedSendIsStoredAndDeliveredBeforeLaterSubscribersSeeTheOuterValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        // As in Combine: the second subscriber sees 2 before 1, while the subject already holds 2.
+        #expect(logOfANestedSend(on: subject) == ["a0", "b0", "a1", "a2", "b2", "b1"])
+        #expect(subject.value == 2)
+    }
 }

@@ -155,4 +155,78 @@ import Testing
         #expect(tracker.events == [.subscription, .value(1), .value(2), .value(3), .finished])
         connection.cancel()
     }
+
+    // Nested sends, as Combine delivers them: the subject releases its lock before calling downstream, so a send
+    // from inside a sink reaches every subscriber before the outer send returns.
+
+    @Test func aSendFromInsideASinkIsDeliveredNestedBeforeTheOuterValueFinishes() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        let token = subject.sink { value in
+            log.append("begin \(value)")
+            if value == 1 { subject.send(2) }
+            log.append("end \(value)")
+        }
+        subject.send(1)
+        token.cancel()
+        #expect(log == ["begin 1", "begin 2", "end 2", "end 1"])
+    }
+
+    @Test func aNestedSendReachesLaterSubscribersBeforeTheValueThatCausedIt() {
+        #expect(logOfANestedSend(on: PassthroughSubject<Int, Never>()) == ["a1", "a2", "b2", "b1"])
+    }
+
+    @Test func aCompletionSentFromInsideASinkArrivesNestedAndEndsTheStream() {
+        let subject = PassthroughSubject<Int, Never>()
+        var log: [String] = []
+        let token = subject.sink(
+            receiveCompletion: { _ in log.append("finished") },
+            receiveValue: { value in
+                log.append("begin \(value)")
+                subject.send(completion: .finished)
+                subject.send(99)
+                log.append("end \(value)")
+            })
+        subject.send(1)
+        subject.send(2)
+        #expect(log == ["begin 1", "finished", "end 1"])
+        token.cancel()
+    }
+
+    @Test func cancellingFromInsideTheSinkStopsNestedDeliveryAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var token: AnyCancellable?
+        token = subject.sink { value in
+            received.append(value)
+            token?.cancel()
+            subject.send(value + 1)
+        }
+        subject.send(1)
+        subject.send(5)
+        #expect(received == [1])
+    }
+
+    @Test func sinksOnTwoThreadsSendingIntoEachOthersSubjectsDoNotDeadlock() async {
+        // With a lock held across delivery (a recursive lock per subscriber) the two threads below would each
+        // hold one subscriber and wait for the other's.
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let delivered = Atomic<Int>(0)
+        let tokens = [
+            left.sink { hops in
+                delivered.wrappingAdd(1, ordering: .relaxed)
+                if hops > 0 { right.send(hops - 1) }
+            },
+            right.sink { hops in
+                delivered.wrappingAdd(1, ordering: .relaxed)
+                if hops > 0 { left.send(hops - 1) }
+            },
+        ]
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            for _ in 0..<500 { (thread == 0 ? left : right).send(3) }
+        }
+        tokens.forEach { $0.cancel() }
+        #expect(delivered.load(ordering: .relaxed) == 2 * 500 * 4)
+    }
 }
