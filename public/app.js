@@ -46,6 +46,9 @@
     for (const [key, value] of Object.entries(props)) {
       if (key === "class") node.className = value;
       else if (key === "dataset") Object.assign(node.dataset, value);
+      // Through the CSSOM, not a `style` attribute, which a Content-Security-Policy without
+      // 'unsafe-inline' styles refuses.
+      else if (key === "style") Object.assign(node.style, value);
       else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
       else if (key in node && typeof value !== "string") node[key] = value;
       else node.setAttribute(key, value);
@@ -440,7 +443,7 @@
   function badge(name, large) {
     return el("span", {
       class: large ? "badge large" : "badge", "aria-hidden": "true",
-      style: `background: hsl(${hue(name)} 55% 45%)`,
+      style: { background: `hsl(${hue(name)} 55% 45%)` },
     }, name.slice(0, 1).toUpperCase());
   }
 
