@@ -50,10 +50,18 @@ let package = Package(
         ),
         // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps CJansson).
         .target(name: "StrictJSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
-        // The HTTP service: libevent loop, routes, /events, storage, command line.
+        // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
+        // request log line, and the protocols of the loop and stream a request runs on. No C.
+        .target(name: "HTTP", dependencies: ["Reactive"], swiftSettings: swiftSettings),
+        // Everything that imports libevent: the loops, timers, the listener and its streams, sockets, the
+        // HTTP client (and later its TLS path, as `Client/` + CEventOpenSSL).
+        .target(name: "LibEvent", dependencies: ["HTTP", "Reactive", "CEvent"], swiftSettings: swiftSettings),
+        // Everything that imports a database library: `SQLite/` now, `PostgreSQL/` (libpq) next.
+        .target(name: "Storage", dependencies: ["Domain", "CSQLite"], swiftSettings: swiftSettings),
+        // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",
-            dependencies: ["Domain", "Reactive", "CEvent", "CSQLite"],
+            dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Reactive"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "livestate", dependencies: ["Server"], swiftSettings: swiftSettings),
@@ -67,7 +75,7 @@ let package = Package(
         // -sanitize=fuzzer); a plain build makes a replayer of the corpus and the crash regressions.
         .executableTarget(
             name: "LiveStateFuzz",
-            dependencies: ["Server"],
+            dependencies: ["Server", "HTTP", "Domain"],
             path: "Fuzz/LiveStateFuzz",
             swiftSettings: swiftSettings
         ),
@@ -85,7 +93,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ServerTests",
-            dependencies: ["Server", "Domain", "Reactive", "ReactiveTesting"],
+            dependencies: ["Server", "HTTP", "LibEvent", "Storage", "Domain", "Reactive", "ReactiveTesting"],
             swiftSettings: swiftSettings
         ),
     ]

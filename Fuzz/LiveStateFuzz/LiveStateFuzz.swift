@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 
+@testable import HTTP
 @testable import Server
 
 /// One fuzz input run through the server's parsing entry points, with the contract as the oracle.

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// The frame bytes (`SSE`) and `EventRecord`.

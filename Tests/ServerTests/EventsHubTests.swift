@@ -4,6 +4,8 @@ import ReactiveTesting
 import Synchronization
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// `EventHub` and `EventFanout` with recording streams: no sockets, no loops.

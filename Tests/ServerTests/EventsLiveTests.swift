@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// `/events` on a real server on loopback (port 0) with raw socket clients, checking what only the

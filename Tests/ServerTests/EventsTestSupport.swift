@@ -2,6 +2,8 @@ import Foundation
 import Reactive
 import Synchronization
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// An `HTTPStream` with no socket: it records what the hub writes, and plays a client that reads at
@@ -12,7 +14,7 @@ final class RecordingStream: HTTPStream, @unchecked Sendable {
     /// A loop that is never run: the recording stream only names it.
     static let idleLoop: EventLoop = try! EventLoop(name: "events-tests")
 
-    let loop: EventLoop = RecordingStream.idleLoop
+    let loop: any RequestLoop = RecordingStream.idleLoop
     /// Every byte written, in order.
     private(set) var written: [UInt8] = []
     /// Bytes not yet taken by the (simulated) client.

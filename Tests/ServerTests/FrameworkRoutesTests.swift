@@ -4,6 +4,8 @@ import Reactive
 import Synchronization
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// `/frameworks` through the whole router, in-process.

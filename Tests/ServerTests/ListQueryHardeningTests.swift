@@ -1,6 +1,8 @@
 import Domain
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// Hostile list queries: paging arithmetic at Int.max, and `_like` patterns that would backtrack for ever.

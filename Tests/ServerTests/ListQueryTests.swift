@@ -1,6 +1,8 @@
 import Domain
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// The json-server query language shared by every list route.

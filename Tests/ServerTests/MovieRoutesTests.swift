@@ -3,6 +3,8 @@ import Foundation
 import Reactive
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// `/movies` through the whole router, in-process.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// `GET /openapi.json` describes exactly the routes `buildRouter` declares.

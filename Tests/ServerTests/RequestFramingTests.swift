@@ -1,5 +1,7 @@
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// Ambiguous body framing (request smuggling material) is refused with 400 and `Connection: close`.

@@ -2,7 +2,10 @@ import Domain
 import Foundation
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
+@testable import Storage
 
 /// `SQLiteTodoStore` against real files in a fresh temporary directory.
 @Suite final class SQLiteTodoStoreTests {

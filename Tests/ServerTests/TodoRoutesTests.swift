@@ -4,7 +4,10 @@ import Reactive
 import Synchronization
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
+@testable import Storage
 
 /// `/todos` through the whole router, in-process.
 @Suite struct TodoRoutesTests {

@@ -1,11 +1,12 @@
 import Domain
+import LibEvent
+import Storage
 import Synchronization
 
 /// The service's long-lived parts, built once from a `Configuration` and shared by every route.
 ///
-/// NB for the other engineers: add your stored parts here (Domain: `models: LiveStateModels` and the
-/// todo store; Live: the SSE hub), built in `init` from `configuration` and the loops; they must be
-/// `Sendable` (routes run concurrently on every loop's thread).
+/// Every stored part is built in `init` from `configuration` and the loops, and is `Sendable`: routes run
+/// concurrently on every loop's thread.
 final class App: Sendable {
     /// The configuration the service started with.
     let configuration: Configuration

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// What the command line asks for.
 enum CommandLineAction: Equatable {

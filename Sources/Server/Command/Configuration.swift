@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import LibEvent
 
 /// Everything the command line and environment decide, with the contract's defaults.
 ///
@@ -30,4 +32,9 @@ struct Configuration: Sendable, Equatable {
     var timeout: Double = 60
 
     init() {}
+
+    /// The bounds the listeners enforce.
+    var listenerLimits: ListenerLimits {
+        ListenerLimits(maxBodySize: maxBodySize, maxHeadersSize: maxHeadersSize, timeout: timeout)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LibEvent
 
 /// The `livestate` executable: parses the command line, then serves, prints help, or runs the health check.
 package enum LiveStateCommand {

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import LibEvent
 import Synchronization
 
 /// The running service: the `App`, its routes, one `HTTPListener` per loop on one listening socket.
@@ -31,7 +33,7 @@ final class LiveStateServer: Sendable {
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.
         app.httpClient.resolveRelativeURLs(against: Self.selfURL(host: configuration.host, port: socket.port))
         listeners = try app.loops.map { loop throws(LibEventError) in
-            try HTTPListener(loop: loop, service: service, configuration: configuration, socket: socket)
+            try HTTPListener(loop: loop, service: service, limits: configuration.listenerLimits, socket: socket)
         }
     }
 

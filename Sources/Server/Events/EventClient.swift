@@ -1,3 +1,5 @@
+import HTTP
+
 /// One `/events` connection: what it asked for, what it was sent, and its cap on unsent output.
 ///
 /// Used only on the loop of its stream (`EventFanout` guarantees it).

@@ -1,4 +1,6 @@
 import Foundation
+import HTTP
+import LibEvent
 import Reactive
 import Synchronization
 
@@ -108,7 +110,7 @@ final class EventHub: Sendable {
     // MARK: Clients
 
     /// The fan-out of `loop`, made on first use.
-    func fanout(for loop: EventLoop) -> EventFanout {
+    func fanout(for loop: any RequestLoop) -> EventFanout {
         fanout(key: ObjectIdentifier(loop), scheduler: loop)
     }
 

@@ -1,3 +1,5 @@
+import HTTP
+
 /// The options of one `GET /events`: `?topics=`, `?diff=`, and the `Last-Event-ID` header.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import HTTP
+
 /// A named stream of `/events`: one per view-model subject the page shows.
 ///
 /// ```swift

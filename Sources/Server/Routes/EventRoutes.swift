@@ -1,3 +1,5 @@
+import HTTP
+
 extension Router {
     /// `GET /events`: the live updates of every topic as Server-Sent Events (API.md, "Live updates").
     mutating func addEventRoutes(_ app: App) {

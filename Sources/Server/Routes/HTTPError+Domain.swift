@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 extension HTTPError {
     /// A task-list refusal as the contract's status: 422 for the title rule, 404 for an unknown id, 503 when

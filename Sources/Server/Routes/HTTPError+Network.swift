@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 extension HTTPError {
     /// An upstream load failure as the contract's status: 504 `timeout` when the upstream did not answer

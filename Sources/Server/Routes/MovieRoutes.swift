@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 extension Router {
     /// Seed 003's search: `GET /movies?q=` answers at once; `PUT /movies/keyword` goes through `$keyword`.

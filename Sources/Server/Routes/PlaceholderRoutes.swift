@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 extension Router {
     /// `GET /placeholder/{size}/{rrggbb}`: a PNG square of that colour with its size written on it, so the

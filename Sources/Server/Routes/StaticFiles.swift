@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Synchronization
 
 /// The files of `--public`, served at `/` with content types, `ETag` and `304`.

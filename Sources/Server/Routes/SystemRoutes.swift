@@ -1,3 +1,5 @@
+import HTTP
+
 extension Router {
     /// `GET /healthz`, and the static files of `--public` for every GET no other route answers.
     mutating func addSystemRoutes(_ app: App) {

@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 extension Router {
     /// Seed 004's task list: `GET/POST /todos`, `GET/PATCH/DELETE /todos/:id`.

@@ -1,5 +1,7 @@
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// The pipeline above the router: token, CORS preflight and headers.

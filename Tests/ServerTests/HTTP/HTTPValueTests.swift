@@ -1,5 +1,7 @@
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// Headers, query strings and errors as values.

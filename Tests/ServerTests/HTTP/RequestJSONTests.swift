@@ -1,5 +1,7 @@
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// `Request.decode`: 415 for bodies that are not JSON, 400 naming the field for bad JSON.

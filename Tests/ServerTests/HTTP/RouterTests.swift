@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// Routing without a socket: the table decides 404, 405 + Allow, parameters and precedence.

@@ -2,6 +2,8 @@ import Foundation
 import Reactive
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// The loop's thread, cross-thread hand-over, timers, and its `Scheduler` conformance.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// The evhttp edge in-process: a test router behind a real listener, spoken to over loopback.
@@ -106,9 +108,7 @@ import Testing
     }
 
     @Test func headersOverTheLimitAreRefused() throws {
-        var configuration = Configuration()
-        configuration.maxHeadersSize = 1024
-        let server = try TestListener(Router(), configuration: configuration)
+        let server = try TestListener(Router(), limits: ListenerLimits(maxHeadersSize: 1024))
         let response = try RawHTTPClient.request(
             port: server.port, "GET", "/", headers: [("X-Big", String(repeating: "a", count: 4096))])
         #expect(response.status == 400)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import Server
+@testable import HTTP
+@testable import LibEvent
 
 /// One real `HTTPListener` on its own loop and a free loopback port, serving a test router.
 final class TestListener: Sendable {
@@ -9,11 +10,11 @@ final class TestListener: Sendable {
     let socket: ListeningSocket
     let listener: HTTPListener
 
-    init(_ router: Router, configuration: Configuration = Configuration()) throws {
+    init(_ router: Router, limits: ListenerLimits = ListenerLimits()) throws {
         loop = try EventLoop(name: "test-http")
         socket = try ListeningSocket(host: "127.0.0.1", port: 0)
         listener = try HTTPListener(
-            loop: loop, service: HTTPService(router: router), configuration: configuration, socket: socket)
+            loop: loop, service: HTTPService(router: router), limits: limits, socket: socket)
         loop.run()
     }
 

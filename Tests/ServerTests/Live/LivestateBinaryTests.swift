@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import HTTP
+
 /// The built `livestate` binary as a user runs it: flags, exit codes, signals, and the HTTP edge.
 @Suite(.serialized) struct LivestateBinaryTests {
     @Test func printsTheListeningLineAndServesHealthz() throws {

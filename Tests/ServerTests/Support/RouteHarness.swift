@@ -1,5 +1,7 @@
 import Foundation
 
+@testable import HTTP
+@testable import LibEvent
 @testable import Server
 
 /// The whole router of a fresh `App` on `:memory:` todos, driven in-process with `Request` values.

@@ -1,0 +1,78 @@
+/// Which web origins may call the service from a browser (`--cors`); off unless configured.
+package struct CORSPolicy: Sendable, Equatable {
+    /// The allowed origins.
+    package enum Origins: Sendable, Equatable {
+        /// Every origin (`--cors '*'`).
+        case any
+        /// Exactly these origins, e.g. `http://localhost:3000`.
+        case list([String])
+    }
+
+    /// Headers a page may read from our responses.
+    package static let exposedHeaders = "X-Total-Count, Link, Location"
+    /// Methods a preflight allows when the path is unknown.
+    package static let allMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+    /// Request headers a preflight allows when the browser names none.
+    package static let defaultAllowedHeaders = "Content-Type, Authorization, Last-Event-ID"
+
+    /// The allowed origins.
+    package var origins: Origins
+
+    package init(origins: Origins) {
+        self.origins = origins
+    }
+
+    /// Parses `*` or a comma-separated list of origins; nil for an empty or malformed list.
+    package init?(parsing text: String) {
+        let items = text.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
+        if items == ["*"] {
+            origins = .any
+            return
+        }
+        guard !items.isEmpty,
+            items.allSatisfy({ ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && !$0.hasSuffix("/") })
+        else { return nil }
+        origins = .list(items)
+    }
+
+    /// The `Access-Control-Allow-Origin` value for a request from `origin`, nil when not allowed.
+    package func allowedOrigin(for origin: String?) -> String? {
+        guard let origin else { return nil }
+        switch origins {
+        case .any: return "*"
+        case .list(let list): return list.contains(origin) ? origin : nil
+        }
+    }
+
+    /// Adds the CORS headers for a request from `origin` to a response's headers.
+    package func decorate(_ headers: inout HTTPHeaders, origin: String?) {
+        if case .list = origins { headers.add("Vary", "Origin") }
+        guard let allowed = allowedOrigin(for: origin) else { return }
+        headers["Access-Control-Allow-Origin"] = allowed
+        headers["Access-Control-Expose-Headers"] = Self.exposedHeaders
+    }
+
+    /// The 204 answer to a preflight `OPTIONS` request.
+    package func preflight(_ request: Request, allowedMethods: [HTTPMethod]) -> Response {
+        var response = Response(status: 204)
+        decorate(&response.headers, origin: request.headers["Origin"])
+        guard response.headers.contains("Access-Control-Allow-Origin") else { return response }
+        response.headers["Access-Control-Allow-Methods"] =
+            allowedMethods.isEmpty ? Self.allMethods : allowedMethods.map(\.rawValue).joined(separator: ", ")
+        response.headers["Access-Control-Allow-Headers"] =
+            request.headers["Access-Control-Request-Headers"] ?? Self.defaultAllowedHeaders
+        response.headers["Access-Control-Max-Age"] = "600"
+        return response
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    package func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

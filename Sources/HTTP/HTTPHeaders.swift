@@ -1,0 +1,64 @@
+/// Ordered header fields with case-insensitive names, as HTTP defines them.
+///
+/// ```swift
+/// var headers = HTTPHeaders()
+/// headers["Content-Type"] = "application/json"
+/// headers["content-type"]  // "application/json"
+/// ```
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The fields in the order they were added, names as written.
+    private(set) var fields: [(name: String, value: String)] = []
+
+    package init() {}
+
+    package init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name, value) }
+    }
+
+    /// The first value of `name`; setting replaces every field of that name (nil removes them).
+    package subscript(name: String) -> String? {
+        get { fields.first { $0.name.caseInsensitiveEquals(name) }?.value }
+        set {
+            fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+            if let newValue { fields.append((name, newValue)) }
+        }
+    }
+
+    /// Every value of `name`, in order.
+    package func all(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// Appends a field, keeping any earlier one of the same name.
+    package mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    /// Whether a field of that name exists.
+    package func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive comparison, enough for header names and media types.
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
+        let lhs = utf8
+        let rhs = other.utf8
+        guard lhs.count == rhs.count else { return false }
+        return zip(lhs, rhs).allSatisfy { $0.asciiLowercased == $1.asciiLowercased }
+    }
+}
+
+extension UInt8 {
+    /// The byte lowercased if it is an ASCII capital letter.
+    package var asciiLowercased: UInt8 { (65...90).contains(self) ? self + 32 : self }
+}

@@ -1,0 +1,50 @@
+/// The request pipeline above the router: CORS preflight, the token check, routing, CORS headers.
+///
+/// The listener calls `respond(to:)` for every request; tests call it without a socket.
+package struct HTTPService: Sendable {
+    /// The route table.
+    package let router: Router
+    /// The `--token` check; nil lets every request through.
+    package let token: BearerToken?
+    /// The `--cors` policy; nil sends no CORS headers.
+    package let cors: CORSPolicy?
+
+    package init(router: Router, token: String? = nil, cors: CORSPolicy? = nil) {
+        self.router = router
+        self.token = token.map(BearerToken.init)
+        self.cors = cors
+    }
+
+    /// The reply to `request`.
+    package func respond(to request: Request) -> Reply {
+        if let error = request.framingError { return .error(error) }
+        if let cors, request.method == .options, request.headers.contains("Access-Control-Request-Method") {
+            return .response(cors.preflight(request, allowedMethods: router.allowedMethods(for: request.rawPath)))
+        }
+        if let token, request.method.isMutating, !token.accepts(request.headers["Authorization"]) {
+            return decorated(.error(.unauthorized), for: request)
+        }
+        return decorated(router.handle(request), for: request)
+    }
+
+    private func decorated(_ reply: Reply, for request: Request) -> Reply {
+        guard let cors else { return reply }
+        let origin = request.headers["Origin"]
+        switch reply {
+        case .response(var response):
+            cors.decorate(&response.headers, origin: origin)
+            return .response(response)
+        case .later(let start):
+            return .later { respond in
+                start { response in
+                    var response = response
+                    cors.decorate(&response.headers, origin: origin)
+                    respond(response)
+                }
+            }
+        case .stream(let status, var headers, let start):
+            cors.decorate(&headers, origin: origin)
+            return .stream(status: status, headers: headers, start: start)
+        }
+    }
+}

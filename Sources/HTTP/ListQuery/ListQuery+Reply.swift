@@ -1,0 +1,17 @@
+extension ListQuery {
+    /// The answer of a list route: the cached snapshot for a bare `GET` (no query at all), else the query
+    /// applied to `items()`, with `X-Total-Count` and, for a page, `Link`.
+    ///
+    /// ```swift
+    /// get("/albums") { request in try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value } }
+    /// ```
+    package static func reply<Item: ListQueryItem>(
+        _ request: Request,
+        cached snapshot: EncodedSnapshot? = nil,
+        items: () -> [Item]
+    ) throws -> Reply {
+        if request.query.isEmpty, let response = snapshot?.response { return .response(response) }
+        let page = try ListQuery(request.query, for: Item.self).apply(to: items())
+        return try .json(page.items, headers: page.headers(path: request.path, query: request.query))
+    }
+}

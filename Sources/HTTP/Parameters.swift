@@ -1,0 +1,34 @@
+/// The path parameters a route pattern captured (`/todos/:id` → `id`).
+package struct Parameters: Sendable, Equatable {
+    private var values: [String: String]
+
+    package init(_ values: [String: String] = [:]) {
+        self.values = values
+    }
+
+    /// Whether the route captured nothing.
+    package var isEmpty: Bool { values.isEmpty }
+
+    /// The raw (percent-decoded) value of `name`.
+    package subscript(name: String) -> String? {
+        values[name]
+    }
+
+    /// The value of `name` converted to `T`; a missing or unconvertible value is a 400 naming it.
+    ///
+    /// ```swift
+    /// let id = try request.parameters.require("id", as: Int.self)
+    /// ```
+    package func require<T: LosslessStringConvertible>(_ name: String, as type: T.Type = T.self) throws(HTTPError) -> T
+    {
+        guard let raw = values[name] else {
+            throw HTTPError.badRequest("missing path parameter '\(name)'", code: "invalid_parameter")
+        }
+        guard let value = T(raw) else {
+            throw HTTPError.badRequest(
+                "path parameter '\(name)' must be \(String(describing: T.self)), got '\(raw)'",
+                code: "invalid_parameter")
+        }
+        return value
+    }
+}

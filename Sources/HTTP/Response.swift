@@ -1,0 +1,82 @@
+import Foundation
+
+/// An HTTP response as a Swift value.
+package struct Response: Sendable {
+    /// The media type of every JSON body.
+    package static let jsonContentType = "application/json; charset=utf-8"
+
+    /// The status code.
+    package var status: Int
+    /// The header fields; the listener adds `Content-Length` and `Date`.
+    package var headers: HTTPHeaders
+    /// The body bytes (a copy-on-write array: a cached body is shared, not copied).
+    package var body: [UInt8]
+
+    package init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// `value` encoded as JSON.
+    ///
+    /// ```swift
+    /// return .response(try .json(todo, status: 201))
+    /// ```
+    package static func json<T: Encodable>(_ value: T, status: Int = 200, headers: HTTPHeaders = [:]) throws -> Response
+    {
+        .json(encoded: try JSONCoding.encode(value), status: status, headers: headers)
+    }
+
+    /// Already encoded JSON bytes (cached per change, never re-encoded per request).
+    package static func json(encoded bytes: [UInt8], status: Int = 200, headers: HTTPHeaders = [:]) -> Response {
+        var headers = headers
+        headers["Content-Type"] = jsonContentType
+        return Response(status: status, headers: headers, body: bytes)
+    }
+
+    /// 204 with no body.
+    package static let noContent = Response(status: 204)
+
+    /// The contract's error body for `error`.
+    package init(error: HTTPError) {
+        var headers = error.headers
+        headers["Content-Type"] = Self.jsonContentType
+        self.init(status: error.status, headers: headers, body: JSONCoding.errorBody(error))
+    }
+}
+
+/// The one JSON encoder configuration of the service.
+package enum JSONCoding {
+    /// Encodes `value` as compact JSON with sorted keys (the same value always gives the same bytes, so
+    /// cached bodies and ETags are stable) and without escaped slashes (URLs stay readable).
+    package static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(value))
+    }
+
+    /// `{"error": code, "message": text}`, keys in that order.
+    package static func errorBody(_ error: HTTPError) -> [UInt8] {
+        Array("{\"error\":\(quoted(error.code)),\"message\":\(quoted(error.message))}".utf8)
+    }
+
+    /// `text` as a JSON string literal.
+    package static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

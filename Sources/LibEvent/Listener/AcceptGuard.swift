@@ -1,0 +1,106 @@
+import CEvent
+import Foundation
+import HTTP
+import Synchronization
+
+/// Keeps one listener sane when the process runs out of descriptors (`accept` failing with EMFILE/ENFILE).
+///
+/// NB: evhttp's `evconnlistener` has no error callback, so libevent's answer to EMFILE is a warning and a
+/// return: the connection stays in the backlog, the level-triggered listener fires again at once, and the
+/// loop spins, logging a line per turn (hundreds of thousands a second) while the client waits forever.
+/// This guard holds one spare descriptor: on EMFILE it frees it, accepts the waiting connection and closes
+/// it at once (the client sees the connection closed, not a hang), then takes the spare back. When even
+/// that fails, accepting pauses for a moment instead of spinning. Connections already open are untouched.
+final class AcceptGuard: @unchecked Sendable {
+    // NB: @unchecked because `spare` and `paused` are used on `loop`'s thread only (libevent calls the error
+    // callback there, and `invalidate` runs there).
+
+    private let listener: OpaquePointer
+    private let loop: EventLoop
+    private var spare: Int32
+    private var paused = false
+    private var lastWarning: UInt64 = 0
+    private var refusedSinceWarning = 0
+
+    /// The guards by their `evconnlistener`: libevent hands the error callback evhttp's context, not ours.
+    private static let guards = Mutex<[Int: AcceptGuard]>([:])
+
+    /// Installs the guard on `listener` (an `evhttp` bound socket's `evconnlistener`), on `loop`.
+    init(listener: OpaquePointer, loop: EventLoop) {
+        self.listener = listener
+        self.loop = loop
+        spare = Self.openSpare()
+        Self.guards.withLock { $0[Self.key(listener)] = self }
+        evconnlistener_set_error_cb(listener) { listener, _ in
+            guard let listener else { return }
+            let error = errno
+            let found = AcceptGuard.guards.withLock { $0[AcceptGuard.key(listener)] }
+            found?.acceptFailed(error)
+        }
+    }
+
+    deinit {
+        if spare >= 0 { close(spare) }
+    }
+
+    /// Detaches from the listener before evhttp frees it; on the loop.
+    func invalidate() {
+        precondition(loop.inLoop)
+        _ = Self.guards.withLock { $0.removeValue(forKey: Self.key(listener)) }
+        if spare >= 0 {
+            close(spare)
+            spare = -1
+        }
+    }
+
+    private func acceptFailed(_ error: Int32) {
+        guard error == EMFILE || error == ENFILE else {
+            Log.error("accept failed: \(String(cString: strerror(error)))")
+            return
+        }
+        if spare >= 0 {
+            close(spare)
+            spare = -1
+        }
+        let accepted = accept(evconnlistener_get_fd(listener), nil, nil)
+        if accepted >= 0 { close(accepted) }
+        spare = Self.openSpare()
+        refusedSinceWarning += accepted >= 0 ? 1 : 0
+        warnAtMostEverySecond()
+        if accepted < 0 || spare < 0 { pause() }
+    }
+
+    /// Stops accepting for 100 ms, so a loop with no descriptor to spare does not spin.
+    private func pause() {
+        guard !paused else { return }
+        paused = true
+        evconnlistener_disable(listener)
+        loop.schedule(after: 0.1) { [self] in
+            guard paused else { return }
+            paused = false
+            // The listener is still ours unless `invalidate` ran meanwhile.
+            if AcceptGuard.guards.withLock({ $0[Self.key(listener)] }) === self {
+                evconnlistener_enable(listener)
+            }
+        }
+    }
+
+    private func warnAtMostEverySecond() {
+        let now = HTTPListener.now()
+        guard now - lastWarning >= 1_000_000_000 else { return }
+        lastWarning = now
+        Log.warning(
+            "out of file descriptors: new connections are closed at once (\(refusedSinceWarning) since the last "
+                + "warning); raise `ulimit -n`")
+        refusedSinceWarning = 0
+    }
+
+    /// The registry key of an `evconnlistener`: its address.
+    private static func key(_ listener: OpaquePointer) -> Int {
+        Int(bitPattern: UnsafeMutableRawPointer(listener))
+    }
+
+    private static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+}
