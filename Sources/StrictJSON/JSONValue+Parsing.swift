@@ -1,6 +1,6 @@
 import CJansson
 
-/// NB: why jansson. Request bodies must be strict RFC 8259 with duplicate keys refused (API.md,
+/// NB: why jansson. Request bodies must be strict RFC 8259 with duplicate keys refused (docs/api.md,
 /// Conventions), parsed by a well-kept C library rather than a parser of our own. Foundation's
 /// `JSONSerialization`/`JSONDecoder` on Linux accept trailing commas (and silently keep the last of two
 /// duplicate keys); Swift's standard library has no JSON parser. Debian's jansson (`libjansson-dev`)

@@ -1,4 +1,4 @@
-"""GET /events against the real binary, with a raw SSE client on loopback (API.md, "Live updates")."""
+"""GET /events against the real binary, with a raw SSE client on loopback (docs/api.md, "Live updates")."""
 import errno
 import json
 import os

@@ -1,7 +1,7 @@
 import HTTP
 
 extension Router {
-    /// `GET /events`: the live updates of every topic as Server-Sent Events (API.md, "Live updates").
+    /// `GET /events`: the live updates of every topic as Server-Sent Events (docs/api.md, "Live updates").
     mutating func addEventRoutes(_ app: App) {
         let hub = app.events
         get("/events") { request in
