@@ -76,18 +76,19 @@ extension RunLoop: Scheduler {
     /// The run loop scheduler's minimum tolerance.
     public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
-    /// Whether actions must go to the stand-in queue: this is the main run loop and nobody is running it.
-    // NB: on Linux servers and under `swift test` the main thread never runs its run loop, so work scheduled on
-    // `RunLoop.main` would never run; it goes to a serial queue instead (same order, one at a time, off the main
-    // thread). A main run loop that is running gets the work itself.
-    private var usesStandIn: Bool { self === RunLoop.main && currentMode == nil }
+    /// Whether this is the main run loop, whose work goes through the main dispatch queue.
+    // NB: on Linux the main run loop drains the main dispatch queue whenever it runs (an XCTest `wait(for:)`, a
+    // server's main thread running `RunLoop.main`), and so does `dispatchMain()` (an async `main`, the Swift
+    // Testing runner). Sending the main run loop's work through the main queue makes it run on the main thread
+    // in both cases, as on Apple, where nothing else would ever run it.
+    private var isMain: Bool { self === RunLoop.main }
 
-    /// Performs the action on the run loop's next pass (see `usesStandIn` for an idle main run loop).
+    /// Performs the action on the run loop's next pass (on the main thread for `RunLoop.main`).
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         // NB: Apple's signature has no @Sendable; the run loop runs the action once, on its own thread.
         nonisolated(unsafe) let action = action
-        if usesStandIn {
-            mainRunLoopStandIn.async { action() }
+        if isMain {
+            DispatchQueue.main.async { action() }
         } else {
             perform { action() }
         }
@@ -100,9 +101,9 @@ extension RunLoop: Scheduler {
     ) {
         // NB: Apple's signature has no @Sendable; the timer fires once, on the run loop's thread.
         nonisolated(unsafe) let action = action
-        if usesStandIn {
+        if isMain {
             let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-            mainRunLoopStandIn.asyncAfter(deadline: .now() + delay) { action() }
+            DispatchQueue.main.asyncAfter(deadline: .now() + delay) { action() }
             return
         }
         let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in action() }
@@ -117,6 +118,16 @@ extension RunLoop: Scheduler {
     ) -> any Cancellable {
         // NB: Apple's signature has no @Sendable; the timer fires on the run loop's thread.
         nonisolated(unsafe) let action = action
+        if isMain {
+            let source = DispatchSource.makeTimerSource(queue: .main)
+            let delay = Swift.max(0, date.date.timeIntervalSinceNow)
+            source.schedule(
+                deadline: .now() + delay, repeating: Swift.max(interval.magnitude, 0.000_001),
+                leeway: .nanoseconds(Int(tolerance.magnitude * 1e9)))
+            source.setEventHandler { action() }
+            source.resume()
+            return AnyCancellable { source.cancel() }
+        }
         let timer = Timer(fire: date.date, interval: interval.magnitude, repeats: true) { _ in action() }
         timer.tolerance = tolerance.magnitude
         add(timer, forMode: .default)
@@ -124,6 +135,3 @@ extension RunLoop: Scheduler {
         return AnyCancellable { unsafeTimer.invalidate() }
     }
 }
-
-/// Runs work scheduled on a main run loop that nobody runs (see `RunLoop.usesStandIn`).
-private let mainRunLoopStandIn = DispatchQueue(label: "Reactive.RunLoop.main")

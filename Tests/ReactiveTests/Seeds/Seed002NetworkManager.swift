@@ -3,6 +3,7 @@
 import Foundation
 import Reactive
 import Testing
+import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -204,5 +205,24 @@ private let serverFiles = ["posts": postsJSON, "broken/posts": Data("not json".u
             .store(in: &cancellables)
         #expect(waitUntil { failure.value != nil })
         #expect(failure.value is DecodingError)
+    }
+}
+
+/// The view model test an iOS developer writes for seed 002: the table may only be touched on the main thread.
+// NB: XCTest, not Swift Testing: its methods run on the main thread and `wait(for:)` runs the main run loop.
+final class Seed002MainThreadTests: XCTestCase {
+    func testPostsReachTheViewModelOnTheMainThread() throws {
+        let server = try LoopbackServer(files: serverFiles)
+        NetworkManager.baseURL = server.baseURL
+        let viewModel = PostViewModel()
+        let filled = expectation(description: "posts arrive")
+        var threads: [Bool] = []
+        let token = viewModel.posts.dropFirst().sink { posts in
+            threads.append(Thread.isMainThread)
+            if posts.count == 2 { filled.fulfill() }
+        }
+        wait(for: [filled], timeout: 30)
+        XCTAssertEqual(threads, [true])
+        token.cancel()
     }
 }
