@@ -8,6 +8,25 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The settings of a target that wraps C libraries (`modules`: folders under `Sources/` with a `[system]`
+/// `module.modulemap` and a `shim.h`), so that only this target can `import` them.
+///
+/// NB: a C module that is a SwiftPM dependency is importable by every target above the one that depends
+/// on it (SwiftPM hands its module map down the whole graph), so "only LibEvent imports CEvent" would be
+/// habit, not a check. Instead the module map goes to this target's compiler alone, and the target is
+/// built with library evolution: targets above use its types without loading the C module, and an
+/// `import CEvent` in them fails with "no such module". The libraries link through the module maps'
+/// `link` lines.
+func wrapping(_ modules: String...) -> [SwiftSetting] {
+    swiftSettings + [.unsafeFlags(["-enable-library-evolution"] + moduleMapFlags(modules))]
+}
+
+/// `-fmodule-map-file` for each C module: what `wrapping` gives a wrapper, and what a test target that
+/// `@testable import`s that wrapper also needs (it loads the wrapper's internal imports).
+func moduleMapFlags(_ modules: [String]) -> [String] {
+    modules.flatMap { ["-Xcc", "-fmodule-map-file=\(Context.packageDirectory)/Sources/\($0)/module.modulemap"] }
+}
+
 let package = Package(
     name: "LiveState",
     products: [
@@ -22,18 +41,6 @@ let package = Package(
         .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swiftSettings),
         // Models, embedded data and the seed view models. Knows no HTTP, no libevent.
         .target(name: "Domain", dependencies: ["Reactive"], swiftSettings: swiftSettings),
-        // libevent (Debian's libevent-dev) as a system library.
-        .systemLibrary(
-            name: "CEvent",
-            pkgConfig: "libevent",
-            providers: [.apt(["libevent-dev"])]
-        ),
-        // SQLite (Debian's libsqlite3-dev) as a system library.
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
         // PCRE2 (Debian's libpcre2-dev) as a system library: the 8-bit (UTF-8) library.
         .systemLibrary(
             name: "CPCRE2",
@@ -53,11 +60,12 @@ let package = Package(
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
         .target(name: "HTTP", dependencies: ["Reactive"], swiftSettings: swiftSettings),
-        // Everything that imports libevent: the loops, timers, the listener and its streams, sockets, the
-        // HTTP client (and later its TLS path, as `Client/` + CEventOpenSSL).
-        .target(name: "LibEvent", dependencies: ["HTTP", "Reactive", "CEvent"], swiftSettings: swiftSettings),
-        // Everything that imports a database library: `SQLite/` now, `PostgreSQL/` (libpq) next.
-        .target(name: "Storage", dependencies: ["Domain", "CSQLite"], swiftSettings: swiftSettings),
+        // Everything that imports libevent (Sources/CEvent: Debian's libevent-dev): the loops, timers, the
+        // listener and its streams, sockets, the HTTP client (and later its TLS path, in `Client/`).
+        .target(name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent")),
+        // Everything that imports a database library: `SQLite/` (Sources/CSQLite: Debian's libsqlite3-dev)
+        // now, `PostgreSQL/` (libpq) next.
+        .target(name: "Storage", dependencies: ["Domain"], swiftSettings: wrapping("CSQLite")),
         // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",
@@ -94,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "HTTP", "LibEvent", "Storage", "Domain", "Reactive", "ReactiveTesting"],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CEvent", "CSQLite"]))]
         ),
     ]
 )
