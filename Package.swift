@@ -41,22 +41,12 @@ let package = Package(
         .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swiftSettings),
         // Models, embedded data and the seed view models. Knows no HTTP, no libevent.
         .target(name: "Domain", dependencies: ["Reactive"], swiftSettings: swiftSettings),
-        // PCRE2 (Debian's libpcre2-dev) as a system library: the 8-bit (UTF-8) library.
-        .systemLibrary(
-            name: "CPCRE2",
-            pkgConfig: "libpcre2-8",
-            providers: [.apt(["libpcre2-dev"])]
-        ),
-        // Compiled regular expressions with hard limits on size and work per match (wraps CPCRE2).
-        .target(name: "Patterns", dependencies: ["CPCRE2"], swiftSettings: swiftSettings),
-        // jansson (Debian's libjansson-dev) as a system library.
-        .systemLibrary(
-            name: "CJansson",
-            pkgConfig: "jansson",
-            providers: [.apt(["libjansson-dev"])]
-        ),
-        // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps CJansson).
-        .target(name: "StrictJSON", dependencies: ["CJansson"], swiftSettings: swiftSettings),
+        // Compiled regular expressions with hard limits on size and work per match (wraps Sources/CPCRE2:
+        // Debian's libpcre2-dev, the 8-bit library).
+        .target(name: "Patterns", swiftSettings: wrapping("CPCRE2")),
+        // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps Sources/CJansson:
+        // Debian's libjansson-dev).
+        .target(name: "StrictJSON", swiftSettings: wrapping("CJansson")),
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
         .target(name: "HTTP", dependencies: ["Reactive"], swiftSettings: swiftSettings),
