@@ -97,7 +97,9 @@ private struct FutureSubscriptionState<Downstream: Subscriber>: @unchecked Senda
 
     /// Takes the downstream out once the result is known and has been requested.
     mutating func takeIfReady() -> (Downstream, Result<Downstream.Input, Downstream.Failure>)? {
-        guard requested, let result, let downstream else { return nil }
+        // A failure needs no demand (Combine fails a subscriber at once); a value waits for a request.
+        guard let result, let downstream else { return nil }
+        if case .success = result, !requested { return nil }
         self.downstream = nil
         return (downstream, result)
     }

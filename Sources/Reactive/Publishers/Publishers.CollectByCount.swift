@@ -13,6 +13,7 @@ extension Publishers {
 
         /// Creates a publisher that buffers a maximum number of items.
         public init(upstream: Upstream, count: Int) {
+            precondition(count > 0, "count must be greater than zero")
             self.upstream = upstream
             self.count = count
         }

@@ -13,6 +13,7 @@ extension Publishers {
 
         /// Creates the publisher.
         public init(upstream: Upstream, count: Int) {
+            precondition(count >= 0, "count must not be negative")
             self.upstream = upstream
             self.count = count
         }

@@ -13,6 +13,7 @@ extension Publishers {
 
         /// Creates the publisher.
         public init(upstream: Upstream, range: CountableRange<Int>) {
+            precondition(range.lowerBound >= 0, "lowerBound must not be negative")
             self.upstream = upstream
             self.range = range
         }
@@ -58,6 +59,7 @@ extension Publisher {
     /// [1, 2, 3].publisher.prefix(2)   // 1, 2
     /// ```
     public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-        Publishers.Output(upstream: self, range: 0..<maxLength)
+        precondition(maxLength >= 0, "maxLength must not be negative")
+        return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
 }

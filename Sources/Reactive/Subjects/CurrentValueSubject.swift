@@ -20,7 +20,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @inlinable
     public var value: Output {
         get { core.currentValue }
-        set { send(newValue) }
+        set { core.setValue(newValue) }
     }
 
     /// Stores the value and sends it to every subscriber that has demand.

@@ -19,11 +19,16 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
     public var objectWillChange: ObservableObjectPublisher {
         var installed: ObservableObjectPublisher?
         var boxes: [any PublishedStorageBox] = []
-        for child in Mirror(reflecting: self).children {
-            guard let field = child.value as? any PublishedField else { continue }
-            let box = field.storageBox
-            if installed == nil { installed = box.objectWillChange }
-            boxes.append(box)
+        // Every class in the hierarchy: a superclass's @Published properties fire the same publisher.
+        var mirror: Mirror? = Mirror(reflecting: self)
+        while let current = mirror {
+            for child in current.children {
+                guard let field = child.value as? any PublishedField else { continue }
+                let box = field.storageBox
+                if installed == nil { installed = box.objectWillChange }
+                boxes.append(box)
+            }
+            mirror = current.superclassMirror
         }
         let publisher = installed ?? ObservableObjectPublisher()
         for box in boxes where box.objectWillChange == nil { box.objectWillChange = publisher }

@@ -92,6 +92,14 @@ class ConduitBase: @unchecked Sendable {
         }
     }
 
+    /// Adds requested demand; the subject's first demand also asks its waiting upstreams for values.
+    @usableFromInline
+    final func noteRequest(_ more: Subscribers.Demand) {
+        precondition(more > 0, "demand must be greater than zero")
+        addDemand(more)
+        if let parent, parent.upstreamsWaiting.load(ordering: .relaxed) { parent.requestWaitingUpstreams() }
+    }
+
     /// Tries to become the deliverer without waiting.
     @inlinable
     final func tryOwn(_ me: UInt) -> Bool {
@@ -165,6 +173,9 @@ enum ConduitFlags {
     @usableFromInline static let needsCurrentValue: UInt32 = 2
     /// The subscriber's closures have been dropped (after the conduit ended).
     @usableFromInline static let released: UInt32 = 4
+    /// A current-value subject's subscriber: a value dropped for lack of demand is replaced by the subject's
+    /// value on the next request.
+    @usableFromInline static let keepsLatest: UInt32 = 8
     @usableFromInline static let pendingUnit: UInt32 = 256
 
     /// Whether an owner leaving must deliver queued events or drop an ended subscriber.
@@ -185,8 +196,13 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
     @usableFromInline var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
     @inlinable
-    init(parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false) {
-        super.init(parent: parent, demand: demand, flags: needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
+    init(
+        parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false, keepsLatest: Bool = false
+    ) {
+        super.init(
+            parent: parent, demand: demand,
+            flags: (needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
+                | (keepsLatest ? ConduitFlags.keepsLatest : 0))
     }
 
     /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do): at once when
@@ -194,10 +210,9 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
     @inlinable
     func offer(_ value: Output, from me: UInt) {
         if tryOwn(me) {
-            if !isEnded, takeDemand() { onValue?(value) }
-            leave()
+            deliverOwned(value)
         } else if isOwned(by: me) {
-            if !isEnded, takeDemand() { onValue?(value) }
+            deliverNested(value)
         } else {
             enqueue(.value(value), from: me)
         }
@@ -206,8 +221,20 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
     /// Delivers a value right after `sink` made this thread the owner (current value to a new sink).
     @inlinable
     func deliverOwned(_ value: Output) {
-        if takeDemand() { onValue?(value) }
+        deliverNested(value)
         leave()
+    }
+
+    /// Delivers a value while this thread owns delivery. Without demand the value is dropped; a current-value
+    /// subject's subscriber then gets the subject's value when it next requests (Combine's behaviour).
+    @inlinable
+    func deliverNested(_ value: Output) {
+        guard !isEnded else { return }
+        if takeDemand() {
+            onValue?(value)
+        } else if flags.load(ordering: .relaxed) & ConduitFlags.keepsLatest != 0 {
+            flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
+        }
     }
 
     /// Delivers the completion (nested like a value) and lets go of the subscriber.
@@ -259,7 +286,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
         }) {
             switch event {
             case .value(let value):
-                if !isEnded, takeDemand() { onValue?(value) }
+                deliverNested(value)
             case .completion(let completion):
                 deliver(completion)
             }
@@ -275,7 +302,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        addDemand(demand)
+        noteRequest(demand)
         let wanted = flags.bitwiseAnd(~ConduitFlags.needsCurrentValue, ordering: .acquiringAndReleasing).oldValue
         guard demand > 0, wanted & ConduitFlags.needsCurrentValue != 0 else { return }
         guard let current = parent as? any CurrentValueProviding else { return }

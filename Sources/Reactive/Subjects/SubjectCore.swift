@@ -6,8 +6,30 @@ public import Synchronization
 @usableFromInline
 class SubjectCoreBase: @unchecked Sendable {
     @usableFromInline final let lock = Mutex(SubscriberList())
+    /// Whether an upstream handed over by `send(subscription:)` still waits for a subscriber's first demand.
+    @usableFromInline final let upstreamsWaiting = Atomic<Bool>(false)
+    /// Whether `send(subscription:)` was ever called (so a deinit without upstreams takes no lock).
+    @usableFromInline final let hasUpstreams = Atomic<Bool>(false)
 
     @inlinable init() {}
+
+    /// A subject lets go of its upstreams by cancelling them, as Combine's do.
+    deinit {
+        guard hasUpstreams.load(ordering: .acquiring) else { return }
+        for upstream in lock.withLock({ $0.upstreams }) { upstream.cancel() }
+    }
+
+    /// Requests `.unlimited` from the upstreams that were waiting for a subscriber with demand.
+    @usableFromInline
+    final func requestWaitingUpstreams() {
+        guard upstreamsWaiting.load(ordering: .acquiring) else { return }
+        let waiting = lock.withLock { list -> [any Subscription] in
+            upstreamsWaiting.store(false, ordering: .releasing)
+            defer { list.unrequested = [] }
+            return list.unrequested
+        }
+        for upstream in waiting { upstream.request(.unlimited) }
+    }
 
     /// Forgets a cancelled conduit.
     @usableFromInline
@@ -59,11 +81,37 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         }
     }
 
-    /// Keeps an upstream subscription handed over by `send(subscription:)` and requests everything from it.
+    /// Keeps an upstream subscription handed over by `send(subscription:)`; requests everything from it once a
+    /// subscriber has demand (at once if one has), as Combine's subjects do.
     @usableFromInline
     func send(subscription: any Subscription) {
-        lock.withLock { $0.upstreams.append(subscription) }
-        subscription.request(.unlimited)
+        let requestNow = lock.withLock { list -> Bool in
+            guard !list.completed else { return false }
+            list.upstreams.append(subscription)
+            hasUpstreams.store(true, ordering: .releasing)
+            if list.conduits.contains(where: { $0.map { $0.demand.load(ordering: .relaxed) > 0 } ?? false }) {
+                return true
+            }
+            list.unrequested.append(subscription)
+            upstreamsWaiting.store(true, ordering: .releasing)
+            return false
+        }
+        if requestNow { subscription.request(.unlimited) }
+    }
+
+    /// Sets the value even after completion (as Combine's `CurrentValueSubject.value` does) and sends it while
+    /// the subject is live.
+    @inlinable
+    func setValue(_ input: Output) {
+        let conduits = lock.withLock { list -> ContiguousArray<ConduitBase?>? in
+            value = input
+            return list.completed ? nil : list.conduits
+        }
+        guard let conduits else { return }
+        let me = currentThreadID()
+        for case let conduit? in conduits {
+            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(input, from: me)
+        }
     }
 
     /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
@@ -71,7 +119,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     func receive<S: Subscriber>(subscriber: S, deliversCurrentValue: Bool)
     where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit<Output, Failure>(
-            parent: self, demand: .none, needsCurrentValue: deliversCurrentValue
+            parent: self, demand: .none, needsCurrentValue: deliversCurrentValue, keepsLatest: deliversCurrentValue
         )
         conduit.onValue = { [unowned(unsafe) conduit] value in conduit.addDemand(subscriber.receive(value)) }
         conduit.onCompletion = { subscriber.receive(completion: $0) }
@@ -97,6 +145,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let conduit = SubjectConduit<Output, Failure>(parent: self, demand: .unlimited)
+        requestWaitingUpstreams()
         conduit.onValue = receiveValue
         conduit.onCompletion = receiveCompletion
         if deliversCurrentValue { _ = conduit.tryOwn(currentThreadID()) }

@@ -7,6 +7,8 @@ struct SubscriberList: @unchecked Sendable {
     @usableFromInline var conduits: ContiguousArray<ConduitBase?> = []
     @usableFromInline var completed = false
     @usableFromInline var upstreams: [any Subscription] = []
+    /// Upstreams not yet asked for values: no subscriber had demand when they arrived.
+    @usableFromInline var unrequested: [any Subscription] = []
     private var holes = 0
 
     @inlinable init() {}
@@ -24,6 +26,7 @@ struct SubscriberList: @unchecked Sendable {
         guard !completed else { return [] }
         completed = true
         upstreams = []
+        unrequested = []
         holes = 0
         defer { conduits = [] }
         return conduits

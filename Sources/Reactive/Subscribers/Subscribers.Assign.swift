@@ -7,7 +7,9 @@ extension Subscribers {
     /// subject.assign(to: \.title, on: model).store(in: &bag)
     /// ```
     // NB: @unchecked Sendable: all mutable state is Mutex-guarded.
-    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    {
         /// This subscriber never fails.
         public typealias Failure = Never
 
@@ -25,9 +27,21 @@ extension Subscribers {
         }
 
         /// A textual representation of this subscriber.
+        /// A textual representation of this subscriber: `"Assign Root."`, as in Combine.
         public var description: String { "Assign \(Root.self)." }
 
-        /// Stores the subscription and requests unlimited values.
+        /// The subscriber's mirror: the object and the key path, as in Combine.
+        public var customMirror: Mirror {
+            let (object, subscription) = state.withLock { ($0.object, $0.status.subscription) }
+            return Mirror(
+                self,
+                children: ["object": object as Any, "keyPath": keyPath, "upstreamSubscription": subscription as Any])
+        }
+
+        /// What a playground shows for the subscriber: its description.
+        public var playgroundDescription: Any { description }
+
+        /// Stores the subscription and requests unlimited values; a second subscription is cancelled.
         public func receive(subscription: any Subscription) {
             let accepted = state.withLock { state -> Bool in
                 guard case .awaiting = state.status else { return false }
@@ -37,28 +51,35 @@ extension Subscribers {
             if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
         }
 
-        /// Assigns the value to the object's property.
+        /// Writes the value to the object's property; ignored before a subscription and after the end.
         public func receive(_ value: Input) -> Subscribers.Demand {
-            if let object = state.withLock({ $0.object }) {
-                object[keyPath: keyPath] = value
+            let object = state.withLock { state -> Root? in
+                guard case .subscribed = state.status else { return nil }
+                return state.object
             }
+            if let object { object[keyPath: keyPath] = value }
             return .none
         }
 
-        /// Releases the object.
+        /// Lets go of the object and the subscription.
         public func receive(completion: Subscribers.Completion<Never>) {
-            state.withLock { state in
+            // The object leaves the lock before it is released: its deinit may cancel this subscriber.
+            let released = state.withLock { state -> Root? in
                 state.status = .terminal
-                state.object = nil
+                defer { state.object = nil }
+                return state.object
             }
+            _ = released
         }
 
-        /// Cancels the subscription and releases the object.
+        /// Cancels the subscription and lets go of the object.
         public func cancel() {
-            state.withLock { state -> (any Subscription)? in
-                state.object = nil
-                return state.status.terminate()
-            }?.cancel()
+            let (subscription, released) = state.withLock { state -> ((any Subscription)?, Root?) in
+                defer { state.object = nil }
+                return (state.status.terminate(), state.object)
+            }
+            subscription?.cancel()
+            _ = released
         }
     }
 }

@@ -18,6 +18,12 @@ extension Subscribers {
         public static let none = Demand(rawValue: 0)
 
         /// Creates a demand for the given maximum number of elements (non-negative).
+        /// A count as a demand: anything above `Int.max` is unlimited, as in Combine.
+        @inlinable
+        static func capped(_ count: UInt) -> Demand {
+            count > UInt(Int.max) ? .unlimited : Demand(rawValue: count)
+        }
+
         @inlinable
         public static func max(_ value: Int) -> Demand {
             precondition(value >= 0, "demand cannot be negative")
@@ -35,8 +41,7 @@ extension Subscribers {
         @inlinable
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
             if lhs.rawValue == .max || rhs.rawValue == .max { return .unlimited }
-            let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
-            return overflow || sum == .max ? .unlimited : Demand(rawValue: sum)
+            return capped(lhs.rawValue + rhs.rawValue)
         }
 
         /// Adds a demand to this one.
@@ -46,7 +51,7 @@ extension Subscribers {
         /// Adds a count of elements to a demand.
         @inlinable
         public static func + (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs - Demand(rawValue: UInt(-rhs)) : lhs + Demand(rawValue: UInt(rhs))
+            rhs < 0 ? lhs - capped(rhs.magnitude) : lhs + capped(rhs.magnitude)
         }
 
         /// Adds a count of elements to this demand.
@@ -59,7 +64,7 @@ extension Subscribers {
             if lhs.rawValue == .max { return .unlimited }
             precondition(rhs >= 0, "demand cannot be negative")
             let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
-            return overflow || product == .max ? .unlimited : Demand(rawValue: product)
+            return overflow ? .unlimited : capped(product)
         }
 
         /// Multiplies this demand by a count.
@@ -82,7 +87,7 @@ extension Subscribers {
         /// Subtracts a count of elements from a demand.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs + Demand(rawValue: UInt(-rhs)) : lhs - Demand(rawValue: UInt(rhs))
+            rhs < 0 ? lhs + capped(rhs.magnitude) : lhs - capped(rhs.magnitude)
         }
 
         /// Subtracts a count of elements from this demand.
@@ -132,13 +137,14 @@ extension Subscribers {
 
         /// Decodes a demand from its count (unlimited as `UInt.max`).
         public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(UInt.self)
+            rawValue = Demand.capped(try decoder.singleValueContainer().decode(UInt.self)).rawValue
         }
 
         /// Encodes a demand as its count (unlimited as `UInt.max`).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
-            try container.encode(rawValue)
+            // Combine's encoding: the count, with unlimited as Int.max + 1.
+            try container.encode(rawValue == .max ? UInt(Int.max) + 1 : rawValue)
         }
     }
 }

@@ -7,15 +7,22 @@ extension Subscribers {
     /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
     /// Just(1).subscribe(sink)
     /// ```
-    // NB: @unchecked Sendable: the subscription slot is Mutex-guarded; the closures are Apple's
-    // non-Sendable signatures and are only called on the upstream's (serialized) delivery path.
+    // NB: @unchecked Sendable: the subscription slot is Mutex-guarded; the closures are read only by a delivery
+    // counted in `gate` and dropped only once no delivery is running (see `gate`).
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-        @unchecked Sendable
+        CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
-        /// The closure to execute on receipt of a value.
-        public let receiveValue: (Input) -> Void
-        /// The closure to execute on completion.
-        public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+        /// The closure to execute on receipt of a value (a no-op once the sink has completed or been cancelled).
+        public var receiveValue: (Input) -> Void { handlers?.receiveValue ?? { _ in } }
+        /// The closure to execute on completion (a no-op once the sink has completed or been cancelled).
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            handlers?.receiveCompletion ?? { _ in }
+        }
+        /// The user's closures, until completion or cancel drops them (as Combine's sink does, which breaks a
+        /// retain cycle through `self` in them).
+        @exclusivity(unchecked) @usableFromInline var handlers: SinkHandlers<Input, Failure>?
+        /// `SinkGate` bits, and above them the number of deliveries running.
+        @usableFromInline let gate = Atomic<UInt>(0)
         @usableFromInline let status = Mutex<SubscriptionStatus>(.awaiting)
 
         /// Initializes a sink with the provided closures.
@@ -24,49 +31,105 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveCompletion = receiveCompletion
-            self.receiveValue = receiveValue
+            handlers = SinkHandlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
         }
 
-        /// A textual representation of this subscriber.
+        /// A textual representation of this subscriber: `"Sink"`, as in Combine.
         public var description: String { "Sink" }
 
-        /// Stores the subscription and requests unlimited values.
+        /// The sink's mirror: no children, as in Combine.
+        public var customMirror: Mirror { Mirror(self, children: [:]) }
+
+        /// What a playground shows for the sink: its description.
+        public var playgroundDescription: Any { description }
+
+        /// Stores the subscription and requests unlimited values; a second subscription is cancelled.
         public func receive(subscription: any Subscription) {
             let accepted = status.withLock { status -> Bool in
-                guard case .awaiting = status else { return false }
+                guard case .awaiting = status, gate.load(ordering: .relaxed) & SinkGate.ended == 0 else {
+                    return false
+                }
                 status = .subscribed(subscription)
                 return true
             }
             if accepted {
+                gate.bitwiseOr(SinkGate.subscribed, ordering: .releasing)
                 subscription.request(.unlimited)
             } else {
                 subscription.cancel()
             }
         }
 
-        /// Calls `receiveValue`.
+        /// Calls `receiveValue`, unless the sink has no subscription yet or has ended (then ignores the value).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            receiveValue(value)
+            let prior = gate.wrappingAdd(SinkGate.running, ordering: .acquiring).oldValue
+            if prior & (SinkGate.subscribed | SinkGate.ended) == SinkGate.subscribed {
+                handlers.unsafelyUnwrapped.receiveValue(value)
+            }
+            leave()
             return .none
         }
 
-        /// Calls `receiveCompletion` once and lets go of the subscription.
+        /// Calls `receiveCompletion` once and lets go of the subscription and the closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let wasLive = status.withLock { status -> Bool in
-                if case .terminal = status { return false }
-                status = .terminal
-                return true
+            let prior = gate.wrappingAdd(SinkGate.running, ordering: .acquiring).oldValue
+            let wasLive =
+                gate.bitwiseOr(SinkGate.ended, ordering: .acquiringAndReleasing).oldValue & SinkGate.ended == 0
+            if wasLive {
+                status.withLock { $0 = .terminal }
+                if prior & SinkGate.subscribed != 0 { handlers.unsafelyUnwrapped.receiveCompletion(completion) }
             }
-            if wasLive { receiveCompletion(completion) }
+            leave()
         }
 
-        /// Cancels the subscription; no completion is delivered afterwards.
+        /// Cancels the subscription and drops the closures; no completion is delivered afterwards.
         public func cancel() {
+            let prior = gate.bitwiseOr(SinkGate.ended, ordering: .acquiringAndReleasing).oldValue
             status.withLock { $0.terminate() }?.cancel()
+            if prior < SinkGate.running { release() }
+        }
+
+        /// Ends a delivery; the last one out after the sink ended drops the closures.
+        @inlinable
+        func leave() {
+            let after = gate.wrappingSubtract(SinkGate.running, ordering: .acquiringAndReleasing).newValue
+            if after < SinkGate.running, after & SinkGate.ended != 0 { release() }
+        }
+
+        /// Drops the closures once (whoever claims `released` first).
+        @usableFromInline
+        func release() {
+            let prior = gate.bitwiseOr(SinkGate.released, ordering: .acquiringAndReleasing).oldValue
+            guard prior & SinkGate.released == 0 else { return }
+            handlers = nil
         }
     }
+}
+
+/// A sink's two closures, kept together so dropping them is one store.
+@usableFromInline
+struct SinkHandlers<Input, Failure: Error> {
+    @usableFromInline let receiveValue: (Input) -> Void
+    @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+}
+
+/// Bits of `Subscribers.Sink.gate`; from `running` up it counts deliveries in progress.
+@usableFromInline
+enum SinkGate {
+    @usableFromInline static let ended: UInt = 1
+    @usableFromInline static let subscribed: UInt = 2
+    @usableFromInline static let released: UInt = 4
+    @usableFromInline static let running: UInt = 8
 }
 
 extension Publisher {

@@ -31,9 +31,11 @@ import Testing
         #expect(tracker.values == [2])
         subject.send(3)
         #expect(tracker.values == [2])
+        // As in Combine: 3 was dropped for lack of demand, so the next request gets the current value at once.
         tracker.request(.max(1))
+        #expect(tracker.values == [2, 3])
         subject.send(4)
-        #expect(tracker.values == [2, 4])
+        #expect(tracker.values == [2, 3])
     }
 
     @Test func completionIsTerminalAndReachesLateSubscribers() {
@@ -78,5 +80,27 @@ import Testing
         // As in Combine: the second subscriber sees 2 before 1, while the subject already holds 2.
         #expect(logOfANestedSend(on: subject) == ["a0", "b0", "a1", "a2", "b2", "b1"])
         #expect(subject.value == 2)
+    }
+
+    @Test func valueCanStillBeSetAfterCompletionButIsNotSent() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let tracker = subject.track()
+        subject.send(completion: .finished)
+        subject.value = 5
+        subject.send(6)
+        #expect(subject.value == 5)
+        #expect(tracker.events == [.subscription, .value(0), .finished])
+    }
+
+    @Test func aValueDroppedForLackOfDemandIsReplacedByTheLatestOnTheNextRequest() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let tracker = subject.track(initialDemand: .max(1))
+        subject.send(1)
+        subject.send(2)
+        #expect(tracker.values == [0])
+        tracker.request(.max(1))
+        #expect(tracker.values == [0, 2])
+        subject.send(3)
+        #expect(tracker.values == [0, 2])
     }
 }

@@ -120,22 +120,6 @@ import Testing
         #expect(delivered == 2_000)
     }
 
-    @Test func cancelReleasesTheSinkClosureAndTheChain() {
-        final class Owner {}
-        let subject = PassthroughSubject<Int, Never>()
-        weak var weakOwner: Owner?
-        var token: AnyCancellable?
-        do {
-            let owner = Owner()
-            weakOwner = owner
-            token = subject.map { $0 + 1 }.sink { _ in _ = owner }
-        }
-        subject.send(1)
-        #expect(weakOwner != nil)
-        token?.cancel()
-        #expect(weakOwner == nil)
-    }
-
     @Test func droppingTheCancellableCancels() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []
@@ -228,5 +212,48 @@ import Testing
         }
         tokens.forEach { $0.cancel() }
         #expect(delivered.load(ordering: .relaxed) == 2 * 500 * 4)
+    }
+
+    @Test func asASubscriberItRequestsFromItsUpstreamOnlyOnceADownstreamHasDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        var requests: [String] = []
+        let upstream = PassthroughSubject<Int, Never>()
+        let connection = upstream.handleEvents(receiveRequest: { requests.append("\($0)") }).subscribe(subject)
+        #expect(requests == [])
+        let tracker = subject.track(initialDemand: .none)
+        #expect(requests == [])
+        tracker.request(.max(1))
+        #expect(requests == ["unlimited"])
+        upstream.send(4)
+        #expect(tracker.values == [4])
+        connection.cancel()
+    }
+
+    @Test func releasingTheSubjectCancelsTheUpstreamsItWasGiven() {
+        final class Upstream: Subscription {
+            var cancelled = false
+            func request(_ demand: Subscribers.Demand) {}
+            func cancel() { cancelled = true }
+        }
+        let upstream = Upstream()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(subscription: upstream)
+        }
+        #expect(upstream.cancelled)
+    }
+
+    @Test func requestingZeroIsAPreconditionFailure() async {
+        await #expect(processExitsWith: .failure) {
+            let subject = PassthroughSubject<Int, Never>()
+            final class Zero: Subscriber {
+                typealias Input = Int
+                typealias Failure = Never
+                func receive(subscription: any Subscription) { subscription.request(.none) }
+                func receive(_ input: Int) -> Subscribers.Demand { .none }
+                func receive(completion: Subscribers.Completion<Never>) {}
+            }
+            subject.subscribe(Zero())
+        }
     }
 }

@@ -44,4 +44,29 @@ private final class SearchModel: ObservableObject {
         model.keyword = "four"
         #expect(model.count == 4)
     }
+
+    @Test func aSuperclassPublishedPropertyFiresTheSubclassObjectWillChange() {
+        class Base: ObservableObject {
+            @Published var name = ""
+        }
+        final class Derived: Base {
+            @Published var age = 0
+        }
+        let model = Derived()
+        var changes = 0
+        let token = model.objectWillChange.sink { changes += 1 }
+        model.name = "a"
+        model.age = 1
+        #expect(changes == 2)
+        token.cancel()
+    }
+
+    @Test func aValueSetWithoutDemandReachesTheSubscriberAsTheLatestOnItsNextRequest() {
+        let model = SearchModel()
+        let tracker = model.$count.track(initialDemand: .max(1))
+        model.count = 1
+        model.count = 2
+        tracker.request(.max(1))
+        #expect(tracker.values == [0, 2])
+    }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import Reactive
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite struct FutureTests {
+    @Test func runsOnceAndReplaysTheResultToEverySubscriber() {
+        var runs = 0
+        let future = Future<Int, Never> { promise in
+            runs += 1
+            promise(.success(7))
+        }
+        #expect(future.track().values == [7])
+        #expect(future.track().values == [7])
+        #expect(runs == 1)
+    }
+
+    @Test func fulfilledLaterFromAnotherThread() {
+        let future = Future<Int, TestError> { promise in
+            nonisolated(unsafe) let promise = promise
+            DispatchQueue.global().async { promise(.failure(TestError(code: 3))) }
+        }
+        let tracker = future.track()
+        #expect(waitUntil { tracker.events.count == 2 })
+        #expect(tracker.events == [.subscription, .failure("TestError(3)")])
+    }
+
+    @Test func onlyTheFirstResultCounts() {
+        let future = Future<Int, Never> { promise in
+            promise(.success(1))
+            promise(.success(2))
+        }
+        #expect(future.track().values == [1])
+    }
+
+    @Test func anAlreadyFailedFutureFailsASubscriberThatHasNotRequestedAnything() {
+        let failed = Future<Int, TestError> { $0(.failure(TestError(code: 2))) }
+        #expect(failed.track(initialDemand: .none).events == [.subscription, .failure("TestError(2)")])
+        let succeeded = Future<Int, TestError> { $0(.success(1)) }
+        let waiting = succeeded.track(initialDemand: .none)
+        #expect(waiting.events == [.subscription])
+        waiting.request(.max(1))
+        #expect(waiting.events == [.subscription, .value(1), .finished])
+    }
+}
