@@ -36,14 +36,21 @@ package enum LiveStateCommand {
         let signals = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler {
+                stop.signal()
+                DispatchQueue.main.async {}  // wakes the main run loop below
+            }
             source.resume()
             return source
         }
         server.start()
         // Written straight to the descriptor: no stdio buffer holds it back when stdout is a pipe.
         FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
-        stop.wait()
+        // The main thread runs the main run loop (which drains the main dispatch queue too), so a view model's
+        // `.receive(on: RunLoop.main)` or `DispatchQueue.main` work runs here, on the main thread, as on Apple.
+        while stop.wait(timeout: .now()) == .timedOut {
+            _ = RunLoop.main.run(mode: .default, before: .distantFuture)
+        }
         // A second signal during shutdown exits at once.
         for source in signals {
             source.setEventHandler { exit(1) }
