@@ -25,8 +25,15 @@ package struct Parameters: Sendable, Equatable {
             throw HTTPError.badRequest("missing path parameter '\(name)'", code: "invalid_parameter")
         }
         guard let value = T(raw) else {
+            // Messages name what a person typed, never a Swift type.
+            let integer = T.self is any FixedWidthInteger.Type
+            if integer, !raw.isEmpty, raw.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
+                throw HTTPError.badRequest(
+                    "path parameter '\(name)' is too large: no \(name) is above \(Int.max), got '\(raw)'",
+                    code: "invalid_parameter")
+            }
             throw HTTPError.badRequest(
-                "path parameter '\(name)' must be \(String(describing: T.self)), got '\(raw)'",
+                "path parameter '\(name)' must be \(integer ? "a whole number" : "valid"), got '\(raw)'",
                 code: "invalid_parameter")
         }
         return value

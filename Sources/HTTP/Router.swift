@@ -145,8 +145,16 @@ package struct Router: Sendable {
             request.parameters = parameters
             return Self.run(route.handler, request)
         case .failure(let error):
-            if error.status == 404, request.method == .get || request.method == .head, let fallback {
-                return Self.run(fallback, request)
+            if error.status == 404 {
+                // NB: a path under a resource (`/posts/1/comments`) is an unknown route, never a file: the
+                // static files only answer paths whose first segment no route uses.
+                let segments = Self.segments(of: request.rawPath)
+                if let first = segments.first, routesByFirstSegment[first] != nil {
+                    return .error(unknownRoute(request, under: first))
+                }
+                if request.method == .get || request.method == .head, let fallback {
+                    return Self.run(fallback, request)
+                }
             }
             if error.status == 405, request.method == .options {
                 // A plain OPTIONS (no CORS) learns what the path accepts.
@@ -154,6 +162,20 @@ package struct Router: Sendable {
             }
             return .error(error)
         }
+    }
+
+    /// The 404 for a path under `/first` that no route matches, listing the routes that are there.
+    private func unknownRoute(_ request: Request, under first: String) -> HTTPError {
+        let routes = (routesByFirstSegment[first] ?? []).map { index in
+            let route = self.routes[index]
+            let path = route.pattern.description.split(separator: "/").map { segment in
+                segment.hasPrefix(":") ? "{\(segment.dropFirst())}" : String(segment)
+            }
+            return "\(route.method.rawValue) /\(path.joined(separator: "/"))"
+        }
+        return .notFound(
+            "no route for \(request.method.rawValue) \(request.path); the routes under /\(first) are "
+                + routes.joined(separator: ", "))
     }
 
     /// Runs a handler, turning what it throws into the contract's error responses.

@@ -42,7 +42,17 @@ import Testing
         #expect(options.diff && options.lastEventID == 42)
     }
 
-    @Test(arguments: ["/events?topics=todos,nope", "/events?topics=", "/events?topics=,", "/events?diff=maybe"])
+    @Test func readsLastEventIDFromTheQueryForANewEventSource() throws {
+        #expect(try EventRequest(Request(.get, "/events?lastEventID=42")).lastEventID == 42)
+        // The header a reconnecting EventSource sends wins over the page's first value.
+        let both = try EventRequest(Request(.get, "/events?lastEventID=42", headers: ["Last-Event-ID": "50"]))
+        #expect(both.lastEventID == 50)
+    }
+
+    @Test(arguments: [
+        "/events?topics=todos,nope", "/events?topics=", "/events?topics=,", "/events?diff=maybe",
+        "/events?topic=todos", "/events?topics=todos&since=4",
+    ])
     func refusesWithA400(target: String) {
         #expect(throws: HTTPError.self) { try EventRequest(Request(.get, target)) }
         do {

@@ -70,10 +70,7 @@ package struct ListQuery: Sendable, Equatable {
         let fields = Set(Item.queryFields)
         for name in query.names where !Self.reservedNames.contains(name) {
             let (field, comparison) = Self.split(name, fields: fields)
-            guard let field else {
-                throw Self.invalid(
-                    "unknown field '\(name)'; the fields are \(Item.queryFields.joined(separator: ", "))")
-            }
+            guard let field else { throw Self.unknown(name, fields: Item.queryFields) }
             let values = query.all(name)
             if comparison == .like {
                 for pattern in values where (try? Regex(pattern)) == nil {
@@ -207,9 +204,23 @@ package struct ListQuery: Sendable, Equatable {
     private static func number(_ query: QueryParameters, _ name: String, minimum: Int) throws(HTTPError) -> Int? {
         guard let raw = query[name] else { return nil }
         guard let value = Int(raw), value >= minimum else {
+            let digits = raw.hasPrefix("+") ? raw.dropFirst() : Substring(raw)
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
+                throw invalid("'\(name)' is too large: the largest number it takes is \(Int.max), not '\(raw)'")
+            }
             throw invalid("'\(name)' must be a whole number of at least \(minimum), not '\(raw)'")
         }
         return value
+    }
+
+    /// The 400 for a parameter that is neither a field nor one of the `_` parameters.
+    private static func unknown(_ name: String, fields: [String]) -> HTTPError {
+        let known = "the _ parameters are _sort, _order, _page, _limit, _start and _end, and q searches the text"
+        let fieldList = "the fields are \(fields.joined(separator: ", "))"
+        guard name.hasPrefix("_") else { return invalid("unknown field '\(name)'; \(fieldList)") }
+        // json-server's relations (`_embed`, `_expand`) have no counterpart here: the seeds' models are flat.
+        let relation = name == "_embed" || name == "_expand" ? " (LiveState's resources have no relations)" : ""
+        return invalid("'\(name)' is not a query parameter LiveState knows\(relation); \(known); \(fieldList)")
     }
 
     private static func invalid(_ message: String) -> HTTPError {

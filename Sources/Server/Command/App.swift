@@ -20,10 +20,13 @@ final class App: Sendable {
     let events: EventHub
     /// Downloads for the view models (upstream posts and photos, selected images), on the main loop.
     let httpClient: HTTPClient
+    /// The files of `--public`; nil when there is no such folder (then no page is served).
+    let staticFiles: StaticFiles?
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
         self.configuration = configuration
+        staticFiles = configuration.publicPath.flatMap { StaticFiles(folder: $0) }
         loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
             try EventLoop(name: "livestate-http-\(index)")
         }

@@ -7,6 +7,8 @@ enum CommandLineAction: Equatable {
     case serve(Configuration)
     /// Print the usage and exit 0.
     case help
+    /// Print the version and exit 0.
+    case version
     /// Ask a running server's `/healthz` (`livestate healthcheck`).
     case healthcheck(host: String, port: Int)
 }
@@ -42,10 +44,12 @@ enum CommandLineOptions {
           --threads N        event loops serving HTTP (LIVESTATE_THREADS, default 1)
           --cors ORIGINS     comma-separated allowed origins, or * (LIVESTATE_CORS, default: CORS off)
           -h, --help         print this help and exit
+          --version          print the version and exit
 
         The first line on stdout is `listening on http://HOST:PORT`. LOG_LEVEL=debug|info|warning|error|off
-        sets the log level (stderr). SIGINT or SIGTERM stops the server cleanly.
-        `livestate healthcheck` exits 0 only if GET /healthz answers 200.
+        sets the log level (stderr). SIGINT or SIGTERM stops the server cleanly. A server that cannot start
+        prints one line to stderr, exits 1 and leaves no file behind; a bad option exits 2.
+        `livestate healthcheck` exits 0 only if GET /healthz answers 200; otherwise it says why and exits 1.
         """
 
     private static let flags: [String: String] = [
@@ -66,6 +70,7 @@ enum CommandLineOptions {
         var given: [String: String] = [:]
         while let argument = arguments.popFirst() {
             if argument == "--help" || argument == "-h" { return .help }
+            if argument == "--version" { return .version }
             guard argument.hasPrefix("--") else { throw CommandLineError("unexpected argument '\(argument)'") }
             var name = String(argument.dropFirst(2))
             var value: String?

@@ -16,8 +16,13 @@ package enum LiveStateCommand {
         case .help:
             print(CommandLineOptions.usage)
             return 0
+        case .version:
+            print("livestate \(LiveStateVersion.current)")
+            return 0
         case .healthcheck(let host, let port):
-            return HealthProbe.check(host: host, port: port) ? 0 : 1
+            guard let problem = HealthProbe.problem(host: host, port: port) else { return 0 }
+            printError("livestate healthcheck: \(problem)")
+            return 1
         case .serve(let configuration):
             return serve(configuration)
         }
@@ -28,6 +33,8 @@ package enum LiveStateCommand {
         do {
             server = try LiveStateServer(configuration: configuration)
         } catch {
+            // The one line a failed start prints: nothing was logged before it (LiveStateServer logs
+            // only once it serves).
             printError("livestate: cannot start: \(error)")
             return 1
         }

@@ -20,20 +20,36 @@ final class LiveStateServer: Sendable {
     private let listeners: [HTTPListener]
     private let stopped = Atomic<Bool>(false)
 
-    /// Builds everything and binds the socket; nothing is served until `start()`.
+    /// Binds the socket, then builds everything; nothing is served until `start()`.
+    ///
+    /// A failure throws one error and leaves nothing behind: the port is taken before any file is
+    /// opened, and a data file this call created is removed again (with its journal files).
     init(configuration: Configuration) throws {
         // NB: a client that leaves mid-write must not kill the process.
         signal(SIGPIPE, SIG_IGN)
-        let app = try App(configuration: configuration)
+        let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
+        let created = DataFile(path: configuration.dataPath)
+        let app: App
+        do {
+            app = try App(configuration: configuration)
+        } catch {
+            created.removeIfCreated()
+            throw error
+        }
         let service = HTTPService(
             router: buildRouter(app), token: configuration.token, cors: configuration.cors)
-        let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
         self.app = app
         self.socket = socket
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.
         app.httpClient.resolveRelativeURLs(against: Self.selfURL(host: configuration.host, port: socket.port))
-        listeners = try app.loops.map { loop throws(LibEventError) in
-            try HTTPListener(loop: loop, service: service, limits: configuration.listenerLimits, socket: socket)
+        do {
+            listeners = try app.loops.map { loop throws(LibEventError) in
+                try HTTPListener(loop: loop, service: service, limits: configuration.listenerLimits, socket: socket)
+            }
+        } catch {
+            app.runShutdownActions()
+            created.removeIfCreated()
+            throw error
         }
     }
 
@@ -62,7 +78,11 @@ final class LiveStateServer: Sendable {
         for loop in app.loops { loop.run() }
         Log.info(
             "serving on \(url) with \(app.loops.count) loop(s), data \(app.configuration.dataPath), "
-                + "public \(app.configuration.publicPath ?? "(none)")")
+                + "public \(app.staticFiles?.root ?? "(none)")")
+        // NB: said once the server runs, so that a start that fails prints its one line and no more.
+        if let folder = app.configuration.publicPath, app.staticFiles == nil {
+            Log.warning("no static files (no page at /): \(folder) is not a directory; see --public")
+        }
     }
 
     /// Stops accepting, ends open streams, runs the app's shutdown actions (storage), lets replies in

@@ -1,6 +1,8 @@
 import HTTP
 
-/// The options of one `GET /events`: `?topics=`, `?diff=`, and the `Last-Event-ID` header.
+/// The options of one `GET /events`: `?topics=`, `?diff=`, and the `Last-Event-ID` header (or
+/// `?lastEventID=`, for a page that opens a new `EventSource`). Any other parameter is a 400, so a typo
+/// (`?topic=todos`) is not silently a stream of every topic.
 ///
 /// ```swift
 /// let options = try EventRequest(Request(.get, "/events?topics=todos&diff=1"))
@@ -14,8 +16,17 @@ struct EventRequest: Sendable, Equatable {
     /// The id of the last event the client saw, from a reconnecting `EventSource`.
     var lastEventID: UInt64?
 
-    /// Reads the options; an unknown topic or a bad `diff` value is a 400 naming it.
+    /// The parameters `/events` takes.
+    static let parameterNames = ["topics", "diff", "lastEventID"]
+
+    /// Reads the options; an unknown parameter or topic, or a bad `diff` value, is a 400 naming it.
     init(_ request: Request) throws(HTTPError) {
+        if let unknown = request.query.names.first(where: { !Self.parameterNames.contains($0) }) {
+            let hint = unknown.lowercased() == "topic" ? " (did you mean 'topics'?)" : ""
+            throw .badRequest(
+                "unknown parameter '\(unknown)'\(hint); /events takes \(Self.parameterNames.joined(separator: ", "))",
+                code: "invalid_query")
+        }
         topics = try EventTopic.parse(request.query.all("topics"))
         switch request.query["diff"] {
         case nil, "0", "false": diff = false
@@ -25,6 +36,7 @@ struct EventRequest: Sendable, Equatable {
         }
         // NB: a malformed Last-Event-ID is treated as absent (a first connect), as a browser would not
         // send one of ours.
-        lastEventID = request.headers["Last-Event-ID"].flatMap { UInt64($0.filter { $0 != " " }) }
+        lastEventID = (request.headers["Last-Event-ID"] ?? request.query["lastEventID"])
+            .flatMap { UInt64($0.filter { $0 != " " }) }
     }
 }

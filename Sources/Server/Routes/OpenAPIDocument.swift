@@ -1601,6 +1601,15 @@ enum OpenAPIDocument {
                     "schema": {
                       "type": "string"
                     }
+                  },
+                  {
+                    "name": "lastEventID",
+                    "in": "query",
+                    "required": false,
+                    "description": "As Last-Event-ID, for a page that opens a new EventSource (the header wins). Any other query parameter is a 400.",
+                    "schema": {
+                      "type": "string"
+                    }
                   }
                 ]
               }

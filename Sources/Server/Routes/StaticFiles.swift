@@ -33,7 +33,9 @@ final class StaticFiles: Sendable {
 
     /// The response for a GET or HEAD of `request.path`.
     func respond(to request: Request) throws -> Reply {
-        guard let file = resolve(request.path) else { throw HTTPError.notFound("no file at \(request.path)") }
+        guard let file = resolve(request.path) else {
+            throw HTTPError.notFound("no route or file for \(request.path) (the routes are listed at /openapi.json)")
+        }
         let entry = try load(file)
         if let tags = request.headers["If-None-Match"], Self.matches(tags, entry.etag) {
             return .response(Response(status: 304, headers: ["ETag": entry.etag, "Cache-Control": "no-cache"]))

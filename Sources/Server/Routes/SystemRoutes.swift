@@ -6,11 +6,8 @@ extension Router {
         let healthy = Response.json(encoded: Array(#"{"status":"ok"}"#.utf8))
         get("/healthz") { _ in .response(healthy) }
 
-        guard let folder = app.configuration.publicPath else { return }
-        guard let files = StaticFiles(folder: folder) else {
-            Log.warning("no static files: \(folder) is not a directory")
-            return
-        }
+        // A missing folder is reported once the server runs (LiveStateServer.start).
+        guard let files = app.staticFiles else { return }
         fallback = { request in try files.respond(to: request) }
     }
 }

@@ -20,8 +20,13 @@ package final class SQLiteTodoStore: TodoStore {
     /// Opens or creates the database at `path` (`:memory:` keeps nothing on disk).
     package init(path: String) throws(TodoStoreError) {
         let connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
-        try Self.migrate(connection)
+        do {
+            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
+            try Self.migrate(connection)
+        } catch {
+            // NB: SQLite's own words ("file is not a database") do not say which file; the person does.
+            throw TodoStoreError("cannot use \(path): \(error.description)")
+        }
         self.connection = Mutex(connection)
     }
 

@@ -32,10 +32,12 @@ final class LivestateProcess: @unchecked Sendable {
     /// The `listening on` line.
     private(set) var listeningLine = ""
 
-    /// Starts `livestate arguments` with `environment` added to a clean one.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `livestate arguments` with `environment` added to a clean one, in `directory` (the test's
+    /// own working directory when nil).
+    init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
         process.executableURL = try Self.binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIVESTATE_") }
         env["LOG_LEVEL"] = env["LOG_LEVEL"] ?? "warning"
         env.merge(environment) { $1 }
@@ -106,10 +108,10 @@ final class LivestateProcess: @unchecked Sendable {
     }
 
     /// Runs `livestate arguments` to completion: exit status, stdout, stderr.
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 10) throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
-        let child = try LivestateProcess(arguments, environment: environment)
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, timeout: Double = 10
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let child = try LivestateProcess(arguments, environment: environment, directory: directory)
         guard let status = child.waitForExit(timeout: timeout) else {
             throw Failure(description: "livestate \(arguments) did not exit within \(timeout) s")
         }
