@@ -30,11 +30,12 @@ package struct HTTPError: Error, Sendable, Equatable {
         HTTPError(404, "not_found", message)
     }
 
-    /// 405 with the `Allow` header listing what the path accepts.
-    package static func methodNotAllowed(_ method: HTTPMethod, allowed: [HTTPMethod]) -> HTTPError {
+    /// 405 with the `Allow` header listing what the path accepts; `method` is nil for one LiveState does not
+    /// know (TRACE, QUERY, …).
+    package static func methodNotAllowed(_ method: HTTPMethod?, allowed: [HTTPMethod]) -> HTTPError {
         let allow = allowed.map(\.rawValue).joined(separator: ", ")
         return HTTPError(
-            405, "method_not_allowed", "\(method.rawValue) is not allowed here; use \(allow)",
+            405, "method_not_allowed", "\(method?.rawValue ?? "this method") is not allowed here; use \(allow)",
             headers: ["Allow": allow])
     }
 

@@ -1,9 +1,10 @@
 extension Response {
-    /// The response for anything a handler threw: `HTTPError` as is, `DecodingError` as a 400 naming the
-    /// field, anything else a 500 whose cause is logged (never shown to the client).
+    /// The response for anything a handler threw: an `HTTPResponseError` (`HTTPError` and the domain's
+    /// errors) as its status and body, `DecodingError` as a 400 naming the field, anything else a 500 whose
+    /// cause is logged (never shown to the client).
     package init(rendering error: any Error, for request: Request) {
         switch error {
-        case let error as HTTPError:
+        case let error as any HTTPResponseError:
             self.init(error: error)
         case let error as DecodingError:
             self.init(error: HTTPError(decoding: error))
@@ -11,5 +12,10 @@ extension Response {
             Log.error("\(request.method.rawValue) \(request.path) failed: \(error)")
             self.init(error: .internalError)
         }
+    }
+
+    /// The contract's error body for any `HTTPResponseError`.
+    package init(error: some HTTPResponseError) {
+        self.init(error: HTTPError(error))
     }
 }

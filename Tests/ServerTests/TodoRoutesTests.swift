@@ -183,6 +183,35 @@ import Testing
         #expect(snapshot.bytes == Array("[1,2,3]".utf8))
     }
 
+    /// An item that counts how often it is encoded.
+    private struct CountedItem: Encodable, Identifiable, Equatable, Sendable {
+        let id: Int
+        let encodings: Counter
+
+        func encode(to encoder: any Encoder) throws {
+            encodings.increment()
+            var container = encoder.singleValueContainer()
+            try container.encode(id)
+        }
+
+        static func == (lhs: CountedItem, rhs: CountedItem) -> Bool { lhs.id == rhs.id }
+    }
+
+    @Test func theEventsHubSendsTheSnapshotsBytesWithoutEncodingTheListAgain() {
+        let encodings = Counter()
+        let subject = CurrentValueSubject<[CountedItem], Never>([CountedItem(id: 1, encodings: encodings)])
+        let snapshot = EncodedSnapshot(list: subject)
+        let hub = EventHub(heartbeat: nil)
+        hub.attach(.todos, collection: snapshot)
+        subject.send([CountedItem(id: 1, encodings: encodings), CountedItem(id: 2, encodings: encodings)])
+        for _ in 0..<10 { _ = snapshot.response }
+        let replay = String(decoding: hub.replay(for: [.todos], diff: false, after: nil).bytes, as: UTF8.self)
+        #expect(replay.contains("data: [1,2]"))
+        // The lists once each, shared by GET and /events (1 + 2 items), plus the item each `?diff=1` change
+        // adds (1 + 1); encoding the lists again for /events would make it 8.
+        #expect(encodings.count == 5)
+    }
+
     @Test func isEmptyBeforeAPassthroughEmits() {
         let subject = PassthroughSubject<[Int], Never>()
         let snapshot = EncodedSnapshot(list: subject)

@@ -86,7 +86,7 @@ final class AcceptGuard: @unchecked Sendable {
     }
 
     private func warnAtMostEverySecond() {
-        let now = HTTPListener.now()
+        let now = RequestLog.now()
         guard now - lastWarning >= 1_000_000_000 else { return }
         lastWarning = now
         Log.warning(

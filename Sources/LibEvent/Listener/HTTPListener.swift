@@ -121,27 +121,27 @@ package final class HTTPListener: @unchecked Sendable {
     // MARK: Requests
 
     private func handle(_ raw: UnsafeMutablePointer<evhttp_request>) {
-        let started = Self.now()
+        let arrived = RequestLog.now()
         guard let method = Self.method(evhttp_request_get_command(raw)) else {
-            send(Response(error: unservedMethod(raw)), to: raw, method: .get, path: "?", started: started)
+            send(
+                Response(error: unservedMethod(raw)), to: raw,
+                log: RequestLog(method: .get, path: "?", arrived: arrived))
             return
         }
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
         let request = Request(
             method, target, headers: Self.headers(evhttp_request_get_input_headers(raw)),
             body: Self.body(evhttp_request_get_input_buffer(raw)))
+        let log = RequestLog(method: method, path: request.path, arrived: arrived)
         switch service.respond(to: request) {
         case .response(let response):
-            send(response, to: raw, method: method, path: request.path, started: started)
+            send(response, to: raw, log: log)
         case .later(let start):
             pendingReplies.add(1, ordering: .relaxed)
-            let pending = PendingReply(
-                listener: self, request: raw, method: method, path: request.path, started: started)
+            let pending = PendingReply(listener: self, request: raw, log: log)
             start { response in pending.complete(response) }
         case .stream(let status, let headers, let start):
-            startStream(
-                raw, status: status, headers: headers, start: start, method: method, path: request.path,
-                started: started)
+            startStream(raw, status: status, headers: headers, start: start, log: log)
         }
     }
 
@@ -153,40 +153,37 @@ package final class HTTPListener: @unchecked Sendable {
     private func unservedMethod(_ raw: UnsafeMutablePointer<evhttp_request>) -> HTTPError {
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
         let rawPath = Request.split(target: target).path
-        let allowed = service.router.allowedMethods(for: rawPath).map(\.rawValue).joined(separator: ", ")
-        guard !allowed.isEmpty else {
-            var error = HTTPError.notFound("no route for \(PercentDecoding.decode(Substring(rawPath)))")
-            error.headers["Connection"] = "close"
-            return error
-        }
-        return HTTPError(
-            405, "method_not_allowed", "this method is not allowed here; use \(allowed)",
-            headers: ["Allow": allowed, "Connection": "close"])
+        let allowed = service.router.allowedMethods(for: rawPath)
+        var error =
+            allowed.isEmpty
+            ? HTTPError.notFound("no route for \(PercentDecoding.decode(Substring(rawPath)))")
+            : HTTPError.methodNotAllowed(nil, allowed: allowed)
+        error.headers["Connection"] = "close"
+        return error
     }
 
     /// Sends a complete response; on the loop.
-    fileprivate func send(
-        _ response: Response, to raw: UnsafeMutablePointer<evhttp_request>, method: HTTPMethod, path: String,
-        started: UInt64
+    func send(
+        _ response: Response, to raw: UnsafeMutablePointer<evhttp_request>, log: RequestLog
     ) {
         precondition(loop.inLoop)
         let output = evhttp_request_get_output_headers(raw)
         for field in response.headers where Self.addHeader(output, field.name, field.value) != 0 {
             Log.error("dropped invalid response header \(field.name)")
         }
-        if method == .head {
+        if log.method == .head {
             // evhttp sends no body and no length for HEAD; say what GET would send.
             if !response.headers.contains("Content-Length") {
                 evhttp_add_header(output, "Content-Length", String(response.body.count))
             }
         } else if !response.body.isEmpty {
-            Self.append(response.body, to: evhttp_request_get_output_buffer(raw))
+            ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
         }
         evhttp_send_reply(raw, Int32(response.status), nil, nil)
-        Self.logRequest(method, path, response.status, started)
+        log.write(status: response.status)
     }
 
-    fileprivate func replyFinished() {
+    func replyFinished() {
         pendingReplies.subtract(1, ordering: .relaxed)
     }
 
@@ -194,7 +191,7 @@ package final class HTTPListener: @unchecked Sendable {
 
     private func startStream(
         _ raw: UnsafeMutablePointer<evhttp_request>, status: Int, headers: HTTPHeaders,
-        start: @Sendable (any HTTPStream) -> Void, method: HTTPMethod, path: String, started: UInt64
+        start: @Sendable (any HTTPStream) -> Void, log: RequestLog
     ) {
         let output = evhttp_request_get_output_headers(raw)
         for field in headers { Self.addHeader(output, field.name, field.value) }
@@ -205,262 +202,11 @@ package final class HTTPListener: @unchecked Sendable {
         }
         let stream = LibEventStream(listener: self, request: raw, connection: connection, writeTimeout: writeTimeout)
         streams[ObjectIdentifier(stream)] = stream
-        Self.logRequest(method, path, status, started, note: " (stream)")
+        log.write(status: status, note: " (stream)")
         start(stream)
     }
 
-    fileprivate func streamEnded(_ stream: LibEventStream) {
+    func streamEnded(_ stream: LibEventStream) {
         streams[ObjectIdentifier(stream)] = nil
-    }
-
-    // MARK: Conversions
-
-    private static func method(_ command: evhttp_cmd_type) -> HTTPMethod? {
-        switch command {
-        case EVHTTP_REQ_GET: .get
-        case EVHTTP_REQ_HEAD: .head
-        case EVHTTP_REQ_POST: .post
-        case EVHTTP_REQ_PUT: .put
-        case EVHTTP_REQ_PATCH: .patch
-        case EVHTTP_REQ_DELETE: .delete
-        case EVHTTP_REQ_OPTIONS: .options
-        default: nil
-        }
-    }
-
-    private static func headers(_ list: UnsafeMutablePointer<evkeyvalq>?) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        var node = list?.pointee.tqh_first
-        while let field = node {
-            if let key = field.pointee.key, let value = field.pointee.value {
-                headers.add(String(cString: key), String(cString: value))
-            }
-            node = field.pointee.next.tqe_next
-        }
-        return headers
-    }
-
-    private static func body(_ buffer: OpaquePointer?) -> [UInt8] {
-        guard let buffer else { return [] }
-        let count = evbuffer_get_length(buffer)
-        guard count > 0 else { return [] }
-        return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
-            initialized = max(0, evbuffer_copyout(buffer, storage.baseAddress, count))
-        }
-    }
-
-    /// `evhttp_add_header` through `withCString` (no copy of a native string, unlike the implicit conversion).
-    @discardableResult
-    private static func addHeader(_ headers: UnsafeMutablePointer<evkeyvalq>?, _ name: String, _ value: String)
-        -> Int32
-    {
-        name.withCString { name in value.withCString { value in evhttp_add_header(headers, name, value) } }
-    }
-
-    /// Adds `bytes` to an output buffer: small bodies are copied, large ones referenced (no copy).
-    static func append(_ bytes: [UInt8], to buffer: OpaquePointer?) {
-        guard bytes.count >= 8192 else {
-            bytes.withUnsafeBufferPointer { _ = evbuffer_add(buffer, $0.baseAddress, $0.count) }
-            return
-        }
-        // NB: the box keeps the array's storage alive (and unmutated: it is a `let`) until libevent has
-        // written it and calls the cleanup; the pointer stays valid because that storage never moves.
-        let box = Unmanaged.passRetained(ByteBox(bytes))
-        box.takeUnretainedValue().bytes.withUnsafeBufferPointer { pointer in
-            let status = evbuffer_add_reference(
-                buffer, pointer.baseAddress, pointer.count,
-                { _, _, context in Unmanaged<ByteBox>.fromOpaque(context!).release() }, box.toOpaque())
-            if status != 0 {
-                box.release()
-                _ = evbuffer_add(buffer, pointer.baseAddress, pointer.count)
-            }
-        }
-    }
-
-    /// Monotonic nanoseconds.
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
-    private static func logRequest(
-        _ method: HTTPMethod, _ path: String, _ status: Int, _ started: UInt64,
-        note: String = ""
-    ) {
-        guard Log.enabled(.info) else { return }
-        let micros = (now() - started) / 1000
-        let duration = "\(micros / 1000).\(String(micros % 1000 / 100))ms"
-        Log.info("\(method.rawValue) \(path) \(status) \(duration)\(note)")
-    }
-}
-
-/// An immutable byte array kept alive while libevent references it.
-private final class ByteBox {
-    let bytes: [UInt8]
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-}
-
-/// A `.later` reply: `complete` may run on any thread, exactly once; the send hops to the loop.
-private final class PendingReply: @unchecked Sendable {
-    // NB: @unchecked because `request` is only dereferenced on the listener's loop.
-    private let listener: HTTPListener
-    private let request: UnsafeMutablePointer<evhttp_request>
-    private let method: HTTPMethod
-    private let path: String
-    private let started: UInt64
-    private let done = Atomic<Bool>(false)
-
-    init(
-        listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, method: HTTPMethod, path: String,
-        started: UInt64
-    ) {
-        self.listener = listener
-        self.request = request
-        self.method = method
-        self.path = path
-        self.started = started
-    }
-
-    func complete(_ response: Response) {
-        guard !done.exchange(true, ordering: .acquiringAndReleasing) else {
-            Log.error("\(method.rawValue) \(path): a reply was sent twice; the second is dropped")
-            return
-        }
-        listener.loop.executeNowOrLater { [self] in
-            // NB: if the client left meanwhile, libevent detached the request and frees it on this send.
-            listener.send(response, to: request, method: method, path: path, started: started)
-            listener.replyFinished()
-        }
-    }
-
-    deinit {
-        if !done.load(ordering: .acquiring) {
-            Log.error("\(method.rawValue) \(path): the handler never replied")
-        }
-    }
-}
-
-/// The `HTTPStream` of a chunked reply on one connection.
-final class LibEventStream: HTTPStream, @unchecked Sendable {
-    // NB: @unchecked because every C pointer and the state below are touched only on `loop`'s thread.
-
-    /// The connection's loop.
-    let eventLoop: EventLoop
-    private let listener: HTTPListener
-    private let request: UnsafeMutablePointer<evhttp_request>
-    private let connection: OpaquePointer
-    private let chunk: OpaquePointer?
-    private let timeout: timeval
-    private var closed = false
-    private var closeActions: [@Sendable () -> Void] = []
-
-    fileprivate init(
-        listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, connection: OpaquePointer,
-        writeTimeout: timeval
-    ) {
-        self.eventLoop = listener.loop
-        self.listener = listener
-        self.request = request
-        self.connection = connection
-        chunk = evbuffer_new()
-        timeout = writeTimeout
-        evhttp_connection_set_closecb(
-            connection,
-            { _, context in
-                Unmanaged<LibEventStream>.fromOpaque(context!).takeUnretainedValue().connectionLost()
-            }, Unmanaged.passUnretained(self).toOpaque())
-        // NB: evhttp stops reading once a request is in; read again (into a small, ignored buffer) so a
-        // client that leaves is noticed at once, not at the next write. No read timeout: streams idle.
-        if let bev = evhttp_connection_get_bufferevent(connection) {
-            var writeTimeout = writeTimeout
-            bufferevent_set_timeouts(bev, nil, &writeTimeout)
-            bufferevent_setwatermark(bev, Int16(EV_READ), 0, 4096)
-            bufferevent_enable(bev, Int16(EV_READ))
-        }
-    }
-
-    deinit {
-        if let chunk { evbuffer_free(chunk) }
-    }
-
-    var loop: any RequestLoop { eventLoop }
-
-    var pendingBytes: Int {
-        precondition(eventLoop.inLoop, "pendingBytes is read on the stream's loop")
-        guard !closed, let bev = evhttp_connection_get_bufferevent(connection) else { return 0 }
-        return evbuffer_get_length(bufferevent_get_output(bev))
-    }
-
-    var isClosed: Bool {
-        precondition(eventLoop.inLoop, "isClosed is read on the stream's loop")
-        return closed
-    }
-
-    func write(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        eventLoop.executeNowOrLater { [self] in
-            guard !closed, let chunk else { return }
-            HTTPListener.append(bytes, to: chunk)
-            evhttp_send_reply_chunk(request, chunk)
-        }
-    }
-
-    func close() {
-        eventLoop.executeNowOrLater { [self] in
-            guard !closed else { return }
-            evhttp_connection_set_closecb(connection, nil, nil)
-            if let bev = evhttp_connection_get_bufferevent(connection) {
-                // Back to the timeouts and unbounded reads of a keep-alive connection.
-                var timeout = timeout
-                bufferevent_set_timeouts(bev, &timeout, &timeout)
-                bufferevent_setwatermark(bev, Int16(EV_READ), 0, 0)
-            }
-            finish()
-            evhttp_send_reply_end(request)
-        }
-    }
-
-    func abort() {
-        eventLoop.executeNowOrLater { [self] in
-            guard !closed else { return }
-            evhttp_connection_set_closecb(connection, nil, nil)
-            if let bev = evhttp_connection_get_bufferevent(connection) {
-                let fd = bufferevent_getfd(bev)
-                if fd >= 0 {
-                    // NB: a zero linger makes the close a reset, so the kernel drops the unsent bytes too.
-                    var option = linger(l_onoff: 1, l_linger: 0)
-                    setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
-                }
-            }
-            finish()
-            // Frees the request with the connection (libevent's own path for a failed incoming connection).
-            evhttp_connection_free(connection)
-        }
-    }
-
-    func onClose(_ action: @escaping @Sendable () -> Void) {
-        eventLoop.executeNowOrLater { [self] in
-            if closed { action() } else { closeActions.append(action) }
-        }
-    }
-
-    /// The client left or timed out; libevent detached the request, which `evhttp_send_reply_end` frees.
-    private func connectionLost() {
-        guard !closed else { return }
-        finish()
-        // NB: not from inside the close callback: libevent is still freeing the connection.
-        eventLoop.execute { [self] in evhttp_send_reply_end(request) }
-    }
-
-    private func finish() {
-        closed = true
-        listener.streamEnded(self)
-        let actions = closeActions
-        closeActions = []
-        for action in actions { action() }
     }
 }

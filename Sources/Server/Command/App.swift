@@ -16,6 +16,8 @@ final class App: Sendable {
     let store: any TodoStore
     /// The seed view models every route and event stream shares.
     let models: LiveStateModels
+    /// Their lists, encoded once per change for `GET` and `/events` alike.
+    let lists: ListSnapshots
     /// The `/events` hub: one subscription per subject, its emissions fanned out to every stream.
     let events: EventHub
     /// Downloads for the view models (upstream posts and photos, selected images), on the main loop.
@@ -34,8 +36,9 @@ final class App: Sendable {
         httpClient = HTTPClient(loop: loops[0])
         models = try LiveStateModels(
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0])
+        lists = ListSnapshots(models)
         events = EventHub(heartbeat: configuration.heartbeat)
-        events.attach(models)
+        events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import HTTP
-import LibEvent
 import Reactive
 import Synchronization
 
@@ -72,27 +71,34 @@ final class EventHub: Sendable {
             })
     }
 
-    /// Subscribes once to a publisher of lists: each value becomes one event, with its change from the
-    /// previous value encoded too (for `?diff=1` clients).
+    /// Subscribes once to a list's snapshot: each new list becomes one event whose data are the snapshot's
+    /// bytes (encoded once, shared with the `GET` answer), with its change from the previous list encoded
+    /// too (for `?diff=1` clients).
+    func attach<Element>(_ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element]>)
+    where Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable {
+        let encoder = Self.makeEncoder()
+        // NB: only touched inside `publish`'s lock, so emissions of this topic see each other in order.
+        nonisolated(unsafe) var previous: [Element] = []
+        keep(
+            snapshot.snapshots.sink { [weak self] snapshot in
+                self?.publish(topic) {
+                    let diff = CollectionDiff(from: previous, to: snapshot.value)
+                    previous = snapshot.value
+                    guard let diffJSON = try? encoder.encode(diff) else { return nil }
+                    return (snapshot.bytes, Array(diffJSON))
+                }
+            })
+    }
+
+    /// Subscribes once to a publisher of lists through a snapshot of its own (`attach(_:collection:)` above).
     func attach<P: Publisher, Element>(_ topic: EventTopic, collection publisher: P)
     where
         P.Output == [Element], P.Failure == Never,
         Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable
     {
-        let encoder = Self.makeEncoder()
-        // NB: only touched inside `publish`'s lock, so emissions of this topic see each other in order.
-        nonisolated(unsafe) var previous: [Element] = []
-        keep(
-            publisher.sink { [weak self] list in
-                self?.publish(topic) {
-                    let diff = CollectionDiff(from: previous, to: list)
-                    previous = list
-                    guard let json = try? encoder.encode(list), let diffJSON = try? encoder.encode(diff) else {
-                        return nil
-                    }
-                    return (Array(json), Array(diffJSON))
-                }
-            })
+        let snapshot = EncodedSnapshot(publisher)
+        attach(topic, collection: snapshot)
+        keep(AnyCancellable { snapshot.cancel() })
     }
 
     /// Numbers, encodes (through `encode`, under the lock) and records one emission, then hands it to

@@ -9,14 +9,14 @@ extension Router {
     /// A bare `GET /albums` (5000 photos, about 1 MB) answers bytes encoded once per change of `albumSubject`.
     mutating func addAlbumRoutes(_ app: App) {
         let albums = app.models.albums
-        let snapshot = EncodedSnapshot(list: albums.albumSubject)
+        let snapshot = app.lists.albums
 
         get("/albums") { request in
             try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value }
         }
         get("/albums/:id") { request in
             let id = try request.require("id", as: Int.self)
-            guard let album = albums.album(id: id) else { throw HTTPError(AlbumError.unknownPhoto(id: id)) }
+            guard let album = albums.album(id: id) else { throw AlbumError.unknownPhoto(id: id) }
             return try .json(album)
         }
         post("/albums/refresh") { request in
@@ -27,16 +27,12 @@ extension Router {
         post("/albums/selection") { request in
             let input = try request.decode(AlbumSelectionBody.self)
             let url: String
-            do {
-                switch (input.url, input.id) {
-                case (let given?, nil):
-                    try albums.select(url: given)
-                    url = given
-                case (nil, let id?): url = try albums.select(id: id)
-                default: throw HTTPError.badRequest("give either 'url' or 'id'", code: "invalid_field")
-                }
-            } catch let error as AlbumError {
-                throw HTTPError(error)
+            switch (input.url, input.id) {
+            case (let given?, nil):
+                try albums.select(url: given)
+                url = given
+            case (nil, let id?): url = try albums.select(id: id)
+            default: throw HTTPError.badRequest("give either 'url' or 'id'", code: "invalid_field")
             }
             return try .json(["url": url], status: 202)
         }

@@ -6,17 +6,14 @@ extension Router {
     /// Seed 001's framework list: `GET /frameworks`, `POST /frameworks/selection`.
     mutating func addFrameworkRoutes(_ app: App) {
         let frameworks = app.models.frameworks
-        let snapshot = EncodedSnapshot(list: frameworks.list)
+        let snapshot = app.lists.frameworks
 
         get("/frameworks") { request in
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
         post("/frameworks/selection") { request in
             let input = try request.decode(FrameworkSelectionBody.self)
-            let selected: AppleFramework
-            do throws(FrameworkError) { selected = try frameworks.select(name: input.name) } catch {
-                throw HTTPError(error)
-            }
+            let selected = try frameworks.select(name: input.name)
             return try .json(["selected": selected], status: 202)
         }
     }

@@ -6,7 +6,7 @@ extension Router {
     /// Seed 002's posts: `GET /posts`, `GET /posts/:id`, `POST /posts/refresh`.
     mutating func addPostRoutes(_ app: App) {
         let posts = app.models.posts
-        let snapshot = EncodedSnapshot(list: posts.posts)
+        let snapshot = app.lists.posts
 
         get("/posts") { request in
             try ListQuery.reply(request, cached: snapshot) { posts.posts.value }

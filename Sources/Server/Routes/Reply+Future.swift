@@ -15,7 +15,7 @@ extension Reply {
             load.subscribe(
                 Subscribers.Sink(
                     receiveCompletion: { completion in
-                        if case .failure(let error) = completion { respond(Response(error: HTTPError(error))) }
+                        if case .failure(let error) = completion { respond(Response(error: error)) }
                     },
                     receiveValue: { value in
                         do {

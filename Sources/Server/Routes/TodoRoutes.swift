@@ -8,34 +8,29 @@ extension Router {
     /// `TaskListViewModel` and answers only after the store committed it.
     mutating func addTodoRoutes(_ app: App) {
         let todos = app.models.todos
-        let snapshot = EncodedSnapshot(list: todos.tasks)
+        let snapshot = app.lists.todos
 
         get("/todos") { request in
             try ListQuery.reply(request, cached: snapshot) { todos.currentTasks }
         }
         get("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            guard let todo = todos.todo(id: id) else { throw HTTPError(TodoError.notFound(id: id)) }
+            guard let todo = todos.todo(id: id) else { throw TodoError.notFound(id: id) }
             return try .json(todo)
         }
         post("/todos") { request in
             let input = try request.decode(NewTodoBody.self)
-            let todo: Todo
-            do throws(TodoError) { todo = try todos.add(title: input.title) } catch { throw HTTPError(error) }
+            let todo = try todos.add(title: input.title)
             return try .json(todo, status: 201, headers: ["Location": "/todos/\(todo.id)"])
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
             let input = try request.decode(TodoPatchBody.self)
-            do {
-                return try .json(todos.update(id: id, title: input.title, completed: input.completed))
-            } catch let error as TodoError {
-                throw HTTPError(error)
-            }
+            return try .json(todos.update(id: id, title: input.title, completed: input.completed))
         }
         delete("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            do throws(TodoError) { try todos.delete(id: id) } catch { throw HTTPError(error) }
+            try todos.delete(id: id)
             return .response(.noContent)
         }
     }

@@ -1,0 +1,47 @@
+import CEvent
+import HTTP
+
+/// evhttp's C values as the HTTP target's Swift values, and back.
+extension HTTPListener {
+    static func method(_ command: evhttp_cmd_type) -> HTTPMethod? {
+        switch command {
+        case EVHTTP_REQ_GET: .get
+        case EVHTTP_REQ_HEAD: .head
+        case EVHTTP_REQ_POST: .post
+        case EVHTTP_REQ_PUT: .put
+        case EVHTTP_REQ_PATCH: .patch
+        case EVHTTP_REQ_DELETE: .delete
+        case EVHTTP_REQ_OPTIONS: .options
+        default: nil
+        }
+    }
+
+    static func headers(_ list: UnsafeMutablePointer<evkeyvalq>?) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        var node = list?.pointee.tqh_first
+        while let field = node {
+            if let key = field.pointee.key, let value = field.pointee.value {
+                headers.add(String(cString: key), String(cString: value))
+            }
+            node = field.pointee.next.tqe_next
+        }
+        return headers
+    }
+
+    static func body(_ buffer: OpaquePointer?) -> [UInt8] {
+        guard let buffer else { return [] }
+        let count = evbuffer_get_length(buffer)
+        guard count > 0 else { return [] }
+        return [UInt8](unsafeUninitializedCapacity: count) { storage, initialized in
+            initialized = max(0, evbuffer_copyout(buffer, storage.baseAddress, count))
+        }
+    }
+
+    /// `evhttp_add_header` through `withCString` (no copy of a native string, unlike the implicit conversion).
+    @discardableResult
+    static func addHeader(_ headers: UnsafeMutablePointer<evkeyvalq>?, _ name: String, _ value: String)
+        -> Int32
+    {
+        name.withCString { name in value.withCString { value in evhttp_add_header(headers, name, value) } }
+    }
+}

@@ -1,0 +1,124 @@
+import CEvent
+import Foundation
+import HTTP
+
+/// The `HTTPStream` of a chunked reply on one connection.
+final class LibEventStream: HTTPStream, @unchecked Sendable {
+    // NB: @unchecked because every C pointer and the state below are touched only on `loop`'s thread.
+
+    /// The connection's loop.
+    let eventLoop: EventLoop
+    private let listener: HTTPListener
+    private let request: UnsafeMutablePointer<evhttp_request>
+    private let connection: OpaquePointer
+    private let chunk: OpaquePointer?
+    private let timeout: timeval
+    private var closed = false
+    private var closeActions: [@Sendable () -> Void] = []
+
+    init(
+        listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, connection: OpaquePointer,
+        writeTimeout: timeval
+    ) {
+        self.eventLoop = listener.loop
+        self.listener = listener
+        self.request = request
+        self.connection = connection
+        chunk = evbuffer_new()
+        timeout = writeTimeout
+        evhttp_connection_set_closecb(
+            connection,
+            { _, context in
+                Unmanaged<LibEventStream>.fromOpaque(context!).takeUnretainedValue().connectionLost()
+            }, Unmanaged.passUnretained(self).toOpaque())
+        // NB: evhttp stops reading once a request is in; read again (into a small, ignored buffer) so a
+        // client that leaves is noticed at once, not at the next write. No read timeout: streams idle.
+        if let bev = evhttp_connection_get_bufferevent(connection) {
+            var writeTimeout = writeTimeout
+            bufferevent_set_timeouts(bev, nil, &writeTimeout)
+            bufferevent_setwatermark(bev, Int16(EV_READ), 0, 4096)
+            bufferevent_enable(bev, Int16(EV_READ))
+        }
+    }
+
+    deinit {
+        if let chunk { evbuffer_free(chunk) }
+    }
+
+    var loop: any RequestLoop { eventLoop }
+
+    var pendingBytes: Int {
+        precondition(eventLoop.inLoop, "pendingBytes is read on the stream's loop")
+        guard !closed, let bev = evhttp_connection_get_bufferevent(connection) else { return 0 }
+        return evbuffer_get_length(bufferevent_get_output(bev))
+    }
+
+    var isClosed: Bool {
+        precondition(eventLoop.inLoop, "isClosed is read on the stream's loop")
+        return closed
+    }
+
+    func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        eventLoop.executeNowOrLater { [self] in
+            guard !closed, let chunk else { return }
+            ByteBox.append(bytes, to: chunk)
+            evhttp_send_reply_chunk(request, chunk)
+        }
+    }
+
+    func close() {
+        eventLoop.executeNowOrLater { [self] in
+            guard !closed else { return }
+            evhttp_connection_set_closecb(connection, nil, nil)
+            if let bev = evhttp_connection_get_bufferevent(connection) {
+                // Back to the timeouts and unbounded reads of a keep-alive connection.
+                var timeout = timeout
+                bufferevent_set_timeouts(bev, &timeout, &timeout)
+                bufferevent_setwatermark(bev, Int16(EV_READ), 0, 0)
+            }
+            finish()
+            evhttp_send_reply_end(request)
+        }
+    }
+
+    func abort() {
+        eventLoop.executeNowOrLater { [self] in
+            guard !closed else { return }
+            evhttp_connection_set_closecb(connection, nil, nil)
+            if let bev = evhttp_connection_get_bufferevent(connection) {
+                let fd = bufferevent_getfd(bev)
+                if fd >= 0 {
+                    // NB: a zero linger makes the close a reset, so the kernel drops the unsent bytes too.
+                    var option = linger(l_onoff: 1, l_linger: 0)
+                    setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+                }
+            }
+            finish()
+            // Frees the request with the connection (libevent's own path for a failed incoming connection).
+            evhttp_connection_free(connection)
+        }
+    }
+
+    func onClose(_ action: @escaping @Sendable () -> Void) {
+        eventLoop.executeNowOrLater { [self] in
+            if closed { action() } else { closeActions.append(action) }
+        }
+    }
+
+    /// The client left or timed out; libevent detached the request, which `evhttp_send_reply_end` frees.
+    private func connectionLost() {
+        guard !closed else { return }
+        finish()
+        // NB: not from inside the close callback: libevent is still freeing the connection.
+        eventLoop.execute { [self] in evhttp_send_reply_end(request) }
+    }
+
+    private func finish() {
+        closed = true
+        listener.streamEnded(self)
+        let actions = closeActions
+        closeActions = []
+        for action in actions { action() }
+    }
+}
