@@ -60,6 +60,8 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Reactive"],
+            // Compiled into the binary as `PackageResources.openapi_json` (no bundle, no file read at run time).
+            resources: [.embedInCode("Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "livestate", dependencies: ["Server"], swiftSettings: swiftSettings),
