@@ -54,8 +54,9 @@ let package = Package(
         // listener and its streams, sockets, the HTTP client (and later its TLS path, in `Client/`).
         .target(name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent")),
         // Everything that imports a database library: `SQLite/` (Sources/CSQLite: Debian's libsqlite3-dev)
-        // now, `PostgreSQL/` (libpq) next.
-        .target(name: "Storage", dependencies: ["Domain"], swiftSettings: wrapping("CSQLite")),
+        // and `PostgreSQL/` (Sources/CPostgres: Debian's libpq-dev, driven on a LibEvent loop).
+        .target(
+            name: "Storage", dependencies: ["Domain", "LibEvent"], swiftSettings: wrapping("CSQLite", "CPostgres")),
         // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",
@@ -94,7 +95,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: ["Server", "HTTP", "LibEvent", "Storage", "Domain", "Reactive", "ReactiveTesting"],
-            swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CEvent", "CSQLite"]))]
+            swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CEvent", "CSQLite", "CPostgres"]))]
         ),
     ]
 )
