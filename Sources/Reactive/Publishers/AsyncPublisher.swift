@@ -90,23 +90,22 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
     private let state = Mutex(AsyncInnerState<Input, Failure>())
 
     func receive(subscription: any Subscription) {
-        let (accepted, demand) = state.withLock { state -> (Bool, Bool) in
-            guard case .awaiting = state.status else { return (false, false) }
+        let (accepted, demand) = state.withLock { state -> (Bool, Int) in
+            guard case .awaiting = state.status else { return (false, 0) }
             state.status = .subscribed(subscription)
-            return (true, state.waiting != nil)
+            return (true, state.waiting.count)
         }
         guard accepted else { return subscription.cancel() }
-        if demand { subscription.request(.max(1)) }
+        if demand > 0 { subscription.request(.max(demand)) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         let waiting = state.withLock { state -> CheckedContinuation<Input?, any Error>? in
-            guard let waiting = state.waiting else {
-                state.buffered = input
+            guard !state.waiting.isEmpty else {
+                state.buffered.append(input)
                 return nil
             }
-            state.waiting = nil
-            return waiting
+            return state.waiting.removeFirst()
         }
         // NB: the element is handed over once; the publisher never touches it again.
         let handOver = HandOver(value: input)
@@ -115,24 +114,24 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let waiting = state.withLock { state -> CheckedContinuation<Input?, any Error>? in
+        let waiting = state.withLock { state -> [CheckedContinuation<Input?, any Error>] in
             state.status = .terminal
             state.completion = completion.eraseError
-            defer { state.waiting = nil }
+            defer { state.waiting = [] }
             return state.waiting
         }
-        waiting?.resume(with: AsyncInner.ending(completion.eraseError))
+        for continuation in waiting { continuation.resume(with: AsyncInner.ending(completion.eraseError)) }
     }
 
     func cancel() {
         let (subscription, waiting) = state.withLock {
-            state -> ((any Subscription)?, CheckedContinuation<Input?, any Error>?) in
+            state -> ((any Subscription)?, [CheckedContinuation<Input?, any Error>]) in
             state.completion = .finished
-            defer { state.waiting = nil }
+            defer { state.waiting = [] }
             return (state.status.terminate(), state.waiting)
         }
         subscription?.cancel()
-        waiting?.resume(returning: nil)
+        for continuation in waiting { continuation.resume(returning: nil) }
     }
 
     private static func ending(_ completion: Subscribers.Completion<any Error>) -> Result<Input?, any Error> {
@@ -146,12 +145,10 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Input?, any Error>) in
                 let action = state.withLock { state -> AsyncNextAction<Input> in
-                    if let buffered = state.buffered {
-                        state.buffered = nil
-                        return .resume(.success(buffered))
-                    }
+                    if !state.buffered.isEmpty { return .resume(.success(state.buffered.removeFirst())) }
                     if let completion = state.completion { return .resume(AsyncInner.ending(completion)) }
-                    state.waiting = continuation
+                    // Concurrent `next()` calls each wait in turn and each ask for one element.
+                    state.waiting.append(continuation)
                     return .request(state.status.subscription)
                 }
                 switch action {
@@ -176,8 +173,8 @@ private enum AsyncNextAction<Input> {
 // NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
 private struct AsyncInnerState<Input, Failure: Error>: @unchecked Sendable {
     var status = SubscriptionStatus.awaiting
-    var waiting: CheckedContinuation<Input?, any Error>?
-    var buffered: Input?
+    var waiting: [CheckedContinuation<Input?, any Error>] = []
+    var buffered: [Input] = []
     var completion: Subscribers.Completion<any Error>?
 }
 

@@ -16,7 +16,14 @@ extension Publishers {
 
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(subscriber, step: { input in .emitAndFinish(input) })
+            // As Combine: requests everything upstream and holds the value until the downstream asks for it.
+            var first: Upstream.Output?
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    first = input
+                    return .done
+                }, result: { first })
         }
     }
 }

@@ -20,7 +20,15 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            upstream.subscribe(subscriber, step: { input in predicate(input) ? .emitAndFinish(input) : .drop })
+            // As Combine: requests everything upstream and holds the match until the downstream asks for it.
+            var first: Upstream.Output?
+            upstream.subscribe(
+                subscriber,
+                accumulate: { input in
+                    guard predicate(input) else { return .more }
+                    first = input
+                    return .done
+                }, result: { first })
         }
     }
 }

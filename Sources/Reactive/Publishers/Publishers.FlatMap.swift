@@ -181,29 +181,31 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
     @inlinable
     func childSubscribed(_ id: Int, _ subscription: any Subscription) {
-        let live = state.withLock { state -> Bool in
-            guard !state.done, state.children[id] != nil else { return false }
+        // As Combine: a child is asked for everything while the downstream's demand is unlimited, else for one
+        // value at a time (so no child runs ahead of the downstream).
+        let request = state.withLock { state -> Subscribers.Demand? in
+            guard !state.done, state.children[id] != nil else { return nil }
             state.children[id] = subscription
-            return true
+            return state.demand == .unlimited ? .unlimited : .max(1)
         }
-        if live { subscription.request(.max(1)) } else { subscription.cancel() }
+        if let request { subscription.request(request) } else { subscription.cancel() }
     }
 
     @inlinable
     func childValue(_ id: Int, _ value: Child.Output) -> Subscribers.Demand {
-        let deliverNow = state.withLock { state -> Bool in
-            guard !state.done else { return false }
+        let (deliverNow, unlimited) = state.withLock { state -> (Bool, Bool) in
+            guard !state.done else { return (false, false) }
             if state.delivering || state.demand == .none {
                 state.buffer.append((id, value))
-                return false
+                return (false, false)
             }
             state.demand -= 1
             state.delivering = true
-            return true
+            return (true, state.demand == .unlimited)
         }
         guard deliverNow else { return .none }
         drain(more: downstream.receive(value))
-        return .max(1)
+        return unlimited ? .none : .max(1)
     }
 
     @inlinable

@@ -62,6 +62,8 @@ private final class TimeoutInner<Upstream: Publisher, Context: Scheduler, Downst
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     private let publisher: Publishers.Timeout<Upstream, Context>
     private let generation = Atomic<UInt64>(0)
+    /// Set by cancel or the timeout: scheduled deliveries still waiting are dropped.
+    private let stopped = Atomic<Bool>(false)
 
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
         self.publisher = publisher
@@ -73,16 +75,30 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         super.receive(subscription: subscription)
     }
 
+    // As in Combine, values and the completion reach the downstream through the scheduler, like the timeout.
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard !isTerminal else { return .none }
         arm(generation.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
-        return downstream.receive(input)
+        publisher.scheduler.schedule(options: publisher.options) { [self] in
+            guard !stopped.load(ordering: .acquiring) else { return }
+            let more = downstream.receive(input)
+            if more > 0 { request(more) }
+        }
+        return .none
     }
 
     override func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         guard markCompleted() else { return }
         generation.wrappingAdd(1, ordering: .acquiringAndReleasing)
-        downstream.receive(completion: completion)
+        publisher.scheduler.schedule(options: publisher.options) { [self] in
+            guard !stopped.load(ordering: .acquiring) else { return }
+            downstream.receive(completion: completion)
+        }
+    }
+
+    override func cancel() {
+        stopped.store(true, ordering: .releasing)
+        super.cancel()
     }
 
     private func arm(_ armed: UInt64) {
@@ -92,6 +108,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             options: publisher.options
         ) { [self] in
             guard generation.load(ordering: .acquiring) == armed, cancelUpstream() else { return }
+            stopped.store(true, ordering: .releasing)
             if let customError = publisher.customError {
                 downstream.receive(completion: .failure(customError()))
             } else {

@@ -20,8 +20,17 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
+            // As Combine: requests everything upstream and holds the match until the downstream asks for it.
+            var first: Upstream.Output?
             upstream.subscribe(
-                subscriber, tryStep: { input in .catching { try predicate(input) ? .emitAndFinish(input) : .drop } })
+                subscriber,
+                tryAccumulate: { input in
+                    .catching {
+                        guard try predicate(input) else { return .more }
+                        first = input
+                        return .done
+                    }
+                }, result: { first })
         }
     }
 }

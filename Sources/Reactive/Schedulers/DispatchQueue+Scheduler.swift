@@ -13,14 +13,24 @@ extension DispatchQueue: Scheduler {
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
             let end = other.dispatchTime.uptimeNanoseconds
-            return .nanoseconds(end >= start ? Int(end - start) : -Int(start - end))
+            return .nanoseconds(
+                end >= start ? Int(clamping: end - start) : -Int(clamping: start - end))
         }
 
         /// Returns a dispatch queue scheduler time calculated by advancing this instance's time by the given
         /// interval.
         public func advanced(by n: Stride) -> SchedulerTimeType {
-            let nanos = Int64(dispatchTime.uptimeNanoseconds) + Int64(n.magnitude)
-            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(max(nanos, 1))))
+            // Saturates instead of trapping: `.seconds(Int.max)` from now is the far future, as in Combine.
+            let start = dispatchTime.uptimeNanoseconds
+            let step = UInt64(n.magnitude.magnitude)
+            let nanos: UInt64
+            if n.magnitude >= 0 {
+                let (sum, overflow) = start.addingReportingOverflow(step)
+                nanos = overflow ? .max : sum
+            } else {
+                nanos = start > step ? start - step : 1
+            }
+            return SchedulerTimeType(DispatchTime(uptimeNanoseconds: nanos))
         }
 
         /// Hashes the time's nanosecond count.
@@ -31,15 +41,19 @@ extension DispatchQueue: Scheduler {
             lhs.dispatchTime == rhs.dispatchTime
         }
 
-        /// Decodes a time from its uptime nanoseconds.
+        /// Combine's key for the uptime nanoseconds.
+        private enum CodingKeys: String, CodingKey { case time }
+
+        /// Decodes a time from its uptime nanoseconds (`{"time": n}`, as Combine encodes it).
         public init(from decoder: any Decoder) throws {
-            dispatchTime = DispatchTime(uptimeNanoseconds: try decoder.singleValueContainer().decode(UInt64.self))
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self, forKey: .time))
         }
 
-        /// Encodes the time as its uptime nanoseconds.
+        /// Encodes the time as its uptime nanoseconds (`{"time": n}`, as Combine does).
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            try container.encode(dispatchTime.uptimeNanoseconds)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(dispatchTime.uptimeNanoseconds, forKey: .time)
         }
 
         /// A type that represents the distance between two values, in nanoseconds.
@@ -58,9 +72,9 @@ extension DispatchQueue: Scheduler {
             }
 
             /// Creates a dispatch queue time interval from a floating-point seconds value.
-            public init(floatLiteral value: Double) { magnitude = Int(value * 1_000_000_000) }
+            public init(floatLiteral value: Double) { magnitude = Stride.clamped(value * 1_000_000_000) }
             /// Creates a dispatch queue time interval from an integer seconds value.
-            public init(integerLiteral value: Int) { magnitude = value * 1_000_000_000 }
+            public init(integerLiteral value: Int) { magnitude = Stride.scaled(value, by: 1_000_000_000) }
             /// Creates a dispatch queue time interval from a binary integer of seconds, if it fits.
             public init?<T: BinaryInteger>(exactly source: T) {
                 guard let seconds = Int(exactly: source) else { return nil }
@@ -71,11 +85,25 @@ extension DispatchQueue: Scheduler {
 
             private init(nanoseconds: Int) { magnitude = nanoseconds }
 
+            /// `value × unit` nanoseconds, saturating at `Int.max`/`Int.min` instead of trapping.
+            private static func scaled(_ value: Int, by unit: Int) -> Int {
+                let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+                return overflow ? (value < 0 ? .min : .max) : product
+            }
+
+            /// A floating-point nanosecond count as an `Int`, saturating (NaN is zero).
+            private static func clamped(_ nanoseconds: Double) -> Int {
+                if nanoseconds.isNaN { return 0 }
+                if nanoseconds >= Double(Int.max) { return .max }
+                if nanoseconds <= Double(Int.min) { return .min }
+                return Int(nanoseconds)
+            }
+
             private static func nanoseconds(of interval: DispatchTimeInterval) -> Int {
                 switch interval {
-                case .seconds(let s): s * 1_000_000_000
-                case .milliseconds(let ms): ms * 1_000_000
-                case .microseconds(let us): us * 1_000
+                case .seconds(let s): scaled(s, by: 1_000_000_000)
+                case .milliseconds(let ms): scaled(ms, by: 1_000_000)
+                case .microseconds(let us): scaled(us, by: 1_000)
                 case .nanoseconds(let ns): ns
                 case .never: .max
                 @unknown default: .max
@@ -86,15 +114,19 @@ extension DispatchQueue: Scheduler {
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// Multiplies two intervals.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude * rhs.magnitude)
+                Stride(
+                    nanoseconds: lhs.magnitude.multipliedReportingOverflow(by: rhs.magnitude).overflow
+                        ? ((lhs.magnitude < 0) != (rhs.magnitude < 0) ? .min : .max) : lhs.magnitude * rhs.magnitude)
             }
             /// Adds two intervals.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude + rhs.magnitude)
+                let (sum, overflow) = lhs.magnitude.addingReportingOverflow(rhs.magnitude)
+                return Stride(nanoseconds: overflow ? (rhs.magnitude < 0 ? .min : .max) : sum)
             }
             /// Subtracts two intervals.
             public static func - (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(nanoseconds: lhs.magnitude - rhs.magnitude)
+                let (difference, overflow) = lhs.magnitude.subtractingReportingOverflow(rhs.magnitude)
+                return Stride(nanoseconds: overflow ? (rhs.magnitude > 0 ? .min : .max) : difference)
             }
             /// Subtracts an interval in place.
             public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
@@ -104,13 +136,13 @@ extension DispatchQueue: Scheduler {
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
             /// An interval of whole seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: s * 1_000_000_000) }
+            public static func seconds(_ s: Int) -> Stride { Stride(nanoseconds: scaled(s, by: 1_000_000_000)) }
             /// An interval of seconds.
-            public static func seconds(_ s: Double) -> Stride { Stride(nanoseconds: Int(s * 1_000_000_000)) }
+            public static func seconds(_ s: Double) -> Stride { Stride(nanoseconds: clamped(s * 1_000_000_000)) }
             /// An interval of milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms * 1_000_000) }
+            public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: scaled(ms, by: 1_000_000)) }
             /// An interval of microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us * 1_000) }
+            public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: scaled(us, by: 1_000)) }
             /// An interval of nanoseconds.
             public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
         }

@@ -27,4 +27,21 @@ import Testing
         }
         #expect(collected == [1])
     }
+
+    @Test func concurrentNextCallsOnOneIteratorEachGetAValue() async {
+        let subject = PassthroughSubject<Int, Never>()
+        let iterator = UncheckedBox(value: subject.values.makeAsyncIterator())
+        async let first: Int? = {
+            var it = iterator.value!; return await it.next()
+        }()
+        async let second: Int? = {
+            var it = iterator.value!; return await it.next()
+        }()
+        try? await Task.sleep(for: .milliseconds(100))
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        let results = await [first, second]
+        #expect(Set(results.compactMap { $0 }) == [1, 2])
+    }
 }

@@ -1,52 +1,6 @@
 import Reactive
 import Testing
 
-@Suite struct ReduceTests {
-    @Test func publishesTheTotalOnFinish() {
-        #expect([1, 2, 3].publisher.reduce(0, +).track().events == [.subscription, .value(6), .finished])
-    }
-
-    @Test func failureSkipsTheResult() {
-        let subject = PassthroughSubject<Int, TestError>()
-        let tracker = subject.reduce(0, +).track()
-        subject.send(1)
-        subject.send(completion: .failure(TestError()))
-        #expect(tracker.events == [.subscription, .failure("TestError(1)")])
-    }
-
-    @Test func tryReduceFailsAndCancelsUpstream() {
-        let subject = PassthroughSubject<Int, Never>()
-        var cancelled = false
-        let tracker = subject.handleEvents(receiveCancel: { cancelled = true })
-            .tryReduce(0) { total, next in
-                guard next > 0 else { throw TestError() }
-                return total + next
-            }
-            .track()
-        subject.send(1)
-        subject.send(0)
-        #expect(tracker.events == [.subscription, .failure("TestError(1)")])
-        #expect(cancelled)
-    }
-}
-
-@Suite struct CollectTests {
-    @Test func collectAll() {
-        #expect((0..<3).publisher.collect().track().values == [[0, 1, 2]])
-    }
-
-    @Test func collectByCountEmitsFullBuffersThenTheRest() {
-        #expect((0..<5).publisher.collect(2).track().values == [[0, 1], [2, 3], [4]])
-    }
-
-    @Test func collectByCountHonoursDemandInBuffers() {
-        let tracker = (0..<10).publisher.collect(3).track(initialDemand: .max(1))
-        #expect(tracker.values == [[0, 1, 2]])
-        tracker.request(.max(1))
-        #expect(tracker.values == [[0, 1, 2], [3, 4, 5]])
-    }
-}
-
 @Suite struct CountContainsAllSatisfyTests {
     @Test func count() {
         #expect(["a", "b"].publisher.count().track().values == [2])

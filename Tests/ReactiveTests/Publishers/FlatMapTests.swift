@@ -1,0 +1,73 @@
+import Reactive
+import Testing
+
+@Suite struct FlatMapTests {
+    @Test func mergesInnerPublishers() {
+        let tracker = [1, 2, 3].publisher.flatMap { Just($0 * 2) }.track()
+        #expect(tracker.events == [.subscription, .value(2), .value(4), .value(6), .finished])
+    }
+
+    @Test func maxPublishersLimitsConcurrentInners() {
+        let inners = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+        // A sequence honours demand, so the second inner is only requested once the first finishes.
+        let tracker = inners.publisher.flatMap(maxPublishers: .max(1)) { $0 }.track()
+        inners[1].send(10)  // not subscribed yet: the first is still live
+        inners[0].send(1)
+        inners[0].send(completion: .finished)
+        inners[1].send(11)
+        #expect(tracker.values == [1, 11])
+    }
+
+    @Test func buffersWhenThereIsNoDemand() {
+        let outer = PassthroughSubject<Int, Never>()
+        let tracker = outer.flatMap { Just($0) }.track(initialDemand: .max(1))
+        outer.send(1)
+        outer.send(2)
+        outer.send(3)
+        #expect(tracker.values == [1])
+        tracker.request(.max(2))
+        #expect(tracker.values == [1, 2, 3])
+    }
+
+    @Test func anInnerFailureFailsEverything() {
+        let outer = PassthroughSubject<Int, TestError>()
+        let tracker = outer.flatMap { value -> AnyPublisher<Int, TestError> in
+            value < 0
+                ? Fail(error: TestError(code: value)).eraseToAnyPublisher()
+                : Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
+        }.track()
+        outer.send(1)
+        outer.send(-5)
+        outer.send(2)
+        #expect(tracker.events == [.subscription, .value(1), .failure("TestError(-5)")])
+    }
+
+    @Test func finishesWhenOuterAndAllInnersFinish() {
+        let outer = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let tracker = outer.flatMap { _ in inner }.track()
+        outer.send(0)
+        outer.send(completion: .finished)
+        #expect(tracker.events == [.subscription])
+        inner.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .finished])
+    }
+
+    @Test func childrenAreAskedForEverythingWhileTheDownstreamDemandIsUnlimited() {
+        var requests: [String] = []
+        let tracker = Just(1).flatMap { value in
+            [value, value + 1].publisher.handleEvents(receiveRequest: { requests.append("\($0)") })
+        }.track()
+        #expect(tracker.values == [1, 2])
+        #expect(requests == ["unlimited"])
+    }
+
+    @Test func childrenAreAskedForOneAtATimeWhileTheDownstreamDemandIsLimited() {
+        var requests: [String] = []
+        let tracker = Just(1).flatMap { value in
+            [value, value + 1].publisher.handleEvents(receiveRequest: { requests.append("\($0)") })
+        }.track(initialDemand: .max(5))
+        #expect(tracker.values == [1, 2])
+        #expect(requests.first == "max(1)")
+    }
+}

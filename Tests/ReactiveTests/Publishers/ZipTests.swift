@@ -1,0 +1,47 @@
+import Reactive
+import Testing
+
+@Suite struct ZipTests {
+    @Test func pairsInOrder() {
+        let tracker = [1, 2, 3].publisher.zip(["a", "b"].publisher).map { "\($0)\($1)" }.track()
+        #expect(tracker.events == [.subscription, .value("1a"), .value("2b"), .finished])
+    }
+
+    @Test func waitsForEachSide() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let tracker = a.zip(b).map { $0 * 10 + $1 }.track()
+        a.send(1)
+        a.send(2)
+        #expect(tracker.values == [])
+        b.send(1)
+        #expect(tracker.values == [11])
+        b.send(2)
+        #expect(tracker.values == [11, 22])
+    }
+
+    @Test func zip3() {
+        #expect(Just(1).zip(Just(2), Just(3)).map { $0 + $1 + $2 }.track().values == [6])
+    }
+
+    @Test func valuesAnUpstreamSendsBeyondDemandAreKeptForLaterTuples() {
+        // An upstream that ignores demand (sends three after a request of one) loses nothing.
+        struct Eager: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subscriber.receive(subscription: Subscriptions.empty)
+                for value in 1...3 { _ = subscriber.receive(value) }
+                subscriber.receive(completion: .finished)
+            }
+        }
+        let other = PassthroughSubject<String, Never>()
+        let tracker = TrackingSubscriber<String, Never>(initialDemand: .max(1))
+        Eager().zip(other).map { "\($0)\($1)" }.subscribe(tracker)
+        other.send("a")
+        tracker.request(.unlimited)
+        other.send("b")
+        other.send("c")
+        #expect(tracker.events == [.subscription, .value("1a"), .value("2b"), .value("3c"), .finished])
+    }
+}
