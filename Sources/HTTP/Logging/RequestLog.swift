@@ -1,6 +1,6 @@
 import Glibc
 
-/// The one line per request (STYLE 14): method, path, status and the time since the request arrived, at
+/// The one line per request: method, path, status and the time since the request arrived, at
 /// level `info`, e.g. `GET /todos 200 0.3ms`; a stream's line is written when its head is sent.
 ///
 /// ```swift
