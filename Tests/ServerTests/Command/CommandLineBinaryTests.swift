@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The command line as a person meets it, through the built binary: `--version`, `-h`, and a start that

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import HTTP
-@testable import LibEvent
 @testable import Server
 
 /// Flags and `LIVESTATE_*` variables into a `Configuration`; a flag wins, bad values are one-line errors.

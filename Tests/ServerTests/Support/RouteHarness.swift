@@ -1,7 +1,7 @@
 import Foundation
+import TestSupport
 
 @testable import HTTP
-@testable import LibEvent
 @testable import Server
 
 /// The whole router of a fresh `App` on `:memory:` todos, driven in-process with `Request` values.

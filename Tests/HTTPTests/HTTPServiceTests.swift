@@ -1,0 +1,63 @@
+import TestSupport
+import Testing
+
+@testable import HTTP
+
+/// The pipeline above the router: token, CORS preflight and headers.
+@Suite struct HTTPServiceTests {
+    private func service(token: String? = nil, cors: CORSPolicy? = nil) -> HTTPService {
+        var router = Router()
+        router.get("/todos") { _ in .response(Response(status: 200)) }
+        router.post("/todos") { _ in .response(Response(status: 201, headers: ["Location": "/todos/2"])) }
+        return HTTPService(router: router, token: token, cors: cors)
+    }
+
+    @Test func tokenGuardsMutationsOnly() throws {
+        let service = service(token: "s3cret")
+        #expect(try service.respond(to: Request(.get, "/todos")).immediate().status == 200)
+        let refused = try service.respond(to: Request(.post, "/todos")).immediate()
+        #expect(refused.status == 401)
+        #expect(try ErrorBody(refused).error == "unauthorized")
+        let wrong = Request(.post, "/todos", headers: ["Authorization": "Bearer s3creT"])
+        #expect(try service.respond(to: wrong).immediate().status == 401)
+        let right = Request(.post, "/todos", headers: ["Authorization": "Bearer s3cret"])
+        #expect(try service.respond(to: right).immediate().status == 201)
+    }
+
+    @Test func corsIsOffByDefault() throws {
+        let response = try service().respond(to: Request(.get, "/todos", headers: ["Origin": "http://evil.test"]))
+            .immediate()
+        #expect(response.headers["Access-Control-Allow-Origin"] == nil)
+    }
+
+    @Test func corsAllowsListedOriginsAndExposesHeaders() throws {
+        let service = service(cors: CORSPolicy(parsing: "http://a.test, http://b.test"))
+        let response = try service.respond(to: Request(.post, "/todos", headers: ["Origin": "http://b.test"]))
+            .immediate()
+        #expect(response.headers["Access-Control-Allow-Origin"] == "http://b.test")
+        #expect(response.headers["Access-Control-Expose-Headers"] == "X-Total-Count, Link, Location")
+        let other = try service.respond(to: Request(.get, "/todos", headers: ["Origin": "http://c.test"]))
+            .immediate()
+        #expect(other.headers["Access-Control-Allow-Origin"] == nil)
+    }
+
+    @Test func preflightIs204WithMethodsAndHeaders() throws {
+        let service = service(token: "t", cors: CORSPolicy(parsing: "*"))
+        let request = Request(
+            .options, "/todos",
+            headers: [
+                "Origin": "http://a.test", "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type, authorization",
+            ])
+        let response = try service.respond(to: request).immediate()
+        #expect(response.status == 204)
+        #expect(response.headers["Access-Control-Allow-Origin"] == "*")
+        #expect(response.headers["Access-Control-Allow-Methods"] == "GET, HEAD, POST")
+        #expect(response.headers["Access-Control-Allow-Headers"] == "content-type, authorization")
+    }
+
+    @Test(arguments: ["", "ftp://x", "http://a.test/"])
+    func malformedCorsListsAreRejected(text: String) {
+        #expect(CORSPolicy(parsing: text) == nil)
+    }
+}

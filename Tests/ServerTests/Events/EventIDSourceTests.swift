@@ -1,0 +1,31 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import HTTP
+@testable import Server
+
+/// `EventIDSource`: ids grow and start from the clock.
+@Suite struct EventIDSourceTests {
+    @Test func startsFromTheClockInMicroseconds() {
+        let before = UInt64(Date().timeIntervalSince1970 * 1_000_000)
+        let id = EventIDSource().next()
+        #expect(id >= before && id < before + 60_000_000)
+    }
+
+    /// A clock the test sets by hand.
+    final class ManualClock: Sendable {
+        let now = Mutex<UInt64>(500)
+    }
+
+    @Test func growsWhenTheClockStandsStillOrGoesBack() {
+        let clock = ManualClock()
+        let ids = EventIDSource(clock: { clock.now.withLock { $0 } })
+        let a = ids.next()
+        clock.now.withLock { $0 = 100 }
+        let b = ids.next()
+        clock.now.withLock { $0 = 900 }
+        let c = ids.next()
+        #expect([a, b, c] == [500, 501, 900])
+    }
+}

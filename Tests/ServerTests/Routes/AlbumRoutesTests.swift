@@ -1,0 +1,87 @@
+import Domain
+import Foundation
+import Reactive
+import Synchronization
+import Testing
+
+@testable import HTTP
+@testable import Server
+
+/// `/albums` through the whole router, in-process.
+@Suite struct AlbumRoutesTests {
+    private let harness: RouteHarness
+    init() throws { harness = try RouteHarness() }
+
+    @Test func listsTheFiveThousandPhotosFromTheSnapshot() throws {
+        let response = try harness.send(.get, "/albums")
+        #expect(response.status == 200)
+        #expect(response.headers["X-Total-Count"] == "5000")
+        let albums = try JSONDecoder().decode([AlbumModel].self, from: Data(response.body))
+        #expect(albums == EmbeddedData.albums)
+        #expect(response.text.contains(#""url":"/placeholder/600/"#))
+    }
+
+    @Test func filtersByAlbumAndPages() throws {
+        #expect(try harness.decode([AlbumModel].self, "/albums?albumId=3").map(\.id) == Array(101...150))
+        let page = try harness.send(.get, "/albums?albumId=3&_page=2&_limit=20")
+        #expect(try JSONDecoder().decode([AlbumModel].self, from: Data(page.body)).map(\.id) == Array(121...140))
+        #expect(page.headers["X-Total-Count"] == "50")
+        #expect(
+            page.headers["Link"]
+                == #"</albums?albumId=3&_page=1&_limit=20>; rel="first", </albums?albumId=3&_page=1&_limit=20>; rel="prev", </albums?albumId=3&_page=3&_limit=20>; rel="next", </albums?albumId=3&_page=3&_limit=20>; rel="last""#
+        )
+        #expect(try harness.decode([AlbumModel].self, "/albums?_start=4998&_end=5003").map(\.id) == [4999, 5000])
+        #expect(try harness.send(.get, "/albums?_page=second").status == 400)
+    }
+
+    @Test func getsOnePhotoOr404() throws {
+        #expect(try harness.decode(AlbumModel.self, "/albums/5000") == EmbeddedData.albums[4999])
+        #expect(try harness.send(.get, "/albums/5001").status == 404)
+    }
+
+    @Test func refreshReloadsTheEmbeddedSet() throws {
+        let response = try harness.send(.post, "/albums/refresh")
+        #expect(response.status == 200)
+        #expect(try JSONDecoder().decode([AlbumModel].self, from: Data(response.body)).count == 5000)
+    }
+
+    @Test func selectionByURLOrIdIsSentIntoImageUrlSubject() throws {
+        let urls = Mutex<[String]>([])
+        let subscription = harness.app.models.albums.imageUrlSubject.sink { url in urls.withLock { $0.append(url) } }
+        defer { subscription.cancel() }
+        let byURL = try harness.send(.post, "/albums/selection", json: #"{"url":"/placeholder/600/abcdef"}"#)
+        #expect(byURL.status == 202)
+        #expect(byURL.text == #"{"url":"/placeholder/600/abcdef"}"#)
+        let byID = try harness.send(.post, "/albums/selection", json: #"{"id":1}"#)
+        #expect(byID.status == 202)
+        #expect(byID.text == #"{"url":"\#(EmbeddedData.albums[0].url)"}"#)
+        #expect(urls.withLock { $0 } == ["", "/placeholder/600/abcdef", EmbeddedData.albums[0].url])
+    }
+
+    @Test func selectionRefusals() throws {
+        #expect(try harness.send(.post, "/albums/selection", json: #"{"id":9999}"#).status == 404)
+        #expect(try harness.send(.post, "/albums/selection", json: #"{"url":""}"#).status == 422)
+        #expect(try harness.send(.post, "/albums/selection", json: #"{}"#).status == 400)
+        #expect(try harness.send(.post, "/albums/selection", json: #"{"url":"/a","id":1}"#).status == 400)
+        #expect(try harness.send(.post, "/albums/selection", json: #"{"id":"one"}"#).status == 400)
+    }
+
+    @Test func currentImageIs404BeforeTheFirstThenItsInfoAndBytes() throws {
+        #expect(try harness.send(.get, "/albums/selection").status == 404)
+        #expect(try harness.send(.get, "/albums/selection/image").status == 404)
+        harness.app.models.albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
+        let info = try harness.send(.get, "/albums/selection").decoded(ImageInfo.self)
+        #expect(info == ImageInfo(url: "/p", contentType: "image/png", bytes: 2))
+        let image = try harness.send(.get, "/albums/selection/image")
+        #expect(image.status == 200)
+        #expect(image.headers["Content-Type"] == "image/png")
+        #expect(image.body == [137, 80])
+    }
+}
+
+/// The `image` topic's value as `GET /albums/selection` answers it.
+private struct ImageInfo: Decodable, Equatable {
+    var url: String
+    var contentType: String
+    var bytes: Int
+}
