@@ -1,12 +1,14 @@
 import Dispatch
+import Domain
 import Reactive
 import ReactiveTesting
 import Testing
 
 @testable import Domain
 
-/// Seed 003's `$keyword.debounce(for: .seconds(0.5), scheduler:)` on virtual time.
-@Suite struct PipelineMovieDebounceTests {
+/// Seed 003's `MovieSearchViewModel`: the search, and `$keyword.debounce(for: .seconds(0.5), scheduler:)` on
+/// virtual time.
+@Suite struct MovieSearchViewModelTests {
     let scheduler = DispatchQueue.test
 
     @Test func tenKeywordsWithinHalfASecondCauseOneSearchForTheLast() {
@@ -41,5 +43,33 @@ import Testing
         let model = MovieSearchViewModel(scheduler: scheduler)
         scheduler.advance(by: .seconds(10))
         #expect(model.results.value == nil)
+    }
+
+    // MARK: The search
+
+    @Test func searchesTitleAndDescriptionIgnoringCase() {
+        let model = MovieSearchViewModel()
+        let godfather = model.search("GODFATHER")
+        #expect(godfather.results.map(\.title) == ["The Godfather", "The Godfather Part II", "The Godfather Part III"])
+        #expect(godfather.expression == "GODFATHER")
+        #expect(godfather.searchType == "Movie" && godfather.errorMessage.isEmpty)
+        #expect(model.search("darabont").results.map(\.id) == ["tt0111161", "tt0120689"])
+        #expect(model.search("leon").results.contains { $0.title == "Léon: The Professional" })
+    }
+
+    @Test func anEmptyKeywordFindsNothing() {
+        let model = MovieSearchViewModel()
+        #expect(model.search("").results.isEmpty)
+        #expect(model.search("   ").results.isEmpty)
+        #expect(model.search("zzzz no such film").results.isEmpty)
+    }
+
+    @Test func resultsStayNilUntilAKeywordArrivesThenFollowIt() {
+        let model = MovieSearchViewModel()
+        let history = EventHistory(model.results.map { $0?.expression })
+        model.keyword = "alien"
+        model.keyword = "matrix"
+        #expect(history.all == [nil, "alien", "matrix"])
+        #expect(model.results.value?.results.map(\.title) == ["The Matrix"])
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Reactive
 import Testing
@@ -7,8 +8,9 @@ import Testing
 private let png = Data(PlaceholderImage(size: 4, colour: RGBColour(red: 1, green: 2, blue: 3))!.png())
 private let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0])
 
-/// Seed 000's image pipeline: compactMap(URL) → download → compactMap(image) → switchToLatest → imageSubject.
-@Suite struct PipelineAlbumTests {
+/// Seed 000's `AlbumViewModel`: the list, lookups by any id, and the image pipeline (compactMap(URL) → download →
+/// compactMap(image) → switchToLatest → imageSubject).
+@Suite struct AlbumViewModelTests {
     let loader = FakeLoader()
 
     @Test func latestSelectionWinsAndOlderDownloadsAreCancelled() throws {
@@ -62,5 +64,41 @@ private let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0])
             #"[{"albumId":1,"id":1,"title":"t","url":"http://u.test/1.png","thumbnailUrl":"http://u.test/t.png"}]"#
         loader.respond("http://upstream.test/photos", body: Data(photos.utf8))
         #expect(model.albumSubject.value.map(\.url) == ["http://u.test/1.png"])
+    }
+
+    // MARK: The list and lookups
+
+    @Test func selectingAPhotoSendsItsURLIntoImageUrlSubject() throws {
+        let model = AlbumViewModel()
+        let urls = EventHistory(model.imageUrlSubject)
+        let url = try model.select(id: 2)
+        try model.select(url: "/placeholder/150/abcdef")
+        #expect(url == EmbeddedData.albums[1].url)
+        #expect(urls.all == ["", url, "/placeholder/150/abcdef"])
+    }
+
+    @Test func refusesUnknownPhotosAndEmptyURLs() {
+        let model = AlbumViewModel()
+        let urls = EventHistory(model.imageUrlSubject)
+        #expect(throws: AlbumError.unknownPhoto(id: 5001)) { try model.select(id: 5001) }
+        #expect(throws: AlbumError.emptyURL) { try model.select(url: "") }
+        #expect(urls.all == [""])
+    }
+
+    @Test func findsPhotosById() {
+        let model = AlbumViewModel()
+        #expect(model.album(id: 4999)?.albumId == 100)
+        #expect(AlbumViewModel(albums: Array(EmbeddedData.albums.reversed())).album(id: 7)?.id == 7)
+        #expect(model.imageSubject.value == nil)
+        #expect(model.reloadEmbedded().count == 5000)
+    }
+
+    @Test(arguments: [Int.min, Int.min + 1, -1, 0, 5001, Int.max])
+    func albumLookupToleratesAnyId(_ id: Int) {
+        #expect(AlbumViewModel(albums: EmbeddedData.albums).album(id: id) == nil)
+    }
+
+    @Test func albumLookupStillFindsByIndex() {
+        #expect(AlbumViewModel(albums: EmbeddedData.albums).album(id: 1)?.id == 1)
     }
 }

@@ -1,0 +1,70 @@
+import Domain
+import Foundation
+import Reactive
+import Synchronization
+import Testing
+
+@testable import Domain
+
+/// Seed 002's `PostViewModel`: the embedded posts, and with an upstream: starts empty, replaces and emits on
+/// success, keeps on failure.
+@Suite struct PostViewModelTests {
+    let loader = FakeLoader()
+
+    @Test func startsEmptyAndFetchesAtOnce() {
+        let model = PostViewModel(networkManager: NetworkManager(baseURL: URL(string: upstreamBase), loader: loader))
+        let history = EventHistory(model.posts.map(\.count))
+        #expect(loader.requested == ["\(upstreamBase)/posts"])
+        loader.respond("\(upstreamBase)/posts", body: upstreamPostsJSON)
+        #expect(history.all == [0, 1])
+    }
+
+    @Test func refreshReplacesAndEmitsBeforeAnsweringThenKeepsPostsOnFailure() throws {
+        let model = PostViewModel(networkManager: NetworkManager(baseURL: URL(string: upstreamBase), loader: loader))
+        loader.respond("\(upstreamBase)/posts", body: upstreamPostsJSON)
+        let history = EventHistory(model.posts.map { $0.map(\.id) })
+
+        let seenWhenAnswered = Mutex<[Int]?>(nil)
+        model.refresh().subscribe(
+            Subscribers.Sink(
+                receiveCompletion: { _ in },
+                receiveValue: { [posts = model.posts] _ in seenWhenAnswered.withLock { $0 = posts.value.map(\.id) } }))
+        loader.respond("\(upstreamBase)/posts", body: Data(#"[{"userId":2,"id":8,"title":"u","body":"c"}]"#.utf8))
+        #expect(seenWhenAnswered.withLock { $0 } == [8], "emitted before the caller hears of it")
+
+        for answer in [
+            { self.loader.respond("\(upstreamBase)/posts", status: 500, body: Data()) },
+            { self.loader.respond("\(upstreamBase)/posts", body: Data("nope".utf8)) },
+            { self.loader.fail("\(upstreamBase)/posts", .timedOut) },
+        ] {
+            let outcome = Outcome(model.refresh())
+            answer()
+            #expect(outcome.result != nil && (try? outcome.result?.get()) == nil)
+            #expect(model.posts.value.map(\.id) == [8])
+        }
+        #expect(history.all == [[7], [8]])
+    }
+
+    @Test func withoutAnUpstreamRefreshReloadsTheEmbeddedSet() throws {
+        let model = PostViewModel(posts: [])
+        let outcome = Outcome(model.refresh())
+        #expect(try outcome.result?.get().count == 100)
+        #expect(model.posts.value.count == 100)
+    }
+
+    // MARK: Without an upstream
+
+    @Test func startsWithTheEmbeddedPostsAndReloadEmitsThemAgain() {
+        let model = PostViewModel()
+        let history = EventHistory(model.posts)
+        #expect(model.reloadEmbedded().count == 100)
+        #expect(history.all.map(\.count) == [100, 100])
+        #expect(model.post(id: 42)?.userId == 5)
+        #expect(model.post(id: 101) == nil)
+    }
+
+    @Test func canStartEmptyAsWithAnUpstream() {
+        let model = PostViewModel(posts: [])
+        #expect(model.posts.value.isEmpty)
+    }
+}
