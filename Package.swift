@@ -47,6 +47,8 @@ let package = Package(
         // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps Sources/CJansson:
         // Debian's libjansson-dev).
         .target(name: "StrictJSON", swiftSettings: wrapping("CJansson")),
+        // Whole-buffer gzip of response bodies (wraps Sources/CDeflate: Debian's libdeflate-dev).
+        .target(name: "Deflate", swiftSettings: wrapping("CDeflate")),
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
         .target(name: "HTTP", dependencies: ["Reactive"], swiftSettings: swiftSettings),
@@ -90,6 +92,7 @@ let package = Package(
             dependencies: ["Domain", "Reactive", "ReactiveTesting"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "DeflateTests", dependencies: ["Deflate"], swiftSettings: swiftSettings),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         // Helpers shared by the test targets: `eventually`, `LockedBox`, the raw HTTP client, the one harness
