@@ -52,8 +52,9 @@ extension URLSession {
 
 /// Runs one data task for one subscriber.
 // NB: @unchecked Sendable: all state is Mutex-guarded; the session's completion handler runs on its own queue.
-private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, @unchecked Sendable
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CombineDescribed, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
+    var combineName: String { "DataTaskPublisher" }
     private let publisher: URLSession.DataTaskPublisher
     private let state: Mutex<DataTaskState<Downstream>>
 

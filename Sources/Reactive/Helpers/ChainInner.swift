@@ -11,11 +11,16 @@ enum ChainNext<Failure: Error> {
 /// The downstream's single subscription for operators that feed it from one publisher after another
 /// (`catch`, `tryCatch`, `append`/`prepend`, `retry`): outstanding demand carries over from link to link.
 // NB: @unchecked Sendable: all state is behind one Mutex.
-final class ChainInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class ChainInner<Downstream: Subscriber>: Subscription, CombineDescribed, @unchecked Sendable {
+    /// Combine's name for the operator ("Catch", "Concatenate").
+    let combineName: String
     private let downstream: Downstream
     private let state = Mutex(ChainState())
 
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(name: String, downstream: Downstream) {
+        combineName = name
+        self.downstream = downstream
+    }
 
     /// Subscribes to `publisher` as the next link; `onCompletion` decides what its completion means.
     func link<P: Publisher>(

@@ -12,13 +12,19 @@ enum CombineMode {
 /// holds type-erased and hands to `combine` in child order. Delivery is serialized: one thread delivers at a
 /// time, the others leave their work in the state for it.
 // NB: @unchecked Sendable: all state is behind one Mutex.
-final class CombineInner<Downstream: Subscriber>: Subscription, @unchecked Sendable {
+final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed, @unchecked Sendable {
+    /// Combine's name for the operator ("Zip", "CombineLatest").
+    let combineName: String
     private let downstream: Downstream
     private let mode: CombineMode
     private let combine: ([Any]) -> Downstream.Input
     private let state: Mutex<CombineState<Downstream.Failure>>
 
-    init(downstream: Downstream, count: Int, mode: CombineMode, combine: @escaping ([Any]) -> Downstream.Input) {
+    init(
+        name: String, downstream: Downstream, count: Int, mode: CombineMode,
+        combine: @escaping ([Any]) -> Downstream.Input
+    ) {
+        combineName = name
         self.downstream = downstream
         self.mode = mode
         self.combine = combine

@@ -10,9 +10,9 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     private let hop: (@escaping () -> Void) -> Void
     private let state = Mutex(HopState<Input, UpstreamFailure>())
 
-    init(downstream: Downstream, hop: @escaping (@escaping () -> Void) -> Void) {
+    init(name: String, downstream: Downstream, hop: @escaping (@escaping () -> Void) -> Void) {
         self.hop = hop
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: name)
     }
 
     override func receive(_ input: Input) -> Subscribers.Demand {

@@ -30,12 +30,13 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>:
 
     init(
         downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-        accumulate: @escaping (Input) -> Accumulate<Downstream.Failure>, result: @escaping () -> Downstream.Input?
+        accumulate: @escaping (Input) -> Accumulate<Downstream.Failure>, result: @escaping () -> Downstream.Input?,
+        name: String
     ) {
         self.accumulate = accumulate
         self.result = result
         self.mapFailure = mapFailure
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: name)
     }
 
     override func receive(subscription: any Subscription) {
@@ -104,21 +105,23 @@ private struct ReduceState<Value>: @unchecked Sendable {
 extension Publisher {
     /// Subscribes `subscriber` through a `ReduceInner` whose failure is the upstream's.
     func subscribe<S: Subscriber>(
-        _ subscriber: S, accumulate: @escaping (Output) -> Accumulate<Failure>, result: @escaping () -> S.Input?
+        _ subscriber: S, name: String, accumulate: @escaping (Output) -> Accumulate<Failure>,
+        result: @escaping () -> S.Input?
     ) where S.Failure == Failure {
         receive(
             subscriber: ReduceInner<Output, Failure, S>(
-                downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result)
+                downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result, name: name)
         )
     }
 
     /// Subscribes `subscriber` through a `ReduceInner` that may fail with any error.
     func subscribe<S: Subscriber>(
-        _ subscriber: S, tryAccumulate: @escaping (Output) -> Accumulate<any Error>, result: @escaping () -> S.Input?
+        _ subscriber: S, name: String, tryAccumulate: @escaping (Output) -> Accumulate<any Error>,
+        result: @escaping () -> S.Input?
     ) where S.Failure == any Error {
         receive(
             subscriber: ReduceInner<Output, Failure, S>(
-                downstream: subscriber, mapFailure: { $0 }, accumulate: tryAccumulate, result: result
+                downstream: subscriber, mapFailure: { $0 }, accumulate: tryAccumulate, result: result, name: name
             )
         )
     }

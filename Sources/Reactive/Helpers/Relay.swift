@@ -5,16 +5,25 @@ import Synchronization
 /// upstream once it completes or is cancelled. Subclasses override the three `receive` methods.
 // NB: @unchecked Sendable: the upstream slot is Mutex-guarded; `receive` calls are serialized by Combine's
 // contract, so subclass state touched only there needs no lock.
-class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribed,
+    @unchecked Sendable
+{
     typealias Failure = UpstreamFailure
 
     /// The subscriber this operator feeds.
     final let downstream: Downstream
     private final let status = Mutex<SubscriptionStatus>(.awaiting)
+    /// Combine's name for the operator when the subclass serves several ("First", "Count"); else derived from
+    /// the subclass's name.
+    private final let name: String?
 
-    init(downstream: Downstream) {
+    init(downstream: Downstream, name: String? = nil) {
         self.downstream = downstream
+        self.name = name
     }
+
+    /// Combine's name for this operator's subscription.
+    final var combineName: String { name ?? Reactive.combineName(of: type(of: self)) }
 
     func receive(subscription: any Subscription) {
         let accepted = status.withLock { status -> Bool in

@@ -23,9 +23,11 @@ extension Step where Failure == any Error {
 /// `decode`, ...): it passes the upstream subscription straight through, asks `step` what to do with each
 /// element, and ends the stream early (cancelling the upstream) when the step says so. The `step` closure is
 /// made per subscription, so it may keep state (counters, flags).
-final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber {
+final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CombineDescribed {
     typealias Failure = UpstreamFailure
 
+    /// Combine's name for the operator ("DropWhile", "TryMap").
+    let combineName: String
     private let downstream: Downstream
     private let step: (Input) -> Step<Downstream.Input, Downstream.Failure>
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
@@ -34,9 +36,10 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     private var done = false
 
     init(
-        downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        name: String, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         step: @escaping (Input) -> Step<Downstream.Input, Downstream.Failure>
     ) {
+        combineName = name
         self.downstream = downstream
         self.mapFailure = mapFailure
         self.step = step
@@ -44,7 +47,7 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 
     func receive(subscription: any Subscription) {
         upstream = subscription
-        downstream.receive(subscription: subscription)
+        downstream.receive(subscription: NamedSubscription(combineName, subscription))
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -86,15 +89,19 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 extension Publisher {
     /// Subscribes `subscriber` through a `StepInner` whose failure is the upstream's.
     func subscribe<S: Subscriber>(
-        _ subscriber: S, step: @escaping (Output) -> Step<S.Input, Failure>
+        _ subscriber: S, name: String, step: @escaping (Output) -> Step<S.Input, Failure>
     ) where S.Failure == Failure {
-        receive(subscriber: StepInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, step: step))
+        receive(
+            subscriber: StepInner<Output, Failure, S>(
+                name: name, downstream: subscriber, mapFailure: { $0 }, step: step))
     }
 
     /// Subscribes `subscriber` through a `StepInner` that may fail with any error.
     func subscribe<S: Subscriber>(
-        _ subscriber: S, tryStep: @escaping (Output) -> Step<S.Input, any Error>
+        _ subscriber: S, name: String, tryStep: @escaping (Output) -> Step<S.Input, any Error>
     ) where S.Failure == any Error {
-        receive(subscriber: StepInner<Output, Failure, S>(downstream: subscriber, mapFailure: { $0 }, step: tryStep))
+        receive(
+            subscriber: StepInner<Output, Failure, S>(
+                name: name, downstream: subscriber, mapFailure: { $0 }, step: tryStep))
     }
 }

@@ -5,7 +5,8 @@ public enum Subscriptions {
 }
 
 /// The subscription handed to subscribers of publishers that are already complete.
-private struct EmptySubscription: Subscription, Sendable {
+private struct EmptySubscription: Subscription, CombineDescribed, Sendable {
+    var combineName: String { "Empty" }
     static let singleton = EmptySubscription()
     let combineIdentifier = CombineIdentifier()
     func request(_ demand: Subscribers.Demand) {}

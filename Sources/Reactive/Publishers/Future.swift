@@ -54,8 +54,9 @@ class FutureConduit<Output, Failure: Error>: @unchecked Sendable {
 
 /// Delivers the future's result once it is both known and requested.
 private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Downstream.Input, Downstream.Failure>,
-    Subscription, @unchecked Sendable
+    Subscription, CombineDescribed, @unchecked Sendable
 {
+    var combineName: String { "Future" }
     private let state: Mutex<FutureSubscriptionState<Downstream>>
 
     init(downstream: Downstream) {

@@ -31,7 +31,8 @@ extension Just: Sendable where Output: Sendable {}
 /// it on cancel. Non-generic, so requests arriving through `any Subscription` never look up generic metadata.
 // NB: @unchecked Sendable: the delivery closure is taken out of the Mutex exactly once.
 @usableFromInline
-final class OneShotSubscription: Subscription, @unchecked Sendable {
+final class OneShotSubscription: Subscription, CombineDescribed, @unchecked Sendable {
+    @usableFromInline var combineName: String { "Just" }
     @usableFromInline let delivery: Mutex<OneShotDelivery>
 
     @inlinable

@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var all = true
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "AllSatisfy",
                 accumulate: { input in
                     all = predicate(input)
                     return all ? .more : .done

@@ -22,7 +22,7 @@ extension Publishers {
         /// Attaches the subscriber; on failure it is moved over to the handler's publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = handler
-            let chain = ChainInner(downstream: subscriber)
+            let chain = ChainInner(name: "Catch", downstream: subscriber)
             chain.link(upstream) { completion in
                 guard case .failure(let error) = completion else { return .complete(.finished) }
                 return .next { chain.link(handler(error)) { .complete($0) } }
@@ -53,7 +53,7 @@ extension Publishers {
         /// Attaches the subscriber; on failure it is moved over to the handler's publisher.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handler = handler
-            let chain = ChainInner(downstream: subscriber)
+            let chain = ChainInner(name: "TryCatch", downstream: subscriber)
             chain.link(upstream) { completion in
                 guard case .failure(let error) = completion else { return .complete(.finished) }
                 do {

@@ -18,7 +18,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var collected: [Upstream.Output] = []
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Collect",
                 accumulate: { input in
                     collected.append(input)
                     return .more

@@ -23,7 +23,7 @@ extension Publishers {
 
         /// Attaches the subscriber to a combining object over all upstream publishers.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = CombineInner(downstream: subscriber, count: 3, mode: .latest) {
+            let inner = CombineInner(name: "CombineLatest", downstream: subscriber, count: 3, mode: .latest) {
                 ($0[0] as! A.Output, $0[1] as! B.Output, $0[2] as! C.Output)
             }
             inner.start { inner in

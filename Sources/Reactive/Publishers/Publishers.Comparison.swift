@@ -22,7 +22,7 @@ extension Publishers {
             let ordered = areInIncreasingOrder
             var best: Upstream.Output?
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Comparison",
                 accumulate: { input in
                     if let current = best, !ordered(current, input) { return .more }
                     best = input

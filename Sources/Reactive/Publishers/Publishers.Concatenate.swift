@@ -21,7 +21,7 @@ extension Publishers {
         /// Attaches the subscriber to the prefix, then (once it finishes) to the suffix.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let suffix = suffix
-            let chain = ChainInner(downstream: subscriber)
+            let chain = ChainInner(name: "Concatenate", downstream: subscriber)
             chain.link(prefix) { completion in
                 guard case .finished = completion else { return .complete(completion) }
                 return .next { chain.link(suffix) { .complete($0) } }

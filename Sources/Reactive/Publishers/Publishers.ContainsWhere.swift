@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var found = false
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "ContainsWhere",
                 accumulate: { input in
                     found = predicate(input)
                     return found ? .done : .more

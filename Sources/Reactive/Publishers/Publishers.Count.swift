@@ -18,7 +18,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var count = 0
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Count",
                 accumulate: { _ in
                     count += 1
                     return .more

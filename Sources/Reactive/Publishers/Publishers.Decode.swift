@@ -19,7 +19,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
             upstream.subscribe(
-                subscriber, tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
+                subscriber, name: "Decode",
+                tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
         }
     }
 
@@ -43,7 +44,8 @@ extension Publishers {
         /// Attaches the subscriber through an encoding inner subscriber; an encoding error fails the stream.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
-            upstream.subscribe(subscriber, tryStep: { input in .catching { .emit(try encoder.encode(input)) } })
+            upstream.subscribe(
+                subscriber, name: "Encode", tryStep: { input in .catching { .emit(try encoder.encode(input)) } })
         }
     }
 }

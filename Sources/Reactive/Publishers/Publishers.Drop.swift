@@ -22,7 +22,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var remaining = count
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Drop",
                 step: { input in
                     guard remaining > 0 else { return .emit(input) }
                     remaining -= 1

@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var dropping = true
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "DropWhile",
                 step: { input in
                     if dropping, predicate(input) { return .drop }
                     dropping = false

@@ -54,7 +54,9 @@ struct FilterInner<Downstream: Subscriber>: Subscriber {
     }
 
     @inlinable
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: NamedSubscription("Filter", subscription))
+    }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {

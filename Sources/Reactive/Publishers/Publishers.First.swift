@@ -19,7 +19,7 @@ extension Publishers {
             // As Combine: requests everything upstream and holds the value until the downstream asks for it.
             var first: Upstream.Output?
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "First",
                 accumulate: { input in
                     first = input
                     return .done

@@ -103,8 +103,9 @@ extension Publisher {
 /// is buffered, and the child is asked for its next element once that one is delivered.
 @usableFromInline
 final class FlatMapOuter<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    @unchecked Sendable
+    CombineDescribed, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
+    @usableFromInline var combineName: String { "FlatMap" }
     @usableFromInline typealias Failure = Child.Failure
 
     @usableFromInline let downstream: Downstream

@@ -17,7 +17,7 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             // As Combine: requests everything upstream (there is never a value to wait for demand).
-            upstream.subscribe(subscriber, accumulate: { _ in .more }, result: { nil })
+            upstream.subscribe(subscriber, name: "IgnoreOutput", accumulate: { _ in .more }, result: { nil })
         }
     }
 }

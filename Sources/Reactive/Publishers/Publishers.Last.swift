@@ -18,7 +18,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             var last: Upstream.Output?
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Last",
                 accumulate: { input in
                     last = input
                     return .more

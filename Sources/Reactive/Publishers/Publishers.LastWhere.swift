@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var last: Upstream.Output?
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "LastWhere",
                 accumulate: { input in
                     if predicate(input) { last = input }
                     return .more

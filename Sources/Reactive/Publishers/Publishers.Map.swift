@@ -51,7 +51,9 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber {
     }
 
     @inlinable
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: NamedSubscription("Map", subscription))
+    }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(transform(input)) }

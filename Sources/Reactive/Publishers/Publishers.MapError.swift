@@ -45,7 +45,9 @@ private struct MapErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Su
     let transform: (UpstreamFailure) -> Downstream.Failure
     let combineIdentifier = CombineIdentifier()
 
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: NamedSubscription("MapError", subscription))
+    }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         downstream.receive(completion: completion.mapFailure(transform))

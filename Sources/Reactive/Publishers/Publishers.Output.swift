@@ -23,7 +23,7 @@ extension Publishers {
             let range = range
             var index = 0
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Output",
                 step: { input in
                     defer { index += 1 }
                     if range.isEmpty || index >= range.upperBound { return .finish }

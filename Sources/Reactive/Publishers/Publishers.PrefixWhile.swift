@@ -20,7 +20,8 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
-            upstream.subscribe(subscriber, step: { input in predicate(input) ? .emit(input) : .finish })
+            upstream.subscribe(
+                subscriber, name: "PrefixWhile", step: { input in predicate(input) ? .emit(input) : .finish })
         }
     }
 }

@@ -23,7 +23,10 @@ extension Publishers {
         /// Attaches the subscriber through an inner object that hops to the scheduler.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, options) = (scheduler, options)
-            upstream.receive(subscriber: HopInner(downstream: subscriber) { scheduler.schedule(options: options, $0) })
+            upstream.receive(
+                subscriber: HopInner(name: "ReceiveOn", downstream: subscriber) {
+                    scheduler.schedule(options: options, $0)
+                })
         }
     }
 }

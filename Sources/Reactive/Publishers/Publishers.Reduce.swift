@@ -25,7 +25,7 @@ extension Publishers {
             let next = nextPartialResult
             var accumulator = initial
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Reduce",
                 accumulate: { input in
                     accumulator = next(accumulator, input)
                     return .more

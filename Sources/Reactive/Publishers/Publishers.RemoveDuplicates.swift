@@ -60,7 +60,9 @@ private final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber {
         self.predicate = predicate
     }
 
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: NamedSubscription("RemoveDuplicates", subscription))
+    }
 
     func receive(_ input: Input) -> Subscribers.Demand {
         if let last, predicate(last, input) { return .max(1) }

@@ -19,7 +19,7 @@ extension Publishers {
 
         /// Attaches the subscriber; each failure resubscribes to the upstream while retries remain.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let chain = ChainInner(downstream: subscriber)
+            let chain = ChainInner(name: "Retry", downstream: subscriber)
             Retry.attempt(upstream, chain: chain, remaining: retries)
         }
 

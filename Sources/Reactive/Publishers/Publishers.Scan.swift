@@ -25,7 +25,7 @@ extension Publishers {
             let next = nextPartialResult
             var accumulator = initialResult
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "Scan",
                 step: { input in
                     accumulator = next(accumulator, input)
                     return .emit(accumulator)

@@ -49,8 +49,9 @@ extension Subscriber {
 /// `receive(_:)` only add demand.
 // NB: @unchecked Sendable: all state is behind one Mutex.
 private final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>: Subscription,
-    @unchecked Sendable
+    CombineDescribed, @unchecked Sendable
 where Iterator.Element == Downstream.Input {
+    var combineName: String { "Sequence" }
     private let state: Mutex<SequenceState<Downstream, Iterator>>
 
     init(

@@ -41,7 +41,9 @@ private struct SetFailureTypeInner<Downstream: Subscriber>: Subscriber {
     let downstream: Downstream
     let combineIdentifier = CombineIdentifier()
 
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: NamedSubscription("SetFailureType", subscription))
+    }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
     func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
 }

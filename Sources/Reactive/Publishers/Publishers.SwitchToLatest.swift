@@ -80,8 +80,9 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 /// outstanding demand; finishes once the upstream and the current inner publisher have both finished.
 @usableFromInline
 final class SwitchToLatestOuter<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    @unchecked Sendable
+    CombineDescribed, @unchecked Sendable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    @usableFromInline var combineName: String { "SwitchToLatest" }
     @usableFromInline typealias Input = P
     @usableFromInline typealias Failure = P.Failure
 

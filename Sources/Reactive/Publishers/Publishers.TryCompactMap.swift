@@ -19,7 +19,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                subscriber, tryStep: { input in .catching { try transform(input).map { .emit($0) } ?? .drop } })
+                subscriber, name: "TryCompactMap",
+                tryStep: { input in .catching { try transform(input).map { .emit($0) } ?? .drop } })
         }
     }
 }

@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var found = false
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "TryContainsWhere",
                 tryAccumulate: { input in
                     .catching {
                         found = try predicate(input)

@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var dropping = true
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "TryDropWhile",
                 tryStep: { input in
                     .catching {
                         if dropping, try predicate(input) { return .drop }

@@ -21,7 +21,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
             upstream.subscribe(
-                subscriber, tryStep: { input in .catching { try isIncluded(input) ? .emit(input) : .drop } })
+                subscriber, name: "TryFilter",
+                tryStep: { input in .catching { try isIncluded(input) ? .emit(input) : .drop } })
         }
     }
 }

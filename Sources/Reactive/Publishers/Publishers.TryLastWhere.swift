@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var last: Upstream.Output?
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "TryLastWhere",
                 tryAccumulate: { input in
                     .catching {
                         if try predicate(input) { last = input }

@@ -19,7 +19,8 @@ extension Publishers {
         /// Attaches the subscriber through a throwing inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
-            upstream.subscribe(subscriber, tryStep: { input in .catching { .emit(try transform(input)) } })
+            upstream.subscribe(
+                subscriber, name: "TryMap", tryStep: { input in .catching { .emit(try transform(input)) } })
         }
     }
 }

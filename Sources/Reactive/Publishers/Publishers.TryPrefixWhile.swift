@@ -21,7 +21,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             upstream.subscribe(
-                subscriber, tryStep: { input in .catching { try predicate(input) ? .emit(input) : .finish } })
+                subscriber, name: "TryPrefixWhile",
+                tryStep: { input in .catching { try predicate(input) ? .emit(input) : .finish } })
         }
     }
 }

@@ -25,7 +25,7 @@ extension Publishers {
             let next = nextPartialResult
             var accumulator = initial
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "TryReduce",
                 tryAccumulate: { input in
                     .catching {
                         accumulator = try next(accumulator, input)

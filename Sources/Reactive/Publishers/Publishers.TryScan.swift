@@ -26,7 +26,7 @@ extension Publishers {
             let next = nextPartialResult
             var accumulator = initialResult
             upstream.subscribe(
-                subscriber,
+                subscriber, name: "TryScan",
                 tryStep: { input in
                     .catching {
                         accumulator = try next(accumulator, input)

@@ -189,7 +189,11 @@ enum ConduitFlags {
 /// subscriber's type is known (in the inlined `receive(subscriber:)` / `sink`), so per-value delivery runs
 /// specialized code; a plain `sink` stores the user's closures directly (no `Sink` object at all).
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, @unchecked Sendable {
+final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CombineDescribed, @unchecked Sendable {
+    /// Combine's name: the kind of subject this conduit belongs to.
+    @usableFromInline var combineName: String {
+        flags.load(ordering: .relaxed) & ConduitFlags.keepsLatest != 0 ? "CurrentValueSubject" : "PassthroughSubject"
+    }
     /// Receives a value (a subscriber's handler adds the demand it returns itself).
     @usableFromInline var onValue: ((Output) -> Void)?
     /// Receives the completion.

@@ -144,7 +144,8 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        let conduit = SubjectConduit<Output, Failure>(parent: self, demand: .unlimited)
+        let conduit = SubjectConduit<Output, Failure>(
+            parent: self, demand: .unlimited, keepsLatest: deliversCurrentValue)
         requestWaitingUpstreams()
         conduit.onValue = receiveValue
         conduit.onCompletion = receiveCompletion

@@ -1,0 +1,60 @@
+import Dispatch
+import Reactive
+import Testing
+
+/// Subscriptions describe themselves with Combine's names, so `print()`, logs and the debugger show what a
+/// Combine user expects.
+@Suite struct CombineDescriptionTests {
+    static let subject = PassthroughSubject<Int, Never>()
+    static let cases: [(String, @Sendable () -> (any Subscription)?)] = [
+        ("PassthroughSubject", { subscriptionGiven(by: subject) }),
+        ("CurrentValueSubject", { subscriptionGiven(by: CurrentValueSubject<Int, Never>(0)) }),
+        ("Just", { subscriptionGiven(by: Just(1)) }),
+        ("Empty", { subscriptionGiven(by: Empty<Int, Never>()) }),
+        ("Future", { subscriptionGiven(by: Future<Int, Never> { _ in }) }),
+        ("Map", { subscriptionGiven(by: subject.map { $0 }) }),
+        ("Filter", { subscriptionGiven(by: subject.filter { _ in true }) }),
+        ("CompactMap", { subscriptionGiven(by: subject.compactMap { $0 }) }),
+        ("RemoveDuplicates", { subscriptionGiven(by: subject.removeDuplicates()) }),
+        ("DropWhile", { subscriptionGiven(by: subject.drop { _ in false }) }),
+        ("Scan", { subscriptionGiven(by: subject.scan(0, +)) }),
+        ("First", { subscriptionGiven(by: subject.first()) }),
+        ("Last", { subscriptionGiven(by: subject.last()) }),
+        ("Count", { subscriptionGiven(by: subject.count()) }),
+        ("Reduce", { subscriptionGiven(by: subject.reduce(0, +)) }),
+        ("FlatMap", { subscriptionGiven(by: subject.flatMap { Just($0) }) }),
+        ("SwitchToLatest", { subscriptionGiven(by: subject.map { Just($0) }.switchToLatest()) }),
+        ("Zip", { subscriptionGiven(by: subject.zip(subject)) }),
+        ("CombineLatest", { subscriptionGiven(by: subject.combineLatest(subject)) }),
+        ("Catch", { subscriptionGiven(by: subject.catch { _ in Just(0) }) }),
+        ("Concatenate", { subscriptionGiven(by: subject.append(1)) }),
+        ("ReceiveOn", { subscriptionGiven(by: subject.receive(on: DispatchQueue.main)) }),
+        ("Debounce", { subscriptionGiven(by: subject.debounce(for: .seconds(1), scheduler: DispatchQueue.main)) }),
+        ("HandleEvents", { subscriptionGiven(by: subject.handleEvents()) }),
+    ]
+
+    @Test(arguments: cases.map(\.0))
+    func theSubscriptionADownstreamGetsCarriesCombinesName(name: String) throws {
+        let attach = try #require(Self.cases.first { $0.0 == name }?.1)
+        let subscription = try #require(attach())
+        #expect(String(describing: subscription) == name)
+        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == name)
+        #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+        subscription.cancel()
+    }
+}
+
+/// Subscribes a subscriber that asks for nothing and returns the subscription it was given.
+private func subscriptionGiven<P: Publisher>(by publisher: P) -> (any Subscription)? {
+    let recorder = SubscriptionRecorder<P.Output, P.Failure>()
+    publisher.subscribe(recorder)
+    return recorder.subscription
+}
+
+/// Keeps the subscription it gets and asks for nothing.
+private final class SubscriptionRecorder<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    var subscription: (any Subscription)?
+    func receive(subscription: any Subscription) { self.subscription = subscription }
+    func receive(_ input: Input) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<Failure>) {}
+}
