@@ -7,8 +7,9 @@
   const $ = (id) => document.getElementById(id);
   const TOKEN_KEY = "livestate.token";
   const ALBUM_PAGE_SIZE = 24;
-  // Only what the page shows from the stream. The album grid reads its page with GET instead of taking
-  // the whole photo list (5,000 photos, about 720 kB) that a first connect to `albums` would replay.
+  // Only what the page shows from the stream. The album grid reads its page with GET (`/photos`, the
+  // same list as `/albums` under jsonplaceholder's name) instead of taking the whole photo list
+  // (5,000 photos, about 720 kB) that a first connect to `albums` would replay.
   const TOPICS = ["todos", "posts", "image", "frameworks", "movies"];
   // Collections change by `{"inserted","updated","deleted"}` (after the first, whole value).
   const EVENTS_URL = `/events?topics=${TOPICS.join(",")}&diff=1`;
@@ -259,7 +260,7 @@
 
   async function loadAlbumPage(page) {
     const request = ++state.albumRequest;
-    const result = await api("GET", `/albums?_page=${page}&_limit=${ALBUM_PAGE_SIZE}`);
+    const result = await api("GET", `/photos?_page=${page}&_limit=${ALBUM_PAGE_SIZE}`);
     if (request !== state.albumRequest) return; // a newer page request won
     if (!result.ok || !Array.isArray(result.data)) {
       $("album-error").textContent = failure(result);

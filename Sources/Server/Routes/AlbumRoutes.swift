@@ -6,18 +6,25 @@ extension Router {
     /// Seed 000's albums: `GET /albums`, `GET /albums/:id`, `POST /albums/refresh`, and the selection:
     /// `POST /albums/selection`, `GET /albums/selection`, `GET /albums/selection/image`.
     ///
+    /// Each item is one of jsonplaceholder's photos, so `GET /photos` and `GET /photos/:id` answer the same
+    /// list under jsonplaceholder's name; `/albums` is the seed's name (`AlbumViewModel`), kept.
+    ///
     /// A bare `GET /albums` (5000 photos, about 1 MB) answers bytes encoded once per change of `albumSubject`.
     mutating func addAlbumRoutes(_ app: App) {
         let albums = app.models.albums
         let snapshot = app.lists.albums
 
-        get("/albums") { request in
+        let list: Handler = { request in
             try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value }
         }
-        get("/albums/:id") { request in
+        let item: Handler = { request in
             let id = try request.require("id", as: Int.self)
             guard let album = albums.album(id: id) else { throw AlbumError.unknownPhoto(id: id) }
             return try .json(album)
+        }
+        for prefix in ["/photos", "/albums"] {
+            get(prefix, list)
+            get(prefix + "/:id", item)
         }
         post("/albums/refresh") { request in
             try request.acceptNoInput()

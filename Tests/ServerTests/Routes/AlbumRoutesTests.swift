@@ -34,6 +34,18 @@ import Testing
         #expect(try harness.send(.get, "/albums?_page=second").status == 400)
     }
 
+    @Test func photosIsJsonplaceholdersNameForTheSameList() throws {
+        let photos = try harness.send(.get, "/photos?albumId=3&_page=2&_limit=20")
+        let albums = try harness.send(.get, "/albums?albumId=3&_page=2&_limit=20")
+        #expect(photos.status == 200 && photos.body == albums.body)
+        #expect(photos.headers["X-Total-Count"] == "50")
+        // Links point back at the name the client used.
+        #expect(photos.headers["Link"]?.hasPrefix("</photos?albumId=3&_page=1&_limit=20>") == true)
+        #expect(try harness.decode(AlbumModel.self, "/photos/42") == EmbeddedData.albums[41])
+        let missing = try harness.send(.get, "/photos/5001")
+        #expect(missing.status == 404 && missing.text.contains("There is no photo with id 5001."))
+    }
+
     @Test func getsOnePhotoOr404() throws {
         #expect(try harness.decode(AlbumModel.self, "/albums/5000") == EmbeddedData.albums[4999])
         #expect(try harness.send(.get, "/albums/5001").status == 404)
