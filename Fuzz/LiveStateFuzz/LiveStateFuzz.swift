@@ -9,6 +9,7 @@ import Foundation
 /// Input layout: byte 0 picks the method; the bytes up to the first newline are the request target
 /// (path and query, as evhttp hands it over); the rest is the body, sent as `application/json`.
 /// Checked: nothing traps; a routed request never answers 500; a JSON body that decodes re-encodes.
+/// An input that starts with an upper-case letter is a whole raw request instead (`RawRequestFuzz`).
 enum FuzzTarget {
     /// A router over the real service on an in-memory store, built once.
     private static let service: HTTPService? = {
@@ -32,6 +33,7 @@ enum FuzzTarget {
     }
 
     static func run(_ bytes: [UInt8]) {
+        if RawRequestFuzz.accepts(bytes) { return RawRequestFuzz.run(bytes) }
         guard let first = bytes.first else { return }
         let methods = HTTPMethod.allCases
         let method = methods[Int(first) % methods.count]
@@ -51,7 +53,12 @@ enum FuzzTarget {
             precondition((try? JSONCoding.encode(input)) != nil, "decoded input does not re-encode")
         }
 
-        // The routes themselves, except those that reach the network or run timers.
+        route(request, target: target)
+    }
+
+    /// The routes themselves, except those that reach the network or run timers.
+    static func route(_ request: Request, target: String) {
+        let method = request.method
         guard let service, routable(method, request.path) else { return }
         switch service.respond(to: request) {
         case .response(let response):

@@ -3,6 +3,19 @@ import HTTP
 
 /// evhttp's C values as the HTTP target's Swift values, and back.
 extension HTTPListener {
+    /// The request target in origin form: the absolute form (`http://host/path?query`, RFC 9112 3.2.2) as
+    /// its path and query, which evhttp has parsed.
+    static func target(_ raw: UnsafeMutablePointer<evhttp_request>) -> String {
+        let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
+        guard !target.hasPrefix("/"), let uri = evhttp_request_get_evhttp_uri(raw),
+            let scheme = evhttp_uri_get_scheme(uri).map({ String(cString: $0).lowercased() }),
+            scheme == "http" || scheme == "https"
+        else { return target }
+        let path = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
+        let query = evhttp_uri_get_query(uri).map { "?" + String(cString: $0) } ?? ""
+        return (path.isEmpty ? "/" : path) + query
+    }
+
     static func method(_ command: evhttp_cmd_type) -> HTTPMethod? {
         switch command {
         case EVHTTP_REQ_GET: .get

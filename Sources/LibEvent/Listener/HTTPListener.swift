@@ -23,6 +23,12 @@ package final class HTTPListener: @unchecked Sendable {
     /// Replies handed to `.later` work and not yet sent (shutdown waits for them).
     private let pendingReplies = Atomic<Int>(0)
     private let writeTimeout: timeval
+    private let limits: ListenerLimits
+    /// Each open connection's guard (the raw-head check, deadlines, lingering close), by bufferevent.
+    private var guards: [OpaquePointer: ConnectionGuard] = [:]
+    /// Guards of connections accepted in this turn of the loop, attached by `attachEvent` right after.
+    private var unattached: [ConnectionGuard] = []
+    private var attachEvent: OpaquePointer?
 
     /// Largest write handed to the kernel at once (libevent's default of 16 KiB splits a 23 KB reply).
     static let maxSingleWrite = 4 << 20
@@ -36,6 +42,7 @@ package final class HTTPListener: @unchecked Sendable {
         self.service = service
         self.http = http
         writeTimeout = LoopTimer.timeval(seconds: limits.timeout)
+        self.limits = limits
 
         // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here; TRACE and the methods
         // libevent does not know (QUERY, BREW: its internal EVHTTP_REQ_UNKNOWN_, 1 << 15) are let in so they get
@@ -62,7 +69,17 @@ package final class HTTPListener: @unchecked Sendable {
             }, context)
         evhttp_set_bevcb(
             http,
-            { base, _ in HTTPListener.makeBufferEvent(base) }, context)
+            { base, context in
+                Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().makeBufferEvent(base)
+            }, context)
+        // NB: evhttp makes its connection around the bufferevent only after `makeBufferEvent` returns, and
+        // offers no callback then; an event made active now runs later in this same turn of the loop, before
+        // any read on the new socket.
+        attachEvent = event_new(
+            loop.base, -1, 0,
+            { _, _, context in
+                Unmanaged<HTTPListener>.fromOpaque(context!).takeUnretainedValue().attachNewConnections()
+            }, context)
 
         let descriptor = try socket.duplicate()
         guard let bound = evhttp_accept_socket_with_handle(http, descriptor) else {
@@ -75,6 +92,9 @@ package final class HTTPListener: @unchecked Sendable {
     }
 
     deinit {
+        for connectionGuard in guards.values { connectionGuard.detach() }
+        guards = [:]
+        if let attachEvent { event_free(attachEvent) }
         evhttp_free(http)
     }
 
@@ -109,30 +129,56 @@ package final class HTTPListener: @unchecked Sendable {
 
     // MARK: Connections
 
-    /// Each accepted connection's bufferevent: large single writes and the error-page rewrite.
-    private static func makeBufferEvent(_ base: OpaquePointer?) -> OpaquePointer? {
+    /// Each accepted connection's bufferevent: large single writes, the error-page rewrite and its guard.
+    private func makeBufferEvent(_ base: OpaquePointer?) -> OpaquePointer? {
         // Same options as evhttp's default (it closes the socket itself).
         guard let bev = bufferevent_socket_new(base, -1, 0) else { return nil }
-        bufferevent_set_max_single_write(bev, maxSingleWrite)
+        bufferevent_set_max_single_write(bev, Self.maxSingleWrite)
         ErrorPages.install(on: bufferevent_get_output(bev))
+        let connectionGuard = ConnectionGuard(bev: bev, listener: self, limits: limits)
+        // NB: a bufferevent freed without evhttp's close callback (evhttp out of memory) left a stale entry.
+        guards[bev]?.detach()
+        guards[bev] = connectionGuard
+        unattached.append(connectionGuard)
+        if let attachEvent { event_active(attachEvent, EV_TIMEOUT, 0) }
         return bev
+    }
+
+    private func attachNewConnections() {
+        let fresh = unattached
+        unattached = []
+        for connectionGuard in fresh { connectionGuard.attach() }
+    }
+
+    /// evhttp closed the connection of `connectionGuard`.
+    func connectionClosed(_ connectionGuard: ConnectionGuard) {
+        if guards[connectionGuard.bev] === connectionGuard { guards[connectionGuard.bev] = nil }
+    }
+
+    private func guardOf(_ raw: UnsafeMutablePointer<evhttp_request>) -> ConnectionGuard? {
+        evhttp_request_get_connection(raw).flatMap(evhttp_connection_get_bufferevent).flatMap { guards[$0] }
     }
 
     // MARK: Requests
 
     private func handle(_ raw: UnsafeMutablePointer<evhttp_request>) {
         let arrived = RequestLog.now()
+        guardOf(raw)?.requestArrived(raw)
         guard let method = Self.method(evhttp_request_get_command(raw)) else {
             send(
                 Response(error: unservedMethod(raw)), to: raw,
                 log: RequestLog(method: .get, path: "?", arrived: arrived))
             return
         }
-        let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
         let request = Request(
-            method, target, headers: Self.headers(evhttp_request_get_input_headers(raw)),
+            method, Self.target(raw), headers: Self.headers(evhttp_request_get_input_headers(raw)),
             body: Self.body(evhttp_request_get_input_buffer(raw)))
         let log = RequestLog(method: method, path: request.path, arrived: arrived)
+        let isHTTP11 = raw.pointee.major > 1 || raw.pointee.major == 1 && raw.pointee.minor >= 1
+        if let error = request.wireFramingError(isHTTP11: isHTTP11) {
+            send(Response(error: error), to: raw, log: log)
+            return
+        }
         switch service.respond(to: request) {
         case .response(let response):
             send(response, to: raw, log: log)
@@ -140,6 +186,9 @@ package final class HTTPListener: @unchecked Sendable {
             pendingReplies.add(1, ordering: .relaxed)
             let pending = PendingReply(listener: self, request: raw, log: log)
             start { response in pending.complete(response) }
+        case .stream(let status, let headers, _) where method == .head:
+            // The stream's headers and nothing else; the connection goes on with the next request.
+            send(Response(status: status, headers: headers), to: raw, log: log, lengthOfGet: false)
         case .stream(let status, let headers, let start):
             startStream(raw, status: status, headers: headers, start: start, log: log)
         }
@@ -164,7 +213,8 @@ package final class HTTPListener: @unchecked Sendable {
 
     /// Sends a complete response; on the loop.
     func send(
-        _ response: Response, to raw: UnsafeMutablePointer<evhttp_request>, log: RequestLog
+        _ response: Response, to raw: UnsafeMutablePointer<evhttp_request>, log: RequestLog,
+        lengthOfGet: Bool = true
     ) {
         precondition(loop.inLoop)
         let output = evhttp_request_get_output_headers(raw)
@@ -173,7 +223,7 @@ package final class HTTPListener: @unchecked Sendable {
         }
         if log.method == .head {
             // evhttp sends no body and no length for HEAD; say what GET would send.
-            if !response.headers.contains("Content-Length") {
+            if lengthOfGet, !response.headers.contains("Content-Length") {
                 evhttp_add_header(output, "Content-Length", String(response.body.count))
             }
         } else if !response.body.isEmpty {
@@ -200,7 +250,9 @@ package final class HTTPListener: @unchecked Sendable {
             evhttp_send_reply_end(raw)
             return
         }
-        let stream = LibEventStream(listener: self, request: raw, connection: connection, writeTimeout: writeTimeout)
+        let stream = LibEventStream(
+            listener: self, request: raw, connection: connection, connectionGuard: guardOf(raw),
+            writeTimeout: writeTimeout)
         streams[ObjectIdentifier(stream)] = stream
         log.write(status: status, note: " (stream)")
         start(stream)

@@ -11,6 +11,8 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     private let listener: HTTPListener
     private let request: UnsafeMutablePointer<evhttp_request>
     private let connection: OpaquePointer
+    /// The connection's guard, which owns evhttp's close callback and passes the close on.
+    private let connectionGuard: ConnectionGuard?
     private let chunk: OpaquePointer?
     private let timeout: timeval
     private var closed = false
@@ -18,19 +20,16 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
 
     init(
         listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, connection: OpaquePointer,
-        writeTimeout: timeval
+        connectionGuard: ConnectionGuard?, writeTimeout: timeval
     ) {
         self.eventLoop = listener.loop
         self.listener = listener
         self.request = request
         self.connection = connection
+        self.connectionGuard = connectionGuard
         chunk = evbuffer_new()
         timeout = writeTimeout
-        evhttp_connection_set_closecb(
-            connection,
-            { _, context in
-                Unmanaged<LibEventStream>.fromOpaque(context!).takeUnretainedValue().connectionLost()
-            }, Unmanaged.passUnretained(self).toOpaque())
+        watchClose(true)
         // NB: evhttp stops reading once a request is in; read again (into a small, ignored buffer) so a
         // client that leaves is noticed at once, not at the next write. No read timeout: streams idle.
         if let bev = evhttp_connection_get_bufferevent(connection) {
@@ -70,7 +69,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     func close() {
         eventLoop.executeNowOrLater { [self] in
             guard !closed else { return }
-            evhttp_connection_set_closecb(connection, nil, nil)
+            watchClose(false)
             if let bev = evhttp_connection_get_bufferevent(connection) {
                 // Back to the timeouts and unbounded reads of a keep-alive connection.
                 var timeout = timeout
@@ -85,7 +84,8 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     func abort() {
         eventLoop.executeNowOrLater { [self] in
             guard !closed else { return }
-            evhttp_connection_set_closecb(connection, nil, nil)
+            watchClose(false)
+            connectionGuard?.forbidLingering()
             if let bev = evhttp_connection_get_bufferevent(connection) {
                 let fd = bufferevent_getfd(bev)
                 if fd >= 0 {
@@ -104,6 +104,21 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         eventLoop.executeNowOrLater { [self] in
             if closed { action() } else { closeActions.append(action) }
         }
+    }
+
+    /// Whether the connection's close reaches `connectionLost`.
+    private func watchClose(_ watching: Bool) {
+        guard let connectionGuard else {
+            evhttp_connection_set_closecb(
+                connection,
+                watching
+                    ? { _, context in
+                        Unmanaged<LibEventStream>.fromOpaque(context!).takeUnretainedValue().connectionLost()
+                    } : nil, Unmanaged.passUnretained(self).toOpaque())
+            return
+        }
+        // NB: unowned: the guard drops the action when the connection closes, and the stream outlives that.
+        connectionGuard.onClose = watching ? { [unowned self] in connectionLost() } : nil
     }
 
     /// The client left or timed out; libevent detached the request, which `evhttp_send_reply_end` frees.

@@ -1,0 +1,230 @@
+/// A byte-level check of a request head before libevent parses it, fed as the bytes arrive.
+///
+/// libevent 2.1's evhttp parses heads loosely: it cuts a header value at a NUL (its lines are C strings),
+/// keeps a name that ends in whitespace (`Content-Length : 35` is then not a length), and takes any bytes
+/// in the request target. Behind a proxy that frames the same bytes differently, each is request
+/// smuggling. This check does not parse for evhttp (evhttp still does that); it only refuses the bytes
+/// RFC 9112 forbids, and notes the framing the head declares so the listener can bound the body's time.
+///
+/// Lines end at LF, with an optional CR before it, as evhttp reads them (`EVBUFFER_EOL_CRLF`).
+package struct RawRequestCheck: Sendable {
+    /// What the check knows after the bytes fed so far.
+    package enum Verdict: Equatable, Sendable {
+        /// The head is not complete yet; nothing wrong so far.
+        case incomplete
+        /// The head ended (its blank line) after `length` bytes, all of them sound.
+        case complete(Head)
+        /// The head breaks RFC 9112: the reason, for the 400's message.
+        case invalid(String)
+    }
+
+    /// What a sound head declares about itself.
+    package struct Head: Equatable, Sendable {
+        /// Bytes of the head, through its blank line.
+        package var length: Int
+        /// The request method as sent.
+        package var method: String
+        /// The version is HTTP/1.1 or later (Host is then required, and keep-alive the default).
+        package var isHTTP11: Bool
+        /// The `Content-Length` value, when there is exactly one and it is digits only.
+        package var contentLength: Int?
+        /// The `Transfer-Encoding` values, trimmed, in order.
+        package var transferEncodings: [String]
+        /// The transfer coding is `chunked`, alone.
+        package var chunked: Bool
+    }
+
+    private enum Line {
+        case request, name, value
+    }
+
+    /// Heads longer than this are evhttp's to refuse (its max headers size); the check stops there.
+    private let limit: Int
+    private(set) package var verdict: Verdict = .incomplete
+    private var consumed = 0
+    private var line = Line.request
+    private var lineLength = 0
+    private var afterCR = false
+    // The request line: its three parts.
+    private var spaces = 0
+    private var method: [UInt8] = []
+    private var version: [UInt8] = []
+    // The header line being read: its name (lowercased, kept only while short) and, for the few names
+    // that decide the framing, its value.
+    private var name: [UInt8] = []
+    private var value: [UInt8] = []
+    private var keepsValue = false
+    private var contentLengths: [[UInt8]] = []
+    private var transferEncodings: [[UInt8]] = []
+
+    /// Whether the method read so far is `HEAD` (its answer then carries no body).
+    package var isHEAD: Bool { method == Array("HEAD".utf8) }
+
+    package init(limit: Int = 64 << 10) {
+        self.limit = limit
+    }
+
+    /// Feeds the next bytes of the stream; returns the verdict. Once complete or invalid, more bytes
+    /// change nothing (they belong to the body or the next request).
+    @discardableResult
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> Verdict {
+        guard verdict == .incomplete, consumed <= limit else { return verdict }
+        for byte in bytes {
+            consumed += 1
+            if let reason = step(byte) {
+                verdict = .invalid(reason)
+                return verdict
+            }
+            if verdict != .incomplete || consumed > limit { return verdict }
+        }
+        return verdict
+    }
+
+    // MARK: Bytes
+
+    private static let maxKept = 64
+
+    /// One byte; a reason when it breaks the head.
+    private mutating func step(_ byte: UInt8) -> String? {
+        if afterCR {
+            guard byte == 0x0A else { return "a CR that does not end a line" }
+            afterCR = false
+            return endOfLine()
+        }
+        if byte == 0x0D {
+            afterCR = true
+            return nil
+        }
+        if byte == 0x0A { return endOfLine() }
+        if byte == 0 { return "a NUL byte in the request head" }
+        defer { lineLength += 1 }
+        switch line {
+        case .request:
+            return requestLine(byte)
+        case .name:
+            if lineLength == 0, byte == 0x20 || byte == 0x09 {
+                // RFC 9112 5.2 lets a server refuse obsolete line folding; a proxy that does not unfold
+                // would see another header than evhttp, which appends the line to the previous one.
+                return "obsolete line folding (a header line that starts with whitespace)"
+            }
+            if byte == UInt8(ascii: ":") {
+                guard lineLength > 0 else { return "a header with an empty name" }
+                line = .value
+                value = []
+                keepsValue = name == Self.contentLength || name == Self.transferEncoding
+                return nil
+            }
+            if byte == 0x20 || byte == 0x09 { return "whitespace in a header name or before its colon" }
+            guard Self.isTokenCharacter(byte) else { return "a header name with a byte that is not a token" }
+            if name.count <= Self.maxKept { name.append(Self.lowercased(byte)) }
+            return nil
+        case .value:
+            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return "a control character in a header value" }
+            if keepsValue, value.count <= Self.maxKept { value.append(byte) }
+            return nil
+        }
+    }
+
+    private mutating func requestLine(_ byte: UInt8) -> String? {
+        if byte == 0x20 {
+            guard lineLength > 0, spaces < 2 else { return "a request line that is not method, target, version" }
+            spaces += 1
+            return nil
+        }
+        guard byte > 0x20, byte < 0x7F else { return "a byte in the request line that HTTP does not allow" }
+        switch spaces {
+        case 0:
+            guard Self.isTokenCharacter(byte) else { return "a method that is not a token" }
+            if method.count <= Self.maxKept { method.append(byte) }
+        case 2:
+            if version.count <= Self.maxKept { version.append(byte) }
+        default:
+            break
+        }
+        return nil
+    }
+
+    private mutating func endOfLine() -> String? {
+        defer {
+            lineLength = 0
+            name = []
+        }
+        switch line {
+        case .request:
+            guard spaces == 2, !version.isEmpty, !method.isEmpty else {
+                return "a request line that is not method, target, version"
+            }
+            guard Self.isVersion(version) else { return "an HTTP version that is not HTTP/DIGIT.DIGIT" }
+            line = .name
+        case .name:
+            if lineLength == 0 {
+                verdict = .complete(head())
+                return nil
+            }
+            return "a header line without a colon"
+        case .value:
+            keepFramingValue()
+            line = .name
+        }
+        return nil
+    }
+
+    // MARK: Framing
+
+    private mutating func keepFramingValue() {
+        let trimmed = Self.trimmed(value)
+        if name == Self.contentLength {
+            contentLengths.append(trimmed)
+        } else if name == Self.transferEncoding {
+            transferEncodings.append(trimmed)
+        }
+    }
+
+    private func head() -> Head {
+        var length: Int?
+        if contentLengths.count == 1, let digits = contentLengths.first, !digits.isEmpty, digits.count <= 18,
+            digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
+            length = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        let chunked = transferEncodings.count == 1 && transferEncodings[0].map(Self.lowercased) == Self.chunked
+        return Head(
+            length: consumed, method: String(decoding: method, as: UTF8.self),
+            isHTTP11: version[5] == UInt8(ascii: "1") && version[7] >= UInt8(ascii: "1"), contentLength: length,
+            transferEncodings: transferEncodings.map { String(decoding: $0, as: UTF8.self) }, chunked: chunked)
+    }
+
+    // MARK: Character classes (RFC 9110 5.6.2)
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            true
+        default:
+            tokenPunctuation.contains(byte)
+        }
+    }
+
+    private static func isVersion(_ version: [UInt8]) -> Bool {
+        version.count == 8 && version.starts(with: httpSlash) && version[6] == UInt8(ascii: ".")
+            && (0x30...0x39).contains(version[5]) && (0x30...0x39).contains(version[7])
+    }
+
+    private static let contentLength = Array("content-length".utf8)
+    private static let transferEncoding = Array("transfer-encoding".utf8)
+    private static let chunked = Array("chunked".utf8)
+    private static let tokenPunctuation = Array("!#$%&'*+-.^_`|~".utf8)
+    private static let httpSlash = Array("HTTP/".utf8)
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+    }
+
+    private static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }), let last = bytes.lastIndex(where: { !isSpace($0) })
+        else { return [] }
+        return Array(bytes[first...last])
+    }
+}

@@ -1,0 +1,398 @@
+import CEvent
+import Glibc
+import HTTP
+
+/// What evhttp (libevent 2.1) does not guard on an accepted connection, done beside it:
+///
+/// - The raw head is checked (`RawRequestCheck`) before evhttp parses it, and chunk extensions are made
+///   readable to it (`ChunkedBodyCheck`). An evbuffer callback on the connection's input runs inside the
+///   read, before the bufferevent calls evhttp's read callback (bufferevent_sock.c: `evbuffer_read`, then
+///   `bufferevent_trigger_nolock_`), so no byte reaches evhttp unchecked. A bad head is answered 400 and the
+///   connection closed: evhttp never parses it.
+/// - Deadlines: a head within `headTimeout` of its first byte, a body within a time that grows with its
+///   declared length (a connection that sends nothing is evhttp's idle timeout's). evhttp's own timeout restarts at every byte,
+///   so a byte a second holds a connection for as long as the 64 KiB head limit lasts.
+/// - The lingering close: when the connection closes while the client may still be sending (an early
+///   413, a refused head, unread bytes), it is read and discarded for a bounded time (`LingeringClose`),
+///   because a close with unread input makes the kernel send a reset that destroys the answer.
+///
+/// Lives on the listener's loop; the listener owns it until evhttp closes the connection (its close
+/// callback, which evhttp calls before it frees the bufferevent).
+final class ConnectionGuard {
+    private enum Phase {
+        /// Reading a head (or waiting for the next one on a kept-alive connection).
+        case head
+        /// Reading a body evhttp reads.
+        case body
+        /// The request is with the service; bytes that arrive belong to the next one.
+        case served
+        /// Being closed by the guard, or already closed.
+        case closing
+    }
+
+    let bev: OpaquePointer
+    private weak var listener: HTTPListener?
+    private let limits: ListenerLimits
+    private let input: OpaquePointer?
+    private var inputCallback: OpaquePointer?
+    private var timer: OpaquePointer?
+    private var connection: OpaquePointer?
+    private var phase = Phase.head
+    private var deadlineArmed = false
+    /// Bytes of the connection's input stream so far: drained from the buffer, and fed to the checks.
+    private var drained = 0
+    private var fed = 0
+    /// Where the current head and the current chunked body start, in the input stream.
+    private var headOrigin = 0
+    private var bodyOrigin = 0
+    private var head: RawRequestCheck
+    private var completedHead: RawRequestCheck.Head?
+    private var chunks: ChunkedBodyCheck?
+    /// Whether bytes past the current head are still checked (no for a `Content-Length` body).
+    private var feeding = true
+    /// The answer to a bad head that arrived while the previous request was being served.
+    private var pendingRejection: [UInt8]?
+    /// The guard refused the head or the body: the client may still be sending it.
+    private var lingerWanted = false
+    /// A deadline closed the connection: the client is too slow for lingering to help.
+    private var lingerForbidden = false
+    /// Called when the connection closes (a stream's clean-up).
+    var onClose: (() -> Void)?
+
+    init(bev: OpaquePointer, listener: HTTPListener, limits: ListenerLimits) {
+        self.bev = bev
+        self.listener = listener
+        self.limits = limits
+        input = bufferevent_get_input(bev)
+        head = RawRequestCheck(limit: limits.maxHeadersSize)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        inputCallback = evbuffer_add_cb(
+            input,
+            { _, info, context in
+                guard let info, let context else { return }
+                Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue()
+                    .inputChanged(added: info.pointee.n_added, deleted: info.pointee.n_deleted)
+            }, context)
+        timer = event_new(
+            bufferevent_get_base(bev), -1, 0,
+            { _, _, context in
+                guard let context else { return }
+                let connectionGuard = Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue()
+                withExtendedLifetime(connectionGuard) { connectionGuard.timerFired() }
+            }, context)
+    }
+
+    /// Called once evhttp made its connection around `bev` (right after the accept, before any read).
+    func attach() {
+        var context: UnsafeMutableRawPointer?
+        bufferevent_getcb(bev, nil, nil, nil, &context)
+        guard let context, connection == nil else { return }
+        let connection = OpaquePointer(context)
+        self.connection = connection
+        evhttp_connection_set_closecb(
+            connection,
+            { _, context in
+                guard let context else { return }
+                Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue().closed()
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The connection is being reset on purpose (a slow `/events` reader cut off): no lingering close,
+    /// which would keep the socket open and turn the reset into an orderly end.
+    func forbidLingering() {
+        lingerForbidden = true
+    }
+
+    /// Stops every callback without closing anything (the listener is going away).
+    func detach() {
+        if let connection { evhttp_connection_set_closecb(connection, nil, nil) }
+        release()
+    }
+
+    // MARK: Requests
+
+    /// evhttp handed the request to the listener: the bytes after it are the next head.
+    func requestArrived(_ request: UnsafeMutablePointer<evhttp_request>) {
+        guard phase != .closing else { return }
+        phase = .served
+        disarm()
+        evhttp_request_set_on_complete_cb(
+            request,
+            { request, context in
+                guard let request, let context else { return }
+                Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue().responseSent(request)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        startHead(at: drained)
+        feedNewBytes()
+    }
+
+    /// evhttp wrote the whole response (its `on_complete` callback, before it reads the next request).
+    private func responseSent(_ request: UnsafeMutablePointer<evhttp_request>) {
+        if let rejection = pendingRejection {
+            // NB: evhttp decides to close, instead of reading the next request, after this callback, from the
+            // first `Connection` field of the response (http.c, `evhttp_send_done`). A response that closes
+            // anyway is the answer: what follows it was never a request.
+            let headers = evhttp_request_get_output_headers(request)
+            if !Self.closes(request) {
+                while evhttp_remove_header(headers, "Connection") == 0 {}
+                evhttp_add_header(headers, "Connection", "close")
+                sendDirectly(rejection)
+            }
+            pendingRejection = nil
+            lingerWanted = true
+            phase = .closing
+            return
+        }
+        if let completedHead, bodyExpected(completedHead) {
+            phase = .body
+            arm(after: bodyDeadline(completedHead))
+        } else {
+            phase = .head
+            if evbuffer_get_length(input) > 0 { arm(after: limits.headTimeout) }
+        }
+    }
+
+    /// Whether evhttp closes the connection after `request`'s response (http.c, `evhttp_send_done`).
+    private static func closes(_ request: UnsafeMutablePointer<evhttp_request>) -> Bool {
+        func says(_ headers: UnsafeMutablePointer<evkeyvalq>?, _ value: String) -> Bool {
+            evhttp_find_header(headers, "Connection").map { String(cString: $0).lowercased() == value } ?? false
+        }
+        let input = evhttp_request_get_input_headers(request)
+        let output = evhttp_request_get_output_headers(request)
+        let http10 = request.pointee.major == 1 && request.pointee.minor == 0
+        return says(input, "close") || says(output, "close") || http10 && !says(input, "keep-alive")
+    }
+
+    // MARK: Input
+
+    private func inputChanged(added: Int, deleted: Int) {
+        drained += deleted
+        guard added > 0, phase != .closing else { return }
+        if phase == .head, !deadlineArmed { arm(after: limits.headTimeout) }
+        feedNewBytes()
+    }
+
+    private func startHead(at origin: Int) {
+        head = RawRequestCheck(limit: limits.maxHeadersSize)
+        completedHead = nil
+        chunks = nil
+        headOrigin = origin
+        fed = origin
+        feeding = true
+    }
+
+    /// Feeds the checks every byte in the input buffer they have not seen.
+    private func feedNewBytes() {
+        guard feeding, let input else { return }
+        fed = max(fed, drained)
+        let length = evbuffer_get_length(input)
+        let start = fed - drained
+        guard length > start else { return }
+        var position = evbuffer_ptr()
+        guard evbuffer_ptr_set(input, &position, start, EVBUFFER_PTR_SET) == 0 else { return }
+        let count = evbuffer_peek(input, length - start, &position, nil, 0)
+        guard count > 0 else { return }
+        var vectors = [iovec](repeating: iovec(), count: Int(count))
+        let filled = evbuffer_peek(input, length - start, &position, &vectors, count)
+        var remaining = length - start
+        for vector in vectors.prefix(Int(filled)) where feeding && remaining > 0 {
+            let size = min(vector.iov_len, remaining)
+            remaining -= size
+            guard let base = vector.iov_base?.assumingMemoryBound(to: UInt8.self) else { continue }
+            feed(UnsafeMutableBufferPointer(start: base, count: size))
+        }
+    }
+
+    /// One contiguous run of new bytes, starting at stream offset `fed`.
+    private func feed(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+        var index = 0
+        while feeding, index < bytes.count {
+            let offset = fed
+            if var body = chunks {
+                // NB: the `;` that starts a chunk extension becomes a space, which evhttp reads past.
+                for semicolon in body.feed(bytes[index...]) { bytes[index + semicolon - (offset - bodyOrigin)] = 0x20 }
+                chunks = body
+                switch body.verdict {
+                case .incomplete:
+                    fed += bytes.count - index
+                    index = bytes.count
+                case .complete(let length):
+                    fed = bodyOrigin + length
+                    feeding = false
+                case .invalid(let reason):
+                    refuse(HTTPError(400, "bad_request", "the chunked body is not valid: \(reason)"))
+                }
+                continue
+            }
+            switch head.feed(bytes[index...]) {
+            case .incomplete:
+                fed += bytes.count - index
+                index = bytes.count
+            case .invalid(let reason):
+                refuse(HTTPError(400, "bad_request", "the request is not valid HTTP: \(reason)"))
+            case .complete(let sound):
+                fed = headOrigin + sound.length
+                index += fed - offset
+                headCompleted(sound)
+            }
+        }
+    }
+
+    private func headCompleted(_ sound: RawRequestCheck.Head) {
+        completedHead = sound
+        // NB: refused here, not after evhttp's parse: evhttp's reading of a coding list varies (Debian's
+        // 2.1.12 reads `gzip, chunked` as chunked), and a body it does not read would be the next request.
+        if !sound.transferEncodings.isEmpty, let error = Request.transferCodingError(sound.transferEncodings) {
+            return refuse(error)
+        }
+        guard Self.bodyMethods.contains(sound.method), sound.chunked || (sound.contentLength ?? 0) > 0 else {
+            feeding = false
+            return
+        }
+        if sound.chunked {
+            chunks = ChunkedBodyCheck()
+            bodyOrigin = fed
+        } else {
+            feeding = false
+        }
+        if phase == .head {
+            phase = .body
+            arm(after: bodyDeadline(sound))
+        }
+    }
+
+    /// The methods whose body evhttp 2.1.12 reads (http.c, `evhttp_method_may_have_body`).
+    private static let bodyMethods: Set<String> = ["POST", "PUT", "PATCH", "GET", "DELETE", "OPTIONS", "CONNECT"]
+
+    private func bodyExpected(_ sound: RawRequestCheck.Head) -> Bool {
+        Self.bodyMethods.contains(sound.method) && (sound.chunked || (sound.contentLength ?? 0) > 0)
+    }
+
+    /// The head timeout, plus the declared length at the minimum rate; a chunked body gets the cap.
+    private func bodyDeadline(_ sound: RawRequestCheck.Head) -> Double {
+        guard let length = sound.contentLength, !sound.chunked else { return limits.maxBodyTime }
+        return min(limits.maxBodyTime, limits.headTimeout + Double(length) / Double(limits.minBodyRate))
+    }
+
+    // MARK: Refusing
+
+    /// Answers `error` and closes: now when evhttp is reading the bad bytes, after the current response
+    /// when they came pipelined behind a request being served.
+    private func refuse(_ error: HTTPError) {
+        feeding = false
+        let bytes = Self.responseBytes(error, bodyless: head.isHEAD)
+        guard phase != .served else {
+            pendingRejection = bytes
+            return
+        }
+        // NB: a low watermark no input reaches keeps evhttp's read callback from running for the bytes just
+        // read (this callback runs inside that read); then the connection is closed from the timer.
+        bufferevent_setwatermark(bev, Int16(EV_READ), Int(Int32.max), 0)
+        bufferevent_disable(bev, Int16(EV_READ))
+        pendingRejection = bytes
+        lingerWanted = true
+        phase = .closing
+        if let timer {
+            event_del(timer)
+            event_active(timer, EV_TIMEOUT, 0)
+        }
+    }
+
+    private func timerFired() {
+        deadlineArmed = false
+        switch phase {
+        case .closing:
+            if let rejection = pendingRejection {
+                pendingRejection = nil
+                sendDirectly(rejection)
+            }
+            close()
+        case .head, .body:
+            lingerForbidden = true
+            let slow = phase == .head ? "the request head" : "the request body"
+            sendDirectly(
+                Self.responseBytes(
+                    HTTPError(408, "request_timeout", "\(slow) did not arrive in time"), bodyless: head.isHEAD))
+            phase = .closing
+            close()
+        case .served:
+            break
+        }
+    }
+
+    private func close() {
+        guard let connection else { return }
+        withExtendedLifetime(self) { evhttp_connection_free(connection) }
+    }
+
+    /// Writes a small answer straight to the socket: evhttp is not writing (it is reading, or has just
+    /// written everything), so the kernel's buffer takes it whole.
+    private func sendDirectly(_ bytes: [UInt8]) {
+        let descriptor = bufferevent_getfd(bev)
+        guard descriptor >= 0 else { return }
+        _ = bytes.withUnsafeBytes {
+            Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+    }
+
+    private static func responseBytes(_ error: HTTPError, bodyless: Bool) -> [UInt8] {
+        let body = JSONCoding.errorBody(error)
+        let reasons = [400: "Bad Request", 408: "Request Timeout", 501: "Not Implemented"]
+        let head =
+            "HTTP/1.1 \(error.status) \(reasons[error.status] ?? "Error")\r\nContent-Type: \(Response.jsonContentType)\r\n"
+            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8) + (bodyless ? [] : body)
+    }
+
+    // MARK: Deadlines
+
+    private func arm(after seconds: Double) {
+        guard let timer else { return }
+        var delay = LoopTimer.timeval(seconds: seconds)
+        event_add(timer, &delay)
+        deadlineArmed = true
+    }
+
+    private func disarm() {
+        if let timer { event_del(timer) }
+        deadlineArmed = false
+    }
+
+    // MARK: Closing
+
+    /// evhttp is closing the connection (its close callback, before it frees the bufferevent and closes
+    /// the socket).
+    private func closed() {
+        let unfinished = phase == .body || (phase == .head && fed > headOrigin)
+        phase = .closing
+        let action = onClose
+        onClose = nil
+        action?()
+        let descriptor = bufferevent_getfd(bev)
+        if descriptor >= 0, !lingerForbidden, lingerWanted || unfinished || Self.hasUnreadInput(descriptor) {
+            // NB: a duplicate keeps the socket open past evhttp's close, which then only shuts down the
+            // sending side: the client gets the whole answer and an end of stream.
+            let copy = dup(descriptor)
+            if copy >= 0, let base = bufferevent_get_base(bev) {
+                LingeringClose.start(descriptor: copy, base: base)
+            } else if copy >= 0 {
+                Glibc.close(copy)
+            }
+        }
+        release()
+        listener?.connectionClosed(self)
+    }
+
+    private static func hasUnreadInput(_ descriptor: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    private func release() {
+        if let timer { event_free(timer) }
+        timer = nil
+        if let inputCallback { evbuffer_remove_cb_entry(input, inputCallback) }
+        inputCallback = nil
+        connection = nil
+    }
+}
