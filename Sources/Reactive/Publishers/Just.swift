@@ -32,11 +32,13 @@ extension Just: Sendable where Output: Sendable {}
 // NB: @unchecked Sendable: the delivery closure is taken out of the Mutex exactly once.
 @usableFromInline
 final class OneShotSubscription: Subscription, CombineDescribed, @unchecked Sendable {
-    @usableFromInline var combineName: String { "Just" }
+    /// Combine's name for the publisher ("Just", "Once", "Optional").
+    @usableFromInline let combineName: String
     @usableFromInline let delivery: Mutex<OneShotDelivery>
 
     @inlinable
-    init(_ deliver: @escaping () -> Void) {
+    init(_ combineName: String = "Just", _ deliver: @escaping () -> Void) {
+        self.combineName = combineName
         delivery = Mutex(OneShotDelivery(run: deliver))
     }
 

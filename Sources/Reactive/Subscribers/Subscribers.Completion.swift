@@ -37,3 +37,35 @@ extension Subscribers.Completion {
         }
     }
 }
+
+/// Combine's keys: `{"success": true}` when finished, `{"success": false, "error": …}` on failure.
+private enum CompletionCodingKeys: String, CodingKey {
+    case success
+    case error
+}
+
+extension Subscribers.Completion: Encodable where Failure: Encodable {
+    /// Encodes the completion as Combine does.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CompletionCodingKeys.self)
+        switch self {
+        case .finished:
+            try container.encode(true, forKey: .success)
+        case .failure(let error):
+            try container.encode(false, forKey: .success)
+            try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+extension Subscribers.Completion: Decodable where Failure: Decodable {
+    /// Decodes a completion encoded as Combine does.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CompletionCodingKeys.self)
+        if try container.decode(Bool.self, forKey: .success) {
+            self = .finished
+        } else {
+            self = .failure(try container.decode(Failure.self, forKey: .error))
+        }
+    }
+}

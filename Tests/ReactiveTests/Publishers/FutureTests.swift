@@ -46,4 +46,14 @@ import Testing
         waiting.request(.max(1))
         #expect(waiting.events == [.subscription, .value(1), .finished])
     }
+
+    @Test func valueAwaitsTheResult() async throws {
+        #expect(await Future<Int, Never> { $0(.success(42)) }.value == 42)
+        do {
+            _ = try await Future<Int, TestError> { $0(.failure(TestError(code: 6))) }.value
+            Issue.record("expected the failure")
+        } catch {
+            #expect(error as? TestError == TestError(code: 6))
+        }
+    }
 }
