@@ -433,6 +433,10 @@
     if (document.visibilityState === "visible" && Date.now() - state.albumsLoadedAt >= due) {
       loadAlbumPage(state.albumPage);
     }
+    // The `image` topic carries only images that arrived: whether a selection made in another window
+    // is still loading or failed only GET /albums/selection says. Asked once an image exists (before,
+    // the answer is a 404, which the browser would log each time).
+    if (document.visibilityState === "visible" && state.image && !state.selection) loadSelection();
     setTimeout(recheckAlbums, ALBUM_RECHECK_EMPTY_MS);
   }
   document.addEventListener("visibilitychange", () => {

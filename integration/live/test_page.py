@@ -361,6 +361,14 @@ def test_a_photo_whose_host_fails_says_so_instead_of_loading_forever(fresh_serve
         open_page(driver, server)
         wait(driver, 10).until(lambda d: d.execute_script(
             "return [...document.querySelectorAll('#album-grid img')].every(i => i.complete && i.naturalWidth)"))
+        # Another window has an image on show already.
+        other = make_driver()
+        open_page(other, server)
+        shown = other.find_elements(By.CSS_SELECTOR, "#album-grid .album-thumb")[1]
+        shown_id = shown.get_attribute("data-id")
+        click(other, shown)
+        wait(other, 10).until(shows_image)
+        wait(driver, 10).until(shows_image)
         thumb = driver.find_elements(By.CSS_SELECTOR, "#album-grid .album-thumb")[0]
         title = thumb.get_attribute("title")
         # The image host now answers 500 for this photo (its thumbnail is already in the browser).
@@ -376,11 +384,14 @@ def test_a_photo_whose_host_fails_says_so_instead_of_loading_forever(fresh_serve
         assert message.startswith(f"Could not show “{title}”: "), message
         assert "Loading" not in text(driver, "album-caption")
         assert "HTTP" not in message and "Error" not in message and "undefined" not in message
-        assert pressed_thumbnails(driver) == []
+        # The image shown before stays, and so does its mark.
+        assert shows_image(driver) and pressed_thumbnails(driver) == [shown_id]
         driver.save_screenshot(str(artifacts / "page-phone-failed-photo.png"))
-        # With the server's `failed` state (GET /albums/selection), a window opened later says it too.
+        # With the server's `failed` state (GET /albums/selection), the other open window and a window
+        # opened later say it too.
         status, _, selection = server.call("GET", "/albums/selection")
         if isinstance(selection, dict) and "failed" in selection:
+            wait(other, 10).until(lambda d: text(d, "selection-error").startswith(f"Could not show “{title}”"))
             late = make_driver()
             try:
                 open_page(late, server)
@@ -388,8 +399,11 @@ def test_a_photo_whose_host_fails_says_so_instead_of_loading_forever(fresh_serve
             finally:
                 late.quit()
         assert console_errors(driver) == []
+        assert console_errors(other) == []
     finally:
         driver.quit()
+        if "other" in locals():
+            other.quit()
 
 
 def test_the_framework_detail_opens_with_a_learn_more_link(browsers, page_server):
