@@ -1,0 +1,35 @@
+import Reactive
+import Testing
+
+@Suite struct PrefixUntilOutputTests {
+    @Test func republishesUntilTheOtherEmitsThenFinishes() {
+        let values = PassthroughSubject<Int, Never>()
+        let stop = PassthroughSubject<Void, Never>()
+        let tracker = values.prefix(untilOutputFrom: stop).track()
+        values.send(1)
+        values.send(2)
+        stop.send()
+        values.send(3)
+        #expect(tracker.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func dropIgnoresElementsUntilTheOtherEmits() {
+        let values = PassthroughSubject<Int, Never>()
+        let ready = PassthroughSubject<Void, Never>()
+        let tracker = values.drop(untilOutputFrom: ready).track()
+        values.send(1)
+        ready.send()
+        values.send(2)
+        values.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .value(2), .finished])
+    }
+
+    @Test func dropFailsWhenTheOtherFails() {
+        let values = PassthroughSubject<Int, TestError>()
+        let ready = PassthroughSubject<Void, TestError>()
+        let tracker = values.drop(untilOutputFrom: ready).track()
+        ready.send(completion: .failure(TestError(code: 5)))
+        values.send(1)
+        #expect(tracker.events == [.subscription, .failure("TestError(5)")])
+    }
+}
