@@ -82,3 +82,22 @@ final class RunLoopSchedulerTests: XCTestCase {
         XCTAssertTrue(ran)
     }
 }
+
+/// `Timer.publish` on the main run loop ticks on the main thread while an XCTest expectation waits.
+final class TimerPublisherTests: XCTestCase {
+    func testAnAutoconnectedTimerTicksOnTheMainThreadUntilCancelled() {
+        let ticked = expectation(description: "three ticks")
+        ticked.expectedFulfillmentCount = 3
+        var onMain: [Bool] = []
+        let token = Timer.publish(every: 0.02, on: .main, in: .common).autoconnect().sink { _ in
+            onMain.append(Thread.isMainThread)
+            if onMain.count <= 3 { ticked.fulfill() }
+        }
+        wait(for: [ticked], timeout: 10)
+        token.cancel()
+        let count = onMain.count
+        RunLoop.main.run(until: Date().addingTimeInterval(0.1))
+        XCTAssertEqual(onMain.count, count, "no tick after cancel")
+        XCTAssertEqual(Set(onMain), [true])
+    }
+}
