@@ -2,6 +2,10 @@ import Foundation
 package import Reactive
 import Synchronization
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Seed 000's `AlbumViewModel`: the photo list in `albumSubject`, the selected URL in `imageUrlSubject`, and
 /// the downloaded image of the latest selection in `imageSubject`.
 ///
@@ -20,6 +24,8 @@ package final class AlbumViewModel: Sendable {
     package let imageUrlSubject = CurrentValueSubject<String, Never>("")
     /// The image downloaded for the latest selection; nil before the first one.
     package let imageSubject = CurrentValueSubject<AlbumImage?, Never>(nil)
+    /// Whether the latest selection is still downloading or failed (then `imageSubject` keeps the older image).
+    package let selectionStatus = CurrentValueSubject<AlbumSelectionStatus, Never>(.settled)
 
     /// Loads `URL/photos`; nil without `--upstream` (the embedded set is the source).
     private let networkManager: NetworkManager?
@@ -42,30 +48,48 @@ package final class AlbumViewModel: Sendable {
         fetchData()
     }
 
-    /// The seed's image pipeline.
+    /// The seed's image pipeline, with each outcome recorded in `selectionStatus`.
     private func addSubscriber(loader: any DataLoader) {
         let subscription =
             imageUrlSubject
             .compactMap { urlString in
                 URL(string: urlString).map { (urlString, $0) }
             }
+            .handleEvents(receiveOutput: { [selectionStatus] urlString, _ in
+                selectionStatus.send(.pending(url: urlString))
+            })
             .map { urlString, url in
                 loader.dataTaskPublisher(for: url)
-                    .map(\.data)
-                    .compactMap { data in
-                        AlbumImage(url: urlString, data: data)
-                    }
-                    // NB: the seed lets a failed download end the whole selection stream; here it emits
-                    // nothing, like bytes that are not an image, and the next selection still works.
-                    .map(Optional.some)
-                    .replaceError(with: nil)
-                    .compactMap { $0 }
+                    .map { output in Self.image(from: output, url: urlString) }
+                    // NB: the seed lets a failed download end the whole selection stream; here it is an
+                    // outcome like bytes that are not an image, and the next selection still works.
+                    .catch { error in Just(.failure(AlbumDownloadFailure(error))) }
+                    .map { (url: urlString, result: $0) }
             }
             .switchToLatest()
-            .sink { [imageSubject] image in
-                imageSubject.send(image)
+            .sink { [imageSubject, selectionStatus] outcome in
+                switch outcome.result {
+                case .success(let image):
+                    imageSubject.send(image)
+                    selectionStatus.send(.settled)
+                case .failure(let failure):
+                    selectionStatus.send(.failed(url: outcome.url, reason: failure.reason))
+                }
             }
         subscriptions.withLock { $0.append(subscription) }
+    }
+
+    /// The image in a download, or why there is none (the seed's `compactMap(UIImage.init(data:))`).
+    private static func image(
+        from output: (data: Data, response: HTTPURLResponse), url: String
+    ) -> Result<AlbumImage, AlbumDownloadFailure> {
+        guard (200..<300).contains(output.response.statusCode) else {
+            return .failure(.status(output.response.statusCode))
+        }
+        guard let image = AlbumImage(url: url, data: output.data) else {
+            return .failure(.notAnImage(contentType: output.response.value(forHTTPHeaderField: "Content-Type")))
+        }
+        return .success(image)
     }
 
     /// The photo with `id`.
@@ -77,10 +101,21 @@ package final class AlbumViewModel: Sendable {
         return albums.first { $0.id == id }
     }
 
-    /// Sends `url` into `imageUrlSubject` (the table view's `didSelectRowAt`).
+    /// Sends `url` into `imageUrlSubject` (the table view's `didSelectRowAt`): an `http(s)` URL, or a path
+    /// on this server (`/placeholder/600/3779b1`, as the embedded photos have).
     package func select(url: String) throws(AlbumError) {
         guard !url.isEmpty else { throw .emptyURL }
+        guard Self.isDownloadable(url) else { throw .invalidURL(url) }
         imageUrlSubject.send(url)
+    }
+
+    /// Whether `url` names something the loader can fetch: an absolute http(s) URL with a host, or a path.
+    private static func isDownloadable(_ url: String) -> Bool {
+        guard let parsed = URL(string: url) else { return false }
+        if let scheme = parsed.scheme?.lowercased() {
+            return (scheme == "http" || scheme == "https") && !(parsed.host ?? "").isEmpty
+        }
+        return url.hasPrefix("/")
     }
 
     /// Sends the `url` of photo `id` into `imageUrlSubject` and returns it.

@@ -1,5 +1,7 @@
 import Domain
+import HTTP
 import LibEvent
+import Reactive
 import Storage
 import Synchronization
 
@@ -40,6 +42,13 @@ final class App: Sendable {
         events = EventHub(heartbeat: configuration.heartbeat)
         events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
+        // A selection that cannot be shown is degraded service an operator should see, not only the page.
+        let selectionLog = models.albums.selectionStatus.sink { status in
+            if case .failed(let url, let reason) = status {
+                Log.warning("album selection \(url.prefix(200)) not shown: \(reason)")
+            }
+        }
+        onShutdown { selectionLog.cancel() }
     }
 
     /// Work to run once at shutdown, after the listeners stopped accepting and streams ended.

@@ -44,16 +44,22 @@ extension Router {
             return try .json(["url": url], status: 202)
         }
         get("/albums/selection") { _ in
-            guard let image = albums.imageSubject.value else { throw Self.noImage }
-            return try .json(image)
+            let state = AlbumSelectionReply(image: albums.imageSubject.value, status: albums.selectionStatus.value)
+            return try .json(state, status: state.image == nil ? 404 : 200)
         }
         get("/albums/selection/image") { _ in
             guard let image = albums.imageSubject.value else { throw Self.noImage }
-            return .response(Response(status: 200, headers: ["Content-Type": image.contentType], body: image.data))
+            // NB: the bytes came from anywhere; they are only ever served as the raster type they sniffed as,
+            // never sniffed again by the browser, and never run (`ImageFormat` refuses SVG and HTML).
+            let headers: HTTPHeaders = [
+                "Content-Type": image.contentType, "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": ContentSecurityPolicy.image,
+            ]
+            return .response(Response(status: 200, headers: headers, body: image.data))
         }
     }
 
-    private static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")
+    static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")
 }
 
 /// The body of `POST /albums/selection`: a URL, or the id of a photo whose `url` is meant.

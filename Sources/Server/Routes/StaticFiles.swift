@@ -77,7 +77,10 @@ final class StaticFiles: Sendable {
         let etag = "\"\(String(Self.fnv1a(bytes), radix: 16))-\(String(bytes.count, radix: 16))\""
         let response = Response(
             status: 200,
-            headers: ["Content-Type": Self.contentType(of: path), "ETag": etag, "Cache-Control": "no-cache"],
+            headers: [
+                "Content-Type": Self.contentType(of: path), "ETag": etag, "Cache-Control": "no-cache",
+                "Content-Security-Policy": ContentSecurityPolicy.page, "X-Content-Type-Options": "nosniff",
+            ],
             body: bytes)
         let entry = Entry(size: size, modified: modified, response: response, etag: etag)
         if bytes.count <= cacheLimit { cache.withLock { $0[path] = entry } }

@@ -40,11 +40,11 @@ final class FakeLoader: DataLoader {
             .eraseToAnyPublisher()
     }
 
-    /// Answers the oldest waiting request for `url` with `status` and `body`.
-    func respond(_ url: String, status: Int = 200, body: Data) {
+    /// Answers the oldest waiting request for `url` with `status`, `headers` and `body`.
+    func respond(_ url: String, status: Int = 200, headers: [String: String] = [:], body: Data) {
         guard let subject = take(url) else { return }
         let response = HTTPURLResponse(
-            url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: [:])!
+            url: URL(string: url)!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
         subject.send((data: body, response: response))
         subject.send(completion: .finished)
     }

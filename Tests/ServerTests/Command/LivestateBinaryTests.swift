@@ -93,6 +93,10 @@ import Testing
         #expect(index.status == 200)
         #expect(index.header("Content-Type") == "text/html; charset=utf-8")
         #expect(index.text == StaticFolder.indexHTML)
+        // The page runs only its own scripts: no inline script, no plugins, no framing.
+        #expect(index.header("Content-Security-Policy")?.hasPrefix("default-src 'self';") == true)
+        #expect(index.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+        #expect(index.header("X-Content-Type-Options") == "nosniff")
         let etag = try #require(index.header("ETag"))
         let again = try RawHTTPClient.request(port: server.port, "GET", "/", headers: [("If-None-Match", etag)])
         #expect(again.status == 304)

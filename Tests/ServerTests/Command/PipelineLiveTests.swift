@@ -156,6 +156,27 @@ import Testing
         #expect(try RawHTTPClient.request(port: server.port, "GET", "/albums/selection").status == 404)
     }
 
+    @Test func anSVGWithScriptIsNeverServedAndTheSelectionSaysWhy() throws {
+        let server = try serve()
+        let url = upstream.url("/images/ff0000.svg").absoluteString
+        let response = try RawHTTPClient.request(
+            port: server.port, "POST", "/albums/selection", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"url":"\#(url)"}"#.utf8))
+        #expect(response.status == 202)
+        #expect(
+            eventually(timeout: 5) {
+                let state = try? RawHTTPClient.request(port: server.port, "GET", "/albums/selection")
+                return state.map { String(decoding: $0.body, as: UTF8.self).contains(#""failed""#) } ?? false
+            })
+        let state = json(try RawHTTPClient.request(port: server.port, "GET", "/albums/selection")) as? [String: Any]
+        let failed = state?["failed"] as? [String: Any]
+        #expect(failed?["url"] as? String == url)
+        #expect((failed?["reason"] as? String)?.hasPrefix("not an image (image/svg+xml)") == true)
+        let image = try RawHTTPClient.request(port: server.port, "GET", "/albums/selection/image")
+        #expect(image.status == 404)
+        #expect(!String(decoding: image.body, as: UTF8.self).contains("<svg"))
+    }
+
     @Test func anEmbeddedPhotoDownloadsItsPlaceholderFromTheServerItself() throws {
         let server = try serve()
         let response = try RawHTTPClient.request(

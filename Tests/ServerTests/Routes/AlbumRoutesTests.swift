@@ -76,6 +76,34 @@ import Testing
         #expect(try harness.send(.post, "/albums/selection", json: #"{}"#).status == 400)
         #expect(try harness.send(.post, "/albums/selection", json: #"{"url":"/a","id":1}"#).status == 400)
         #expect(try harness.send(.post, "/albums/selection", json: #"{"id":"one"}"#).status == 400)
+        let notAURL = try harness.send(.post, "/albums/selection", json: #"{"url":"not a url"}"#)
+        #expect(notAURL.status == 422)
+        #expect(notAURL.text.contains(#""error":"invalid_url""#))
+    }
+
+    @Test func theImageIsServedSoThatNothingInItRuns() throws {
+        harness.app.models.albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
+        let image = try harness.send(.get, "/albums/selection/image")
+        #expect(image.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(image.headers["Content-Security-Policy"] == "default-src 'none'; sandbox")
+    }
+
+    @Test func aPendingOrFailedSelectionIsReportedBesideTheImageOrInThe404() throws {
+        let albums = harness.app.models.albums
+        albums.selectionStatus.send(.pending(url: "http://slow.test/1.png"))
+        let pending = try harness.send(.get, "/albums/selection")
+        #expect(pending.status == 404)
+        #expect(pending.text.contains(#""error":"not_found""#))
+        #expect(pending.text.contains(#""pending":{"url":"http://slow.test/1.png"}"#))
+        albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
+        albums.selectionStatus.send(.failed(url: "http://dead.test/2.png", reason: "the host could not be reached"))
+        let failed = try harness.send(.get, "/albums/selection")
+        #expect(failed.status == 200)
+        #expect(try failed.decoded(ImageInfo.self) == ImageInfo(url: "/p", contentType: "image/png", bytes: 2))
+        #expect(
+            failed.text.contains(#""failed":{"reason":"the host could not be reached","url":"http://dead.test/2.png"}"#)
+        )
+        #expect(!failed.text.contains("pending"))
     }
 
     @Test func currentImageIs404BeforeTheFirstThenItsInfoAndBytes() throws {
