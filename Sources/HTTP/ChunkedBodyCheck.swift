@@ -38,7 +38,13 @@ package struct ChunkedBodyCheck: Sendable {
     /// `strtoll` also takes `0x10`, `+5` and ` 5`), and chunk data ends exactly at its CRLF (evhttp would
     /// read the bytes after a too-long chunk as the next size).
     @discardableResult
-    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Int] {
+    package mutating func feed(_ bytes: some Collection<UInt8>) -> [Int] {
+        Array(bytes).withUnsafeBufferPointer { feed($0) }
+    }
+
+    /// `feed` without a copy (the listener's path, on the input buffer's own memory).
+    @discardableResult
+    package mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
         var semicolons: [Int] = []
         guard verdict == .incomplete else { return semicolons }
         for byte in bytes {

@@ -38,6 +38,10 @@ package struct RawRequestCheck: Sendable {
         case request, name, value
     }
 
+    private enum FramingName {
+        case contentLength, transferEncoding
+    }
+
     /// Heads longer than this are evhttp's to refuse (its max headers size); the check stops there.
     private let limit: Int
     private(set) package var verdict: Verdict = .incomplete
@@ -49,11 +53,12 @@ package struct RawRequestCheck: Sendable {
     private var spaces = 0
     private var method: [UInt8] = []
     private var version: [UInt8] = []
-    // The header line being read: its name (lowercased, kept only while short) and, for the few names
-    // that decide the framing, its value.
-    private var name: [UInt8] = []
+    // The header line being read: whether its name may still be one of the two that decide the framing
+    // (compared byte by byte, case-insensitively, so that no name is stored), and then that value.
+    private var mayBeContentLength = true
+    private var mayBeTransferEncoding = true
+    private var framingName: FramingName?
     private var value: [UInt8] = []
-    private var keepsValue = false
     private var contentLengths: [[UInt8]] = []
     private var transferEncodings: [[UInt8]] = []
 
@@ -67,7 +72,13 @@ package struct RawRequestCheck: Sendable {
     /// Feeds the next bytes of the stream; returns the verdict. Once complete or invalid, more bytes
     /// change nothing (they belong to the body or the next request).
     @discardableResult
-    package mutating func feed(_ bytes: some Sequence<UInt8>) -> Verdict {
+    package mutating func feed(_ bytes: some Collection<UInt8>) -> Verdict {
+        Array(bytes).withUnsafeBufferPointer { feed($0) }
+    }
+
+    /// `feed` without a copy (the listener's path, on the input buffer's own memory).
+    @discardableResult
+    package mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
         guard verdict == .incomplete, consumed <= limit else { return verdict }
         for byte in bytes {
             consumed += 1
@@ -110,17 +121,25 @@ package struct RawRequestCheck: Sendable {
             if byte == UInt8(ascii: ":") {
                 guard lineLength > 0 else { return "a header with an empty name" }
                 line = .value
-                value = []
-                keepsValue = name == Self.contentLength || name == Self.transferEncoding
+                if mayBeContentLength, lineLength == Self.contentLength.count {
+                    framingName = .contentLength
+                } else if mayBeTransferEncoding, lineLength == Self.transferEncoding.count {
+                    framingName = .transferEncoding
+                }
                 return nil
             }
             if byte == 0x20 || byte == 0x09 { return "whitespace in a header name or before its colon" }
             guard Self.isTokenCharacter(byte) else { return "a header name with a byte that is not a token" }
-            if name.count <= Self.maxKept { name.append(Self.lowercased(byte)) }
+            let lower = Self.lowercased(byte)
+            mayBeContentLength =
+                mayBeContentLength && lineLength < Self.contentLength.count && Self.contentLength[lineLength] == lower
+            mayBeTransferEncoding =
+                mayBeTransferEncoding && lineLength < Self.transferEncoding.count
+                && Self.transferEncoding[lineLength] == lower
             return nil
         case .value:
             if byte < 0x20 && byte != 0x09 || byte == 0x7F { return "a control character in a header value" }
-            if keepsValue, value.count <= Self.maxKept { value.append(byte) }
+            if framingName != nil, value.count <= Self.maxKept { value.append(byte) }
             return nil
         }
     }
@@ -147,7 +166,9 @@ package struct RawRequestCheck: Sendable {
     private mutating func endOfLine() -> String? {
         defer {
             lineLength = 0
-            name = []
+            mayBeContentLength = true
+            mayBeTransferEncoding = true
+            framingName = nil
         }
         switch line {
         case .request:
@@ -172,12 +193,12 @@ package struct RawRequestCheck: Sendable {
     // MARK: Framing
 
     private mutating func keepFramingValue() {
-        let trimmed = Self.trimmed(value)
-        if name == Self.contentLength {
-            contentLengths.append(trimmed)
-        } else if name == Self.transferEncoding {
-            transferEncodings.append(trimmed)
+        guard let framingName else { return }
+        switch framingName {
+        case .contentLength: contentLengths.append(Self.trimmed(value))
+        case .transferEncoding: transferEncodings.append(Self.trimmed(value))
         }
+        value = []
     }
 
     private func head() -> Head {

@@ -190,12 +190,17 @@ final class ConnectionGuard {
         guard length > start else { return }
         var position = evbuffer_ptr()
         guard evbuffer_ptr_set(input, &position, start, EVBUFFER_PTR_SET) == 0 else { return }
-        let count = evbuffer_peek(input, length - start, &position, nil, 0)
+        // NB: new bytes are mostly in one chunk of the buffer; more chunks take a second look.
+        var first = iovec()
+        let count = Int(evbuffer_peek(input, length - start, &position, &first, 1))
         guard count > 0 else { return }
-        var vectors = [iovec](repeating: iovec(), count: Int(count))
-        let filled = evbuffer_peek(input, length - start, &position, &vectors, count)
+        var vectors = [first]
+        if count > 1 {
+            vectors = [iovec](repeating: iovec(), count: count)
+            _ = evbuffer_peek(input, length - start, &position, &vectors, Int32(count))
+        }
         var remaining = length - start
-        for vector in vectors.prefix(Int(filled)) where feeding && remaining > 0 {
+        for vector in vectors where feeding && remaining > 0 {
             let size = min(vector.iov_len, remaining)
             remaining -= size
             guard let base = vector.iov_base?.assumingMemoryBound(to: UInt8.self) else { continue }
@@ -210,7 +215,9 @@ final class ConnectionGuard {
             let offset = fed
             if var body = chunks {
                 // NB: the `;` that starts a chunk extension becomes a space, which evhttp reads past.
-                for semicolon in body.feed(bytes[index...]) { bytes[index + semicolon - (offset - bodyOrigin)] = 0x20 }
+                for semicolon in body.feed(UnsafeBufferPointer(rebasing: bytes[index...])) {
+                    bytes[index + semicolon - (offset - bodyOrigin)] = 0x20
+                }
                 chunks = body
                 switch body.verdict {
                 case .incomplete:
@@ -224,7 +231,7 @@ final class ConnectionGuard {
                 }
                 continue
             }
-            switch head.feed(bytes[index...]) {
+            switch head.feed(UnsafeBufferPointer(rebasing: bytes[index...])) {
             case .incomplete:
                 fed += bytes.count - index
                 index = bytes.count
