@@ -53,8 +53,14 @@ import Testing
         #expect(undocumented.isEmpty, "routes missing from OpenAPIDocument: \(undocumented.sorted())")
     }
 
+    /// A documented HEAD needs only the GET route: the router answers HEAD wherever it answers GET
+    /// (`Router.allowedMethods`), so its table lists no HEAD of its own.
     @Test func documentsNoRouteThatDoesNotExist() throws {
-        let phantom = try documentedOperations().subtracting(routedOperations())
+        let routed = try routedOperations()
+        let phantom = try documentedOperations().filter { operation in
+            !routed.contains(operation)
+                && !(operation.hasPrefix("HEAD ") && routed.contains("GET " + operation.dropFirst("HEAD ".count)))
+        }
         #expect(phantom.isEmpty, "OpenAPIDocument names operations the router lacks: \(phantom.sorted())")
     }
 
