@@ -58,7 +58,10 @@ let package = Package(
         // Everything that imports a database library: `SQLite/` (Sources/CSQLite: Debian's libsqlite3-dev)
         // and `PostgreSQL/` (Sources/CPostgres: Debian's libpq-dev, driven on a LibEvent loop).
         .target(
-            name: "Storage", dependencies: ["Domain", "LibEvent"], swiftSettings: wrapping("CSQLite", "CPostgres")),
+            name: "Storage",
+            dependencies: ["Domain", "HTTP", "LibEvent"],
+            swiftSettings: wrapping("CSQLite", "CPostgres")
+        ),
         // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",

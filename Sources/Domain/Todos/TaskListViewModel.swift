@@ -112,6 +112,14 @@ package final class TaskListViewModel: Sendable {
         }
     }
 
+    /// Applies a change another instance (or this one, through the shared journal) committed, and emits the
+    /// list after it; the store is not written: the change is already committed. Call in journal order.
+    package func apply(_ change: TodoChange) {
+        writes.withLock { _ in
+            subject.send(change.applied(to: subject.value))
+        }
+    }
+
     /// The `addNewTask` sink: stores the trimmed title and emits the new list.
     private func persist(_ title: String) {
         let result = Result { () throws(TodoError) -> Todo in

@@ -8,6 +8,8 @@ package enum TodoError: Error, Equatable, Sendable {
     case notFound(id: Int)
     /// The store could not commit the change; nothing was changed.
     case storage(String)
+    /// The shared database (PostgreSQL) cannot be reached now; the change was not applied.
+    case unavailable(String)
 
     /// The machine-readable code of the contract's error body, e.g. `title_too_short`.
     package var code: String {
@@ -16,6 +18,7 @@ package enum TodoError: Error, Equatable, Sendable {
         case .titleTooLong: "title_too_long"
         case .notFound: "not_found"
         case .storage: "storage_error"
+        case .unavailable: "storage_unavailable"
         }
     }
 
@@ -28,6 +31,7 @@ package enum TodoError: Error, Equatable, Sendable {
             "A title may have at most \(TodoTitle.maximumLength) characters after trimming white space."
         case .notFound(let id): "There is no todo with id \(id)."
         case .storage(let reason): "The change could not be saved: \(reason)"
+        case .unavailable(let reason): "The database is unavailable, nothing was changed: \(reason)"
         }
     }
 }

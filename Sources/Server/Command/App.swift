@@ -14,8 +14,10 @@ final class App: Sendable {
     let configuration: Configuration
     /// The HTTP event loops (`--threads`); `loops[0]` also runs the service's timers.
     let loops: [EventLoop]
-    /// The todo store (`--data`: an SQLite file, or `:memory:`).
+    /// The todo store (`--data`: an SQLite file, or `:memory:`; with PostgreSQL, this instance's replica).
     let store: any TodoStore
+    /// With `--data postgres://…`: the shared todos and their journal; todo writes go through it.
+    let journal: PostgresJournal?
     /// The seed view models every route and event stream shares.
     let models: LiveStateModels
     /// Their lists, encoded once per change for `GET` and `/events` alike.
@@ -34,12 +36,28 @@ final class App: Sendable {
         loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
             try EventLoop(name: "livestate-http-\(index)")
         }
-        store = try SQLiteTodoStore(path: configuration.dataPath)
+        let ids: EventIDSource
+        let start: PostgresJournal.Snapshot?
+        if PostgresURI.matches(configuration.dataPath) {
+            let loop = try EventLoop(name: "livestate-postgres")
+            loop.run()
+            let journal = PostgresJournal(uri: configuration.dataPath, loop: loop)
+            let snapshot = journal.start()
+            self.journal = journal
+            start = snapshot
+            store = InMemoryTodoStore(todos: snapshot.todos)
+            ids = EventIDSource(journalFloor: UInt64(snapshot.lastSeq) * EventIDSource.journalBlock)
+        } else {
+            journal = nil
+            start = nil
+            store = try SQLiteTodoStore(path: configuration.dataPath)
+            ids = EventIDSource()
+        }
         httpClient = HTTPClient(loop: loops[0])
         models = try LiveStateModels(
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0])
         lists = ListSnapshots(models)
-        events = EventHub(heartbeat: configuration.heartbeat)
+        events = EventHub(ids: ids, heartbeat: configuration.heartbeat)
         events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
         // A selection that cannot be shown is degraded service an operator should see, not only the page.
@@ -49,6 +67,16 @@ final class App: Sendable {
             }
         }
         onShutdown { selectionLog.cancel() }
+        if let journal, let start {
+            // Every instance applies the journal in order; each change's event takes the journal's id.
+            journal.follow(after: start.lastSeq) { [models] entries in
+                for entry in entries {
+                    ids.pin(UInt64(entry.seq) * EventIDSource.journalBlock, for: .todos)
+                    models.todos.apply(entry.change)
+                }
+            }
+            onShutdown { journal.stop() }
+        }
     }
 
     /// Work to run once at shutdown, after the listeners stopped accepting and streams ended.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LibEvent
+import Storage
 import Synchronization
 
 /// The running service: the `App`, its routes, one `HTTPListener` per loop on one listening socket.
@@ -77,7 +78,7 @@ final class LiveStateServer: Sendable {
     func start() {
         for loop in app.loops { loop.run() }
         Log.info(
-            "serving on \(url) with \(app.loops.count) loop(s), data \(app.configuration.dataPath), "
+            "serving on \(url) with \(app.loops.count) loop(s), data \(PostgresURI.redacted(app.configuration.dataPath)), "
                 + "public \(app.staticFiles?.root ?? "(none)")")
         // NB: said once the server runs, so that a start that fails prints its one line and no more.
         if let folder = app.configuration.publicPath, app.staticFiles == nil {

@@ -8,7 +8,7 @@ extension TodoError: HTTPResponseError {
         switch self {
         case .titleTooShort, .titleTooLong: HTTPStatus.unprocessableContent
         case .notFound: HTTPStatus.notFound
-        case .storage: HTTPStatus.serviceUnavailable
+        case .storage, .unavailable: HTTPStatus.serviceUnavailable
         }
     }
 }

@@ -106,7 +106,7 @@ final class EventHub: Sendable {
     func publish(_ topic: EventTopic, encode: () -> (json: [UInt8], diff: [UInt8]?)?) {
         state.withLock { state in
             guard !state.isShutDown, let (json, diff) = encode() else { return }
-            let record = EventRecord(id: ids.next(), topic: topic, json: json, diffJSON: diff)
+            let record = EventRecord(id: ids.next(for: topic), topic: topic, json: json, diffJSON: diff)
             state.log.append(record)
             if topic.replaysCurrentValue { state.current[topic] = record }
             feed.send(record)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Synchronization
 
 /// Hands out event ids that grow across all topics and never repeat across restarts.
@@ -15,20 +16,62 @@ final class EventIDSource: Sendable {
     /// Microseconds since 1970 (injected in tests).
     typealias Clock = @Sendable () -> UInt64
 
+    private struct State {
+        var last: UInt64
+        /// Ids decided elsewhere (the shared journal) for the next event of a topic.
+        var pinned: [EventTopic: UInt64] = [:]
+    }
+
     private let clock: Clock
-    private let last = Mutex<UInt64>(0)
+    private let state: Mutex<State>
 
     /// Creates a source reading `clock` (the system clock by default).
     init(clock: @escaping Clock = EventIDSource.systemMicroseconds) {
         self.clock = clock
+        state = Mutex(State(last: 0))
+    }
+
+    /// Creates a source for several instances: ids of journaled events are pinned by the journal
+    /// (`pin`), the others take the next number after the last id given, starting at `floor` (no clock:
+    /// a clock would overtake the journal's ids, which grow by one block per entry).
+    init(journalFloor floor: UInt64) {
+        clock = { 0 }
+        state = Mutex(State(last: floor))
+    }
+
+    /// How many ids each journal entry leaves for instance-local events after it (see
+    /// docs/architecture-instances.md): journal entry `n` is event id `n × 65536` on every instance.
+    static let journalBlock: UInt64 = 65536
+
+    /// Makes `id` the id of the next event of `topic` (the journal's id of the change being emitted).
+    func pin(_ id: UInt64, for topic: EventTopic) {
+        state.withLock { $0.pinned[topic] = id }
+    }
+
+    /// The next id of an event of `topic`: the pinned one if any, else above every id given before.
+    func next(for topic: EventTopic) -> UInt64 {
+        let now = clock()
+        return state.withLock { state in
+            if let pinned = state.pinned.removeValue(forKey: topic) {
+                if pinned > state.last {
+                    state.last = pinned
+                    return pinned
+                }
+                // NB: only when more than a block of local events came between two entries; the event
+                // then gets a local id (different on other instances) instead of breaking the order.
+                Log.error("event id \(pinned) of the journal is not above \(state.last); a local id is used")
+            }
+            state.last = max(state.last + 1, now)
+            return state.last
+        }
     }
 
     /// The next id: above every id given before.
     func next() -> UInt64 {
         let now = clock()
-        return last.withLock { last in
-            last = max(last + 1, now)
-            return last
+        return state.withLock { state in
+            state.last = max(state.last + 1, now)
+            return state.last
         }
     }
 

@@ -26,6 +26,8 @@ package final class PostgresConnection: @unchecked Sendable {
     private struct Statement {
         var sql: String
         var parameters: [String?]
+        /// Sent with the simple protocol (`PQsendQuery`): several statements, no parameters.
+        var isScript = false
         var completion: Completion
     }
 
@@ -91,6 +93,17 @@ package final class PostgresConnection: @unchecked Sendable {
         precondition(loop.inLoop, "a PostgreSQL statement is sent on its connection's loop")
         guard case .closed = status else {
             queue.append(Statement(sql: sql, parameters: parameters, completion: completion))
+            sendNext()
+            return
+        }
+        completion(.failure(PostgresError(.unreachable, "the connection to PostgreSQL is closed")))
+    }
+
+    /// Sends `sql`, one or more statements without parameters (schema scripts), in one implicit transaction.
+    package func script(_ sql: String, completion: @escaping Completion) {
+        precondition(loop.inLoop, "a PostgreSQL statement is sent on its connection's loop")
+        guard case .closed = status else {
+            queue.append(Statement(sql: sql, parameters: [], isScript: true, completion: completion))
             sendNext()
             return
         }
@@ -173,9 +186,12 @@ package final class PostgresConnection: @unchecked Sendable {
         let copies = statement.parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }
         // NB: libpq copies the parameters into its output buffer before returning: the copies can go.
-        let sent = copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
-            PQsendQueryParams(connection, statement.sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
-        }
+        let sent =
+            statement.isScript
+            ? PQsendQuery(connection, statement.sql)
+            : copies.map { UnsafePointer($0) }.withUnsafeBufferPointer { values in
+                PQsendQueryParams(connection, statement.sql, Int32(values.count), nil, values.baseAddress, nil, nil, 0)
+            }
         guard sent == 1 else {
             queue.insert(statement, at: 0)
             fail(PostgresError(.unreachable, errorMessage(default: "cannot send to PostgreSQL")))
@@ -293,8 +309,9 @@ package final class PostgresConnection: @unchecked Sendable {
         return message.isEmpty ? fallback : message
     }
 
+    /// libpq's message on one line (it ends lines with "\n\t" to indent its hints).
     private static func trimmed(_ message: String) -> String {
-        var message = Substring(message)
+        var message = Substring(message.split(whereSeparator: { $0 == "\n" || $0 == "\t" }).joined(separator: " "))
         while let last = message.last, last.isWhitespace { message = message.dropLast() }
         return String(message)
     }

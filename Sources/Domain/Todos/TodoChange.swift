@@ -1,0 +1,26 @@
+/// One committed change of the task list, as the journal of several instances carries it: every instance
+/// applies the same changes in the same order to the same starting list, so every instance holds the same
+/// list after each one.
+package enum TodoChange: Equatable, Sendable {
+    /// The todo was added or replaced (the row after the change).
+    case upsert(Todo)
+    /// The todo with this id was deleted.
+    case delete(id: Int)
+
+    /// `list` (ordered by id) after this change.
+    package func applied(to list: [Todo]) -> [Todo] {
+        var list = list
+        switch self {
+        case .upsert(let todo):
+            if let index = list.firstIndex(where: { $0.id == todo.id }) {
+                list[index] = todo
+            } else {
+                let index = list.firstIndex { $0.id > todo.id } ?? list.endIndex
+                list.insert(todo, at: index)
+            }
+        case .delete(let id):
+            list.removeAll { $0.id == id }
+        }
+        return list
+    }
+}

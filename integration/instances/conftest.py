@@ -1,0 +1,47 @@
+"""Several `livestate` processes on one throw-away PostgreSQL (scripts/pg-test-cluster)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from livestate import ROOT, binary_path  # noqa: E402
+
+SCRIPT = str(ROOT / "scripts" / "pg-test-cluster")
+
+
+class Cluster:
+    """A PostgreSQL cluster of its own: `uri`, and `crash()` / `resume()` for the fault tests."""
+
+    def __init__(self):
+        out = subprocess.run([SCRIPT, "start", "--owner", str(os.getpid())], capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"pg-test-cluster start failed: {out.stdout}{out.stderr}")
+        self.dir, self.uri = out.stdout.strip().splitlines()[-2:]
+
+    def crash(self):
+        subprocess.run([SCRIPT, "crash", self.dir], check=True)
+
+    def resume(self):
+        subprocess.run([SCRIPT, "resume", self.dir], check=True)
+
+    def stop(self):
+        subprocess.run([SCRIPT, "stop", self.dir], check=False)
+
+
+@pytest.fixture(scope="session")
+def binary():
+    return binary_path()
+
+
+@pytest.fixture()
+def cluster():
+    if subprocess.run([SCRIPT, "available"]).returncode != 0:
+        pytest.skip("no PostgreSQL binaries on this machine")
+    cluster = Cluster()
+    yield cluster
+    cluster.stop()
