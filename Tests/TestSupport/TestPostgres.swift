@@ -5,7 +5,7 @@ import Foundation
 /// the process ends). Tests of PostgreSQL are skipped only when no PostgreSQL binaries exist on the
 /// machine; when they exist and the cluster cannot start, those tests fail.
 package enum TestPostgres {
-    /// The package root (this file is Tests/ServerTests/Support/TestPostgres.swift).
+    /// The package root (this file is Tests/TestSupport/TestPostgres.swift).
     package static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 

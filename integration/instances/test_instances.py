@@ -112,6 +112,8 @@ def burst(servers, prefix, stop, acknowledged, refused, lock, timeout_seen):
         server = servers[n % len(servers)]
         title = f"{prefix} {n:05d}"
         status, seconds = post(server, title)
+        if status == 0 and not server.alive():
+            return  # the instance was killed: its clients go elsewhere (the load balancer's part)
         with lock:
             timeout_seen.append(seconds)
             (acknowledged if status == 201 else refused).append((title, status))
@@ -134,7 +136,7 @@ def test_kill_9_of_one_instance_mid_burst_loses_no_acknowledged_write(three, bin
     stop, writers, acknowledged, refused, seconds = start_writers(three)
     wait_until(lambda: len(acknowledged) >= WRITES, 30, message="writes before the kill")
     a.kill9()
-    wait_until(lambda: len(acknowledged) >= 2 * WRITES, 30, message="writes after the kill")
+    wait_until(lambda: len(acknowledged) >= 2 * WRITES, 60, message="writes after the kill")
     stop.set()
     for writer in writers:
         writer.join(15)

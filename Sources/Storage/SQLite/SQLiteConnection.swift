@@ -91,7 +91,9 @@ final class SQLiteConnection {
         case SQLITE_NULL: return .null
         default:
             guard let text = sqlite3_column_text(statement, column) else { return .null }
-            return .text(String(cString: text))
+            // NB: with its length, never up to the first NUL: a title "abc\u{0}def" reads back whole.
+            let length = Int(sqlite3_column_bytes(statement, column))
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self))
         }
     }
 

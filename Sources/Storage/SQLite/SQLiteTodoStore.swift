@@ -13,21 +13,31 @@ import Synchronization
 /// ```
 package final class SQLiteTodoStore: TodoStore {
     private let connection: Mutex<SQLiteConnection>
+    private let file: SQLiteFileGuard
 
     /// The schema version written to `PRAGMA user_version` once the table exists and is seeded.
     private static let schemaVersion = 1
 
     /// Opens or creates the database at `path` (`:memory:` keeps nothing on disk).
     package init(path: String) throws(TodoStoreError) {
+        file = try SQLiteFileGuard(path: path)
         let connection = try SQLiteConnection(path: path)
         do {
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
+            try Self.check(connection)
             try Self.migrate(connection)
         } catch {
             // NB: SQLite's own words ("file is not a database") do not say which file; the person does.
             throw TodoStoreError("cannot use \(path): \(error.description)")
         }
         self.connection = Mutex(connection)
+    }
+
+    /// `PRAGMA quick_check`: a damaged file is refused at start rather than served as empty or wrong rows.
+    private static func check(_ connection: SQLiteConnection) throws(TodoStoreError) {
+        let rows = try connection.query("PRAGMA quick_check")
+        let first = rows.first?.first?.text ?? "no answer"
+        guard first == "ok" else { throw TodoStoreError("the file is damaged (quick_check: \(first))") }
     }
 
     /// Creates the table and the seed row on a fresh file, in one transaction.
@@ -62,7 +72,7 @@ package final class SQLiteTodoStore: TodoStore {
 
     /// Inserts a todo and commits it; the id is new.
     package func insert(title: String, completed: Bool) throws(TodoStoreError) -> Todo {
-        try connection.withLock { connection throws(TodoStoreError) in
+        try writing { connection throws(TodoStoreError) in
             try connection.query(
                 "INSERT INTO todos (title, completed) VALUES (?, ?)", [.text(title), .integer(completed ? 1 : 0)])
             return Todo(id: Int(connection.lastInsertRowID), title: title, completed: completed)
@@ -71,7 +81,7 @@ package final class SQLiteTodoStore: TodoStore {
 
     /// Replaces title and completion of `todo.id` and commits; `false` when there is no such todo.
     package func update(_ todo: Todo) throws(TodoStoreError) -> Bool {
-        try connection.withLock { connection throws(TodoStoreError) in
+        try writing { connection throws(TodoStoreError) in
             try connection.query(
                 "UPDATE todos SET title = ?, completed = ? WHERE id = ?",
                 [.text(todo.title), .integer(todo.completed ? 1 : 0), .integer(Int64(todo.id))])
@@ -81,9 +91,21 @@ package final class SQLiteTodoStore: TodoStore {
 
     /// Deletes `id` and commits; `false` when there is no such todo.
     package func delete(id: Int) throws(TodoStoreError) -> Bool {
-        try connection.withLock { connection throws(TodoStoreError) in
+        try writing { connection throws(TodoStoreError) in
             try connection.query("DELETE FROM todos WHERE id = ?", [.integer(Int64(id))])
             return connection.changes > 0
+        }
+    }
+
+    /// Runs a write under the lock, checking that the data file is still the one opened, before (nothing
+    /// is written into a file that is gone) and after (a file deleted meanwhile got a commit nobody will read:
+    /// the caller is told it failed, so it never answers 2xx for it).
+    private func writing<T>(_ body: (SQLiteConnection) throws(TodoStoreError) -> T) throws(TodoStoreError) -> T {
+        try connection.withLock { connection throws(TodoStoreError) in
+            try file.check()
+            let result = try body(connection)
+            try file.check()
+            return result
         }
     }
 
