@@ -61,8 +61,10 @@ import Testing
     @Test func aSecondConnectionSeesAChangeAsSoonAsTheCallReturns() throws {
         let store = try SQLiteTodoStore(path: path)
         let todo = try store.insert(title: "Committed", completed: false)
-        let other = try SQLiteTodoStore(path: path)
-        #expect(try other.all().last == todo)
+        // A plain connection: a second store on a held file is refused (one server per file).
+        let other = try SQLiteConnection(path: path)
+        #expect(try other.query("SELECT id FROM todos ORDER BY id").last == [.integer(Int64(todo.id))])
+        #expect(throws: TodoStoreError.self) { try SQLiteTodoStore(path: path) }
     }
 
     @Test func usesAWriteAheadLogWithFullSync() throws {
