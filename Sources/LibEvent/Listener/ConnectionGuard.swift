@@ -287,7 +287,7 @@ final class ConnectionGuard {
     /// when they came pipelined behind a request being served.
     private func refuse(_ error: HTTPError) {
         feeding = false
-        let bytes = Self.responseBytes(error, bodyless: head.isHEAD)
+        let bytes = GuardResponse.bytes(error, bodyless: head.isHEAD)
         guard phase != .served else {
             pendingRejection = bytes
             return
@@ -318,7 +318,7 @@ final class ConnectionGuard {
             lingerForbidden = true
             let slow = phase == .head ? "the request head" : "the request body"
             sendDirectly(
-                Self.responseBytes(
+                GuardResponse.bytes(
                     HTTPError(408, "request_timeout", "\(slow) did not arrive in time"), bodyless: head.isHEAD))
             phase = .closing
             close()
@@ -340,15 +340,6 @@ final class ConnectionGuard {
         _ = bytes.withUnsafeBytes {
             Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
-    }
-
-    private static func responseBytes(_ error: HTTPError, bodyless: Bool) -> [UInt8] {
-        let body = JSONCoding.errorBody(error)
-        let reasons = [400: "Bad Request", 408: "Request Timeout", 501: "Not Implemented"]
-        let head =
-            "HTTP/1.1 \(error.status) \(reasons[error.status] ?? "Error")\r\nContent-Type: \(Response.jsonContentType)\r\n"
-            + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8) + (bodyless ? [] : body)
     }
 
     // MARK: Deadlines
