@@ -51,7 +51,7 @@ let package = Package(
         .target(name: "Deflate", swiftSettings: wrapping("CDeflate")),
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
-        .target(name: "HTTP", dependencies: ["Reactive"], swiftSettings: swiftSettings),
+        .target(name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON"], swiftSettings: swiftSettings),
         // Everything that imports libevent (Sources/CEvent: Debian's libevent-dev): the loops, timers, the
         // listener and its streams, sockets, the HTTP client (and later its TLS path, in `Client/`).
         .target(name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent")),
@@ -81,7 +81,7 @@ let package = Package(
         // -sanitize=fuzzer); a plain build makes a replayer of the corpus and the crash regressions.
         .executableTarget(
             name: "LiveStateFuzz",
-            dependencies: ["Server", "HTTP", "Domain"],
+            dependencies: ["Server", "HTTP", "Domain", "StrictJSON"],
             path: "Fuzz/LiveStateFuzz",
             swiftSettings: swiftSettings
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import StrictJSON
 
 extension Request {
     /// Whether the `Content-Type` names JSON (`application/json`, `application/*+json`, any parameters).
@@ -9,61 +10,70 @@ extension Request {
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 
-    /// Decodes the body as JSON.
+    /// The body as a strict JSON object that has no field but `fields`.
     ///
-    /// A body whose `Content-Type` is not JSON is a 415; an empty body, malformed JSON, a missing
-    /// field or a field of the wrong type is a 400 whose message names the field.
+    /// A body whose `Content-Type` is not JSON is a 415; an empty body, anything but strict RFC 8259 JSON
+    /// (trailing commas, comments, duplicate keys, `NaN`, leading zeros, a byte-order mark), a body that is
+    /// not an object, a field not in `fields` or a number out of range is a 400 whose message names the
+    /// field as the client wrote it.
     ///
     /// ```swift
-    /// let input = try request.decode(NewTodo.self)
+    /// let body = try request.jsonBody(fields: ["title", "completed"])
+    /// let title: String = try body.required("title")
     /// ```
-    package func decode<T: Decodable>(_ type: T.Type) throws(HTTPError) -> T {
+    package func jsonBody(fields: [String]) throws(HTTPError) -> JSONBody {
         if !body.isEmpty && !hasJSONContentType { throw HTTPError.unsupportedMediaType }
         guard !body.isEmpty else {
             throw HTTPError.badRequest("this request needs a JSON body", code: "invalid_json")
         }
+        let value: JSONValue
         do {
-            return try JSONDecoder().decode(T.self, from: Data(body))
-        } catch let error as DecodingError {
-            throw HTTPError(decoding: error)
+            value = try JSONValue(parsing: body, maxDepth: JSONBody.maxDepth, maxValues: JSONBody.maxValues)
         } catch {
-            throw HTTPError.badRequest("the body is not valid JSON", code: "invalid_json")
+            throw HTTPError(parsing: error)
         }
+        guard case .object(let object) = value else {
+            throw HTTPError.badRequest(
+                "the body must be a JSON object, not \(value.kindDescription)", code: "invalid_json")
+        }
+        for key in object.keys where !fields.contains(key) {
+            let known = fields.isEmpty ? "this request takes none" : "the fields are \(fields.joined(separator: ", "))"
+            throw HTTPError.badRequest("unknown field '\(JSONBody.quoted(key))'; \(known)", code: "unknown_field")
+        }
+        return JSONBody(object: object, fields: fields)
     }
 }
 
 extension HTTPError {
-    /// A 400 that names the key path a `DecodingError` points at.
-    package init(decoding error: DecodingError) {
-        func path(_ codingPath: [any CodingKey], _ last: (any CodingKey)? = nil) -> String {
-            let keys = codingPath + (last.map { [$0] } ?? [])
-            return keys.map { key in key.intValue.map { "[\($0)]" } ?? key.stringValue }
-                .joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
-        }
+    /// The 400 for a body StrictJSON refused.
+    init(parsing error: JSONParseError) {
         switch error {
-        case .keyNotFound(let key, let context):
-            self = .badRequest("missing field '\(path(context.codingPath, key))'", code: "missing_field")
-        case .typeMismatch(let type, let context):
+        case .invalid(let reason, let message, let line, let column, _):
+            let what =
+                switch reason {
+                case .duplicateKey: "a key appears twice"
+                case .prematureEnd: "the JSON ends too early"
+                case .trailingContent: "something follows the JSON value"
+                case .invalidUTF8: "the body is not valid UTF-8"
+                case .nulInKey: "a key holds NUL"
+                case .syntax, .other: "it is not strict JSON"
+                }
             self = .badRequest(
-                "field '\(path(context.codingPath))' must be \(Self.jsonTypeName(type))", code: "invalid_field")
-        case .valueNotFound(let type, let context):
+                "the body is not valid JSON: \(what) (\(message), line \(line), column \(column))", code: "invalid_json"
+            )
+        case .tooDeep(let limit):
+            self = .badRequest("the body nests deeper than \(limit) levels", code: "invalid_json")
+        case .tooManyValues(let limit):
             self = .badRequest(
-                "field '\(path(context.codingPath))' must be \(Self.jsonTypeName(type)), not null",
+                "the body holds more than \(limit) values; a route takes a few fields", code: "invalid_json")
+        case .numberOutOfRange(let path?, let text) where !path.components.isEmpty:
+            self = .badRequest(
+                "field '\(JSONBody.quoted(path.description))' is out of range: \(JSONBody.quoted(text)) does not fit "
+                    + "a 64-bit integer or a double",
                 code: "invalid_field")
-        case .dataCorrupted(let context) where !context.codingPath.isEmpty:
-            self = .badRequest("field '\(path(context.codingPath))' has an invalid value", code: "invalid_field")
-        default:
-            self = .badRequest("the body is not valid JSON", code: "invalid_json")
-        }
-    }
-
-    private static func jsonTypeName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type, is Substring.Type: "a string"
-        case is Bool.Type: "a boolean"
-        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "an integer"
-        case is Double.Type, is Float.Type: "a number"
-        default: String(describing: type)
+        case .numberOutOfRange(_, let text):
+            self = .badRequest(
+                "the body holds a number out of range: \(JSONBody.quoted(text))", code: "invalid_json")
         }
     }
 }

@@ -1,13 +1,11 @@
 extension Response {
     /// The response for anything a handler threw: an `HTTPResponseError` (`HTTPError` and the domain's
-    /// errors) as its status and body, `DecodingError` as a 400 naming the field, anything else a 500 whose
-    /// cause is logged (never shown to the client).
+    /// errors) as its status and body, anything else a 500 whose cause is logged (never shown to the
+    /// client).
     package init(rendering error: any Error, for request: Request) {
         switch error {
         case let error as any HTTPResponseError:
             self.init(error: error)
-        case let error as DecodingError:
-            self.init(error: HTTPError(decoding: error))
         default:
             Log.error("\(request.method.rawValue) \(request.path) failed: \(error)")
             self.init(error: .internalError)

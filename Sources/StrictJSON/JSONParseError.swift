@@ -5,6 +5,8 @@ public enum JSONParseError: Error, Equatable, Sendable {
     case invalid(reason: Reason, message: String, line: Int, column: Int, offset: Int)
     /// Nested deeper than the parse allows.
     case tooDeep(limit: Int)
+    /// Holds more values than the parse converts.
+    case tooManyValues(limit: Int)
     /// A number that does not fit its type: an integer outside `Int64`, a real beyond `Double`. The path
     /// names the value (nil only when a document holds more such numbers than are looked up one by one).
     case numberOutOfRange(path: JSONPath?, text: String)

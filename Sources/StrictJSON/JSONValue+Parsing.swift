@@ -21,7 +21,13 @@ extension JSONValue {
     /// try JSONValue(parsing: Array("[1, 2.5, \"x\"]".utf8))  // .array([.integer(1), .real(2.5), .string("x")])
     /// try JSONValue(parsing: Array("[1,]".utf8))            // throws .invalid(reason: .syntax, …)
     /// ```
-    public init(parsing bytes: [UInt8], maxDepth: Int = JSONValue.defaultMaxDepth) throws(JSONParseError) {
+    ///
+    /// `maxValues` bounds how many values (every array element, object member and scalar counts) are
+    /// converted to Swift: a reader that needs a few fields need not build a million.
+    public init(
+        parsing bytes: [UInt8], maxDepth: Int = JSONValue.defaultMaxDepth, maxValues: Int = .max
+    ) throws(JSONParseError) {
+        let limits = Converter(maxDepth: maxDepth, maxValues: maxValues)
         var text = bytes
         // A number out of range stops jansson with only a position; to name the field it sits in, the number
         // is replaced by a string no client can have written (a per-parse random marker) and the text parsed
@@ -29,7 +35,7 @@ extension JSONValue {
         let marker = Self.outOfRangeMarker()
         var outOfRange: String?
         for attempt in 0...Self.outOfRangeLookups {
-            switch Self.load(text, maxDepth: maxDepth) {
+            switch Self.load(text, limits) {
             case .success(let value):
                 guard let outOfRange else {
                     self = value
@@ -62,7 +68,7 @@ extension JSONValue {
     }
 
     /// One jansson parse of `text`, converted.
-    private static func load(_ text: [UInt8], maxDepth: Int) -> Result<JSONValue, LoadError> {
+    private static func load(_ text: [UInt8], _ limits: Converter) -> Result<JSONValue, LoadError> {
         var error = json_error_t()
         let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL
         let root = text.withUnsafeBufferPointer { buffer in
@@ -86,45 +92,11 @@ extension JSONValue {
             return .failure(.other(parseError))
         }
         defer { json_decref(root) }
-        guard let value = JSONValue(jansson: root, depth: 0, maxDepth: maxDepth) else {
-            return .failure(.other(.tooDeep(limit: maxDepth)))
-        }
-        return .success(value)
-    }
-
-    /// Converts a jansson value; nil past `maxDepth`.
-    private init?(jansson value: UnsafeMutablePointer<json_t>, depth: Int, maxDepth: Int) {
-        guard depth <= maxDepth else { return nil }
-        switch CJansson_typeof(value) {
-        case JSON_OBJECT:
-            var object = JSONObject()
-            var iterator = json_object_iter(value)
-            while let current = iterator {
-                let key = Self.string(json_object_iter_key(current), length: json_object_iter_key_len(current))
-                guard let member = json_object_iter_value(current),
-                    let converted = JSONValue(jansson: member, depth: depth + 1, maxDepth: maxDepth)
-                else { return nil }
-                object[key] = converted
-                iterator = json_object_iter_next(value, current)
-            }
-            self = .object(object)
-        case JSON_ARRAY:
-            var elements: [JSONValue] = []
-            elements.reserveCapacity(json_array_size(value))
-            for index in 0..<json_array_size(value) {
-                guard let element = json_array_get(value, index),
-                    let converted = JSONValue(jansson: element, depth: depth + 1, maxDepth: maxDepth)
-                else { return nil }
-                elements.append(converted)
-            }
-            self = .array(elements)
-        case JSON_STRING:
-            self = .string(Self.string(json_string_value(value), length: json_string_length(value)))
-        case JSON_INTEGER: self = .integer(Int64(json_integer_value(value)))
-        case JSON_REAL: self = .real(json_real_value(value))
-        case JSON_TRUE: self = .bool(true)
-        case JSON_FALSE: self = .bool(false)
-        default: self = .null
+        var converter = limits
+        do {
+            return .success(try converter.convert(root, depth: 0))
+        } catch {
+            return .failure(.other(error))
         }
     }
 
@@ -180,14 +152,6 @@ extension JSONValue {
         return bytes + [UInt8(ascii: "\"")]
     }
 
-    /// A string of `length` bytes (which may hold NUL) from jansson, which has checked it is UTF-8.
-    private static func string(_ pointer: UnsafePointer<CChar>?, length: Int) -> String {
-        guard let pointer else { return "" }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-            String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
-        }
-    }
-
     private static func reason(_ code: json_error_code) -> JSONParseError.Reason {
         switch code {
         case json_error_invalid_syntax, json_error_invalid_format: .syntax
@@ -204,5 +168,58 @@ extension JSONValue {
 extension String {
     fileprivate func leftPadded(to width: Int) -> String {
         String(repeating: "0", count: Swift.max(0, width - count)) + self
+    }
+}
+
+/// Converts jansson's tree to a `JSONValue` within a depth and a count of values.
+private struct Converter {
+    let maxDepth: Int
+    let maxValues: Int
+    private var values = 0
+
+    init(maxDepth: Int, maxValues: Int) {
+        self.maxDepth = maxDepth
+        self.maxValues = maxValues
+    }
+
+    mutating func convert(_ value: UnsafeMutablePointer<json_t>, depth: Int) throws(JSONParseError) -> JSONValue {
+        guard depth <= maxDepth else { throw .tooDeep(limit: maxDepth) }
+        values += 1
+        guard values <= maxValues else { throw .tooManyValues(limit: maxValues) }
+        switch CJansson_typeof(value) {
+        case JSON_OBJECT:
+            var object = JSONObject()
+            var iterator = json_object_iter(value)
+            while let current = iterator {
+                let key = Self.string(json_object_iter_key(current), length: json_object_iter_key_len(current))
+                guard let member = json_object_iter_value(current) else { break }
+                object[key] = try convert(member, depth: depth + 1)
+                iterator = json_object_iter_next(value, current)
+            }
+            return .object(object)
+        case JSON_ARRAY:
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(min(json_array_size(value), maxValues))
+            for index in 0..<json_array_size(value) {
+                guard let element = json_array_get(value, index) else { break }
+                elements.append(try convert(element, depth: depth + 1))
+            }
+            return .array(elements)
+        case JSON_STRING:
+            return .string(Self.string(json_string_value(value), length: json_string_length(value)))
+        case JSON_INTEGER: return .integer(Int64(json_integer_value(value)))
+        case JSON_REAL: return .real(json_real_value(value))
+        case JSON_TRUE: return .bool(true)
+        case JSON_FALSE: return .bool(false)
+        default: return .null
+        }
+    }
+
+    /// A string of `length` bytes (which may hold NUL) from jansson, which has checked it is UTF-8.
+    private static func string(_ pointer: UnsafePointer<CChar>?, length: Int) -> String {
+        guard let pointer else { return "" }
+        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self)
+        }
     }
 }

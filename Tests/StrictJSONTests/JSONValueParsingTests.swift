@@ -141,6 +141,23 @@ import Testing
         }
     }
 
+    @Test func boundsTheNumberOfConvertedValues() throws {
+        let many = "[" + Array(repeating: "0", count: 100_000).joined(separator: ",") + "]"
+        #expect(throws: JSONParseError.tooManyValues(limit: 1_000)) {
+            try JSONValue(parsing: Array(many.utf8), maxValues: 1_000)
+        }
+        let members = "{" + (0..<2_000).map { "\"k\($0)\":{}" }.joined(separator: ",") + "}"
+        #expect(throws: JSONParseError.tooManyValues(limit: 1_000)) {
+            try JSONValue(parsing: Array(members.utf8), maxValues: 1_000)
+        }
+        // The root, its three members and the array's two elements: six values.
+        let six = #"{"a":1,"b":[true,null],"c":"x"}"#
+        #expect(try JSONValue(parsing: Array(six.utf8), maxValues: 6)["c"] == .string("x"))
+        #expect(throws: JSONParseError.tooManyValues(limit: 5)) {
+            try JSONValue(parsing: Array(six.utf8), maxValues: 5)
+        }
+    }
+
     @Test func boundsTheDepthOfTheConvertedValue() throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: JSONParseError.tooDeep(limit: 512)) { try parse(deep) }

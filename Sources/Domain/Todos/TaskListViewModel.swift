@@ -38,6 +38,8 @@ package final class TaskListViewModel: Sendable {
     private let adds = Mutex<Void>(())
     /// The outcome of the last title the sink processed.
     private let lastOutcome = Mutex<Result<Todo, TodoError>?>(nil)
+    /// The `completed` of the task `add(title:completed:)` is adding (the subject carries titles only).
+    private let addingCompleted = Mutex<Bool>(false)
 
     /// Loads the stored tasks and connects `addNewTask` to the store.
     package init(store: any TodoStore) throws(TodoError) {
@@ -54,16 +56,18 @@ package final class TaskListViewModel: Sendable {
         subscriptions.withLock { $0.append(subscription) }
     }
 
-    /// Sends `title` into `addNewTask` and returns the todo its sink stored.
+    /// Sends `title` into `addNewTask` and returns the todo its sink stored, `completed` as given.
     ///
-    /// - Throws: `.titleTooShort` / `.titleTooLong` when the filter dropped the title, `.storage` when the
-    ///   store failed (nothing changed).
-    package func add(title: String) throws(TodoError) -> Todo {
+    /// - Throws: `.titleTooShort` / `.titleTooLong` / `.titleInvalid` when the filter dropped the title,
+    ///   `.storage` when the store failed (nothing changed).
+    package func add(title: String, completed: Bool = false) throws(TodoError) -> Todo {
         // NB: the lock is held while sending on purpose. Reactive delivers a send that arrives while the sink
         // is busy on the thread already delivering, so an outcome cannot be matched to its caller by thread;
         // one add at a time makes the recorded outcome this title's.
         let outcome = adds.withLock { _ -> Result<Todo, TodoError>? in
             lastOutcome.withLock { $0 = nil }
+            addingCompleted.withLock { $0 = completed }
+            defer { addingCompleted.withLock { $0 = false } }
             addNewTask.send(title)
             return lastOutcome.withLock { outcome in
                 defer { outcome = nil }
@@ -125,7 +129,7 @@ package final class TaskListViewModel: Sendable {
         let result = Result { () throws(TodoError) -> Todo in
             try change { list throws(TodoError) in
                 let todo = try Self.storing { () throws(TodoStoreError) in
-                    try store.insert(title: TodoTitle.normalized(title), completed: false)
+                    try store.insert(title: TodoTitle.normalized(title), completed: addingCompleted.withLock { $0 })
                 }
                 list.append(todo)
                 return todo

@@ -4,6 +4,8 @@ package enum TodoError: Error, Equatable, Sendable {
     case titleTooShort
     /// The trimmed title has more than `TodoTitle.maximumLength` characters.
     case titleTooLong
+    /// The title holds a control character (NUL, an escape, a line break inside it): a title is one line of text.
+    case titleInvalid
     /// No todo has this id.
     case notFound(id: Int)
     /// The store could not commit the change; nothing was changed.
@@ -16,6 +18,7 @@ package enum TodoError: Error, Equatable, Sendable {
         switch self {
         case .titleTooShort: "title_too_short"
         case .titleTooLong: "title_too_long"
+        case .titleInvalid: "title_invalid"
         case .notFound: "not_found"
         case .storage: "storage_error"
         case .unavailable: "storage_unavailable"
@@ -29,6 +32,8 @@ package enum TodoError: Error, Equatable, Sendable {
             "A title needs more than \(TodoTitle.minimumLength - 1) characters after trimming white space."
         case .titleTooLong:
             "A title may have at most \(TodoTitle.maximumLength) characters after trimming white space."
+        case .titleInvalid:
+            "A title may not hold control characters (such as NUL, tab or a line break) after trimming white space."
         case .notFound(let id): "There is no todo with id \(id)."
         case .storage(let reason): "The change could not be saved: \(reason)"
         case .unavailable(let reason): "The database is unavailable, nothing was changed: \(reason)"

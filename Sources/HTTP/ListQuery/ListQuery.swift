@@ -1,4 +1,5 @@
 import Foundation
+import Patterns
 
 /// json-server's list query language, parsed once per request and applied to any `ListQueryItem` list:
 /// the one implementation behind every list route.
@@ -11,7 +12,7 @@ import Foundation
 ///   excluded) or `?_start=&_limit=`.
 ///
 /// An unknown field, a malformed number or an unknown `_order` is a 400 naming the parameter, never an empty
-/// list.
+/// list. A query past one of the bounds of `ListQuery+Budget.swift` is a 400 `query_too_expensive`.
 ///
 /// ```swift
 /// let query = try ListQuery(request.query, for: AlbumModel.self)
@@ -32,6 +33,12 @@ package struct ListQuery: Sendable, Equatable {
         package var field: String
         package var comparison: Comparison
         package var values: [String]
+        /// The `_like` values compiled (empty for other comparisons).
+        var patterns: [Pattern] = []
+
+        package static func == (lhs: Condition, rhs: Condition) -> Bool {
+            lhs.field == rhs.field && lhs.comparison == rhs.comparison && lhs.values == rhs.values
+        }
     }
 
     /// One sort key.
@@ -67,22 +74,20 @@ package struct ListQuery: Sendable, Equatable {
 
     /// Parses `query` for items of type `Item`; a 400 names the first parameter it cannot use.
     package init<Item: ListQueryItem>(_ query: QueryParameters, for _: Item.Type) throws(HTTPError) {
+        let filters = query.pairs.count(where: { $0.name == "q" || !Self.reservedNames.contains($0.name) })
+        if filters > Self.maxFilters {
+            throw Self.tooExpensive("a query holds at most \(Self.maxFilters) filters; this one has \(filters)")
+        }
         let fields = Set(Item.queryFields)
         for name in query.names where !Self.reservedNames.contains(name) {
             let (field, comparison) = Self.split(name, fields: fields)
             guard let field else { throw Self.unknown(name, fields: Item.queryFields) }
             let values = query.all(name)
+            var condition = Condition(field: field, comparison: comparison, values: values)
             if comparison == .like {
-                for pattern in values where (try? Regex(pattern)) == nil {
-                    throw Self.invalid("'\(name)' is not a valid regular expression: \(pattern)")
-                }
-                for pattern in values {
-                    if let risk = Self.backtrackingRisk(pattern) {
-                        throw Self.invalid("'\(name)' is refused: \(risk)")
-                    }
-                }
+                for pattern in values { condition.patterns.append(try Self.compile(pattern, for: name)) }
             }
-            conditions.append(Condition(field: field, comparison: comparison, values: values))
+            conditions.append(condition)
         }
         searches = query.all("q").filter { !$0.isEmpty }
         sortKeys = try Self.sortKeys(query, fields: fields)
@@ -90,22 +95,13 @@ package struct ListQuery: Sendable, Equatable {
     }
 
     /// The items that pass, in order, and the part of them the window selects.
-    package func apply<Item: ListQueryItem>(to items: [Item]) -> ListQueryPage<Item> {
+    ///
+    /// Throws `query_too_expensive` when a `_like` match reaches its limit or filtering outlasts `workBudget`.
+    package func apply<Item: ListQueryItem>(to items: [Item]) throws(HTTPError) -> ListQueryPage<Item> {
+        var meter = Meter()
         var selected = items
-        if !conditions.isEmpty || !searches.isEmpty {
-            let matchers = conditions.map(Matcher.init)
-            let textFields = Item.queryFields
-            selected = items.filter { item in
-                matchers.allSatisfy { $0.matches(item) }
-                    && searches.allSatisfy { text in
-                        textFields.contains { field in
-                            guard case .text(let value)? = item.queryValue(of: field) else { return false }
-                            return value.range(of: text, options: [.caseInsensitive]) != nil
-                        }
-                    }
-            }
-        }
-        if !sortKeys.isEmpty { selected = sorted(selected) }
+        if !conditions.isEmpty || !searches.isEmpty { selected = try filtered(items, &meter) }
+        if !sortKeys.isEmpty { selected = try sorted(selected, &meter) }
         let total = selected.count
         switch window {
         case .all:
@@ -124,19 +120,46 @@ package struct ListQuery: Sendable, Equatable {
         }
     }
 
-    /// A stable sort by `sortKeys` (ties keep the list's order).
-    private func sorted<Item: ListQueryItem>(_ items: [Item]) -> [Item] {
+    /// The items that pass every condition and search, within `workBudget`.
+    private func filtered<Item: ListQueryItem>(_ items: [Item], _ meter: inout Meter) throws(HTTPError) -> [Item] {
+        let matchers = conditions.map(Matcher.init)
+        let textFields = Item.queryFields
+        var selected: [Item] = []
+        items: for item in items {
+            try meter.check()
+            for matcher in matchers where try !matcher.matches(item) { continue items }
+            for text in searches {
+                let found = textFields.contains { field in
+                    guard case .text(let value)? = item.queryValue(of: field) else { return false }
+                    return value.range(of: text, options: [.caseInsensitive]) != nil
+                }
+                if !found { continue items }
+            }
+            selected.append(item)
+        }
+        return selected
+    }
+
+    /// A stable sort by `sortKeys` (ties keep the list's order), within `workBudget`.
+    private func sorted<Item: ListQueryItem>(_ items: [Item], _ meter: inout Meter) throws(HTTPError) -> [Item] {
         let keyed = items.enumerated().map { index, item in
             (index: index, item: item, keys: sortKeys.map { item.queryValue(of: $0.field) })
         }
-        return keyed.sorted { lhs, rhs in
-            for (position, key) in sortKeys.enumerated() {
-                guard let left = lhs.keys[position], let right = rhs.keys[position] else { continue }
-                if left.sorts(before: right) { return !key.descending }
-                if right.sorts(before: left) { return key.descending }
-            }
-            return lhs.index < rhs.index
-        }.map(\.item)
+        do {
+            return try keyed.sorted { lhs, rhs in
+                try meter.check()
+                for (position, key) in sortKeys.enumerated() {
+                    guard let left = lhs.keys[position], let right = rhs.keys[position] else { continue }
+                    if left.sorts(before: right) { return !key.descending }
+                    if right.sorts(before: left) { return key.descending }
+                }
+                return lhs.index < rhs.index
+            }.map(\.item)
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            throw Self.tooExpensive("the sort failed")
+        }
     }
 
     /// `albumId_gte` → (`albumId`, `.atLeast`); a plain field → `.equal`; nil field when it names none.
@@ -155,6 +178,9 @@ package struct ListQuery: Sendable, Equatable {
             return []
         }
         let names = sort.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if names.count > maxSortKeys {
+            throw tooExpensive("'_sort' names at most \(maxSortKeys) fields; this one names \(names.count)")
+        }
         let orders = query["_order"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
         if let orders, orders.count != names.count, orders.count != 1 {
             throw invalid("'_order' must name one order, or one per '_sort' field")
@@ -223,24 +249,22 @@ package struct ListQuery: Sendable, Equatable {
         return invalid("'\(name)' is not a query parameter LiveState knows\(relation); \(known); \(fieldList)")
     }
 
-    private static func invalid(_ message: String) -> HTTPError {
+    static func invalid(_ message: String) -> HTTPError {
         HTTPError.badRequest(message, code: "invalid_query")
     }
 }
 
-/// A condition ready to test items (the `_like` patterns compiled once per request).
+/// A condition ready to test items: one PCRE2 matcher per `_like` pattern, for this request only.
 private struct Matcher {
-    package let condition: ListQuery.Condition
-    package let patterns: [Regex<AnyRegexOutput>]
+    let condition: ListQuery.Condition
+    let patterns: [PatternMatcher]
 
-    package init(_ condition: ListQuery.Condition) {
+    init(_ condition: ListQuery.Condition) {
         self.condition = condition
-        patterns =
-            condition.comparison == .like
-            ? condition.values.compactMap { try? Regex($0).ignoresCase() } : []
+        patterns = condition.patterns.map(PatternMatcher.init)
     }
 
-    package func matches(_ item: some ListQueryItem) -> Bool {
+    func matches(_ item: some ListQueryItem) throws(HTTPError) -> Bool {
         guard let value = item.queryValue(of: condition.field) else { return false }
         let values = condition.values
         switch condition.comparison {
@@ -250,7 +274,14 @@ private struct Matcher {
         case .atMost: return values.allSatisfy { value.compare(toQuery: $0) != .after }
         case .like:
             let form = value.queryForm
-            return patterns.allSatisfy { form.firstMatch(of: $0) != nil }
+            for pattern in patterns {
+                do {
+                    if try !pattern.matches(form) { return false }
+                } catch {
+                    throw ListQuery.tooExpensive(matching: condition, error)
+                }
+            }
+            return true
         }
     }
 }

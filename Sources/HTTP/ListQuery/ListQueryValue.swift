@@ -14,11 +14,14 @@ package enum ListQueryValue: Sendable, Equatable {
     }
 
     /// Orders values of one field: numbers numerically, text by Unicode scalars, `false` before `true`.
+    ///
+    /// NB: text compares its UTF-8 bytes, which order as the scalars do, several times faster than
+    /// `String.<` (which compares canonical equivalents equal), and a sort runs within the query's budget.
     package func sorts(before other: ListQueryValue) -> Bool {
         switch (self, other) {
         case (.integer(let lhs), .integer(let rhs)): lhs < rhs
         case (.boolean(let lhs), .boolean(let rhs)): !lhs && rhs
-        default: queryForm < other.queryForm
+        default: queryForm.utf8.lexicographicallyPrecedes(other.queryForm.utf8)
         }
     }
 

@@ -1,5 +1,5 @@
 import CEvent
-import Foundation
+package import Foundation
 import Synchronization
 
 /// One libevent `event_base` and the thread that runs it.
@@ -121,13 +121,22 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Stops the loop after the work already queued, and waits for its thread (unless called on it).
     package func stop() {
+        stop(waitingUntil: .distantFuture)
+    }
+
+    /// Stops the loop after the work already queued, and waits for its thread until `deadline`.
+    ///
+    /// Returns whether the thread has finished (true also when called on the loop itself or before `run`);
+    /// false means a callback was still running at the deadline: the loop ends when it returns.
+    @discardableResult
+    package func stop(waitingUntil deadline: DispatchTime) -> Bool {
         pending.withLock { $0.stopped = true }
         // NB: loopexit (not loopbreak) lets the callbacks already active run first.
         event_base_loopexit(base, nil)
-        if started.load(ordering: .acquiring) && !inLoop {
-            finished.wait()
-            finished.signal()
-        }
+        guard started.load(ordering: .acquiring) && !inLoop else { return true }
+        guard finished.wait(timeout: deadline) == .success else { return false }
+        finished.signal()
+        return true
     }
 
     private func drain() {

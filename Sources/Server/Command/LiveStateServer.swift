@@ -87,9 +87,16 @@ final class LiveStateServer: Sendable {
     }
 
     /// Stops accepting, ends open streams, runs the app's shutdown actions (storage), lets replies in
-    /// flight finish for up to `grace` seconds, then stops the loops. Idempotent.
-    func shutdown(grace: Double = 1.0) {
-        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    /// flight finish for up to `grace` seconds, then stops the loops; every wait ends by `deadline`.
+    /// Idempotent.
+    ///
+    /// Returns false when a loop was still busy at the deadline (its thread goes on until the process
+    /// exits; every write already answered is committed, so nothing acknowledged is lost).
+    @discardableResult
+    func shutdown(grace: Double = 1.0, deadline: DispatchTime? = nil) -> Bool {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return true }
+        let deadline = deadline ?? .now() + 2 * grace + 1
+        func within(_ seconds: Double) -> DispatchTime { min(.now() + seconds, deadline) }
         Log.info("shutting down")
         let group = DispatchGroup()
         for listener in listeners {
@@ -100,19 +107,22 @@ final class LiveStateServer: Sendable {
                 group.leave()
             }
         }
-        _ = group.wait(timeout: .now() + grace)
+        _ = group.wait(timeout: within(grace))
         app.runShutdownActions()
-        let deadline = DispatchTime.now() + grace
-        while listeners.contains(where: \.hasPendingReplies), DispatchTime.now() < deadline {
+        let replies = within(grace)
+        while listeners.contains(where: \.hasPendingReplies), DispatchTime.now() < replies {
             usleep(5_000)
         }
         // Let the terminating chunks and last replies reach the kernel before the loops stop.
+        let flush = within(0.2)
         for listener in listeners {
             let flushed = DispatchSemaphore(value: 0)
             listener.loop.execute { flushed.signal() }
-            _ = flushed.wait(timeout: .now() + 0.2)
+            _ = flushed.wait(timeout: flush)
         }
-        for loop in app.loops { loop.stop() }
-        Log.info("stopped")
+        var stoppedAll = true
+        for loop in app.loops where !loop.stop(waitingUntil: deadline) { stoppedAll = false }
+        Log.info(stoppedAll ? "stopped" : "stopped; a loop was still busy at the shutdown deadline")
+        return stoppedAll
     }
 }

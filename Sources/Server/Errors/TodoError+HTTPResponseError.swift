@@ -6,7 +6,7 @@ import HTTP
 extension TodoError: HTTPResponseError {
     package var status: Int {
         switch self {
-        case .titleTooShort, .titleTooLong: HTTPStatus.unprocessableContent
+        case .titleTooShort, .titleTooLong, .titleInvalid: HTTPStatus.unprocessableContent
         case .notFound: HTTPStatus.notFound
         case .storage, .unavailable: HTTPStatus.serviceUnavailable
         }

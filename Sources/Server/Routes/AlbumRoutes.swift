@@ -32,9 +32,10 @@ extension Router {
             return .load(albums.refresh())
         }
         post("/albums/selection") { request in
-            let input = try request.decode(AlbumSelectionBody.self)
+            let body = try request.jsonBody(fields: ["url", "id"])
+            let given: (url: String?, id: Int?) = (try body.optional("url"), try body.optional("id"))
             let url: String
-            switch (input.url, input.id) {
+            switch given {
             case (let given?, nil):
                 try albums.select(url: given)
                 url = given
@@ -60,10 +61,4 @@ extension Router {
     }
 
     static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")
-}
-
-/// The body of `POST /albums/selection`: a URL, or the id of a photo whose `url` is meant.
-private struct AlbumSelectionBody: Decodable {
-    var url: String?
-    var id: Int?
 }

@@ -12,14 +12,9 @@ extension Router {
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
         post("/frameworks/selection") { request in
-            let input = try request.decode(FrameworkSelectionBody.self)
-            let selected = try frameworks.select(name: input.name)
+            let name: String = try request.jsonBody(fields: ["name"]).required("name")
+            let selected = try frameworks.select(name: name)
             return try .json(["selected": selected], status: 202)
         }
     }
-}
-
-/// The body of `POST /frameworks/selection`.
-private struct FrameworkSelectionBody: Decodable {
-    var name: String
 }

@@ -13,14 +13,9 @@ extension Router {
             return try .json(movies.search(request.query["q"] ?? ""))
         }
         put("/movies/keyword") { request in
-            let input = try request.decode(KeywordBody.self)
-            movies.keyword = input.keyword
-            return try .json(["keyword": input.keyword], status: 202)
+            let keyword: String = try request.jsonBody(fields: ["keyword"]).required("keyword")
+            movies.keyword = keyword
+            return try .json(["keyword": keyword], status: 202)
         }
     }
-}
-
-/// The body of `PUT /movies/keyword`.
-private struct KeywordBody: Decodable {
-    var keyword: String
 }

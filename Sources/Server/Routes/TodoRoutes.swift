@@ -3,7 +3,7 @@ import HTTP
 import Storage
 
 extension Router {
-    /// Seed 004's task list: `GET/POST /todos`, `GET/PATCH/DELETE /todos/:id`.
+    /// Seed 004's task list: `GET/POST /todos`, `GET/PUT/PATCH/DELETE /todos/:id`.
     ///
     /// A bare `GET /todos` answers bytes encoded once per change of `tasks`; every mutation goes through
     /// `TaskListViewModel` and answers only after the store committed it.
@@ -24,14 +24,29 @@ extension Router {
             return
         }
         post("/todos") { request in
-            let input = try request.decode(NewTodoBody.self)
-            let todo = try todos.add(title: input.title)
+            let body = try request.jsonBody(fields: Self.todoFields)
+            let title: String = try body.required("title")
+            let completed = try body.optional("completed", as: Bool.self) ?? false
+            let todo = try todos.add(title: title, completed: completed)
             return try .json(todo, status: 201, headers: ["Location": "/todos/\(todo.id)"])
+        }
+        put("/todos/:id") { request in
+            let id = try request.require("id", as: Int.self)
+            let body = try request.jsonBody(fields: Self.todoFields)
+            let title: String = try body.required("title")
+            let completed: Bool = try body.required("completed")
+            return try .json(todos.update(id: id, title: title, completed: completed))
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            let input = try request.decode(TodoPatchBody.self)
-            return try .json(todos.update(id: id, title: input.title, completed: input.completed))
+            let body = try request.jsonBody(fields: Self.todoFields)
+            if body.isEmpty {
+                throw HTTPError.badRequest(
+                    "the body names no field to change; the fields are title, completed", code: "missing_field")
+            }
+            let title: String? = try body.optional("title")
+            let completed: Bool? = try body.optional("completed")
+            return try .json(todos.update(id: id, title: title, completed: completed))
         }
         delete("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
@@ -39,6 +54,9 @@ extension Router {
             return .response(.noContent)
         }
     }
+
+    /// The fields of a todo body (`id` is the server's).
+    fileprivate static let todoFields = ["title", "completed"]
 }
 
 extension Router {
@@ -47,20 +65,39 @@ extension Router {
     /// instance applied it, so a read here right after a 2xx sees the write.
     fileprivate mutating func addSharedTodoWrites(_ journal: PostgresJournal) {
         post("/todos") { request in
-            let input = try request.decode(NewTodoBody.self)
-            let title = try TodoTitle.validated(input.title)
+            let body = try request.jsonBody(fields: Self.todoFields)
+            let title = try TodoTitle.validated(body.required("title", as: String.self))
+            let completed = try body.optional("completed", as: Bool.self) ?? false
             return .later { respond in
-                journal.write(.insert(title: title, completed: false)) { result in
+                journal.write(.insert(title: title, completed: completed)) { result in
                     respond(Self.answer(result, status: 201) { ["Location": "/todos/\($0.id)"] })
+                }
+            }
+        }
+        put("/todos/:id") { request in
+            let id = try request.require("id", as: Int.self)
+            let body = try request.jsonBody(fields: Self.todoFields)
+            let title = try TodoTitle.validated(body.required("title", as: String.self))
+            let completed: Bool = try body.required("completed")
+            return .later { respond in
+                journal.write(.update(id: id, title: title, completed: completed)) { result in
+                    respond(Self.answer(result, status: 200) { _ in [:] })
                 }
             }
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            let input = try request.decode(TodoPatchBody.self)
-            let title = try input.title.map { title throws(TodoError) in try TodoTitle.validated(title) }
+            let body = try request.jsonBody(fields: Self.todoFields)
+            if body.isEmpty {
+                throw HTTPError.badRequest(
+                    "the body names no field to change; the fields are title, completed", code: "missing_field")
+            }
+            let title = try body.optional("title", as: String.self).map { title throws(TodoError) in
+                try TodoTitle.validated(title)
+            }
+            let completed: Bool? = try body.optional("completed")
             return .later { respond in
-                journal.write(.update(id: id, title: title, completed: input.completed)) { result in
+                journal.write(.update(id: id, title: title, completed: completed)) { result in
                     respond(Self.answer(result, status: 200) { _ in [:] })
                 }
             }
@@ -86,15 +123,4 @@ extension Router {
         case .failure(let error): return Response(error: error)
         }
     }
-}
-
-/// The body of `POST /todos`.
-private struct NewTodoBody: Decodable {
-    var title: String
-}
-
-/// The body of `PATCH /todos/:id`: each field optional.
-private struct TodoPatchBody: Decodable {
-    var title: String?
-    var completed: Bool?
 }

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import Reactive
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import HTTP
@@ -79,6 +80,16 @@ import Testing
         let notAURL = try harness.send(.post, "/albums/selection", json: #"{"url":"not a url"}"#)
         #expect(notAURL.status == 422)
         #expect(notAURL.text.contains(#""error":"invalid_url""#))
+        let fraction = try harness.send(.post, "/albums/selection", json: #"{"id":42.5}"#)
+        #expect(fraction.status == 400)
+        #expect(
+            try ErrorBody(fraction).message == "field 'id' must be an integer, not a number with a fraction or exponent"
+        )
+        let huge = try harness.send(.post, "/albums/selection", json: #"{"id":18446744073709551616}"#)
+        #expect(huge.status == 400)
+        #expect(try ErrorBody(huge).message.hasPrefix("field 'id' is out of range"))
+        let unknown = try harness.send(.post, "/albums/selection", json: #"{"url":"/a","ID":1}"#)
+        #expect(try ErrorBody(unknown).message == "unknown field 'ID'; the fields are url, id")
     }
 
     @Test func theImageIsServedSoThatNothingInItRuns() throws {

@@ -47,6 +47,9 @@ import Testing
         #expect(try JSONDecoder().decode([Post].self, from: Data(response.body)).count == 100)
         #expect(history.withLock { $0 } == [100, 100])
         #expect(try harness.send(.post, "/posts/refresh", json: "{}").status == 200)
+        for body in ["{,}", "[]", #"{"force":true}"#] {
+            #expect(try harness.send(.post, "/posts/refresh", json: body).status == 400)
+        }
         let notJSON = try harness.send(.post, "/posts/refresh", json: "x", headers: ["Content-Type": "text/plain"])
         #expect(notJSON.status == 415)
         let get = try harness.send(.get, "/posts/refresh")

@@ -36,8 +36,15 @@ import Testing
         (#"{"title":"   ab "}"#, 422, "title_too_short"),
         (#"{"title":"\#(String(repeating: "x", count: 501))"}"#, 422, "title_too_long"),
         (#"{"title":5}"#, 400, "invalid_field"),
-        (#"{"name":"Walk the dog"}"#, 400, "missing_field"),
+        (#"{"name":"Walk the dog"}"#, 400, "unknown_field"),
+        (#"{"completed":true}"#, 400, "missing_field"),
         (#"{"title":"Walk the dog""#, 400, "invalid_json"),
+        (#"{"title":"a title",}"#, 400, "invalid_json"),
+        (#"{"title":"Walk the dog","title":"Feed the cat"}"#, 400, "invalid_json"),
+        (#"{"title":"Walk the dog","completed":"yes"}"#, 400, "invalid_field"),
+        ("[]", 400, "invalid_json"),
+        (#"{"title":"Walk\u0000the dog"}"#, 422, "title_invalid"),
+        (#"{"title":"Walk\u001bthe dog"}"#, 422, "title_invalid"),
     ]
 
     @Test(arguments: refusedTitles)
@@ -84,9 +91,40 @@ import Testing
     }
 
     @Test func wrongMethodIs405WithAllow() throws {
-        let response = try harness.send(.put, "/todos/1", json: #"{"title":"Walk the dog"}"#)
+        let response = try harness.send(.post, "/todos/1", json: #"{"title":"Walk the dog"}"#)
         #expect(response.status == 405)
         #expect(response.headers["Allow"]?.contains("PATCH") == true)
+        #expect(response.headers["Allow"]?.contains("PUT") == true)
+    }
+
+    @Test func postHonoursCompleted() throws {
+        let created = try harness.send(.post, "/todos", json: #"{"title":"x y z w","completed":true}"#)
+        #expect(created.status == 201)
+        #expect(try created.decoded(Todo.self) == Todo(id: 2, title: "x y z w", completed: true))
+        #expect(try harness.decode(Todo.self, "/todos/2").completed)
+        let next = try harness.send(.post, "/todos", json: #"{"title":"Walk the dog"}"#)
+        #expect(try next.decoded(Todo.self).completed == false)
+    }
+
+    @Test func putReplacesAndNeedsBothFields() throws {
+        let replaced = try harness.send(.put, "/todos/1", json: #"{"title":"Buy oat milk","completed":true}"#)
+        #expect(replaced.status == 200)
+        #expect(try replaced.decoded(Todo.self) == Todo(id: 1, title: "Buy oat milk", completed: true))
+        for body in [#"{"title":"Walk the dog"}"#, #"{"completed":false}"#] {
+            let partial = try harness.send(.put, "/todos/1", json: body)
+            #expect(partial.status == 400)
+            #expect(try ErrorBody(partial).error == "missing_field")
+        }
+        #expect(try harness.send(.put, "/todos/99", json: #"{"title":"Walk the dog","completed":true}"#).status == 404)
+        #expect(try harness.send(.put, "/todos/1", json: #"{"title":"ab","completed":true}"#).status == 422)
+        #expect(try harness.decode(Todo.self, "/todos/1") == Todo(id: 1, title: "Buy oat milk", completed: true))
+    }
+
+    @Test(arguments: ["{}", #"{"done":true}"#, #"{"completed":true,"extra":1}"#])
+    func patchWithNoKnownFieldOrAnUnknownOneIs400AndChangesNothing(body: String) throws {
+        let response = try harness.send(.patch, "/todos/1", json: body)
+        #expect(response.status == 400)
+        #expect(try harness.decode(Todo.self, "/todos/1") == Todo(id: 1, title: "Buy Milk", completed: false))
     }
 
     @Test func listTakesTheQueryLanguage() throws {
