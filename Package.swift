@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "Deflate", swiftSettings: wrapping("CDeflate")),
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
-        .target(name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON"], swiftSettings: swiftSettings),
+        .target(
+            name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON", "Deflate"], swiftSettings: swiftSettings),
         // Everything that imports libevent (Sources/CEvent: Debian's libevent-dev): the loops, timers, the
         // listener and its streams, sockets, the HTTP client (and later its TLS path, in `Client/`).
         .target(name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent")),
@@ -102,7 +103,8 @@ let package = Package(
         // that starts the built binary (`LivestateProcess`), the fake upstream, the `/events` reader.
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "HTTPTests", dependencies: ["HTTP", "Reactive", "TestSupport"], swiftSettings: swiftSettings),
+            name: "HTTPTests", dependencies: ["HTTP", "Deflate", "Reactive", "TestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "LibEventTests",
             dependencies: ["LibEvent", "HTTP", "Reactive", "TestSupport"],

@@ -17,7 +17,8 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
         package var value: Value
         /// The compact JSON of the value (`JSONCoding.encode`).
         package var bytes: [UInt8]
-        /// `200`, `Content-Type: application/json; charset=utf-8`, the extra headers, `bytes` as body.
+        /// `200`, `Content-Type: application/json; charset=utf-8`, the extra headers, `bytes` as body, and
+        /// those bytes prepared (tag now, gzip form on the first gzip request), so once per emission.
         package var response: Response
     }
 
@@ -72,7 +73,8 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
     private func store(_ value: Value, headers: HTTPHeaders) {
         do {
             let bytes = try JSONCoding.encode(value)
-            let snapshot = Snapshot(value: value, bytes: bytes, response: .json(encoded: bytes, headers: headers))
+            let response = Response.json(encoded: bytes, headers: headers, prepared: PreparedBody(bytes))
+            let snapshot = Snapshot(value: value, bytes: bytes, response: response)
             latest.withLock { $0 = snapshot }
             encoded.send(snapshot)
         } catch {

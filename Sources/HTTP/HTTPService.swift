@@ -1,4 +1,5 @@
-/// The request pipeline above the router: CORS preflight, the token check, routing, CORS headers.
+/// The request pipeline above the router: CORS preflight, the token check, routing, content negotiation
+/// (ETag, 304, gzip), CORS headers.
 ///
 /// The listener calls `respond(to:)` for every request; tests call it without a socket.
 package struct HTTPService: Sendable {
@@ -24,7 +25,22 @@ package struct HTTPService: Sendable {
         if let token, request.method.isMutating, !token.accepts(request.headers["Authorization"]) {
             return decorated(.error(.unauthorized), for: request)
         }
-        return decorated(router.handle(request), for: request)
+        return decorated(negotiated(router.handle(request), for: request), for: request)
+    }
+
+    /// Entity tags, 304 and gzip (`ContentNegotiation`) on complete responses, before CORS adds its headers.
+    private func negotiated(_ reply: Reply, for request: Request) -> Reply {
+        guard request.method == .get || request.method == .head else { return reply }
+        switch reply {
+        case .response(let response):
+            return .response(ContentNegotiation.apply(response, for: request))
+        case .later(let start):
+            return .later { respond in
+                start { response in respond(ContentNegotiation.apply(response, for: request)) }
+            }
+        case .stream:
+            return reply
+        }
     }
 
     private func decorated(_ reply: Reply, for request: Request) -> Reply {

@@ -11,11 +11,14 @@ package struct Response: Sendable {
     package var headers: HTTPHeaders
     /// The body bytes (a copy-on-write array: a cached body is shared, not copied).
     package var body: [UInt8]
+    /// `body` prepared once for many sends (its tag, its gzip form), or nil; `ContentNegotiation` uses it.
+    package var prepared: PreparedBody?
 
-    package init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    package init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], prepared: PreparedBody? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.prepared = prepared
     }
 
     /// `value` encoded as JSON.
@@ -29,10 +32,12 @@ package struct Response: Sendable {
     }
 
     /// Already encoded JSON bytes (cached per change, never re-encoded per request).
-    package static func json(encoded bytes: [UInt8], status: Int = 200, headers: HTTPHeaders = [:]) -> Response {
+    package static func json(
+        encoded bytes: [UInt8], status: Int = 200, headers: HTTPHeaders = [:], prepared: PreparedBody? = nil
+    ) -> Response {
         var headers = headers
         headers["Content-Type"] = jsonContentType
-        return Response(status: status, headers: headers, body: bytes)
+        return Response(status: status, headers: headers, body: bytes, prepared: prepared)
     }
 
     /// 204 with no body.

@@ -1,7 +1,14 @@
 import Foundation
+import Glibc
 import Synchronization
 
 /// The service's one small logger: a line per event on stderr, level from `LOG_LEVEL`.
+///
+/// Lines of `debug` and `info` (the one line per request) are appended to one locked buffer and written
+/// with a single `write(2)` every `flushInterval`, when the buffer reaches `flushSize`, before any
+/// `warning` or `error` line (which is written at once, so order is kept), at `flush()` (shutdown) and at
+/// `exit` (an `atexit` handler): no request's `write` syscall on the hot path, no line lost on SIGTERM.
+/// A crash (a trap, `kill -9`) loses at most the last `flushInterval` of lines.
 ///
 /// Levels by meaning: `error` for failures of C calls and 500s, `warning` for degraded service,
 /// `info` for lifecycle and the one line per request, `debug` for client errors and details.
@@ -38,7 +45,24 @@ package enum Log {
 
     private static let current = Atomic<Int>(
         (ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Level.init(name:)) ?? .info).rawValue)
-    private static let output = Mutex(())
+    /// Lines not yet written to stderr.
+    private static let pending = Mutex<[UInt8]>([])
+    /// How long a buffered line may wait.
+    package static let flushInterval = 0.05
+    /// A buffer this full is written at once.
+    package static let flushSize = 64 << 10
+    // NB: started by the first buffered line: a thread that only sleeps and flushes, plus the exit handler.
+    private static let flusher: Void = {
+        atexit { Log.flush() }
+        let thread = Thread {
+            while true {
+                usleep(useconds_t(flushInterval * 1_000_000))
+                flush()
+            }
+        }
+        thread.name = "livestate-log"
+        thread.start()
+    }()
 
     /// The lowest level written.
     package static var level: Level {
@@ -59,9 +83,39 @@ package enum Log {
     private static func write(_ level: Level, _ message: () -> String) {
         guard enabled(level) else { return }
         let line = "\(timestamp()) \(level.label) \(oneLine(message()))\n"
-        output.withLock { _ in
-            FileHandle.standardError.write(Data(line.utf8))
+        let now = level >= .warning
+        if !now { _ = flusher }
+        pending.withLock { pending in
+            pending.append(contentsOf: line.utf8)
+            if now || pending.count >= flushSize { writeOut(&pending) }
         }
+    }
+
+    /// Writes every buffered line to stderr now (shutdown calls it; so does a timer and `exit`).
+    package static func flush() {
+        pending.withLock { pending in
+            if !pending.isEmpty { writeOut(&pending) }
+        }
+    }
+
+    // NB: under the lock, so lines from several threads reach stderr whole and in order.
+    private static func writeOut(_ pending: inout [UInt8]) {
+        pending.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else if written < 0, errno == EAGAIN {
+                    usleep(1000)  // a non-blocking stderr that is full: wait for its reader
+                } else {
+                    break  // stderr closed or full disk: the lines are dropped, the server goes on
+                }
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// `text` with control characters written as `\u{…}` escapes.
@@ -69,6 +123,8 @@ package enum Log {
     /// NB: messages carry request paths, percent-decoded: `%0A` would otherwise start a forged log line and
     /// `%1B` send terminal escapes to whoever reads the log.
     private static func oneLine(_ text: String) -> String {
+        // Fast path: printable ASCII only (the usual request line) needs no per-scalar property lookups.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) { return text }
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
         var result = ""
         for scalar in text.unicodeScalars {

@@ -123,6 +123,7 @@ final class LiveStateServer: Sendable {
         var stoppedAll = true
         for loop in app.loops where !loop.stop(waitingUntil: deadline) { stoppedAll = false }
         Log.info(stoppedAll ? "stopped" : "stopped; a loop was still busy at the shutdown deadline")
+        Log.flush()
         return stoppedAll
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import HTTP
 import Synchronization
 
-/// The files of `--public`, served at `/` with content types, `ETag` and `304`.
+/// The files of `--public`, served at `/` with content types and `ETag`; `HTTPService`'s content negotiation
+/// answers `304` and gzips text files (each file's gzip form is compressed once and kept with its entry).
 ///
 /// A path that names a dotfile or a `..` segment (plain or percent-encoded), or that resolves (through
 /// symlinks) outside the folder, is a 404; directories are never listed (their `index.html` is served).
@@ -36,11 +37,7 @@ final class StaticFiles: Sendable {
         guard let file = resolve(request.path) else {
             throw HTTPError.notFound("no route or file for \(request.path) (the routes are listed at /openapi.json)")
         }
-        let entry = try load(file)
-        if let tags = request.headers["If-None-Match"], Self.matches(tags, entry.etag) {
-            return .response(Response(status: 304, headers: ["ETag": entry.etag, "Cache-Control": "no-cache"]))
-        }
-        return .response(entry.response)
+        return .response(try load(file).response)
     }
 
     /// The real path of the file `path` names, or nil if it must not be served.
@@ -81,18 +78,10 @@ final class StaticFiles: Sendable {
                 "Content-Type": Self.contentType(of: path), "ETag": etag, "Cache-Control": "no-cache",
                 "Content-Security-Policy": ContentSecurityPolicy.page, "X-Content-Type-Options": "nosniff",
             ],
-            body: bytes)
+            body: bytes, prepared: PreparedBody(bytes, etag: etag))
         let entry = Entry(size: size, modified: modified, response: response, etag: etag)
         if bytes.count <= cacheLimit { cache.withLock { $0[path] = entry } }
         return entry
-    }
-
-    /// Whether an `If-None-Match` list names `etag` (weak comparison, `*` matches).
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { item in
-            let tag = item.trimmingWhitespace()
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
     }
 
     /// The media type for a file name's extension.
