@@ -3,7 +3,7 @@ import Patterns
 
 /// NB: the bounds on one list request. A list query runs on an event loop's thread over every item of a
 /// list (5,000 albums), so its work is bounded before it starts and while it runs, and a query past a
-/// bound is a 400 `query_too_expensive` rather than a loop held for seconds (API.md, Conventions):
+/// bound is a 400 `query_too_expensive` rather than a loop held for seconds (docs/api.md, the list query language):
 /// - at most `maxFilters` filter values (`field=`, `field_ne=`, `_gte`, `_lte`, `_like`, `q`) in one query;
 /// - at most `maxSortKeys` `_sort` fields;
 /// - each `_like` pattern is compiled by PCRE2 with `patternLimits`: at most 256 bytes, 32 KiB compiled,

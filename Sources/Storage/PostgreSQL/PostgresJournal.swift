@@ -46,7 +46,7 @@ package final class PostgresJournal: @unchecked Sendable {
         case delete(id: Int)
     }
 
-    /// Seconds within which a write is answered, whatever the database does (API.md: 5 s).
+    /// Seconds within which a write is answered, whatever the database does (5 s; docs/api.md, storage_unavailable).
     package static let answerWithin = 5.0
     /// The channel every write notifies and every instance listens to.
     static let channel = "livestate_events"
