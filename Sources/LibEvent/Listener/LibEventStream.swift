@@ -17,6 +17,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     private let timeout: timeval
     private var closed = false
     private var closeActions: [@Sendable () -> Void] = []
+    private var drainAction: (@Sendable () -> Void)?
 
     init(
         listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, connection: OpaquePointer,
@@ -62,8 +63,41 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         eventLoop.executeNowOrLater { [self] in
             guard !closed, let chunk else { return }
             ByteBox.append(bytes, to: chunk)
-            evhttp_send_reply_chunk(request, chunk)
+            sendChunk(chunk)
         }
+    }
+
+    func write(_ frames: [SharedBytes]) {
+        guard !frames.isEmpty else { return }
+        eventLoop.executeNowOrLater { [self] in
+            guard !closed, let chunk else { return }
+            for frame in frames { ByteBox.append(shared: frame, to: chunk) }
+            sendChunk(chunk)
+        }
+    }
+
+    func onDrain(_ action: @escaping @Sendable () -> Void) {
+        precondition(eventLoop.inLoop, "onDrain is set on the stream's loop")
+        drainAction = action
+    }
+
+    /// Moves `chunk` into the connection's output (libevent moves referenced pieces, never copies them),
+    /// asking to be told when the output has drained.
+    ///
+    /// NB: evhttp keeps one write callback per connection, replaced by each chunk and by the reply's end,
+    /// so after `close()` it never calls back into a stream that may be gone.
+    private func sendChunk(_ chunk: OpaquePointer) {
+        evhttp_send_reply_chunk_with_cb(
+            request, chunk,
+            { _, context in
+                Unmanaged<LibEventStream>.fromOpaque(context!).takeUnretainedValue().drained()
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// libevent wrote the whole output to the socket.
+    private func drained() {
+        guard !closed else { return }
+        drainAction?()
     }
 
     func close() {
@@ -131,6 +165,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
 
     private func finish() {
         closed = true
+        drainAction = nil
         listener.streamEnded(self)
         let actions = closeActions
         closeActions = []

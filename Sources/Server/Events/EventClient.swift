@@ -4,6 +4,12 @@ import HTTP
 ///
 /// Used only on the loop of its stream (`EventFanout` guarantees it).
 ///
+/// Memory: every frame is shared (`SharedBytes`), so a client holds references, never copies. What it
+/// writes is fed as its output drains: the replay (current values, or the missed events read page by
+/// page from the hub's log) is written only while less than `window` bytes wait in its output, and live
+/// events go behind it in a queue. A client that stops reading therefore holds at most `window` bytes of
+/// replay in flight plus `cap` of live events (the one being written not counted), and is cut off beyond.
+///
 /// ```swift
 /// let client = EventClient(stream: stream, topics: [.todos], diff: false)
 /// client.start(hub.replay(for: client.topics, diff: false, after: nil))
@@ -14,6 +20,12 @@ final class EventClient: @unchecked Sendable {
 
     /// The default cap on live output waiting unsent for one client: 1 MiB.
     static let defaultCap = 1 << 20
+    /// Replay output kept in flight per client: more is written once the output drains below it.
+    static let defaultWindow = 256 << 10
+
+    /// Reads the next page of a resume from the hub's log: the frames after an id, up to some bytes; nil
+    /// once the log no longer holds them all.
+    typealias LogReader = @Sendable (_ after: UInt64, _ maxBytes: Int) -> EventLog.Page?
 
     /// The connection.
     let stream: any HTTPStream
@@ -23,80 +35,171 @@ final class EventClient: @unchecked Sendable {
     let diff: Bool
     /// Cut the client off once more live bytes than this wait unsent.
     let cap: Int
+    /// Write more only while less than this waits in the output.
+    let window: Int
+    private let readLog: LogReader?
 
     /// The newest event id the client's output reflects: later deliveries at or below it are duplicates.
     private(set) var lastSentID: UInt64 = 0
-    /// Bytes of the replay on connect (never counted against the cap).
+    /// While resuming: the id after which the log is read next (live deliveries wait in the log meanwhile).
+    private var resumeCursor: UInt64?
+    /// Frames not yet written, oldest first from `queueHead`; `isReplay` for the replay of current values.
+    private var queue: [(frame: SharedBytes, isReplay: Bool)] = []
+    private var queueHead = 0
+    /// Bytes of live frames in `queue`.
+    private var queuedLiveBytes = 0
+    /// Bytes of replay written (never counted against the cap).
     private var replayBytes = 0
     /// Every byte written to the stream so far.
     private var writtenBytes = 0
     /// Whether the client was cut off or its stream ended.
     private(set) var isFinished = false
 
-    /// Creates the client of an open stream.
-    init(stream: any HTTPStream, topics: Set<EventTopic>, diff: Bool, cap: Int = EventClient.defaultCap) {
+    /// Creates the client of an open stream; `readLog` serves a resume.
+    init(
+        stream: any HTTPStream, topics: Set<EventTopic>, diff: Bool, cap: Int = EventClient.defaultCap,
+        window: Int = EventClient.defaultWindow, readLog: LogReader? = nil
+    ) {
         self.stream = stream
         self.topics = topics
         self.diff = diff
         self.cap = cap
+        self.window = window
+        self.readLog = readLog
     }
 
-    /// Writes the replay (the `retry:` line, then the current values or the missed events).
+    /// Starts the replay (the `retry:` line, then the current values or the missed events), written as the
+    /// client reads.
     func start(_ replay: EventReplay) {
-        stream.write(replay.bytes)
-        replayBytes = replay.bytes.count
-        writtenBytes = replay.bytes.count
         lastSentID = replay.lastID
+        resumeCursor = replay.resumeAfter
+        queue = replay.frames.map { ($0, true) }
+        stream.onDrain { [weak self] in self?.pump() }
+        pump()
     }
 
-    /// Live output written but not yet handed to the kernel: what the cap limits.
+    /// Live output written or queued but not yet handed to the kernel: what the cap limits.
     ///
-    /// Output leaves in order, so whatever is sent counts against the replay first.
+    /// Output leaves in order and the replay is written before any live event, so whatever is sent counts
+    /// against the replay first.
     var unsentLiveBytes: Int {
         let pending = stream.pendingBytes
         let sent = writtenBytes - pending
         let unsentReplay = max(0, replayBytes - sent)
-        return max(0, pending - unsentReplay)
+        return max(0, pending - unsentReplay) + queuedLiveBytes
     }
 
     /// Sends `record` if the client wants it and has not had it; false once the client is cut off.
     @discardableResult
     func deliver(_ record: EventRecord) -> Bool {
         guard !isFinished else { return false }
-        guard record.id > lastSentID else { return true }
+        // NB: while resuming, the log holds this event too; the next page reads it in order.
+        guard resumeCursor == nil, record.id > lastSentID else { return true }
         lastSentID = record.id
         guard topics.contains(record.topic) else { return true }
         return send(record.frame(diff: diff))
     }
 
-    /// Sends the `: keep-alive` comment; false once the client is cut off.
+    /// Sends the `: keep-alive` comment (unless output is waiting anyway); false once the client is cut off.
     @discardableResult
     func heartbeat() -> Bool {
         guard !isFinished else { return false }
-        return send(SSE.keepAlive)
+        guard resumeCursor == nil, queueHead == queue.count else { return !closedByPeer() }
+        return send(Self.keepAlive)
     }
 
     /// Ends the stream (shutdown, or the cap).
     func finish() {
         guard !isFinished else { return }
         isFinished = true
+        dropQueue()
         stream.close()
     }
 
-    private func send(_ bytes: [UInt8]) -> Bool {
-        if stream.isClosed {
-            isFinished = true
-            return false
-        }
-        // NB: the check comes before the write, so the frame being written never counts.
+    private static let keepAlive = SharedBytes(SSE.keepAlive)
+
+    private func send(_ frame: SharedBytes) -> Bool {
+        if closedByPeer() { return false }
+        // NB: the check comes before the frame joins, so the frame being written never counts.
         if unsentLiveBytes > cap {
-            // Cut off: drop the connection and what it has not read, so no memory stays held for it.
-            isFinished = true
-            stream.abort()
+            cutOff()
             return false
         }
-        stream.write(bytes)
-        writtenBytes += bytes.count
+        queue.append((frame, false))
+        queuedLiveBytes += frame.count
+        pump()
+        return !isFinished
+    }
+
+    /// Writes what waits (queued frames, then the next page of a resume) while the output holds less than
+    /// `window`; runs again each time the output drains.
+    private func pump() {
+        while !isFinished, !closedByPeer(), stream.pendingBytes < window {
+            if queueHead < queue.count {
+                writeQueued()
+            } else if let cursor = resumeCursor {
+                guard let readLog, let page = readLog(cursor, window) else {
+                    // The log moved past what this client has read: too slow, like a client over its cap.
+                    cutOff()
+                    return
+                }
+                resumeCursor = page.isComplete ? nil : page.lastID
+                lastSentID = max(lastSentID, page.lastID)
+                write(page.frames, replay: true)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Writes queued frames, up to `window` bytes (at least one), as one chunk.
+    private func writeQueued() {
+        var frames: [SharedBytes] = []
+        var bytes = 0
+        var replay = 0
+        while queueHead < queue.count, bytes < window {
+            let (frame, isReplay) = queue[queueHead]
+            // One chunk is all replay or all live, so the byte counts stay exact.
+            if !frames.isEmpty && isReplay != (replay > 0) { break }
+            frames.append(frame)
+            bytes += frame.count
+            if isReplay { replay += frame.count } else { queuedLiveBytes -= frame.count }
+            queueHead += 1
+        }
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: queue.capacity <= 64)
+            queueHead = 0
+        }
+        write(frames, replay: replay > 0)
+    }
+
+    private func write(_ frames: [SharedBytes], replay: Bool) {
+        guard !frames.isEmpty else { return }
+        let bytes = frames.reduce(0) { $0 + $1.count }
+        stream.write(frames)
+        writtenBytes += bytes
+        if replay { replayBytes += bytes }
+    }
+
+    /// Whether the stream ended under the client (the peer left); marks the client finished.
+    private func closedByPeer() -> Bool {
+        guard stream.isClosed else { return false }
+        isFinished = true
+        dropQueue()
         return true
+    }
+
+    /// Drops the connection and what it has not read, so no memory stays held for it.
+    private func cutOff() {
+        isFinished = true
+        resumeCursor = nil
+        dropQueue()
+        stream.abort()
+    }
+
+    private func dropQueue() {
+        queue = []
+        queueHead = 0
+        queuedLiveBytes = 0
     }
 }

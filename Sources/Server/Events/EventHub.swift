@@ -30,6 +30,8 @@ final class EventHub: Sendable {
     let heartbeat: Double?
     /// The cap on unsent live output per client.
     let clientCap: Int
+    /// The replay output each client keeps in flight (`EventClient.window`).
+    let clientWindow: Int
 
     private let ids: EventIDSource
     private let state: Mutex<State>
@@ -37,15 +39,18 @@ final class EventHub: Sendable {
     private let feed = PassthroughSubject<EventRecord, Never>()
     private let upstream = Mutex<[AnyCancellable]>([])
 
-    /// Creates a hub that remembers the last `bufferSize` events (at least 1024 by the contract).
+    /// Creates a hub that remembers the last `bufferCount` events, or fewer when those would take more
+    /// than `bufferBytes` (the contract: 1024 events, 16 MiB).
     init(
-        ids: EventIDSource = EventIDSource(), bufferSize: Int = 1024, heartbeat: Double? = 15,
-        clientCap: Int = EventClient.defaultCap
+        ids: EventIDSource = EventIDSource(), bufferCount: Int = EventLog.defaultCount,
+        bufferBytes: Int = EventLog.defaultBytes, heartbeat: Double? = 15, clientCap: Int = EventClient.defaultCap,
+        clientWindow: Int = EventClient.defaultWindow
     ) {
         self.ids = ids
+        self.clientWindow = clientWindow
         self.heartbeat = heartbeat
         self.clientCap = clientCap
-        state = Mutex(State(log: EventLog(capacity: bufferSize)))
+        state = Mutex(State(log: EventLog(maxCount: bufferCount, maxBytes: bufferBytes)))
     }
 
     // MARK: Sources
@@ -131,23 +136,25 @@ final class EventHub: Sendable {
         }
     }
 
-    /// What a client connecting now is sent first: the `retry:` line, then either the events after
-    /// `lastEventID` (when the log still holds all of them) or the current value of each current-value
-    /// topic it asked for, oldest first.
+    /// What a client connecting now is sent first: the `retry:` line, then either the current value of
+    /// each current-value topic it asked for, oldest first, or (when the log still holds every event after
+    /// `lastEventID`) nothing yet: the missed events are read from the log as the client reads
+    /// (`readLog`).
     func replay(for topics: Set<EventTopic>, diff: Bool, after lastEventID: UInt64?) -> EventReplay {
-        let (records, lastID, resumed) = state.withLock { state -> ([EventRecord], UInt64, Bool) in
-            let lastID = state.log.lastID ?? 0
-            if let lastEventID, let missed = state.log.records(after: lastEventID) {
-                return (missed, lastID, true)
+        state.withLock { state in
+            if let lastEventID, state.log.holdsEvents(after: lastEventID) {
+                return EventReplay(frames: [Self.retry], lastID: lastEventID, resumeAfter: lastEventID)
             }
-            return (Array(state.current.values), lastID, false)
-        }
-        var bytes = SSE.retry
-        for record in records.sorted(by: { $0.id < $1.id }) where topics.contains(record.topic) {
             // NB: a first connect gets whole lists, even with ?diff=1: the snapshot the changes apply to.
-            bytes.append(contentsOf: resumed ? record.frame(diff: diff) : record.frame)
+            let current = state.current.values.filter { topics.contains($0.topic) }.sorted { $0.id < $1.id }
+            return EventReplay(
+                frames: [Self.retry] + current.map(\.frame), lastID: state.log.lastID ?? 0, resumeAfter: nil)
         }
-        return EventReplay(bytes: bytes, lastID: lastID, resumed: resumed)
+    }
+
+    /// The next frames of a resume after `id` (`EventLog.page`), under the lock.
+    func readLog(after id: UInt64, topics: Set<EventTopic>, diff: Bool, maxBytes: Int) -> EventLog.Page? {
+        state.withLock { $0.log.page(after: id, topics: topics, diff: diff, maxBytes: maxBytes) }
     }
 
     /// Starts a client on `stream` (call on the stream's loop): replay, then live events until the stream
@@ -161,7 +168,11 @@ final class EventHub: Sendable {
         _ stream: any HTTPStream, topics: Set<EventTopic>, diff: Bool, lastEventID: UInt64?,
         through fanout: EventFanout
     ) {
-        let client = EventClient(stream: stream, topics: topics, diff: diff, cap: clientCap)
+        let client = EventClient(
+            stream: stream, topics: topics, diff: diff, cap: clientCap, window: clientWindow,
+            readLog: { [weak self] after, maxBytes in
+                self?.readLog(after: after, topics: topics, diff: diff, maxBytes: maxBytes)
+            })
         // NB: the fan-out subscribes to the feed before the replay is taken, so no event falls between.
         client.start(replay(for: topics, diff: diff, after: lastEventID))
         if isShutDown {
@@ -192,6 +203,8 @@ final class EventHub: Sendable {
         // Each fan-out ends its clients when the completion reaches its loop.
         feed.send(completion: .finished)
     }
+
+    private static let retry = SharedBytes(SSE.retry)
 
     private func keep(_ cancellable: AnyCancellable) {
         upstream.withLock { $0.append(cancellable) }

@@ -1,10 +1,17 @@
-/// What a client is sent when it connects: the `retry:` line, then the current values of its topics or
-/// the events it missed, and the id up to which that output reflects the hub.
+import HTTP
+
+/// What a client is sent when it connects, before any live event: the `retry:` line, then either the
+/// current values of its topics (a first connect) or, read from the recent-events log as the client
+/// reads, the events it missed (a resume).
 struct EventReplay: Sendable {
-    /// The bytes to write before any live event.
-    var bytes: [UInt8]
-    /// Live events at or below this id are already reflected in `bytes`.
+    /// The frames to write first (shared, not copied).
+    var frames: [SharedBytes]
+    /// Live events at or below this id are already reflected in `frames` (or come from the log).
     var lastID: UInt64
-    /// Whether `Last-Event-ID` was honoured (false: current values were sent instead).
-    var resumed: Bool
+    /// Set when `Last-Event-ID` is honoured: the events after this id are read from the log, page by page
+    /// as the client's output drains (nil: current values were sent instead).
+    var resumeAfter: UInt64?
+
+    /// Whether `Last-Event-ID` was honoured.
+    var resumed: Bool { resumeAfter != nil }
 }

@@ -15,8 +15,13 @@ import Testing
     let key = FanoutKey()
 
     /// A hub on todos (collection), frameworks (passthrough) and image (optional), delivering at once.
-    func makeHub(bufferSize: Int = 1024, cap: Int = EventClient.defaultCap) -> (EventHub, EventFanout) {
-        let hub = EventHub(ids: fixedClock(), bufferSize: bufferSize, heartbeat: nil, clientCap: cap)
+    func makeHub(
+        bufferCount: Int = 1024, bufferBytes: Int = 16 << 20, cap: Int = EventClient.defaultCap,
+        window: Int = EventClient.defaultWindow
+    ) -> (EventHub, EventFanout) {
+        let hub = EventHub(
+            ids: fixedClock(), bufferCount: bufferCount, bufferBytes: bufferBytes, heartbeat: nil, clientCap: cap,
+            clientWindow: window)
         hub.attach(.todos, collection: todos)
         hub.attach(.frameworks, selections)
         hub.attach(.image, optional: images)
@@ -130,7 +135,7 @@ import Testing
     }
 
     @Test func resumeFromAnIdOlderThanTheBufferSendsCurrentValues() {
-        let (hub, fanout) = makeHub(bufferSize: 4)
+        let (hub, fanout) = makeHub(bufferCount: 4)
         let old = hub.lastEventID
         for n in 0..<5 { selections.send("F\(n)") }
         let stream = connect(hub, fanout, topics: [.todos, .frameworks], lastEventID: old)
@@ -270,10 +275,72 @@ extension EventHubTests {
         hub.attach(.todos, collection: snapshot)
         subject.send([CountedItem(id: 1, counter: counter), CountedItem(id: 2, counter: counter)])
         for _ in 0..<10 { _ = snapshot.response }
-        let replay = String(decoding: hub.replay(for: [.todos], diff: false, after: nil).bytes, as: UTF8.self)
+        let frames = hub.replay(for: [.todos], diff: false, after: nil).frames
+        let replay = String(decoding: frames.flatMap(\.bytes), as: UTF8.self)
         #expect(replay.contains("data: [1,2]"))
         // The lists once each, shared by GET and /events (1 + 2 items), plus the item each `?diff=1` change
         // adds (1 + 1); encoding the lists again for /events would make it 8.
         #expect(counter.count == 5)
+    }
+
+    /// Sends `count` frameworks events of about 220 bytes, then resumes a client that does not read from
+    /// before them; returns it and the events' common title.
+    func stalledResumer(_ hub: EventHub, _ fanout: EventFanout, after count: Int) -> (RecordingStream, String) {
+        let start = hub.lastEventID
+        let title = String(repeating: "x", count: 200)
+        for n in 0..<count { selections.send("\(n) \(title)") }
+        let stream = RecordingStream()
+        stream.isStalled = true
+        hub.connect(stream, topics: [.frameworks], diff: false, lastEventID: start, through: fanout)
+        return (stream, title)
+    }
+
+    @Test func aResumeIsWrittenAsTheClientReadsNotCopiedInOneGo() {
+        let (hub, fanout) = makeHub(cap: 1_000, window: 1_000)
+        let (stream, title) = stalledResumer(hub, fanout, after: 50)
+        // A window's worth (and the frame that crosses it), not the 11 KB backlog.
+        #expect(stream.written.count < 1_600)
+        #expect(stream.events.count < 8)
+        selections.send("live")
+        var rounds = 0
+        while stream.events.count < 51 && rounds < 100 {
+            stream.drain()
+            rounds += 1
+        }
+        #expect(stream.events.map(\.data) == (0..<50).map { #""\#($0) \#(title)""# } + [#""live""#])
+        #expect(!stream.isClosed)
+        selections.send("after")
+        stream.drain()
+        #expect(stream.events.last?.data == #""after""#)
+    }
+
+    @Test func aResumeTheLogOutrunsIsCutOff() {
+        let (hub, fanout) = makeHub(bufferCount: 20, cap: 1_000, window: 1_000)
+        let (stream, _) = stalledResumer(hub, fanout, after: 10)
+        #expect(!stream.isClosed)
+        // 30 more events push the ones it has not read yet out of the log.
+        for n in 0..<30 { selections.send("more \(n)") }
+        stream.drain()
+        #expect(stream.isClosed && stream.wasAborted)
+        #expect(hub.clientCount == 0)
+    }
+
+    @Test func everyClientGetsTheSameFrameObjectNotACopy() {
+        let (hub, fanout) = makeHub()
+        let first = connect(hub, fanout, topics: [.frameworks])
+        let second = connect(hub, fanout, topics: [.frameworks])
+        selections.send(String(repeating: "y", count: 4_000))
+        let frames = [first, second].compactMap(\.lastFrames.last)
+        #expect(frames.count == 2 && frames[0] === frames[1])
+    }
+
+    @Test func theLogKeepsFewerEventsWhenTheyWouldTakeMoreThanItsBytes() {
+        let (hub, fanout) = makeHub(bufferBytes: 10_000)
+        let start = hub.lastEventID
+        for n in 0..<100 { selections.send("\(n) \(String(repeating: "z", count: 1_000))") }
+        // The first ones are gone: a resume from before them gets current values.
+        #expect(connect(hub, fanout, topics: [.frameworks], lastEventID: start).events.isEmpty)
+        let recent = connect(hub, fanout, topics: [.frameworks], lastEventID: hub.lastEventID - 5)
+        #expect(recent.events.count == 5)
     }
 }

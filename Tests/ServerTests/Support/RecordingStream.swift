@@ -23,11 +23,34 @@ final class RecordingStream: HTTPStream, @unchecked Sendable {
     var isStalled = false
     private(set) var isClosed = false
     private var closeActions: [@Sendable () -> Void] = []
+    private var drainAction: (@Sendable () -> Void)?
+    /// How many `write` calls (chunks) the stream got.
+    private(set) var chunks = 0
 
     func write(_ bytes: [UInt8]) {
         guard !isClosed else { return }
+        chunks += 1
         written += bytes
         if isStalled { pendingBytes += bytes.count }
+    }
+
+    /// The frames of the last `write(_: [SharedBytes])`, as objects (to check they are shared).
+    private(set) var lastFrames: [SharedBytes] = []
+
+    func write(_ frames: [SharedBytes]) {
+        guard !isClosed else { return }
+        lastFrames = frames
+        write(frames.flatMap(\.bytes))
+    }
+
+    func onDrain(_ action: @escaping @Sendable () -> Void) {
+        drainAction = action
+    }
+
+    /// The (simulated) client reads everything pending, as a socket drains: the stream says so.
+    func drain() {
+        pendingBytes = 0
+        drainAction?()
     }
 
     func close() {
