@@ -39,8 +39,9 @@ let package = Package(
         .target(name: "Reactive", swiftSettings: swiftSettings),
         // Virtual-time scheduler for tests of time-based operators.
         .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swiftSettings),
-        // Models, embedded data and the seed view models. Knows no HTTP, no libevent.
-        .target(name: "Domain", dependencies: ["Reactive"], swiftSettings: swiftSettings),
+        // Models, embedded data and the seed view models. Knows no HTTP, no libevent (libdeflate, through
+        // Deflate, packs the placeholder PNGs).
+        .target(name: "Domain", dependencies: ["Reactive", "Deflate"], swiftSettings: swiftSettings),
         // Compiled regular expressions with hard limits on size and work per match (wraps Sources/CPCRE2:
         // Debian's libpcre2-dev, the 8-bit library).
         .target(name: "Patterns", swiftSettings: wrapping("CPCRE2")),
@@ -93,7 +94,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["Domain", "Reactive", "ReactiveTesting"],
+            dependencies: ["Domain", "Deflate", "Reactive", "ReactiveTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DeflateTests", dependencies: ["Deflate"], swiftSettings: swiftSettings),

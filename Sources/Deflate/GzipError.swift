@@ -1,6 +1,6 @@
-/// Why a gzip member could not be decompressed.
+/// Why a gzip member (or a zlib stream) could not be decompressed.
 public enum GzipError: Error, Equatable, Sendable {
-    /// The bytes are not one valid gzip member (bad header, bad data or a wrong checksum).
+    /// The bytes are not one valid gzip member or zlib stream (bad header, bad data or a wrong checksum).
     case malformed
     /// The output would be larger than the caller's limit.
     case tooLarge(limit: Int)

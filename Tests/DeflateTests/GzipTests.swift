@@ -22,18 +22,7 @@ import Testing
         let packed = try #require(Gzip.compress(Array("hello, gzip".utf8)))
         // RFC 1952: ID1 ID2 CM=8 (deflate).
         #expect(Array(packed.prefix(3)) == [0x1f, 0x8b, 0x08])
-        let gunzip = Process()
-        gunzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gunzip.arguments = ["-dc"]
-        let input = Pipe()
-        let output = Pipe()
-        gunzip.standardInput = input
-        gunzip.standardOutput = output
-        try gunzip.run()
-        input.fileHandleForWriting.write(Data(packed))
-        try input.fileHandleForWriting.close()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        gunzip.waitUntilExit()
+        let text = try piped(packed, through: "/bin/gzip", ["-dc"])
         #expect(String(decoding: text, as: UTF8.self) == "hello, gzip")
     }
 
@@ -53,4 +42,21 @@ import Testing
         truncated.removeLast(9)
         #expect(throws: GzipError.malformed) { try Gzip.decompress(truncated, limit: 1 << 20) }
     }
+}
+
+/// What the program at `path` writes for `bytes` on its standard input: an independent reader of our output.
+func piped(_ bytes: [UInt8], through path: String, _ arguments: [String]) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    input.fileHandleForWriting.write(Data(bytes))
+    try input.fileHandleForWriting.close()
+    let text = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return text
 }

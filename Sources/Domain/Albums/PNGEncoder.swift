@@ -1,7 +1,11 @@
-/// Encodes two-colour (1-bit palette) images as PNG files, in pure Swift.
+import Deflate
+
+/// Encodes two-colour (1-bit palette) images as PNG files.
 ///
-/// The image data is wrapped in a zlib stream of *stored* deflate blocks (no compression), so no
-/// zlib is needed; a 1-bit palette keeps even a 2000×2000 image near 500 KB.
+/// The image data is deflated by libdeflate (a zlib stream): a 150×150 placeholder is about 200 bytes
+/// (3 kB stored), which is what keeps the page's 24 thumbnails light. Should libdeflate be unable to
+/// allocate its compressor, the rows go in *stored* blocks instead, still a valid PNG; a 1-bit palette
+/// keeps even a 2000×2000 image near 500 KB that way.
 ///
 ///     let bitmap = Bitmap(width: 2, height: 1)
 ///     let png = PNGEncoder.encode(bitmap, background: .init(red: 255, green: 0, blue: 0),
@@ -23,7 +27,8 @@ package enum PNGEncoder {
         var file = signature
         appendChunk("IHDR", header, to: &file)
         appendChunk("PLTE", palette, to: &file)
-        appendChunk("IDAT", zlibStored(scanlines(of: bitmap)), to: &file)
+        let rows = scanlines(of: bitmap)
+        appendChunk("IDAT", Zlib.compress(rows) ?? zlibStored(rows), to: &file)
         appendChunk("IEND", [], to: &file)
         return file
     }
@@ -40,7 +45,7 @@ package enum PNGEncoder {
     }
 
     /// A zlib stream (RFC 1950) holding `data` in stored deflate blocks (RFC 1951 §3.2.4).
-    private static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    package static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]  // deflate, 32 KiB window, no preset dictionary; 0x7801 % 31 == 0
         out.reserveCapacity(data.count + data.count / 65_535 * 5 + 16)
         var offset = 0
@@ -52,7 +57,7 @@ package enum PNGEncoder {
             out += data[offset..<offset + length]
             offset += length
         } while offset < data.count
-        out.appendBigEndian(adler32(data))
+        out.appendBigEndian(Checksum.adler32(data))
         return out
     }
 
@@ -60,43 +65,7 @@ package enum PNGEncoder {
         let typeAndData = Array(type.utf8) + data
         file.appendBigEndian(UInt32(data.count))
         file += typeAndData
-        file.appendBigEndian(crc32(typeAndData))
-    }
-
-    /// CRC-32 (ISO 3309, reflected polynomial 0xEDB88320), as PNG chunks carry it.
-    package static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8)
-        }
-        return crc ^ 0xFFFF_FFFF
-    }
-
-    /// Adler-32 (RFC 1950), the checksum that ends a zlib stream.
-    package static func adler32(_ bytes: [UInt8]) -> UInt32 {
-        var a: UInt32 = 1
-        var b: UInt32 = 0
-        var index = 0
-        while index < bytes.count {
-            // NB: 5552 bytes is the most that can be summed before b may overflow 32 bits.
-            let end = min(index + 5552, bytes.count)
-            while index < end {
-                a &+= UInt32(bytes[index])
-                b &+= a
-                index += 1
-            }
-            a %= 65_521
-            b %= 65_521
-        }
-        return b << 16 | a
-    }
-
-    private static let crcTable: [UInt32] = (0..<256).map { (n: UInt32) in
-        var c = n
-        for _ in 0..<8 {
-            c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1
-        }
-        return c
+        file.appendBigEndian(Checksum.crc32(typeAndData))
     }
 }
 

@@ -1,8 +1,9 @@
+import Deflate
 import Testing
 
 @testable import Domain
 
-/// Reads a PNG back without zlib: chunk framing and CRCs, then the stored deflate blocks.
+/// Reads a PNG back: chunk framing and CRCs, then the image data inflated by libdeflate's decompressor.
 private struct DecodedPNG {
     var chunkTypes: [String] = []
     var width = 0
@@ -21,7 +22,7 @@ private struct DecodedPNG {
             let typeAndData = Array(file[(offset + 4)..<(offset + 8 + length)])
             let type = String(decoding: typeAndData.prefix(4), as: UTF8.self)
             let data = Array(typeAndData.dropFirst(4))
-            #expect(Self.uint32(file, offset + 8 + length) == PNGEncoder.crc32(typeAndData), "CRC of \(type)")
+            #expect(Self.uint32(file, offset + 8 + length) == Checksum.crc32(typeAndData), "CRC of \(type)")
             chunkTypes.append(type)
             switch type {
             case "IHDR":
@@ -35,20 +36,7 @@ private struct DecodedPNG {
             }
             offset += 12 + length
         }
-        #expect((Int(zlib[0]) << 8 | Int(zlib[1])) % 31 == 0, "zlib header check bits")
-        var position = 2
-        var final = false
-        while !final {
-            final = zlib[position] & 1 == 1
-            #expect(zlib[position] & 0b110 == 0, "stored block")
-            let length = Int(zlib[position + 1]) | Int(zlib[position + 2]) << 8
-            let complement = Int(zlib[position + 3]) | Int(zlib[position + 4]) << 8
-            #expect(length ^ complement == 0xFFFF)
-            scanlines += zlib[(position + 5)..<(position + 5 + length)]
-            position += 5 + length
-        }
-        #expect(Self.uint32(zlib, position) == PNGEncoder.adler32(scanlines))
-        #expect(position + 4 == zlib.count)
+        scanlines = try Zlib.decompress(zlib, limit: 1 << 24)
     }
 
     func pixel(_ x: Int, _ y: Int) -> Bool {
@@ -62,15 +50,10 @@ private struct DecodedPNG {
 }
 
 @Suite struct PNGEncoderTests {
-    @Test func crc32MatchesTheStandardCheckValue() {
-        #expect(PNGEncoder.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
-    }
-
-    @Test func adler32MatchesKnownValues() {
-        #expect(PNGEncoder.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
-        #expect(PNGEncoder.adler32([]) == 1)
-        // Long input exercises the modulo steps.
-        #expect(PNGEncoder.adler32([UInt8](repeating: 0xFF, count: 100_000)) == 0x149A_302C)
+    @Test func crc32AndAdler32MatchTheStandardCheckValues() {
+        #expect(Checksum.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(Checksum.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
+        #expect(Checksum.adler32([]) == 1)
     }
 
     @Test func encodesHeaderPaletteAndPixels() throws {
@@ -90,13 +73,20 @@ private struct DecodedPNG {
         }
     }
 
-    @Test func splitsLargeImagesIntoSeveralStoredBlocks() throws {
+    @Test func aLargeImageIsDeflatedToAFractionOfItsRows() throws {
         let bitmap = Bitmap(width: 2000, height: 2000)  // 251 bytes a row: 502 000 bytes of scanlines
-        let png = try DecodedPNG(
-            PNGEncoder.encode(
-                bitmap, background: .init(red: 1, green: 2, blue: 3),
-                foreground: .init(red: 0, green: 0, blue: 0)))
+        let file = PNGEncoder.encode(
+            bitmap, background: .init(red: 1, green: 2, blue: 3), foreground: .init(red: 0, green: 0, blue: 0))
+        let png = try DecodedPNG(file)
         #expect(png.scanlines.count == 2000 * 251)
         #expect(png.width == 2000)
+        #expect(file.count < 5_000)
+    }
+
+    @Test func storedBlocksTheFallbackIsAValidStreamInSeveralBlocks() throws {
+        let rows = [UInt8](repeating: 0xA5, count: 150_000)  // three blocks of at most 65 535 bytes
+        let stream = PNGEncoder.zlibStored(rows)
+        #expect(stream.count == 2 + 3 * 5 + rows.count + 4)
+        #expect(try Zlib.decompress(stream, limit: rows.count) == rows)
     }
 }

@@ -44,4 +44,10 @@ import Testing
         #expect(ImageFormat(sniffing: png) == .png)
         #expect(png.count < 600 * 76 + 1000)  // one bit a pixel
     }
+
+    @Test func aThumbnailIsAFewHundredBytes() throws {
+        // The page shows 24 of these on a first load (docs/page.md): stored, each was 3,086 bytes.
+        let png = try #require(PlaceholderImage(size: 150, colour: .init(red: 0x92, green: 0xC9, blue: 0x52))).png()
+        #expect(png.count < 400)
+    }
 }
