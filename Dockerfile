@@ -20,10 +20,21 @@ COPY Sources ./Sources
 COPY Benchmarks ./Benchmarks
 COPY Tests ./Tests
 COPY Fuzz/LiveStateFuzz ./Fuzz/LiveStateFuzz
-# The .build cache survives source changes between builds (BuildKit and podman/buildah).
+# The .build cache survives source changes between builds (BuildKit and podman/buildah). The build id
+# ties the binary to its debug file below.
 RUN --mount=type=cache,target=/build/.build \
-    swift build -c release --static-swift-stdlib --product livestate \
+    swift build -c release --static-swift-stdlib --product livestate -Xlinker --build-id=sha1 \
     && install -D -m 0755 .build/release/livestate /staging/livestate
+# Debug symbols split off, not dropped: the image gets the stripped binary, which names its debug file
+# (.gnu_debuglink livestate.debug, same build id); the debug-symbols stage holds that file, so a core
+# dump or a backtrace's addresses can be read with gdb or addr2line (docs/container.md).
+RUN objcopy --only-keep-debug --compress-debug-sections=zlib /staging/livestate /staging/livestate.debug \
+    && strip --strip-all /staging/livestate \
+    && objcopy --add-gnu-debuglink=/staging/livestate.debug /staging/livestate
+
+# ---- debug symbols of that binary, as a folder: --target debug-symbols --output type=local,dest=DIR -
+FROM scratch AS debug-symbols
+COPY --from=build /staging/livestate.debug /livestate.debug
 
 # ---- run: Debian slim with only the runtime libraries ----------------------------------------
 FROM debian:bookworm-slim
