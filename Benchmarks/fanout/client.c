@@ -23,7 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MARKER "bench seq="
+#include "../common/sse-marker.h"
+
 #define MAX_PENDING_CONNECTS 256
 
 struct conn {
@@ -87,39 +88,14 @@ static void on_read(struct bufferevent *bev, void *arg) {
     struct evbuffer *in = bufferevent_get_input(bev);
     uint64_t now = now_ns();
     if (!c->connected) {
-        struct evbuffer_ptr end = evbuffer_search(in, "\r\n\r\n", 4, NULL);
-        if (end.pos < 0) return;
-        char status[16] = {0};
-        evbuffer_copyout(in, status, 12);
-        if (strncmp(status + 9, "200", 3) != 0) {
-            fprintf(stderr, "connection %d: HTTP status %.3s\n", c->index, status + 9);
-            exit(1);
-        }
-        evbuffer_drain(in, end.pos + 4);
+        if (!sse_read_head(in, c->index)) return;
         c->connected = 1;
         pending_connects--;
         open_more();
     }
-    for (;;) {
-        struct evbuffer_ptr p = evbuffer_search(in, MARKER, sizeof MARKER - 1, NULL);
-        if (p.pos < 0) {
-            size_t len = evbuffer_get_length(in);
-            if (len > 64) evbuffer_drain(in, len - 64);
-            return;
-        }
-        size_t avail = evbuffer_get_length(in) - p.pos;
-        char text[64];
-        if (avail < sizeof MARKER - 1 + 4) { evbuffer_drain(in, p.pos); return; }
-        size_t take = avail < sizeof text - 1 ? avail : sizeof text - 1;
-        evbuffer_drain(in, p.pos);
-        evbuffer_copyout(in, text, take);
-        text[take] = 0;
-        char *end = memchr(text, '"', take);
-        if (!end) return;  // the rest of the title has not arrived yet
-        int seq = -2;
-        unsigned long long t = 0;
-        sscanf(text + sizeof MARKER - 1, "%d t=%llu", &seq, &t);
-        evbuffer_drain(in, (size_t)(end - text));
+    int seq;
+    unsigned long long t;
+    while (sse_next_marker(in, &seq, &t)) {
         if (!c->ready) {
             c->ready = 1;
             if (++n_ready == n_clients) {
@@ -142,13 +118,7 @@ static void on_read(struct bufferevent *bev, void *arg) {
 static void on_event(struct bufferevent *bev, short what, void *arg) {
     struct conn *c = arg;
     if (what & BEV_EVENT_CONNECTED) {
-        int one = 1;
-        setsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        char request[256];
-        int len = snprintf(request, sizeof request,
-                           "GET /events?topics=todos HTTP/1.1\r\nHost: %s:%d\r\nAccept: text/event-stream\r\n\r\n",
-                           host, port);
-        bufferevent_write(bev, request, len);
+        sse_send_request(bev, host, port);
         return;
     }
     if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
@@ -255,21 +225,7 @@ static void check_done(evutil_socket_t fd, short what, void *arg) {
 
 static void on_created(struct evhttp_request *req, void *arg) {
     (void)arg;
-    if (!req || evhttp_request_get_response_code(req) != 201) {
-        fprintf(stderr, "POST /todos failed: %d\n", req ? evhttp_request_get_response_code(req) : -1);
-        exit(1);
-    }
-    struct evbuffer *in = evhttp_request_get_input_buffer(req);
-    size_t len = evbuffer_get_length(in);
-    char *text = malloc(len + 1);
-    evbuffer_copyout(in, text, len);
-    text[len] = 0;
-    char *id = strstr(text, "\"id\"");
-    if (!id || sscanf(strchr(id, ':') + 1, "%d", &todo_id) != 1) {
-        fprintf(stderr, "no id in %s\n", text);
-        exit(1);
-    }
-    free(text);
+    todo_id = created_todo_id(req);
     rss_before_kb = rss_kb();
     connect_start_ns = now_ns();
     open_more();

@@ -327,6 +327,8 @@ package final class PostgresJournal: @unchecked Sendable {
                 connection.onNotification = { [weak self] _ in self?.catchUp() }
                 connection.onClose = { [weak self] error in self?.lost(error) }
                 connection.query("SET statement_timeout = '3s'") { _ in }
+                // NB: the writes' CTEs are estimated far above one row: JIT compiled each (1–3 s of CPU).
+                connection.query("SET jit = off") { _ in }
                 connection.query("LISTEN \(Self.channel)") { _ in }
                 ready?()
                 catchUp()

@@ -1,0 +1,407 @@
+// Cross-instance benchmark client (libevent, one loop). Against one or more LiveState instances that
+// share their todos (PostgreSQL), or one instance alone:
+//
+//   1. latency: CLIENTS connections to GET /events?topics=todos on every instance; then EVENTS renames
+//      of one todo at RATE per second, round robin over the instances (PATCH /todos/ID), each title
+//      "bench seq=S t=T" carrying its send time (CLOCK_MONOTONIC, system-wide). For every delivery of
+//      every acknowledged write to every client: the latency from just before the PATCH was sent to the
+//      moment its bytes were read here, split into clients of the instance that took the write (local)
+//      and clients of the others (cross). Loss: an acknowledged write some client never saw.
+//   2. throughput: those clients close; WATCHERS connections per instance stay; for WRITE_SECONDS
+//      every instance gets CONCURRENCY writes in flight at all times (a new one as soon as one is
+//      answered). Acknowledged writes per second, and every acknowledged write checked on every watcher.
+//
+// Usage: client HOST CLIENTS EVENTS RATE WRITE_SECONDS CONCURRENCY WATCHERS PORT [PORT ...]
+// Prints one line of key=value results (see run.sh); exits 1 when anything acknowledged was lost.
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "../common/sse-marker.h"
+
+#define MAX_PENDING_CONNECTS 256
+#define MAX_PORTS 16
+#define MAX_WRITES 400000   // phase 2 stops sending at this many writes
+
+struct conn {
+    struct bufferevent *bev;
+    int index, instance;
+    int connected, ready, closed;
+    uint8_t *seen;   // one bit per write sequence number
+};
+
+struct writer {
+    struct evhttp_connection *http;
+    int instance, busy;
+};
+
+static struct event_base *base;
+static const char *host;
+static int ports[MAX_PORTS], n_ports;
+static int per_instance, n_events, write_seconds, concurrency, watchers_per_instance;
+static double rate;
+static int phase;   // 1 latency, 2 throughput, 3 done
+static int todo_id = -1;
+
+static struct conn *conns;   // the open set of the current phase
+static int n_conns, next_to_open, pending_connects, n_ready, n_closed_early;
+static uint64_t connect_start_ns;
+static double connect_seconds;
+
+static int n_writes;            // sequence numbers handed out
+static int n_answered, n_acked, n_failed;
+static uint64_t *send_ns;       // per sequence number
+static uint8_t *acked, *taken_by;   // per sequence number: 2xx, and which instance took it
+static int phase2_first_seq;
+static uint64_t phase2_start_ns, phase2_end_ns, phase2_last_ack_ns;
+static int sending;
+
+static struct writer *writers;
+static int n_writers;
+
+static uint32_t *lat_local, *lat_cross;   // microseconds
+static long n_local, n_cross, cap_local, cap_cross;
+static long first_sightings;
+static uint64_t last_delivery_ns;
+static struct event *publish_timer, *tick_timer;
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void push(uint32_t **a, long *n, long *cap, uint32_t v) {
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 1 << 16;
+        *a = realloc(*a, (size_t)*cap * sizeof **a);
+    }
+    (*a)[(*n)++] = v;
+}
+
+static void open_more(void);
+static void phase_ready(void);
+
+// A delivery: the first sight of sequence number `seq` on this connection counts, repeats do not
+// (an event carries the whole list, so an older title can come again).
+static void delivered(struct conn *c, int seq, uint64_t t, uint64_t now) {
+    if (seq < 0 || seq >= n_writes || (c->seen[seq >> 3] & (1 << (seq & 7)))) return;
+    c->seen[seq >> 3] |= (uint8_t)(1 << (seq & 7));
+    first_sightings++;
+    last_delivery_ns = now;
+    uint32_t us = (uint32_t)((now > t ? now - t : 0) / 1000);
+    if (phase == 1) {
+        if (taken_by[seq] == c->instance) push(&lat_local, &n_local, &cap_local, us);
+        else push(&lat_cross, &n_cross, &cap_cross, us);
+    }
+}
+
+// Scans what arrived for "bench seq=S t=T" markers; everything else (frame syntax, chunk sizes, the
+// rest of the JSON) is skipped, and a marker split across reads is kept for the next read.
+static void on_read(struct bufferevent *bev, void *arg) {
+    struct conn *c = arg;
+    struct evbuffer *in = bufferevent_get_input(bev);
+    uint64_t now = now_ns();
+    if (!c->connected) {
+        if (!sse_read_head(in, c->index)) return;
+        c->connected = 1;
+        pending_connects--;
+        open_more();
+    }
+    int seq;
+    unsigned long long t;
+    while (sse_next_marker(in, &seq, &t)) {
+        if (!c->ready) {
+            c->ready = 1;
+            if (++n_ready == n_conns) phase_ready();
+        }
+        delivered(c, seq, t, now);
+    }
+}
+
+static void on_event(struct bufferevent *bev, short what, void *arg) {
+    struct conn *c = arg;
+    if (what & BEV_EVENT_CONNECTED) {
+        sse_send_request(bev, host, ports[c->instance]);
+        return;
+    }
+    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+        if (!c->connected) {
+            fprintf(stderr, "connection %d to port %d failed\n", c->index, ports[c->instance]);
+            exit(2);
+        }
+        c->closed = 1;
+        n_closed_early++;
+        bufferevent_free(bev);
+        c->bev = NULL;
+    }
+}
+
+static void open_more(void) {
+    while (next_to_open < n_conns && pending_connects < MAX_PENDING_CONNECTS) {
+        struct conn *c = &conns[next_to_open];
+        c->index = next_to_open++;
+        c->instance = c->index % n_ports;
+        c->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
+        bufferevent_setcb(c->bev, on_read, NULL, on_event, c);
+        bufferevent_enable(c->bev, EV_READ);
+        struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(ports[c->instance])};
+        inet_pton(AF_INET, host, &sin.sin_addr);
+        pending_connects++;
+        if (bufferevent_socket_connect(c->bev, (struct sockaddr *)&sin, sizeof sin) < 0) {
+            fprintf(stderr, "connect failed\n");
+            exit(2);
+        }
+    }
+}
+
+// Opens `count` connections (spread over the instances) with room for `bits` sequence numbers each.
+static void open_set(int count, int bits) {
+    conns = calloc(count, sizeof *conns);
+    for (int i = 0; i < count; i++) conns[i].seen = calloc((bits + 7) / 8, 1);
+    n_conns = count;
+    next_to_open = n_ready = pending_connects = 0;
+    connect_start_ns = now_ns();
+    open_more();
+}
+
+static void close_set(void) {
+    for (int i = 0; i < n_conns; i++) {
+        if (conns[i].bev) bufferevent_free(conns[i].bev);
+        free(conns[i].seen);
+    }
+    free(conns);
+    conns = NULL;
+    n_conns = 0;
+}
+
+// Loss: acknowledged writes in [from, to) some open connection never saw.
+static long count_lost(int from, int to) {
+    long lost = 0;
+    for (int i = 0; i < n_conns; i++) {   // a connection that closed early counts: it missed them
+        for (int s = from; s < to; s++)
+            if (acked[s] && !(conns[i].seen[s >> 3] & (1 << (s & 7)))) lost++;
+    }
+    return lost;
+}
+
+static void send_write(struct writer *w);
+
+static void on_answer(struct evhttp_request *req, void *arg) {
+    int seq = (int)(intptr_t)arg;
+    struct writer *w = NULL;
+    for (int i = 0; i < n_writers; i++)
+        if (writers[i].busy == seq + 1) w = &writers[i];
+    int code = req ? evhttp_request_get_response_code(req) : -1;
+    n_answered++;
+    if (code >= 200 && code < 300) {
+        acked[seq] = 1;
+        n_acked++;
+        phase2_last_ack_ns = now_ns();
+    } else {
+        n_failed++;
+        if (n_failed <= 5) fprintf(stderr, "PATCH seq %d: %d\n", seq, code);
+    }
+    if (w) {
+        w->busy = 0;
+        if (phase == 2 && sending) send_write(w);
+    }
+}
+
+static void send_write(struct writer *w) {
+    if (n_writes >= MAX_WRITES) { sending = 0; return; }
+    int seq = n_writes++;
+    struct evhttp_request *req = evhttp_request_new(on_answer, (void *)(intptr_t)seq);
+    struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
+    char hostport[64], body[128], length[16], path[64];
+    snprintf(hostport, sizeof hostport, "%s:%d", host, ports[w->instance]);
+    evhttp_add_header(headers, "Host", hostport);
+    evhttp_add_header(headers, "Content-Type", "application/json");
+    uint64_t t = now_ns();
+    send_ns[seq] = t;
+    taken_by[seq] = (uint8_t)w->instance;
+    int len = snprintf(body, sizeof body, "{\"title\":\"" MARKER "%d t=%llu\"}", seq, (unsigned long long)t);
+    evbuffer_add(evhttp_request_get_output_buffer(req), body, len);
+    snprintf(length, sizeof length, "%d", len);   // evhttp adds Content-Length for POST and PUT only
+    evhttp_add_header(headers, "Content-Length", length);
+    snprintf(path, sizeof path, "/todos/%d", todo_id);
+    w->busy = seq + 1;
+    evhttp_make_request(w->http, req, EVHTTP_REQ_PATCH, path);
+}
+
+// An idle writer of that instance, a new connection when all are busy (a write never waits behind
+// another one on the same connection, so its send time is the time it left).
+static struct writer *idle_writer(int instance) {
+    for (int i = 0; i < n_writers; i++)
+        if (writers[i].instance == instance && !writers[i].busy) return &writers[i];
+    writers = realloc(writers, (size_t)(n_writers + 1) * sizeof *writers);
+    struct writer *w = &writers[n_writers++];
+    w->instance = instance;
+    w->busy = 0;
+    w->http = evhttp_connection_base_new(base, NULL, host, ports[instance]);
+    return w;
+}
+
+static void publish_one(evutil_socket_t fd, short what, void *arg) {
+    (void)fd; (void)what; (void)arg;
+    if (n_writes >= n_events) { event_del(publish_timer); return; }
+    send_write(idle_writer(n_writes % n_ports));
+}
+
+static void phase_ready(void) {
+    connect_seconds = (now_ns() - connect_start_ns) / 1e9;
+    if (phase == 1) {
+        fprintf(stderr, "%d clients ready in %.2fs; %d writes at %.0f/s over %d instance(s)\n", n_conns,
+                connect_seconds, n_events, rate, n_ports);
+        struct timeval every = {(int)(1 / rate), (int)(1e6 / rate) % 1000000};
+        publish_timer = event_new(base, -1, EV_PERSIST, publish_one, NULL);
+        event_add(publish_timer, &every);
+        publish_one(-1, 0, NULL);
+    } else {
+        fprintf(stderr, "%d watchers ready; %d s of writes, %d in flight per instance\n", n_conns, write_seconds,
+                concurrency);
+        phase2_first_seq = n_writes;
+        phase2_start_ns = now_ns();
+        sending = 1;
+        for (int i = 0; i < n_ports; i++)
+            for (int k = 0; k < concurrency; k++) send_write(idle_writer(i));
+    }
+}
+
+static double pct(uint32_t *a, long n, double q) { return n ? a[(long)((n - 1) * q)] / 1000.0 : 0; }
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static long lost1 = -1, lost2 = -1;
+static int phase1_acked, phase1_failed, closed1;
+static double phase1_seconds, connect1_seconds;
+
+// Every 20 ms: a phase ends once everything was answered and every acknowledged write reached every
+// client, or when nothing arrived for 5 s after the last answer (what is missing then is lost).
+static void tick(evutil_socket_t fd, short what, void *arg) {
+    (void)fd; (void)what; (void)arg;
+    uint64_t now = now_ns();
+    if (phase == 2 && sending && now - phase2_start_ns >= (uint64_t)write_seconds * 1000000000ull) {
+        sending = 0;
+        phase2_end_ns = now;
+    }
+    int all_sent = phase == 1 ? n_writes >= n_events : !sending && phase2_start_ns;
+    if (!all_sent || n_answered < n_writes) return;
+    int from = phase == 1 ? 0 : phase2_first_seq;
+    long acked_here = 0;
+    for (int s = from; s < n_writes; s++) acked_here += acked[s];
+    uint64_t quiet = now - (last_delivery_ns > send_ns[n_writes - 1] ? last_delivery_ns : send_ns[n_writes - 1]);
+    static long sightings_at_start;
+    int timed_out = quiet >= 5000000000ull;
+    // Sightings include writes answered non-2xx that were applied all the same: count exactly then.
+    if (first_sightings - sightings_at_start < (long)n_conns * acked_here && !timed_out) return;
+    long lost = count_lost(from, n_writes);
+    if (lost > 0 && !timed_out) return;
+    if (phase == 1) {
+        lost1 = lost;
+        connect1_seconds = connect_seconds;
+        phase1_acked = n_acked;
+        phase1_failed = n_failed;
+        closed1 = n_closed_early;
+        phase1_seconds = (last_delivery_ns - send_ns[0]) / 1e9;
+        close_set();
+        phase = 2;
+        n_closed_early = 0;
+        sightings_at_start = first_sightings;
+        open_set(watchers_per_instance * n_ports, MAX_WRITES);
+    } else {
+        lost2 = lost;
+        phase = 3;
+        event_base_loopexit(base, NULL);
+    }
+}
+
+static void give_up(evutil_socket_t fd, short what, void *arg) {
+    (void)fd; (void)what; (void)arg;
+    fprintf(stderr, "the overall limit (600 s) ran out in phase %d\n", phase);
+    event_base_loopexit(base, NULL);
+}
+
+static void on_created(struct evhttp_request *req, void *arg) {
+    (void)arg;
+    todo_id = created_todo_id(req);
+    phase = 1;
+    open_set(per_instance * n_ports, n_events);
+}
+
+int main(int argc, char **argv) {
+    if (argc < 9) {
+        fprintf(stderr, "usage: %s HOST CLIENTS EVENTS RATE WRITE_SECONDS CONCURRENCY WATCHERS PORT [PORT ...]\n",
+                argv[0]);
+        return 2;
+    }
+    host = argv[1];
+    per_instance = atoi(argv[2]);
+    n_events = atoi(argv[3]);
+    rate = atof(argv[4]);
+    write_seconds = atoi(argv[5]);
+    concurrency = atoi(argv[6]);
+    watchers_per_instance = atoi(argv[7]);
+    for (int i = 8; i < argc && n_ports < MAX_PORTS; i++) ports[n_ports++] = atoi(argv[i]);
+    if (n_events < 1 || n_events > MAX_WRITES / 2 || rate <= 0 || per_instance < 1 || watchers_per_instance < 1) {
+        fprintf(stderr, "bad arguments\n");
+        return 2;
+    }
+    send_ns = calloc(MAX_WRITES, sizeof *send_ns);
+    acked = calloc(MAX_WRITES, 1);
+    taken_by = calloc(MAX_WRITES, 1);
+    base = event_base_new();
+    tick_timer = event_new(base, -1, EV_PERSIST, tick, NULL);
+    struct timeval every = {0, 20000};
+    event_add(tick_timer, &every);
+    struct timeval limit = {600, 0};
+    event_add(evtimer_new(base, give_up, NULL), &limit);
+
+    // The todo whose title every write replaces, made on the first instance.
+    struct evhttp_connection *setup = evhttp_connection_base_new(base, NULL, host, ports[0]);
+    struct evhttp_request *req = evhttp_request_new(on_created, NULL);
+    char hostport[64];
+    snprintf(hostport, sizeof hostport, "%s:%d", host, ports[0]);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Host", hostport);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "application/json");
+    const char *body = "{\"title\":\"" MARKER "-1 t=0\"}";
+    evbuffer_add(evhttp_request_get_output_buffer(req), body, strlen(body));
+    evhttp_make_request(setup, req, EVHTTP_REQ_POST, "/todos");
+    event_base_dispatch(base);
+    if (phase != 3) return 2;
+
+    qsort(lat_local, n_local, sizeof *lat_local, cmp_u32);
+    qsort(lat_cross, n_cross, sizeof *lat_cross, cmp_u32);
+    uint32_t *all = malloc((size_t)(n_local + n_cross + 1) * sizeof *all);
+    memcpy(all, lat_local, (size_t)n_local * sizeof *all);
+    memcpy(all + n_local, lat_cross, (size_t)n_cross * sizeof *all);
+    long n_all = n_local + n_cross;
+    qsort(all, n_all, sizeof *all, cmp_u32);
+    int phase2_writes = n_writes - phase2_first_seq, phase2_acked = n_acked - phase1_acked;
+    double window = ((phase2_last_ack_ns > phase2_start_ns ? phase2_last_ack_ns : phase2_end_ns) - phase2_start_ns) / 1e9;
+    printf("instances=%d clients=%d writes=%d acked=%d failed=%d deliveries=%ld lost=%ld closed_early=%d "
+           "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f local_p50_ms=%.2f local_p99_ms=%.2f cross_p50_ms=%.2f "
+           "cross_p99_ms=%.2f connect_s=%.2f phase1_s=%.2f deliveries_per_s=%.0f "
+           "sat_writes=%d sat_acked=%d sat_failed=%d acked_per_s=%.0f sat_watchers=%d sat_lost=%ld\n",
+           n_ports, per_instance * n_ports, n_events, phase1_acked, phase1_failed, n_all, lost1, closed1,
+           pct(all, n_all, 0.5), pct(all, n_all, 0.99), n_all ? all[n_all - 1] / 1000.0 : 0,
+           pct(lat_local, n_local, 0.5), pct(lat_local, n_local, 0.99), pct(lat_cross, n_cross, 0.5),
+           pct(lat_cross, n_cross, 0.99), connect1_seconds, phase1_seconds,
+           phase1_seconds > 0 ? n_all / phase1_seconds : 0, phase2_writes, phase2_acked,
+           n_failed - phase1_failed, window > 0 ? phase2_acked / window : 0, watchers_per_instance * n_ports,
+           lost2);
+    return lost1 == 0 && lost2 == 0 ? 0 : 1;
+}
