@@ -291,6 +291,20 @@ def test_curl_gets_the_413_twenty_times_of_twenty(server, tmp_path, expect):
 
 # --- deadlines -----------------------------------------------------------------------------------
 
+def test_a_connection_that_never_sends_is_closed_at_the_head_deadline(server):
+    """A client that connects and sends nothing holds a descriptor only until the head deadline (10 s
+    from the accept, not the 60 s idle timeout); there is no request, so nothing is answered."""
+    start = time.monotonic()
+    with server.connect(HEAD_TIMEOUT + 3 * MARGIN) as s:
+        try:
+            data = s.recv(4096)
+        except ConnectionResetError:
+            data = b""
+    elapsed = time.monotonic() - start
+    assert data == b"", data
+    assert HEAD_TIMEOUT - 1 < elapsed < HEAD_TIMEOUT + 2 * MARGIN, elapsed
+
+
 def test_a_body_at_a_byte_every_twenty_seconds_is_dropped(server):
     """The body's deadline grows with its declared length; a trickle far below any sane rate is cut."""
     todo_title = f"trickle {time.monotonic_ns()}"

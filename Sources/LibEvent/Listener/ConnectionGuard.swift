@@ -9,9 +9,9 @@ import HTTP
 ///   read, before the bufferevent calls evhttp's read callback (bufferevent_sock.c: `evbuffer_read`, then
 ///   `bufferevent_trigger_nolock_`), so no byte reaches evhttp unchecked. A bad head is answered 400 and the
 ///   connection closed: evhttp never parses it.
-/// - Deadlines: a head within `headTimeout` of its first byte, a body within a time that grows with its
-///   declared length (a connection that sends nothing is evhttp's idle timeout's). evhttp's own timeout restarts at every byte,
-///   so a byte a second holds a connection for as long as the 64 KiB head limit lasts.
+/// - Deadlines: a head within `headTimeout` of its first byte, and of the accept for a connection's first
+///   head (one that never sends is closed unanswered); a body within a time that grows with its declared
+///   length. evhttp's own timeout (a kept-alive connection's idle wait) restarts at every byte.
 /// - The lingering close: when the connection closes while the client may still be sending (an early
 ///   413, a refused head, unread bytes), it is read and discarded for a bounded time (`LingeringClose`),
 ///   because a close with unread input makes the kernel send a reset that destroys the answer.
@@ -89,6 +89,7 @@ final class ConnectionGuard {
         guard let context, connection == nil else { return }
         let connection = OpaquePointer(context)
         self.connection = connection
+        if !deadlineArmed { arm(after: limits.headTimeout) }
         evhttp_connection_set_closecb(
             connection,
             { _, context in
@@ -313,6 +314,9 @@ final class ConnectionGuard {
                 pendingRejection = nil
                 sendDirectly(rejection)
             }
+            close()
+        case .head where fed == 0:  // nothing ever arrived: no request to answer
+            phase = .closing
             close()
         case .head, .body:
             lingerForbidden = true
