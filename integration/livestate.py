@@ -16,12 +16,14 @@ import select
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -559,3 +561,17 @@ class SSEClient:
             if not self._fill(deadline) and not self.closed and time.monotonic() >= deadline:
                 return False
         return True
+
+
+@contextmanager
+def fake_upstream():
+    """integration/fake_upstream.py on loopback for the duration; yields its base URL."""
+    proc = subprocess.Popen([sys.executable, str(ROOT / "integration" / "fake_upstream.py"), "--exit-with-stdin"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline().strip()
+    assert line.startswith("listening on "), line
+    try:
+        yield line.removeprefix("listening on ")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=5)

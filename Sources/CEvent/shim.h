@@ -15,4 +15,7 @@
 #include <event2/dns.h>
 #include <event2/listener.h>
 
+// glibc's malloc_trim and mallinfo2 (LibEvent's Allocator): returning freed pages after clients leave.
+#include <malloc.h>
+
 #endif

@@ -23,10 +23,12 @@ package final class LiveStateModels: Sendable {
     ///   - loader: downloads upstream resources and selected images (the server's HTTP client); nil
     ///     downloads nothing (selections are recorded only).
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
-    package init<S: Scheduler>(store: any TodoStore, upstream: URL?, loader: (any DataLoader)?, scheduler: S)
-        throws(TodoError)
-    {
-        todos = try TaskListViewModel(store: store)
+    ///   - maxTodos: the most todos the list takes (`--max-todos`).
+    package init<S: Scheduler>(
+        store: any TodoStore, upstream: URL?, loader: (any DataLoader)?, scheduler: S,
+        maxTodos: Int = TaskListViewModel.defaultMaxCount
+    ) throws(TodoError) {
+        todos = try TaskListViewModel(store: store, maxCount: maxTodos)
         if let upstream, let loader {
             let networkManager = NetworkManager(baseURL: upstream, loader: loader)
             posts = PostViewModel(networkManager: networkManager)

@@ -20,7 +20,13 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
         /// `200`, `Content-Type: application/json; charset=utf-8`, the extra headers, `bytes` as body, and
         /// those bytes prepared (tag now, gzip form on the first gzip request), so once per emission.
         package var response: Response
+        /// For a list encoded item by item (`init(list:)` of identifiable items), its change from the
+        /// previous list as `?diff=1` sends it (`ListEncoder.Encoded.diff`); nil otherwise.
+        package var diff: [UInt8]? = nil
     }
+
+    /// Turns a value into its bytes (and, for lists, the change from the previous one).
+    package typealias Encoding = @Sendable (Value) throws -> (bytes: [UInt8], diff: [UInt8]?)
 
     private let latest = Mutex<Snapshot?>(nil)
     private let subscription = Mutex<AnyCancellable?>(nil)
@@ -29,12 +35,14 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
 
     /// Subscribes to `publisher` and encodes each value it emits; `headers` adds fields to the response
     /// (computed once per emission too). A current-value publisher is encoded at once.
+    /// `encoding` turns each value into its bytes (by default `JSONCoding.encode`, the whole value).
     package init<P: Publisher>(
         _ publisher: P,
-        headers: @escaping (Value) -> HTTPHeaders = { _ in [:] }
+        headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
+        encoding: @escaping Encoding = { (try JSONCoding.encode($0), nil) }
     ) where P.Output == Value, P.Failure == Never {
         let cancellable = publisher.sink { [weak self] value in
-            self?.store(value, headers: headers(value))
+            self?.store(value, headers: headers(value), encoding: encoding)
         }
         subscription.withLock { $0 = cancellable }
     }
@@ -70,11 +78,11 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
 
     // NB: Combine serialises a publisher's emissions, so stores arrive in emission order; encoding happens
     // outside the lock so readers never wait for it.
-    private func store(_ value: Value, headers: HTTPHeaders) {
+    private func store(_ value: Value, headers: HTTPHeaders, encoding: Encoding) {
         do {
-            let bytes = try JSONCoding.encode(value)
+            let (bytes, diff) = try encoding(value)
             let response = Response.json(encoded: bytes, headers: headers, prepared: PreparedBody(bytes))
-            let snapshot = Snapshot(value: value, bytes: bytes, response: response)
+            let snapshot = Snapshot(value: value, bytes: bytes, response: response, diff: diff)
             latest.withLock { $0 = snapshot }
             encoded.send(snapshot)
         } catch {
@@ -88,5 +96,19 @@ extension EncodedSnapshot {
     package convenience init<P: Publisher, Item: Encodable & Sendable>(list publisher: P)
     where P.Output == [Item], P.Failure == Never, Value == [Item] {
         self.init(publisher) { list in ["X-Total-Count": String(list.count)] }
+    }
+
+    /// A list of identifiable items: encoded item by item with each item's bytes kept (`ListEncoder`), so
+    /// a change of one item encodes that item only, and the snapshot carries the change as `diff`.
+    package convenience init<P: Publisher, Item>(list publisher: P)
+    where
+        P.Output == [Item], P.Failure == Never, Value == [Item],
+        Item: Identifiable & Equatable & Encodable & Sendable, Item.ID: Encodable & Sendable
+    {
+        let encoder = ListEncoder<Item>()
+        self.init(publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { list in
+            let encoded = try encoder.encode(list)
+            return (encoded.bytes, encoded.diff)
+        }
     }
 }

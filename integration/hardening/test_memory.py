@@ -7,6 +7,7 @@ margin; what they catch is memory that grows with the number of requests or clie
 """
 
 import http.client
+import json
 import os
 import time
 
@@ -116,3 +117,87 @@ def test_resumers_that_never_read_hold_no_more_than_their_caps(binary):
         finally:
             for client in stalled:
                 client.close()
+
+
+def post_todos(client, count, title):
+    """`count` POST /todos on one connection; the seconds each batch of 250 took."""
+    body = ('{"title": "%s"}' % title).encode()
+    batches, start = [], time.monotonic()
+    for n in range(1, count + 1):
+        status, data = client.post("/todos", body, {"Content-Type": "application/json"})
+        assert status == 201, (status, data[:200])
+        if n % 250 == 0:
+            batches.append(time.monotonic() - start)
+            start = time.monotonic()
+    return batches
+
+
+def test_todo_writes_cost_the_same_and_hold_no_memory_as_the_list_grows(binary, tmp_path):
+    """Each write encodes its own item, not the whole list: the last writes cost as much as the first."""
+    count = 3_000 if FULL else 1_500
+    title = "t" * 400
+    with Server(binary=binary, data=str(tmp_path / "todos.sqlite")) as server:
+        before = settled_rss(server)
+        client = KeepAlive(server)
+        try:
+            batches = post_todos(client, count, title)
+        finally:
+            client.close()
+        after = settled_rss(server)
+        status, _, body = server.call("GET", "/todos?_limit=1&_sort=id&_order=desc")
+        assert status == 200 and len(body[0]["title"]) == 400
+        print(f"{count} writes: RSS {before} KiB -> {after} KiB (+{(after - before) // MIB} MiB); "
+              f"batches of 250: {', '.join(f'{b:.2f}' for b in batches)} s")
+        assert after - before <= 150 * MIB, f"RSS grew by {(after - before) // MIB} MiB over {count} writes"
+        assert batches[-1] <= 3 * batches[0], f"the last 250 writes took {batches[-1]:.2f} s, the first {batches[0]:.2f} s"
+
+
+def test_memory_is_returned_after_many_clients_leave(binary):
+    """400 /events clients that never read, then gone: RSS comes back near where it was.
+
+    Each gets the current albums (724 KB) on connect, then small events it never reads. Frames are
+    shared, so the clients hold little while connected; what they held is given back when they go
+    (the server trims malloc's free pages once many clients left).
+    """
+    count = 400
+    events = 600 if FULL else 200
+    with Server(binary=binary, nofile=4096) as server:
+        names = [f["name"] for f in server.call("GET", "/frameworks")[2]]
+        client = KeepAlive(server)
+        body = lambda n: json.dumps({"name": names[n % len(names)]}).encode()
+        try:
+            refresh_albums(server, 2)
+            before = settled_rss(server)
+            stalled = [SSEClient.of(server, "/events?topics=albums,frameworks", rcvbuf=4096) for _ in range(count)]
+            for sse in stalled:
+                assert sse.read_head() == 200
+            for n in range(events):
+                assert client.post("/frameworks/selection", body(n), {"Content-Type": "application/json"})[0] == 202
+            held = settled_rss(server)
+        finally:
+            client.close()
+        for sse in stalled:
+            sse.close()
+        wait_until(lambda: server.fd_count() < 50, 20, message="the clients' connections closed")
+        # The server checks every 2 s whether many clients left; give it a few rounds.
+        deadline = time.monotonic() + 10
+        after = settled_rss(server)
+        while after - before > 16 * MIB and time.monotonic() < deadline:
+            time.sleep(0.5)
+            after = settled_rss(server)
+        print(f"{count} stalled clients, {events} events: RSS {before} KiB -> {held} KiB while connected "
+              f"-> {after} KiB after (+{(held - before) // MIB} MiB, then +{(after - before) // MIB} MiB)")
+        assert held - before <= 64 * MIB, f"{count} stalled clients held {(held - before) // MIB} MiB"
+        assert after - before <= 16 * MIB, f"{(after - before) // MIB} MiB kept after the clients left"
+
+
+def test_the_number_of_todos_is_bounded_by_configuration(binary, tmp_path):
+    """--max-todos: the list (and each encoding of it) cannot grow past the configured count."""
+    with Server("--max-todos", "5", binary=binary, data=str(tmp_path / "todos.sqlite")) as server:
+        for n in range(4):
+            server.add_todo(f"todo number {n}")  # 5 with Buy Milk
+        status, _, body = server.call("POST", "/todos", {"title": "one too many"})
+        assert status == 422 and body["error"] == "too_many_todos", (status, body)
+        assert len(server.call("GET", "/todos")[2]) == 5
+        assert server.call("DELETE", "/todos/2")[0] == 204
+        assert server.call("POST", "/todos", {"title": "room again"})[0] == 201

@@ -5,11 +5,8 @@ asserts what a person sees (text, marks, what is on screen); screenshots go to a
 """
 import json
 import shutil
-import subprocess
-import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -22,11 +19,10 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-from livestate import Server  # noqa: E402
+from livestate import Server, fake_upstream  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-FAKE_UPSTREAM = Path(__file__).resolve().parents[1] / "fake_upstream.py"
 PHONE = (390, 844)
 # The issue's budget for a first load: the page, its scripts and styles, its API calls and the first
 # 5 s of /events, as bytes on the wire (headers included).
@@ -72,15 +68,8 @@ def browsers(page_server):
 @pytest.fixture
 def upstream():
     """The fake jsonplaceholder on loopback (6 photos whose images it serves itself)."""
-    proc = subprocess.Popen([sys.executable, str(FAKE_UPSTREAM), "--exit-with-stdin"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    line = proc.stdout.readline().strip()
-    assert line.startswith("listening on "), line
-    try:
-        yield line.removeprefix("listening on ")
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=5)
+    with fake_upstream() as base:
+        yield base
 
 
 def open_page(driver, server):

@@ -28,6 +28,13 @@ package final class TaskListViewModel: Sendable {
         subject.value
     }
 
+    /// The most todos the list holds; an add beyond it is refused (`.tooManyTodos`), so the list (and each
+    /// encoding of it) has a bound set by configuration, not by traffic.
+    package let maxCount: Int
+
+    /// `--max-todos`'s default.
+    package static let defaultMaxCount = 10_000
+
     private let subject: CurrentValueSubject<[Todo], Never>
     private let store: any TodoStore
     /// Serialises each change and its emission.
@@ -41,9 +48,11 @@ package final class TaskListViewModel: Sendable {
     /// The `completed` of the task `add(title:completed:)` is adding (the subject carries titles only).
     private let addingCompleted = Mutex<Bool>(false)
 
-    /// Loads the stored tasks and connects `addNewTask` to the store.
-    package init(store: any TodoStore) throws(TodoError) {
+    /// Loads the stored tasks and connects `addNewTask` to the store; at most `maxCount` tasks are added
+    /// (a store that already holds more keeps them, and takes no new ones).
+    package init(store: any TodoStore, maxCount: Int = TaskListViewModel.defaultMaxCount) throws(TodoError) {
         self.store = store
+        self.maxCount = maxCount
         do {
             subject = CurrentValueSubject(try store.all())
         } catch {
@@ -59,7 +68,8 @@ package final class TaskListViewModel: Sendable {
     /// Sends `title` into `addNewTask` and returns the todo its sink stored, `completed` as given.
     ///
     /// - Throws: `.titleTooShort` / `.titleTooLong` / `.titleInvalid` when the filter dropped the title,
-    ///   `.storage` when the store failed (nothing changed).
+    ///   `.tooManyTodos` when the list holds `maxCount` tasks, `.storage` when the store failed (nothing
+    ///   changed).
     package func add(title: String, completed: Bool = false) throws(TodoError) -> Todo {
         // NB: the lock is held while sending on purpose. Reactive delivers a send that arrives while the sink
         // is busy on the thread already delivering, so an outcome cannot be matched to its caller by thread;
@@ -128,6 +138,7 @@ package final class TaskListViewModel: Sendable {
     private func persist(_ title: String) {
         let result = Result { () throws(TodoError) -> Todo in
             try change { list throws(TodoError) in
+                guard list.count < maxCount else { throw .tooManyTodos(limit: maxCount) }
                 let todo = try Self.storing { () throws(TodoStoreError) in
                     try store.insert(title: TodoTitle.normalized(title), completed: addingCompleted.withLock { $0 })
                 }

@@ -6,6 +6,8 @@ package enum TodoError: Error, Equatable, Sendable {
     case titleTooLong
     /// The title holds a control character (NUL, an escape, a line break inside it): a title is one line of text.
     case titleInvalid
+    /// The list already holds `limit` todos, the most this server keeps (`--max-todos`).
+    case tooManyTodos(limit: Int)
     /// No todo has this id.
     case notFound(id: Int)
     /// The store could not commit the change; nothing was changed.
@@ -19,6 +21,7 @@ package enum TodoError: Error, Equatable, Sendable {
         case .titleTooShort: "title_too_short"
         case .titleTooLong: "title_too_long"
         case .titleInvalid: "title_invalid"
+        case .tooManyTodos: "too_many_todos"
         case .notFound: "not_found"
         case .storage: "storage_error"
         case .unavailable: "storage_unavailable"
@@ -34,6 +37,8 @@ package enum TodoError: Error, Equatable, Sendable {
             "A title may have at most \(TodoTitle.maximumLength) characters after trimming white space."
         case .titleInvalid:
             "A title may not hold control characters (such as NUL, tab or a line break) after trimming white space."
+        case .tooManyTodos(let limit):
+            "The list already holds \(limit) todos, the most this server keeps; delete some before adding more."
         case .notFound(let id): "There is no todo with id \(id)."
         case .storage(let reason): "The change could not be saved: \(reason)"
         case .unavailable(let reason): "The database is unavailable, nothing was changed: \(reason)"

@@ -28,6 +28,8 @@ final class App: Sendable {
     let httpClient: HTTPClient
     /// The files of `--public`; nil when there is no such folder (then no page is served).
     let staticFiles: StaticFiles?
+    /// Threads for CPU-heavy work (placeholder images), so no event loop waits on it.
+    let workers = WorkerPool()
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
@@ -55,11 +57,15 @@ final class App: Sendable {
         }
         httpClient = HTTPClient(loop: loops[0])
         models = try LiveStateModels(
-            store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0])
+            store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
+            maxTodos: configuration.maxTodos)
         lists = ListSnapshots(models)
         events = EventHub(ids: ids, heartbeat: configuration.heartbeat)
         events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
+        onShutdown { [workers] in workers.stop() }
+        let memoryReturn = MemoryReturn.start(on: loops[0]) { [events] in events.clientCount }
+        onShutdown { memoryReturn.cancel() }
         // A selection that cannot be shown is degraded service an operator should see, not only the page.
         let selectionLog = models.albums.selectionStatus.sink { status in
             if case .failed(let url, let reason) = status {

@@ -43,6 +43,8 @@ enum CommandLineOptions {
           --heartbeat SECS   seconds between keep-alive comments on /events (LIVESTATE_HEARTBEAT, default 15)
           --threads N        event loops serving HTTP (LIVESTATE_THREADS, default 1)
           --cors ORIGINS     comma-separated allowed origins, or * (LIVESTATE_CORS, default: CORS off)
+          --max-todos N      the most todos kept; POST /todos beyond it answers 422 too_many_todos
+                             (LIVESTATE_MAX_TODOS, default 10000)
           -h, --help         print this help and exit
           --version          print the version and exit
 
@@ -56,6 +58,7 @@ enum CommandLineOptions {
         "host": "LIVESTATE_HOST", "port": "LIVESTATE_PORT", "data": "LIVESTATE_DATA",
         "public": "LIVESTATE_PUBLIC", "upstream": "LIVESTATE_UPSTREAM", "token": "LIVESTATE_TOKEN",
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
+        "max-todos": "LIVESTATE_MAX_TODOS",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -140,6 +143,9 @@ enum CommandLineOptions {
             configuration.heartbeat = seconds
         }
         if let threads = try integer("threads", in: 1...64, "a thread count") { configuration.threads = threads }
+        if let maxTodos = try integer("max-todos", in: 1...1_000_000, "a number of todos") {
+            configuration.maxTodos = maxTodos
+        }
         if let (text, source) = value("cors") {
             guard let policy = CORSPolicy(parsing: text) else {
                 throw CommandLineError("\(source): '\(text)' is not '*' or a comma-separated list of http(s) origins")

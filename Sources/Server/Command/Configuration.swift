@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import HTTP
 import LibEvent
@@ -22,6 +23,8 @@ struct Configuration: Sendable, Equatable {
     var heartbeat: Double = 15
     /// Event loops (threads) serving HTTP.
     var threads = 1
+    /// The most todos the list holds; a `POST /todos` beyond it is a 422 `too_many_todos`.
+    var maxTodos = TaskListViewModel.defaultMaxCount
     /// Allowed CORS origins; nil means CORS is off.
     var cors: CORSPolicy?
     /// Largest request body accepted (the contract's 1 MiB).

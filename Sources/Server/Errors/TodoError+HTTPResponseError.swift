@@ -1,12 +1,12 @@
 import Domain
 import HTTP
 
-/// A task-list refusal as the contract's status: 422 for the title rule, 404 for an unknown id, 503 when
+/// A task-list refusal as the contract's status: 422 for the title rule and the todo limit, 404 for an unknown id, 503 when
 /// the store could not commit (nothing changed).
 extension TodoError: HTTPResponseError {
     package var status: Int {
         switch self {
-        case .titleTooShort, .titleTooLong, .titleInvalid: HTTPStatus.unprocessableContent
+        case .titleTooShort, .titleTooLong, .titleInvalid, .tooManyTodos: HTTPStatus.unprocessableContent
         case .notFound: HTTPStatus.notFound
         case .storage, .unavailable: HTTPStatus.serviceUnavailable
         }

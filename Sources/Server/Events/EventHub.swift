@@ -87,8 +87,10 @@ final class EventHub: Sendable {
         keep(
             snapshot.snapshots.sink { [weak self] snapshot in
                 self?.publish(topic) {
+                    defer { previous = snapshot.value }
+                    // NB: a list encoded item by item brings its change, built from the cached item bytes.
+                    if let diff = snapshot.diff { return (snapshot.bytes, diff) }
                     let diff = CollectionDiff(from: previous, to: snapshot.value)
-                    previous = snapshot.value
                     guard let diffJSON = try? encoder.encode(diff) else { return nil }
                     return (snapshot.bytes, Array(diffJSON))
                 }

@@ -18,12 +18,12 @@ struct EventRecord: Sendable {
     /// For collection topics, the frame with `{"inserted","updated","deleted"}` instead (`?diff=1`).
     var diffFrame: SharedBytes?
 
-    /// Encodes the frame (and the diff frame, when given) from one-line JSON.
+    /// Encodes the frame (and the diff frame, when given) from compact JSON (`SSE.event(id:name:json:)`).
     init(id: UInt64, topic: EventTopic, json: [UInt8], diffJSON: [UInt8]? = nil) {
         self.id = id
         self.topic = topic
-        self.frame = SharedBytes(SSE.event(id: id, name: topic.rawValue, data: json))
-        self.diffFrame = diffJSON.map { SharedBytes(SSE.event(id: id, name: topic.rawValue, data: $0)) }
+        self.frame = SharedBytes(SSE.event(id: id, name: topic.rawValue, json: json))
+        self.diffFrame = diffJSON.map { SharedBytes(SSE.event(id: id, name: topic.rawValue, json: $0)) }
     }
 
     /// The frame a client in diff mode or not gets.

@@ -11,10 +11,23 @@ enum SSE {
     /// NB: `data` must be one line; JSON from `JSONEncoder` without `.prettyPrinted` is, since it
     /// escapes line breaks inside strings. A stray line break would be split into more `data:` lines.
     static func event(id: UInt64, name: String, data: [UInt8]) -> [UInt8] {
+        event(
+            id: id, name: name, data: data,
+            oneLine: !data.contains(UInt8(ascii: "\n")) && !data.contains(UInt8(ascii: "\r")))
+    }
+
+    /// `id: N\nevent: name\ndata: json\n\n` for compact JSON, which is one line by construction (JSON
+    /// escapes every control character inside strings and compact output puts no line break between
+    /// tokens), so its bytes are copied without being scanned: a list frame costs one copy.
+    static func event(id: UInt64, name: String, json: [UInt8]) -> [UInt8] {
+        event(id: id, name: name, data: json, oneLine: true)
+    }
+
+    private static func event(id: UInt64, name: String, data: [UInt8], oneLine: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.count + name.utf8.count + 40)
         bytes.append(contentsOf: "id: \(id)\nevent: \(name)\n".utf8)
-        if !data.contains(UInt8(ascii: "\n")) && !data.contains(UInt8(ascii: "\r")) {
+        if oneLine {
             bytes.append(contentsOf: "data: ".utf8)
             bytes.append(contentsOf: data)
         } else {

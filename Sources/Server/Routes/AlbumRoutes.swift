@@ -13,6 +13,7 @@ extension Router {
     mutating func addAlbumRoutes(_ app: App) {
         let albums = app.models.albums
         let snapshot = app.lists.albums
+        let refresh = SharedLoad { albums.refresh() }
 
         let list: Handler = { request in
             try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value }
@@ -28,8 +29,9 @@ extension Router {
         }
         post("/albums/refresh") { request in
             try request.acceptNoInput()
-            // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream).
-            return .load(albums.refresh())
+            // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream), shared
+            // by every refresh that arrives while it runs.
+            return refresh.reply()
         }
         post("/albums/selection") { request in
             let body = try request.jsonBody(fields: ["url", "id"])

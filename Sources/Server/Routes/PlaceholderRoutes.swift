@@ -5,8 +5,11 @@ extension Router {
     /// `GET /placeholder/{size}/{rrggbb}`: a PNG square of that colour with its size written on it, so the
     /// embedded photos' `url`/`thumbnailUrl` work with no network (jsonplaceholder's via.placeholder.com).
     ///
-    /// A size outside 1...2000 or a colour that is not six hex digits is a 400.
+    /// A size outside 1...2000 or a colour that is not six hex digits is a 400. The image is drawn and
+    /// compressed on a worker thread (a 2000 px square takes a good fraction of a second), never on the
+    /// loop; when every worker is busy and the queue is full, `503 busy`.
     mutating func addPlaceholderRoutes(_ app: App) {
+        let workers = app.workers
         get("/placeholder/:size/:colour") { request in
             let size = try request.require("size", as: Int.self)
             guard let colour = RGBColour(hex: try request.require("colour", as: String.self)) else {
@@ -22,7 +25,9 @@ extension Router {
                 "Content-Type": ImageFormat.png.contentType,
                 "Cache-Control": "public, max-age=31536000, immutable",
             ]
-            return .response(Response(status: 200, headers: headers, body: image.png()))
+            return .later { respond in
+                workers.reply(respond) { Response(status: 200, headers: headers, body: image.png()) }
+            }
         }
     }
 }

@@ -7,6 +7,7 @@ extension Router {
     mutating func addPostRoutes(_ app: App) {
         let posts = app.models.posts
         let snapshot = app.lists.posts
+        let refresh = SharedLoad { posts.refresh() }
 
         get("/posts") { request in
             try ListQuery.reply(request, cached: snapshot) { posts.posts.value }
@@ -18,8 +19,9 @@ extension Router {
         }
         post("/posts/refresh") { request in
             try request.acceptNoInput()
-            // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream).
-            return .load(posts.refresh())
+            // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), shared
+            // by every refresh that arrives while it runs.
+            return refresh.reply()
         }
     }
 }

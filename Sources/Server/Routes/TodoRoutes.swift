@@ -20,7 +20,7 @@ extension Router {
             return try .json(todo)
         }
         if let journal = app.journal {
-            addSharedTodoWrites(journal)
+            addSharedTodoWrites(journal, todos: todos)
             return
         }
         post("/todos") { request in
@@ -63,11 +63,14 @@ extension Router {
     /// The todo writes of several instances (reads are as on one instance: this instance's list, which
     /// follows the journal): committed in PostgreSQL with their journal entry and answered once this
     /// instance applied it, so a read here right after a 2xx sees the write.
-    fileprivate mutating func addSharedTodoWrites(_ journal: PostgresJournal) {
+    fileprivate mutating func addSharedTodoWrites(_ journal: PostgresJournal, todos: TaskListViewModel) {
         post("/todos") { request in
             let body = try request.jsonBody(fields: Self.todoFields)
             let title = try TodoTitle.validated(body.required("title", as: String.self))
             let completed = try body.optional("completed", as: Bool.self) ?? false
+            // NB: checked against this instance's list: instances adding at once may pass the limit by the
+            // writes in flight between them, a bounded overshoot.
+            guard todos.currentTasks.count < todos.maxCount else { throw TodoError.tooManyTodos(limit: todos.maxCount) }
             return .later { respond in
                 journal.write(.insert(title: title, completed: completed)) { result in
                     respond(Self.answer(result, status: 201) { ["Location": "/todos/\($0.id)"] })

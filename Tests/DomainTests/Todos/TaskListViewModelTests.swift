@@ -47,6 +47,22 @@ import Testing
         #expect(history.all == [[buyMilk]])
     }
 
+    @Test func addBeyondTheLimitIsRefusedAndChangesNothing() throws {
+        let store = InMemoryTodoStore()
+        let model = try TaskListViewModel(store: store, maxCount: 3)
+        let history = EventHistory(model.tasks)
+        _ = try model.add(title: "second")
+        _ = try model.add(title: "third")
+        #expect(throws: TodoError.tooManyTodos(limit: 3)) { try model.add(title: "fourth") }
+        model.addNewTask.send("fifth")
+        #expect(store.all().map(\.title) == ["Buy Milk", "second", "third"])
+        #expect(history.all.count == 3)
+        // A delete makes room again; updates are not adds.
+        _ = try model.update(id: 2, title: "second, renamed")
+        try model.delete(id: 3)
+        #expect(try model.add(title: "fourth").id == 4)
+    }
+
     @Test func updateChangesTitleAndCompletionWithTheSameRule() throws {
         let store = InMemoryTodoStore()
         let model = try TaskListViewModel(store: store)

@@ -23,6 +23,7 @@ import Testing
         #expect(defaults.cors == nil)
         #expect(defaults.token == nil)
         #expect(defaults.upstream == nil)
+        #expect(defaults.maxTodos == 10_000)
     }
 
     @Test func everyFlagIsRead() throws {
@@ -30,8 +31,9 @@ import Testing
         let parsed = try configuration([
             "--host", "0.0.0.0", "--port=0", "--data", ":memory:", "--public", folder, "--upstream",
             "https://jsonplaceholder.typicode.com", "--token", "t0k", "--heartbeat", "0.5", "--threads", "4",
-            "--cors", "*",
+            "--cors", "*", "--max-todos", "25",
         ])
+        #expect(parsed.maxTodos == 25)
         #expect(parsed.host == "0.0.0.0")
         #expect(parsed.port == 0)
         #expect(parsed.dataPath == ":memory:")
@@ -44,8 +46,12 @@ import Testing
     }
 
     @Test func environmentIsReadAndAFlagWins() throws {
-        let environment = ["LIVESTATE_PORT": "9000", "LIVESTATE_THREADS": "2", "LIVESTATE_CORS": "http://a.test"]
+        let environment = [
+            "LIVESTATE_PORT": "9000", "LIVESTATE_THREADS": "2", "LIVESTATE_CORS": "http://a.test",
+            "LIVESTATE_MAX_TODOS": "7",
+        ]
         let fromEnvironment = try configuration([], environment)
+        #expect(fromEnvironment.maxTodos == 7)
         #expect(fromEnvironment.port == 9000)
         #expect(fromEnvironment.threads == 2)
         #expect(fromEnvironment.cors == CORSPolicy(origins: .list(["http://a.test"])))
@@ -70,7 +76,8 @@ import Testing
         (["--port", "-1"], "--port"), (["--port", "x"], "--port"), (["--threads", "100"], "--threads"),
         (["--heartbeat", "0"], "--heartbeat"), (["--upstream", "file:///etc"], "--upstream"),
         (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"), (["--token", ""], "--token"),
-        (["--nope"], "--nope"), (["stray"], "stray"), (["--data"], "--data"),
+        (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
+        (["stray"], "stray"), (["--data"], "--data"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {

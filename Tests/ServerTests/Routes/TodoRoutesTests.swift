@@ -55,6 +55,17 @@ import Testing
         #expect(try harness.decode([Todo].self, "/todos").count == 1)
     }
 
+    @Test func postBeyondTheTodoLimitIs422TooManyTodosAndChangesNothing() throws {
+        let harness = try RouteHarness(maxTodos: 2)
+        #expect(try harness.send(.post, "/todos", json: #"{"title":"Walk the dog"}"#).status == 201)
+        let refused = try harness.send(.post, "/todos", json: #"{"title":"Feed the cat"}"#)
+        #expect(refused.status == 422)
+        #expect(try ErrorBody(refused).error == "too_many_todos")
+        #expect(try ErrorBody(refused).message.contains("2 todos"))
+        #expect(try harness.decode([Todo].self, "/todos").map(\.title) == ["Buy Milk", "Walk the dog"])
+        #expect(try harness.send(.patch, "/todos/2", json: #"{"completed":true}"#).status == 200)
+    }
+
     @Test func postWithoutJSONContentTypeIs415() throws {
         let response = try harness.send(
             .post, "/todos", json: #"{"title":"Walk the dog"}"#, headers: ["Content-Type": "text/plain"])

@@ -9,8 +9,9 @@ struct RouteHarness {
     let app: App
     let router: Router
 
-    init(dataPath: String = ":memory:") throws {
+    init(dataPath: String = ":memory:", maxTodos: Int = Configuration().maxTodos) throws {
         var configuration = Configuration()
+        configuration.maxTodos = maxTodos
         configuration.port = 0
         configuration.dataPath = dataPath
         configuration.publicPath = nil

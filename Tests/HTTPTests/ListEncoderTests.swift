@@ -1,0 +1,94 @@
+import Domain
+import Foundation
+import Reactive
+import Synchronization
+import Testing
+
+@testable import HTTP
+
+/// `ListEncoder`: a list whose items mostly did not change encodes only the changed ones, gives the bytes a
+/// whole-list encoding would, and tells the change.
+@Suite struct ListEncoderTests {
+    /// An identifiable item that counts how often it is encoded.
+    private struct Item: Identifiable, Equatable, Encodable, Sendable {
+        static let encodings = Mutex(0)
+        var id: Int
+        var name: String
+        func encode(to encoder: any Encoder) throws {
+            Self.encodings.withLock { $0 += 1 }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+        }
+        enum CodingKeys: String, CodingKey { case id, name }
+        static func == (a: Item, b: Item) -> Bool { a.id == b.id && a.name == b.name }
+    }
+
+    @Test func everyListGivesTheBytesOfAWholeEncoding() throws {
+        let encoder = ListEncoder<Todo>()
+        var list = (1...50).map { Todo(id: $0, title: "title \($0) \"quoted\" / é \u{1F600}", completed: $0 % 3 == 0) }
+        var lists = [list, []]
+        list.remove(at: 7)
+        lists.append(list)
+        list[3].title = "changed"
+        list.append(Todo(id: 99, title: "new"))
+        lists.append(list)
+        lists.append(Array(list.reversed()))
+        lists.append(list + list)
+        lists.append(list)
+        for list in lists {
+            #expect(try encoder.encode(list).bytes == JSONCoding.encode(list))
+        }
+    }
+
+    @Test func aChangeOfOneItemEncodesThatItemOnly() throws {
+        let encoder = ListEncoder<Item>()
+        var list = (1...1000).map { Item(id: $0, name: "item \($0)") }
+        _ = try encoder.encode(list)
+        let before = Item.encodings.withLock { $0 }
+        list[500].name = "renamed"
+        list.append(Item(id: 1001, name: "added"))
+        _ = try encoder.encode(list)
+        #expect(Item.encodings.withLock { $0 } - before == 2)
+    }
+
+    @Test func theChangeListsDeletedInsertedAndUpdatedItems() throws {
+        let encoder = ListEncoder<Todo>()
+        let a = Todo(id: 1, title: "first")
+        let b = Todo(id: 2, title: "second")
+        let c = Todo(id: 3, title: "third")
+        #expect(try encoder.encode([a, b]).diff == nil)  // the first list: no previous one
+        var b2 = b
+        b2.completed = true
+        let change = try encoder.encode([b2, c]).diff.map { String(decoding: $0, as: UTF8.self) }
+        #expect(
+            change
+                == #"{"deleted":[1],"inserted":[{"completed":false,"id":3,"title":"third"}],"#
+                + #""updated":[{"completed":true,"id":2,"title":"second"}]}"#)
+        let unchanged = try encoder.encode([b2, c]).diff.map { String(decoding: $0, as: UTF8.self) }
+        #expect(unchanged == #"{"deleted":[],"inserted":[],"updated":[]}"#)
+        // A deleted id that comes back is inserted again, encoded afresh.
+        let back = try encoder.encode([a, b2, c]).diff.map { String(decoding: $0, as: UTF8.self) }
+        #expect(back == #"{"deleted":[],"inserted":[{"completed":false,"id":1,"title":"first"}],"updated":[]}"#)
+    }
+
+    @Test func aListHoldingAnIdTwiceLeavesTheChangeToTheCaller() throws {
+        let encoder = ListEncoder<Todo>()
+        let a = Todo(id: 1, title: "first")
+        _ = try encoder.encode([a])
+        let twice = [a, Todo(id: 1, title: "other")]
+        let encoded = try encoder.encode(twice)
+        #expect(encoded.diff == nil)
+        #expect(encoded.bytes == (try JSONCoding.encode(twice)))
+    }
+
+    @Test func theSnapshotOfAnIdentifiableListCarriesItsChange() throws {
+        let subject = CurrentValueSubject<[Todo], Never>([Todo(id: 1, title: "first")])
+        let snapshot = EncodedSnapshot(list: subject)
+        #expect(snapshot.current?.diff == nil)
+        subject.send([Todo(id: 1, title: "first"), Todo(id: 2, title: "second")])
+        #expect(snapshot.current?.diff.map { String(decoding: $0, as: UTF8.self) }?.contains(#""id":2"#) == true)
+        #expect(snapshot.response?.headers["X-Total-Count"] == "2")
+        #expect(snapshot.bytes == (try JSONCoding.encode(subject.value)))
+    }
+}
