@@ -10,7 +10,7 @@ FROM swift:6.3.1-bookworm AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libevent-dev libsqlite3-dev libpq-dev libpcre2-dev libjansson-dev libdeflate-dev \
+        libevent-dev libssl-dev libsqlite3-dev libpq-dev libpcre2-dev libjansson-dev libdeflate-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -40,13 +40,14 @@ COPY --from=build /staging/livestate.debug /livestate.debug
 FROM debian:bookworm-slim
 
 # The shared libraries of the binary (scripts/test.d/85-dockerfile-check compares with ldd):
-# libevent, SQLite, libpq (--data postgres://), PCRE2 (`_like` patterns), jansson (request bodies),
-# libdeflate (gzip responses), and
-# libcurl for FoundationNetworking's URLSession (https upstreams).
+# libevent, its OpenSSL bufferevents with libssl3 (https downloads), SQLite, libpq (--data postgres://),
+# PCRE2 (`_like` patterns), jansson (request bodies), libdeflate (gzip responses), and the system's
+# certificate authorities for https.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libevent-2.1-7 libevent-pthreads-2.1-7 libsqlite3-0 libpq5 libpcre2-8-0 libjansson4 libdeflate0 libcurl4 ca-certificates \
+        libevent-2.1-7 libevent-pthreads-2.1-7 libevent-openssl-2.1-7 libssl3 libsqlite3-0 libpq5 libpcre2-8-0 \
+        libjansson4 libdeflate0 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed uid, so a /data volume keeps its owner across image rebuilds.

@@ -32,11 +32,15 @@ let package = Package(
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
         .library(name: "ReactiveTesting", targets: ["ReactiveTesting"]),
+        .library(name: "ReactiveNetworking", targets: ["ReactiveNetworking"]),
         .executable(name: "livestate", targets: ["livestate"]),
     ],
     targets: [
         // Combine's API on Linux: standard library, Dispatch, Synchronization (+ Foundation in Reactive/Foundation).
         .target(name: "Reactive", swiftSettings: swiftSettings),
+        // `URLSession.dataTaskPublisher`: the one part of Combine's API that needs FoundationNetworking (and so
+        // libcurl), kept apart so that the server, which downloads through libevent, links neither.
+        .target(name: "ReactiveNetworking", dependencies: ["Reactive"], swiftSettings: swiftSettings),
         // Virtual-time scheduler for tests of time-based operators.
         .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swiftSettings),
         // Models, embedded data and the seed view models. Knows no HTTP, no libevent (libdeflate, through
@@ -55,8 +59,10 @@ let package = Package(
         .target(
             name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON", "Deflate"], swiftSettings: swiftSettings),
         // Everything that imports libevent (Sources/CEvent: Debian's libevent-dev): the loops, timers, the
-        // listener and its streams, sockets, the HTTP client (and later its TLS path, in `Client/`).
-        .target(name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent")),
+        // listener and its streams, sockets, the HTTP client and its TLS path in `Client/` (Sources/CEventOpenSSL:
+        // libevent's OpenSSL bufferevents and Debian's libssl-dev).
+        .target(
+            name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent", "CEventOpenSSL")),
         // Everything that imports a database library: `SQLite/` (Sources/CSQLite: Debian's libsqlite3-dev)
         // and `PostgreSQL/` (Sources/CPostgres: Debian's libpq-dev, driven on a LibEvent loop).
         .target(
@@ -89,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReactiveTests",
-            dependencies: ["Reactive", "ReactiveTesting"],
+            dependencies: ["Reactive", "ReactiveNetworking", "ReactiveTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -109,12 +115,14 @@ let package = Package(
         .testTarget(
             name: "LibEventTests",
             dependencies: ["LibEvent", "HTTP", "Reactive", "TestSupport"],
-            swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CEvent"]))]
+            swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CEvent", "CEventOpenSSL"]))]
         ),
         .testTarget(
             name: "StorageTests",
             dependencies: ["Storage", "LibEvent", "Domain", "TestSupport"],
-            swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CSQLite", "CPostgres", "CEvent"]))]
+            swiftSettings: swiftSettings + [
+                .unsafeFlags(moduleMapFlags(["CSQLite", "CPostgres", "CEvent", "CEventOpenSSL"]))
+            ]
         ),
         .testTarget(
             name: "ServerTests",

@@ -18,7 +18,8 @@ Behaviour is switchable two ways:
     /badjson/...           200 with a body that is not JSON
     /notimage/...          200, Content-Type image/png, bytes that are not an image
     /redirect/N/...        N chained 302 redirects, then the rest of the path
-    /big/MIB/...           200 with MIB mebibytes of zeros
+    /big/MIB/...           200 with MIB mebibytes of zeros (Content-Length given, written 1 MiB at a time)
+    /stream/MIB/...        the same without Content-Length: the body ends when the connection closes
 * per resource path, through the control endpoint (for a server whose upstream URL is fixed):
     POST /_control  {"path": "/posts", "mode": "ok"|"slow"|"hang"|"500"|"status"|"badjson"|"notimage",
                      "seconds": 3, "status": 503, "count": 5}
@@ -26,8 +27,14 @@ Behaviour is switchable two ways:
     GET  /_control/log     {"requests": [paths...], "closed_early": [paths...]}
 
 While it waits (slow, hang) the handler watches its socket: when the client closes the
-connection before the answer, it records the path in `closed_early` and prints
-`closed early PATH` on stdout, so tests can assert that a download was cancelled.
+connection before the answer (or while a body is written), it records the path in `closed_early`
+and prints `closed early PATH` on stdout, so tests can assert that a download was cancelled.
+
+With `--tls MODE --tls-dir DIR` it serves https instead (the first line says `https://`; a second line,
+`control on http://127.0.0.1:PORT`, names a plain-http port with the same state for /_control), with
+certificates made there by the openssl command line at start: DIR/ca.pem is a test authority, and
+MODE picks the server's certificate (see `tls_certificates.py`): `valid` (localhost and 127.0.0.1,
+issued by the test authority), `wrongname` (only elsewhere.test), `selfsigned`, `expired`.
 """
 
 import argparse
@@ -42,7 +49,10 @@ import sys
 import threading
 import time
 import zlib
+import ssl
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import tls_certificates
 
 LOCK = threading.Lock()
 STATE = {"modes": {}, "requests": [], "closed_early": [], "posts_count": 3}
@@ -125,9 +135,30 @@ class Handler(BaseHTTPRequestHandler):
             readable, _, _ = select.select([self.connection], [], [], 0)
             if not readable:
                 return False
-            return self.connection.recv(1, socket.MSG_PEEK) == b""
+            if not isinstance(self.connection, ssl.SSLSocket):
+                return self.connection.recv(1, socket.MSG_PEEK) == b""
+            # TLS has no peek: read (the client sends nothing after its GET); b"" is close_notify or EOF.
+            self.connection.setblocking(False)
+            try:
+                return self.connection.recv(1) == b""
+            except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                return False
+            finally:
+                self.connection.setblocking(True)
         except (OSError, ValueError):
             return True
+
+    def write_zeros(self, mebibytes):
+        """Writes `mebibytes` MiB of zeros a MiB at a time; False (and recorded) when the client went away."""
+        chunk = b"\0" * (1024 * 1024)
+        try:
+            for _ in range(mebibytes):
+                self.wfile.write(chunk)
+            return True
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+            self.record_closed()
+            self.close_connection = True
+            return False
 
     def wait(self, seconds):
         """Waits up to `seconds` (forever for None); False when the client went away meanwhile."""
@@ -142,7 +173,8 @@ class Handler(BaseHTTPRequestHandler):
 
     def base_url(self):
         host = self.headers.get("Host") or f"127.0.0.1:{self.server.server_address[1]}"
-        return f"http://{host}"
+        scheme = "https" if isinstance(self.connection, ssl.SSLSocket) else "http"
+        return f"{scheme}://{host}"
 
     # -- routes --------------------------------------------------------------------------------
 
@@ -222,9 +254,22 @@ class Handler(BaseHTTPRequestHandler):
             n, rest = int(m.group(1)), m.group(2)
             target = rest if n <= 1 else f"/redirect/{n - 1}{rest}"
             return self.send(302, b"", "text/plain", [("Location", self.base_url() + target)])
-        m = re.match(r"^/big/(\d+)(/.*)$", path)
+        m = re.match(r"^/(big|stream)/(\d+)(/.*)$", path)
         if m:
-            return self.send(200, b"\0" * (int(m.group(1)) * 1024 * 1024), "application/octet-stream")
+            mebibytes = int(m.group(2))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            if m.group(1) == "big":
+                self.send_header("Content-Length", str(mebibytes * 1024 * 1024))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
+            try:
+                self.end_headers()
+            except (BrokenPipeError, ConnectionResetError, ssl.SSLError, OSError):
+                return self.record_closed()
+            self.write_zeros(mebibytes)
+            return
         if path == "/healthz":
             return self.send_json(200, {"status": "ok"})
         if path == "/posts":
@@ -252,13 +297,24 @@ class Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
+    def handle_error(self, request, client_address):
+        """Quiet for what tests do on purpose (a refused handshake, a client that went away)."""
+        if isinstance(sys.exc_info()[1], (ssl.SSLError, ConnectionError)):
+            return
+        super().handle_error(request, client_address)
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--exit-with-stdin", action="store_true",
                         help="exit when stdin closes (the test process that started us is gone)")
+    parser.add_argument("--tls", choices=tls_certificates.MODES,
+                        help="serve https with this kind of certificate (needs --tls-dir)")
+    parser.add_argument("--tls-dir", help="folder for the test authority (ca.pem) and certificates")
     args = parser.parse_args()
+    if args.tls and not args.tls_dir:
+        parser.error("--tls needs --tls-dir")
     # NB: a parent may hand down blocked or ignored signals (Foundation's Process does); take them back.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
@@ -266,7 +322,19 @@ def main():
     if args.exit_with_stdin:
         threading.Thread(target=lambda: (sys.stdin.buffer.read(), os._exit(0)), daemon=True).start()
     server = Server(("127.0.0.1", args.port), Handler)
-    log(f"listening on http://127.0.0.1:{server.server_address[1]}")
+    scheme = "http"
+    if args.tls:
+        cert, key = tls_certificates.make(args.tls_dir, args.tls)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        # NB: the handshake runs in each connection's thread (on its first read), not in accept.
+        server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+        scheme = "https"
+    log(f"listening on {scheme}://127.0.0.1:{server.server_address[1]}")
+    if args.tls:
+        control = Server(("127.0.0.1", 0), Handler)
+        threading.Thread(target=lambda: control.serve_forever(poll_interval=0.1), daemon=True).start()
+        log(f"control on http://127.0.0.1:{control.server_address[1]}")
     try:
         server.serve_forever(poll_interval=0.1)
     except KeyboardInterrupt:

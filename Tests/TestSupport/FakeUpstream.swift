@@ -1,15 +1,24 @@
 package import Foundation
 
 /// `integration/fake_upstream.py` on loopback, port 0: the one test double of the pipeline tests (the outside edge).
+///
+/// `FakeUpstream(tls: "expired")` serves https with a certificate of that kind (`integration/tls_certificates.py`:
+/// `valid`, `wrongname`, `selfsigned`, `expired`), made at start in a temporary folder with the test authority
+/// `caFile` that a client should trust.
 package final class FakeUpstream: @unchecked Sendable {
     // NB: @unchecked because the process and pipe are only touched in init and deinit.
 
-    /// `http://127.0.0.1:PORT`.
+    /// `http://127.0.0.1:PORT` (`https://` with `tls`).
     package let baseURL: URL
+    /// The test authority's PEM file (with `tls`), removed with the upstream.
+    package let caFile: String?
+    /// Where `/_control` is served: `baseURL`, or a plain-http port beside an https upstream.
+    private let controlPort: Int
+    private let folder: URL?
     private let process: Process
     private let input: Pipe
 
-    package init() throws {
+    package init(tls mode: String? = nil) throws {
         let root = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let process = Process()
@@ -17,6 +26,15 @@ package final class FakeUpstream: @unchecked Sendable {
         process.arguments = [
             "python3", root.appendingPathComponent("integration/fake_upstream.py").path, "--exit-with-stdin",
         ]
+        if let mode {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-tls-\(UUID())")
+            process.arguments! += ["--tls", mode, "--tls-dir", folder.path]
+            self.folder = folder
+            caFile = folder.appendingPathComponent("ca.pem").path
+        } else {
+            folder = nil
+            caFile = nil
+        }
         let output = Pipe()
         process.standardOutput = output
         // NB: the upstream exits when this pipe closes, so a crashed test run leaves no process behind.
@@ -25,7 +43,20 @@ package final class FakeUpstream: @unchecked Sendable {
         self.input = input
         try process.run()
         self.process = process
-        // The first line is `listening on http://127.0.0.1:PORT`.
+        // The first line is `listening on http://127.0.0.1:PORT`; with TLS the next is `control on http://…`.
+        baseURL = try Self.url(after: "listening on", in: output)
+        controlPort = mode == nil ? baseURL.port ?? 80 : try Self.url(after: "control on", in: output).port ?? 80
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    /// The URL at the end of the next line of `output`, which must start with `prefix`.
+    private static func url(after prefix: String, in output: Pipe) throws -> URL {
         var line = Data()
         while line.last != UInt8(ascii: "\n") {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
@@ -33,16 +64,9 @@ package final class FakeUpstream: @unchecked Sendable {
             line += byte
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = text.split(separator: " ").last.flatMap({ URL(string: String($0)) }) else {
-            throw FakeUpstreamError.noPort
-        }
-        baseURL = url
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        guard text.hasPrefix(prefix), let url = text.split(separator: " ").last.flatMap({ URL(string: String($0)) })
+        else { throw FakeUpstreamError.noPort }
+        return url
     }
 
     /// The URL of `path` (with its behaviour prefixes, e.g. `/slow/2/images/ff0000.png`).
@@ -66,7 +90,7 @@ package final class FakeUpstream: @unchecked Sendable {
         var spec: [String: Any] = ["path": path, "mode": mode]
         if let seconds { spec["seconds"] = seconds }
         if let count { spec["count"] = count }
-        _ = try Self.fetch(url("/_control"), body: JSONSerialization.data(withJSONObject: spec))
+        _ = try fetch("/_control", body: JSONSerialization.data(withJSONObject: spec))
     }
 
     /// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
@@ -80,14 +104,14 @@ package final class FakeUpstream: @unchecked Sendable {
     }
 
     private func log() throws -> [String: [String]] {
-        let data = try Self.fetch(url("/_control/log"))
+        let data = try fetch("/_control/log")
         return try JSONDecoder().decode([String: [String]].self, from: data)
     }
 
     /// A blocking loopback exchange for control calls (test thread only, never on a loop).
-    private static func fetch(_ url: URL, body: Data? = nil) throws -> Data {
+    private func fetch(_ path: String, body: Data? = nil) throws -> Data {
         let response = try RawHTTPClient.request(
-            port: url.port ?? 80, body == nil ? "GET" : "POST", url.path,
+            port: controlPort, body == nil ? "GET" : "POST", path,
             headers: [("Content-Type", "application/json")],
             body: Array(body ?? Data()))
         guard response.status == 200 else { throw FakeUpstreamError.badAnswer }

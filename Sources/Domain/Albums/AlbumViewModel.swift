@@ -2,10 +2,6 @@ import Foundation
 package import Reactive
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Seed 000's `AlbumViewModel`: the photo list in `albumSubject`, the selected URL in `imageUrlSubject`, and
 /// the downloaded image of the latest selection in `imageSubject`.
 ///
@@ -81,7 +77,7 @@ package final class AlbumViewModel: Sendable {
 
     /// The image in a download, or why there is none (the seed's `compactMap(UIImage.init(data:))`).
     private static func image(
-        from output: (data: Data, response: HTTPURLResponse), url: String
+        from output: (data: Data, response: LoadResponse), url: String
     ) -> Result<AlbumImage, AlbumDownloadFailure> {
         guard (200..<300).contains(output.response.statusCode) else {
             return .failure(.status(output.response.statusCode))

@@ -1,10 +1,6 @@
 package import Foundation
 package import Reactive
 
-#if canImport(FoundationNetworking)
-    package import FoundationNetworking
-#endif
-
 /// Loads the bytes behind a URL: the shape of `URLSession.dataTaskPublisher(for:)`, so the seeds'
 /// pipelines read as they do on iOS while `Domain` knows nothing of the transport.
 ///
@@ -15,6 +11,6 @@ package import Reactive
 ///         .map(\.data)
 ///         .sink(receiveCompletion: { _ in }, receiveValue: { print($0.count) })
 package protocol DataLoader: Sendable {
-    /// One GET of `url`: a single `(data, response)` value then `.finished`, or a `URLError`.
-    func dataTaskPublisher(for url: URL) -> AnyPublisher<(data: Data, response: HTTPURLResponse), URLError>
+    /// One GET of `url`: a single `(data, response)` value then `.finished`, or a `LoadFailure`.
+    func dataTaskPublisher(for url: URL) -> AnyPublisher<(data: Data, response: LoadResponse), LoadFailure>
 }

@@ -20,8 +20,8 @@ package enum NetworkError: String, Error, Equatable, Sendable {
         switch error {
         case let error as NetworkError: self = error
         case is DecodingError: self = .decodingError
-        case let error as URLError where error.code == .timedOut: self = .timeout
-        case let error as URLError where error.code == .badURL || error.code == .unsupportedURL: self = .invalidURL
+        case let failure as LoadFailure where failure.kind == .timedOut: self = .timeout
+        case let failure as LoadFailure where failure.kind == .invalidURL: self = .invalidURL
         default: self = .unknown
         }
     }

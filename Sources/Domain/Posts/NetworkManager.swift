@@ -2,10 +2,6 @@ package import Foundation
 package import Reactive
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Seed 002's `NetworkManager`: loads a jsonplaceholder resource through a `Future`.
 ///
 /// The pipeline is the seed's: `dataTaskPublisher(for:)`, the status check in `tryMap`, `decode`, and a

@@ -2,52 +2,54 @@ import CEvent
 package import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    package import FoundationNetworking
-#endif
-
 /// A non-blocking HTTP/1.1 client on an `EventLoop`: `evhttp_make_request` on the loop's own `event_base`,
 /// names resolved with `evdns`, so a download never blocks the loop that also serves requests.
 ///
-/// Every fetch ends after `timeout` seconds at the latest (`URLError(.timedOut)`), follows up to
-/// `maxRedirects` redirects, refuses bodies over `maxResponseSize` (`.dataLengthExceedsMaximum`), and
-/// closes its connection when cancelled.
+/// `https` goes through the same `evhttp` connection on a libevent OpenSSL bufferevent (`TLSClientContext`:
+/// the certificate and the host name verified), so both schemes have the same limits while bytes arrive:
+/// every fetch ends after `timeout` seconds at the latest (`.timedOut`), follows up to `maxRedirects`
+/// redirects, stops reading a body as soon as it passes `maxResponseSize` (`.tooLarge`), and closes its
+/// connection when cancelled.
 ///
 /// ```swift
 /// let client = HTTPClient(loop: loop)
 /// let task = client.get(URL(string: "http://127.0.0.1:3000/posts")!) { result in print(result) }
 /// task.cancel()  // closes the connection; the completion is not called
 /// ```
-///
-/// NB: `https` URLs go through `URLSession` (FoundationNetworking, its own threads) with the same
-/// timeout and size cap, because the CEvent module links no TLS; the completion still runs on the loop.
 package final class HTTPClient: @unchecked Sendable {
     // NB: @unchecked because `dnsBase` is created and used only on `loop`'s thread.
 
     /// What a fetch delivers: the body and the response head, as `URLSession.dataTaskPublisher` does.
-    package typealias Output = (data: Data, response: HTTPURLResponse)
+    package typealias Output = (data: Data, response: Response)
     /// Called once per fetch, on the loop's thread.
-    package typealias Completion = @Sendable (Result<Output, URLError>) -> Void
+    package typealias Completion = @Sendable (Result<Output, Failure>) -> Void
 
     /// The loop whose `event_base` carries the connections.
     package let loop: EventLoop
-    /// Seconds from the start of a fetch (redirects included) to `URLError(.timedOut)`.
+    /// Seconds from the start of a fetch (redirects included) to `.timedOut`.
     package let timeout: Double
-    /// Redirects followed before `URLError(.httpTooManyRedirects)`.
+    /// Redirects followed before `.tooManyRedirects`.
     package let maxRedirects: Int
     /// Largest response body accepted, in bytes.
     package let maxResponseSize: Int
+    /// The TLS settings of `https` fetches; nil makes them fail (`.secureConnectionFailed`).
+    let tls: TLSClientContext?
 
     private var dnsBase: OpaquePointer?
     /// What relative URLs (`/placeholder/600/92c952`) resolve against: the server's own address.
     private let relativeBase = Mutex<URL?>(nil)
 
-    /// A client on `loop` with the service's limits (10 s, 5 redirects, 16 MiB).
-    package init(loop: EventLoop, timeout: Double = 10, maxRedirects: Int = 5, maxResponseSize: Int = 16 << 20) {
+    /// A client on `loop` with the service's limits (10 s, 5 redirects, 16 MiB), trusting the system's
+    /// certificate authorities unless `tls` says otherwise.
+    package init(
+        loop: EventLoop, timeout: Double = 10, maxRedirects: Int = 5, maxResponseSize: Int = 16 << 20,
+        tls: TLSClientContext? = TLSClientContext.system
+    ) {
         self.loop = loop
         self.timeout = timeout
         self.maxRedirects = maxRedirects
         self.maxResponseSize = maxResponseSize
+        self.tls = tls
     }
 
     deinit {

@@ -2,11 +2,8 @@ import CEvent
 import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// One fetch by an `HTTPClient`: its current `evhttp_connection`, the redirects so far and the deadline.
+/// One fetch by an `HTTPClient`: its current `evhttp_connection` (over a plain socket for http, an OpenSSL
+/// bufferevent for https), the redirects so far and the deadline.
 ///
 /// Owns the connection it is using and frees it when the fetch ends, times out or is cancelled (which is
 /// what makes the peer see the connection closed).
@@ -20,7 +17,8 @@ package final class HTTPClientTask: @unchecked Sendable {
     private var redirects = 0
     private var connection: OpaquePointer?
     private var timer: LoopTimer?
-    private var session: URLSessionDataTask?
+    /// The TLS host of the current connection (nil for http): what its certificate must name.
+    private var tlsHost: String?
     private var lastError: evhttp_request_error?
     private var finished = false
     /// The retain that keeps the task alive while libevent holds a pointer to it.
@@ -44,7 +42,7 @@ package final class HTTPClientTask: @unchecked Sendable {
         guard !cancelled.load(ordering: .acquiring), !finished else { return }
         retained = Unmanaged.passRetained(self)
         timer = client.loop.schedule(after: client.timeout) { [self] in
-            finish(.failure(URLError(.timedOut)))
+            finish(.failure(.timedOut))
         }
         send(url)
     }
@@ -53,31 +51,46 @@ package final class HTTPClientTask: @unchecked Sendable {
         self.url = url
         let scheme = url.scheme?.lowercased()
         guard scheme == "http" || scheme == "https" else {
-            return finish(.failure(URLError(.unsupportedURL)))
+            return finish(.failure(.unsupportedURL))
         }
         guard let host = url.host, !host.isEmpty else {
-            return finish(.failure(URLError(.badURL)))
+            return finish(.failure(.badURL))
         }
-        if scheme == "https" {
-            requestWithURLSession()
-        } else {
-            requestWithLibEvent(host: host, port: url.port ?? 80)
-        }
-    }
-
-    private func requestWithLibEvent(host: String, port: Int) {
-        // NB: brackets of an IPv6 literal are URL syntax, not part of the address.
+        let secure = scheme == "https"
+        let port = url.port ?? (secure ? 443 : 80)
+        guard (0...65_535).contains(port) else { return finish(.failure(.badURL)) }
+        // NB: brackets of an IPv6 literal are URL syntax, not part of the address (nor of the TLS name).
         let address = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        guard (0...65_535).contains(port),
-            let connection = evhttp_connection_base_new(client.loop.base, client.resolver(), address, UInt16(port))
-        else {
-            return finish(.failure(URLError(.cannotConnectToHost)))
+        guard let connection = connect(to: address, port: UInt16(port), secure: secure) else {
+            return finish(
+                .failure(secure ? .secureConnectionFailed(host: address, detail: "TLS setup failed") : .cannotConnect))
         }
         self.connection = connection
         evhttp_connection_set_max_body_size(connection, client.maxResponseSize)
         evhttp_connection_set_max_headers_size(connection, 64 << 10)
         evhttp_connection_set_timeout(connection, Int32(client.timeout.rounded(.up)) + 1)
+        request(on: connection, host: host)
+    }
 
+    /// A new connection to `address`: a plain socket, or for https an OpenSSL bufferevent that verifies
+    /// the server's certificate for `address` before evhttp sees a byte.
+    private func connect(to address: String, port: UInt16, secure: Bool) -> OpaquePointer? {
+        tlsHost = secure ? address : nil
+        guard secure else { return evhttp_connection_base_new(client.loop.base, client.resolver(), address, port) }
+        guard let tls = client.tls, let bufferevent = tls.bufferevent(base: client.loop.base, host: address) else {
+            return nil
+        }
+        guard
+            let connection = evhttp_connection_base_bufferevent_new(
+                client.loop.base, client.resolver(), bufferevent, address, port)
+        else {
+            bufferevent_free(bufferevent)
+            return nil
+        }
+        return connection
+    }
+
+    private func request(on connection: OpaquePointer, host: String) {
         let context = Unmanaged.passUnretained(self).toOpaque()
         guard
             let request = evhttp_request_new(
@@ -85,7 +98,7 @@ package final class HTTPClientTask: @unchecked Sendable {
                     Unmanaged<HTTPClientTask>.fromOpaque(context!).takeUnretainedValue().received(request)
                 }, context)
         else {
-            return finish(.failure(URLError(.cannotConnectToHost)))
+            return finish(.failure(.cannotConnect))
         }
         evhttp_request_set_error_cb(request) { error, context in
             Unmanaged<HTTPClientTask>.fromOpaque(context!).takeUnretainedValue().lastError = error
@@ -98,7 +111,7 @@ package final class HTTPClientTask: @unchecked Sendable {
         evhttp_add_header(headers, "Connection", "close")
         // NB: on failure libevent has freed the request already.
         if evhttp_make_request(connection, request, EVHTTP_REQ_GET, Self.target(of: url)) != 0 {
-            finish(.failure(URLError(.cannotConnectToHost)))
+            finish(.failure(.cannotConnect))
         }
     }
 
@@ -114,37 +127,40 @@ package final class HTTPClientTask: @unchecked Sendable {
     private func received(_ request: UnsafeMutablePointer<evhttp_request>?) {
         guard !finished else { return }
         guard let request, evhttp_request_get_response_code(request) != 0 else {
-            return finish(.failure(URLError(Self.code(for: lastError))))
+            return finish(.failure(failure()))
         }
         let status = Int(evhttp_request_get_response_code(request))
         let headers = Self.headers(of: request)
         let location = headers.first { $0.key.caseInsensitiveCompare("Location") == .orderedSame }?.value
         if [301, 302, 303, 307, 308].contains(status), let location {
-            guard redirects < client.maxRedirects else { return finish(.failure(URLError(.httpTooManyRedirects))) }
+            guard redirects < client.maxRedirects else { return finish(.failure(.tooManyRedirects)) }
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
-                return finish(.failure(URLError(.badServerResponse)))
+                return finish(.failure(.badResponse))
             }
             redirects += 1
             releaseConnection()
             return send(next)
         }
         let body = Self.body(of: request)
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-        else {
-            return finish(.failure(URLError(.badServerResponse)))
-        }
+        let response = HTTPClient.Response(url: url, statusCode: status, headerFields: headers)
         finish(.success((data: body, response: response)))
     }
 
-    private static func code(for error: evhttp_request_error?) -> URLError.Code {
-        guard let error else { return .cannotConnectToHost }
-        switch error.rawValue {
+    /// Why the exchange failed: TLS's reason when the handshake or the certificate failed (the connection,
+    /// still open until `releaseConnection`, keeps both), else what evhttp reported.
+    private func failure() -> HTTPClient.Failure {
+        if let tlsHost, let connection, let bufferevent = evhttp_connection_get_bufferevent(connection),
+            let failure = TLSClientContext.failure(of: bufferevent, host: tlsHost)
+        {
+            return failure
+        }
+        guard let lastError else { return .cannotConnect }
+        switch lastError.rawValue {
         case EVREQ_HTTP_TIMEOUT.rawValue: return .timedOut
-        case EVREQ_HTTP_DATA_TOO_LONG.rawValue: return .dataLengthExceedsMaximum
-        case EVREQ_HTTP_INVALID_HEADER.rawValue: return .badServerResponse
-        case EVREQ_HTTP_EOF.rawValue, EVREQ_HTTP_BUFFER_ERROR.rawValue: return .networkConnectionLost
-        default: return .cannotConnectToHost
+        case EVREQ_HTTP_DATA_TOO_LONG.rawValue: return .tooLarge(limit: client.maxResponseSize)
+        case EVREQ_HTTP_INVALID_HEADER.rawValue: return .badResponse
+        case EVREQ_HTTP_EOF.rawValue, EVREQ_HTTP_BUFFER_ERROR.rawValue: return .connectionLost
+        default: return .cannotConnect
         }
     }
 
@@ -175,29 +191,6 @@ package final class HTTPClientTask: @unchecked Sendable {
         return data
     }
 
-    private func requestWithURLSession() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = client.timeout
-        configuration.timeoutIntervalForResource = client.timeout
-        let limit = client.maxResponseSize
-        let loop = client.loop
-        let urlSession = URLSession(configuration: configuration)
-        let task = urlSession.dataTask(with: url) { [self] data, response, error in
-            let result: Result<HTTPClient.Output, URLError>
-            if let error {
-                result = .failure(error as? URLError ?? URLError(.unknown))
-            } else if let data, let response = response as? HTTPURLResponse {
-                result = data.count > limit ? .failure(URLError(.dataLengthExceedsMaximum)) : .success((data, response))
-            } else {
-                result = .failure(URLError(.badServerResponse))
-            }
-            loop.execute { [self] in finish(result) }
-        }
-        session = task
-        task.resume()
-        urlSession.finishTasksAndInvalidate()
-    }
-
     /// Frees the current connection after libevent has unwound from its callback.
     private func releaseConnection() {
         guard let connection else { return }
@@ -211,14 +204,12 @@ package final class HTTPClientTask: @unchecked Sendable {
     }
 
     /// Ends the fetch once: stops the deadline, closes the connection, reports `result` (nil: cancelled).
-    private func finish(_ result: Result<HTTPClient.Output, URLError>?) {
+    private func finish(_ result: Result<HTTPClient.Output, HTTPClient.Failure>?) {
         precondition(client.loop.inLoop, "an HTTP client task ends on its loop")
         guard !finished else { return }
         finished = true
         timer?.cancel()
         timer = nil
-        session?.cancel()
-        session = nil
         releaseConnection()
         if let result, !cancelled.load(ordering: .acquiring) {
             completion(result)

@@ -34,6 +34,8 @@ final class App: Sendable {
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
         self.configuration = configuration
+        // First: an unusable --ca-file fails the start before any file or thread exists.
+        let tls = try TLSClientContext(trust: configuration.caFile.map { .file($0) } ?? .system)
         staticFiles = configuration.publicPath.flatMap { StaticFiles(folder: $0) }
         loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
             try EventLoop(name: "livestate-http-\(index)")
@@ -55,7 +57,7 @@ final class App: Sendable {
             store = try SQLiteTodoStore(path: configuration.dataPath)
             ids = EventIDSource()
         }
-        httpClient = HTTPClient(loop: loops[0])
+        httpClient = HTTPClient(loop: loops[0], tls: tls)
         models = try LiveStateModels(
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
             maxTodos: configuration.maxTodos)

@@ -39,6 +39,8 @@ enum CommandLineOptions {
           --public DIR       static files served at / (LIVESTATE_PUBLIC, default ./public)
           --upstream URL     jsonplaceholder-compatible base URL for posts and albums
                              (LIVESTATE_UPSTREAM, default: the embedded data set)
+          --ca-file PEM      certificate authorities that https downloads trust instead of the system's
+                             (LIVESTATE_CA_FILE, default: the system store)
           --token SECRET     require Authorization: Bearer SECRET on mutating requests (LIVESTATE_TOKEN)
           --heartbeat SECS   seconds between keep-alive comments on /events (LIVESTATE_HEARTBEAT, default 15)
           --threads N        event loops serving HTTP (LIVESTATE_THREADS, default 1)
@@ -56,7 +58,8 @@ enum CommandLineOptions {
 
     private static let flags: [String: String] = [
         "host": "LIVESTATE_HOST", "port": "LIVESTATE_PORT", "data": "LIVESTATE_DATA",
-        "public": "LIVESTATE_PUBLIC", "upstream": "LIVESTATE_UPSTREAM", "token": "LIVESTATE_TOKEN",
+        "public": "LIVESTATE_PUBLIC", "upstream": "LIVESTATE_UPSTREAM", "ca-file": "LIVESTATE_CA_FILE",
+        "token": "LIVESTATE_TOKEN",
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
         "max-todos": "LIVESTATE_MAX_TODOS",
     ]
@@ -129,6 +132,14 @@ enum CommandLineOptions {
                 let host = url.host, !host.isEmpty
             else { throw CommandLineError("\(source): '\(text)' is not an http(s) URL") }
             configuration.upstream = url
+        }
+        if let (path, source) = value("ca-file") {
+            // NB: only that it is a readable file; whether it holds certificates is known when TLS is set up
+            // (a failed start, one line naming the file).
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandLineError("\(source): '\(path)' is not a readable file")
+            }
+            configuration.caFile = path
         }
         if let (token, source) = value("token") {
             guard !token.isEmpty, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {

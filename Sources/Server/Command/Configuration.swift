@@ -17,6 +17,8 @@ struct Configuration: Sendable, Equatable {
     var publicPath: String? = "./public"
     /// A jsonplaceholder-compatible base URL; nil uses the embedded data set.
     var upstream: URL?
+    /// A PEM file of the certificate authorities https downloads trust instead of the system store.
+    var caFile: String?
     /// With a token, mutating requests need `Authorization: Bearer <token>`.
     var token: String?
     /// Seconds between `: keep-alive` comments on `/events`.

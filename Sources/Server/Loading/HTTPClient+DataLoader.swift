@@ -4,22 +4,36 @@ import LibEvent
 import Reactive
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 extension HTTPClient: DataLoader {
     /// A publisher of one GET of `url`, as `URLSession.dataTaskPublisher(for:)`: the download starts on the
     /// first demand, delivers on the client's loop, and cancelling the subscription closes the connection.
-    func dataTaskPublisher(for url: URL) -> AnyPublisher<(data: Data, response: HTTPURLResponse), URLError> {
+    func dataTaskPublisher(for url: URL) -> AnyPublisher<(data: Data, response: LoadResponse), LoadFailure> {
         DataTaskPublisher(client: self, url: url).eraseToAnyPublisher()
+    }
+}
+
+extension LoadResponse {
+    /// The head of a client fetch, as the view models read it.
+    init(_ response: HTTPClient.Response) {
+        self.init(url: response.url, statusCode: response.statusCode, headerFields: response.headerFields)
+    }
+}
+
+extension LoadFailure {
+    /// A client failure, sorted as the seeds' error handling needs and in the client's words.
+    init(_ failure: HTTPClient.Failure) {
+        switch failure {
+        case .unsupportedURL, .badURL: self.init(.invalidURL, failure.description)
+        case .timedOut: self.init(.timedOut, failure.description)
+        default: self.init(.other, failure.description)
+        }
     }
 }
 
 /// One lazily started `HTTPClient` fetch per subscriber.
 private struct DataTaskPublisher: Publisher {
-    typealias Output = HTTPClient.Output
-    typealias Failure = URLError
+    typealias Output = (data: Data, response: LoadResponse)
+    typealias Failure = LoadFailure
 
     let client: HTTPClient
     let url: URL
@@ -37,8 +51,8 @@ private struct DataTaskPublisher: Publisher {
 /// non-generic, so the client's `Sendable` completion captures no generic metatype).
 // NB: @unchecked Sendable: it lives in the subscription's Mutex and is taken out once to be called.
 private struct Downstream: @unchecked Sendable {
-    let value: (HTTPClient.Output) -> Void
-    let completion: (Subscribers.Completion<URLError>) -> Void
+    let value: ((data: Data, response: LoadResponse)) -> Void
+    let completion: (Subscribers.Completion<LoadFailure>) -> Void
 }
 
 /// Starts the fetch on demand and hands its single result downstream.
@@ -87,7 +101,7 @@ private final class DataTaskSubscription: Subscription, @unchecked Sendable {
         task?.cancel()
     }
 
-    private func deliver(_ result: Result<HTTPClient.Output, URLError>) {
+    private func deliver(_ result: Result<HTTPClient.Output, HTTPClient.Failure>) {
         let downstream = state.withLock { state -> Downstream? in
             defer {
                 state.downstream = nil
@@ -98,10 +112,10 @@ private final class DataTaskSubscription: Subscription, @unchecked Sendable {
         guard let downstream else { return }
         switch result {
         case .success(let output):
-            downstream.value(output)
+            downstream.value((data: output.data, response: LoadResponse(output.response)))
             downstream.completion(.finished)
-        case .failure(let error):
-            downstream.completion(.failure(error))
+        case .failure(let failure):
+            downstream.completion(.failure(LoadFailure(failure)))
         }
     }
 }

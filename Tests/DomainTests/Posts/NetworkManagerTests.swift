@@ -24,7 +24,7 @@ import Testing
         ("garbage", { $0.respond("\(upstreamBase)/posts", body: Data("<html>".utf8)) }, .decodingError),
         ("wrong shape", { $0.respond("\(upstreamBase)/posts", body: Data(#"{"posts":[]}"#.utf8)) }, .decodingError),
         ("timeout", { $0.fail("\(upstreamBase)/posts", .timedOut) }, .timeout),
-        ("unreachable", { $0.fail("\(upstreamBase)/posts", .cannotConnectToHost) }, .unknown),
+        ("unreachable", { $0.fail("\(upstreamBase)/posts", .cannotConnect) }, .unknown),
     ]
 
     @Test(arguments: failures)

@@ -1,5 +1,6 @@
 import Foundation
 import Reactive
+import ReactiveNetworking
 import Synchronization
 import Testing
 

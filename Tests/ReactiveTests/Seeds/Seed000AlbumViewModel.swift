@@ -2,9 +2,11 @@
 // `import Combine` → `import Reactive` and UIKit: the image is `Data` (marked `// CHANGED:`).
 import Foundation
 import Reactive
+import ReactiveNetworking
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct AlbumModel: Codable {
@@ -85,8 +87,9 @@ final class AlbumViewModel {
 
     private static func albumsJSON(baseURL: String, count: Int) -> Data {
         let albums = (1...count).map { id in
-            AlbumModel(albumId: 1, id: id, title: "photo \(id)", url: baseURL + "img/\(id).png",
-                       thumbnailUrl: baseURL + "img/\(id).png")
+            AlbumModel(
+                albumId: 1, id: id, title: "photo \(id)", url: baseURL + "img/\(id).png",
+                thumbnailUrl: baseURL + "img/\(id).png")
         }
         return try! JSONEncoder().encode(albums)
     }

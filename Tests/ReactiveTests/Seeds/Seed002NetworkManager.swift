@@ -2,10 +2,12 @@
 // `import Combine` → `import Reactive` and what Swift 6 mode and the loopback test need, each marked `// CHANGED:`.
 import Foundation
 import Reactive
+import ReactiveNetworking
 import Testing
 import XCTest
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 class NetworkManager {
@@ -44,21 +46,24 @@ class NetworkManager {
                 .decode(type: [T].self, decoder: JSONDecoder())
                 // Returns the run loop of the main thread.
                 .receive(on: RunLoop.main)
-                .sink(receiveCompletion: { (completion) in
-                    if case let .failure(error) = completion {
-                        switch error {
-                        case let decodingError as DecodingError:
-                            promise(.failure(decodingError))
-                        case let apiError as NetworkError:
-                            promise(.failure(apiError))
-                        default:
-                            promise(.failure(NetworkError.unknown))
+                .sink(
+                    receiveCompletion: { (completion) in
+                        if case let .failure(error) = completion {
+                            switch error {
+                            case let decodingError as DecodingError:
+                                promise(.failure(decodingError))
+                            case let apiError as NetworkError:
+                                promise(.failure(apiError))
+                            default:
+                                promise(.failure(NetworkError.unknown))
+                            }
                         }
+                    },
+                    receiveValue: {
+                        // data 요청,변환 성공과 데이터를 전달함.
+                        promise(.success($0))
                     }
-                }, receiveValue: {
-                    // data 요청,변환 성공과 데이터를 전달함.
-                    promise(.success($0))
-                })
+                )
                 // subscriber들을 참조하기위해 cancellables에 저장해놓음
                 .store(in: &self.cancellables)
         }
@@ -106,21 +111,24 @@ class PostViewModel {
     var posts = CurrentValueSubject<[Post], Never>([Post]())
 
     func fetchData() {
-        NetworkManager.shared.getData(endPoint: .posts, type: Post.self).sink(receiveCompletion: {
-            completion in
-            switch completion {
-            case .finished:
-                print("Finished")
-            case .failure(let err):
-                print("Error is \(err.localizedDescription)")
+        NetworkManager.shared.getData(endPoint: .posts, type: Post.self).sink(
+            receiveCompletion: {
+                completion in
+                switch completion {
+                case .finished:
+                    print("Finished")
+                case .failure(let err):
+                    print("Error is \(err.localizedDescription)")
+                }
+            },
+            receiveValue: { [weak self] data in
+                // networkManager의 promiss(.success($0))에서
+                // $0에 해당하는 데이터를 전달받음.
+                print("receiveValue")
+                // posts데이터 넣어주기
+                self?.posts.send(data)
             }
-        }, receiveValue: { [weak self] data in
-            // networkManager의 promiss(.success($0))에서
-            // $0에 해당하는 데이터를 전달받음.
-            print("receiveValue")
-            // posts데이터 넣어주기
-            self?.posts.send(data)
-        })
+        )
         .store(in: &cancellables)
     }
 
@@ -145,7 +153,8 @@ class AnotherListener {
     }
 }
 
-private let postsJSON = Data("""
+private let postsJSON = Data(
+    """
     [{"userId": 1, "id": 1, "title": "sunt aut facere", "body": "quia et suscipit"},
      {"userId": 1, "id": 2, "title": "qui est esse", "body": "est rerum tempore"}]
     """.utf8)

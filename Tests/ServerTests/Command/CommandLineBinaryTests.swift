@@ -76,6 +76,20 @@ import Testing
         #expect(try files(in: directory) == [])
     }
 
+    @Test func aCAFileWithoutCertificatesIsNamedInOneLine() throws {
+        let directory = try emptyDirectory()
+        try "not a certificate\n".write(
+            to: directory.appendingPathComponent("ca.pem"), atomically: true, encoding: .utf8)
+        let result = try LivestateProcess.run(["--port", "0", "--ca-file", "ca.pem"], directory: directory)
+        #expect(result.status == 1)
+        let output = lines(result.stderr)
+        #expect(output.count == 1, "\(result.stderr)")
+        #expect(
+            output.first?.hasPrefix("livestate: cannot start: cannot load the certificate authorities of ca.pem: ")
+                == true, "\(result.stderr)")
+        #expect(try files(in: directory) == ["ca.pem"], "a failed start leaves no file behind")
+    }
+
     @Test func aServerWithoutItsPublicFolderSaysSoOnlyOnceItServes() throws {
         let directory = try emptyDirectory()
         let server = try LivestateProcess(["--port", "0", "--data", ":memory:"], directory: directory)

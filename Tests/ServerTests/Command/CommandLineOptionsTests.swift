@@ -24,6 +24,7 @@ import Testing
         #expect(defaults.token == nil)
         #expect(defaults.upstream == nil)
         #expect(defaults.maxTodos == 10_000)
+        #expect(defaults.caFile == nil)
     }
 
     @Test func everyFlagIsRead() throws {
@@ -31,7 +32,7 @@ import Testing
         let parsed = try configuration([
             "--host", "0.0.0.0", "--port=0", "--data", ":memory:", "--public", folder, "--upstream",
             "https://jsonplaceholder.typicode.com", "--token", "t0k", "--heartbeat", "0.5", "--threads", "4",
-            "--cors", "*", "--max-todos", "25",
+            "--cors", "*", "--max-todos", "25", "--ca-file", #filePath,
         ])
         #expect(parsed.maxTodos == 25)
         #expect(parsed.host == "0.0.0.0")
@@ -43,6 +44,7 @@ import Testing
         #expect(parsed.heartbeat == 0.5)
         #expect(parsed.threads == 4)
         #expect(parsed.cors == CORSPolicy(origins: .any))
+        #expect(parsed.caFile == #filePath)
     }
 
     @Test func environmentIsReadAndAFlagWins() throws {
@@ -77,7 +79,7 @@ import Testing
         (["--heartbeat", "0"], "--heartbeat"), (["--upstream", "file:///etc"], "--upstream"),
         (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
-        (["stray"], "stray"), (["--data"], "--data"),
+        (["stray"], "stray"), (["--data"], "--data"), (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {

@@ -1,4 +1,5 @@
 public import Foundation
+public import Reactive
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -52,9 +53,13 @@ extension URLSession {
 
 /// Runs one data task for one subscriber.
 // NB: @unchecked Sendable: all state is Mutex-guarded; the session's completion handler runs on its own queue.
-private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CombineDescribed, @unchecked Sendable
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-    var combineName: String { "DataTaskPublisher" }
+    // Described as Combine describes its subscriptions: the name, and a mirror without children.
+    var description: String { "DataTaskPublisher" }
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var playgroundDescription: Any { description }
     private let publisher: URLSession.DataTaskPublisher
     private let state: Mutex<DataTaskState<Downstream>>
 
