@@ -4,11 +4,15 @@ import Synchronization
 
 /// The service's one small logger: a line per event on stderr, level from `LOG_LEVEL`.
 ///
-/// Lines of `debug` and `info` (the one line per request) are appended to one locked buffer and written
-/// with a single `write(2)` every `flushInterval`, when the buffer reaches `flushSize`, before any
-/// `warning` or `error` line (which is written at once, so order is kept), at `flush()` (shutdown) and at
-/// `exit` (an `atexit` handler): no request's `write` syscall on the hot path, no line lost on SIGTERM.
+/// Lines of `debug` and `info` are buffered and written with a single `write(2)` per buffer every
+/// `flushInterval` (a flusher thread), when a buffer reaches `flushSize`, before any `warning` or `error`
+/// line (which is written at once, so it follows every line logged before it), at `flush()` (shutdown) and
+/// at `exit` (an `atexit` handler): no request's `write` syscall on the hot path, no line lost on SIGTERM.
 /// A crash (a trap, `kill -9`) loses at most the last `flushInterval` of lines.
+///
+/// The one line per request goes to its event loop's own `LogBuffer` (`RequestLog.write(status:to:)`), so
+/// loops never share a lock or a buffer on the hot path; other lines go to one shared buffer. A flush
+/// writes the loops' buffers first, then the shared one, so `stopped` still comes after the last request.
 ///
 /// Levels by meaning: `error` for failures of C calls and 500s, `warning` for degraded service,
 /// `info` for lifecycle and the one line per request, `debug` for client errors and details.
@@ -45,8 +49,12 @@ package enum Log {
 
     private static let current = Atomic<Int>(
         (ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Level.init(name:)) ?? .info).rawValue)
-    /// Lines not yet written to stderr.
-    private static let pending = Mutex<[UInt8]>([])
+    /// Lines not yet written to stderr, of every writer without a buffer of its own.
+    private static let shared = LogBuffer(registered: false)
+    /// The buffers of the event loops (weak: a listener's buffer goes with it, flushed).
+    private static let buffers = Mutex<[WeakBuffer]>([])
+    /// Held while bytes go to stderr, so lines of several buffers reach it whole and in flush order.
+    private static let output = Mutex<Void>(())
     /// How long a buffered line may wait.
     package static let flushInterval = 0.05
     /// A buffer this full is written at once.
@@ -82,24 +90,55 @@ package enum Log {
 
     private static func write(_ level: Level, _ message: () -> String) {
         guard enabled(level) else { return }
-        let line = "\(timestamp()) \(level.label) \(oneLine(message()))\n"
-        let now = level >= .warning
-        if !now { _ = flusher }
-        pending.withLock { pending in
-            pending.append(contentsOf: line.utf8)
-            if now || pending.count >= flushSize { writeOut(&pending) }
+        let text = oneLine(message())
+        guard level >= .warning else {
+            shared.append(level, text)
+            return
+        }
+        output.withLock { _ in
+            flushUnlocked()
+            var line = [UInt8]()
+            var stamp = LogBuffer.Stamp()
+            stamp.format(level, text, into: &line)
+            writeOut(line)
+        }
+    }
+
+    /// Starts the flusher (once); called by a buffer's first line.
+    static func startFlusher() { _ = flusher }
+
+    /// Adds a loop's buffer to those every flush writes.
+    static func register(_ buffer: LogBuffer) {
+        buffers.withLock { buffers in
+            buffers.removeAll { $0.buffer == nil }
+            buffers.append(WeakBuffer(buffer: buffer))
         }
     }
 
     /// Writes every buffered line to stderr now (shutdown calls it; so does a timer and `exit`).
     package static func flush() {
-        pending.withLock { pending in
-            if !pending.isEmpty { writeOut(&pending) }
-        }
+        output.withLock { _ in flushUnlocked() }
     }
 
-    // NB: under the lock, so lines from several threads reach stderr whole and in order.
-    private static func writeOut(_ pending: inout [UInt8]) {
+    /// Keeps the lines of a buffer that goes away for the next flush.
+    static func adopt(_ lines: [UInt8]) {
+        shared.append(lines: lines)
+    }
+
+    /// Writes `bytes` (whole lines of one buffer) now, in order with every flush.
+    static func write(_ bytes: [UInt8]) {
+        output.withLock { _ in writeOut(bytes) }
+    }
+
+    // NB: with `output` held. Each buffer's lock is held only to take its bytes, never while writing.
+    private static func flushUnlocked() {
+        let loops = buffers.withLock { $0.compactMap(\.buffer) }
+        for buffer in loops { writeOut(buffer.take()) }
+        writeOut(shared.take())
+    }
+
+    private static func writeOut(_ pending: [UInt8]) {
+        guard !pending.isEmpty else { return }
         pending.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -115,14 +154,13 @@ package enum Log {
                 }
             }
         }
-        pending.removeAll(keepingCapacity: true)
     }
 
     /// `text` with control characters written as `\u{…}` escapes.
     ///
     /// NB: messages carry request paths, percent-decoded: `%0A` would otherwise start a forged log line and
     /// `%1B` send terminal escapes to whoever reads the log.
-    private static func oneLine(_ text: String) -> String {
+    static func oneLine(_ text: String) -> String {
         // Fast path: printable ASCII only (the usual request line) needs no per-scalar property lookups.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) { return text }
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
@@ -136,20 +174,9 @@ package enum Log {
         }
         return result
     }
+}
 
-    /// UTC time with milliseconds, e.g. `2026-11-29T13:05:09.123Z`.
-    private static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2))."
-            + "\(pad(Int32(now.tv_nsec / 1_000_000), 3))Z"
-    }
+/// A weak reference to a loop's buffer, for the flush list.
+struct WeakBuffer: Sendable {
+    weak var buffer: LogBuffer?
 }

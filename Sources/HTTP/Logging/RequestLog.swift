@@ -6,7 +6,7 @@ import Glibc
 /// ```swift
 /// let arrived = RequestLog.now()
 /// // … answer the request …
-/// RequestLog(method: .get, path: "/todos", arrived: arrived).write(status: 200)
+/// RequestLog(method: .get, path: "/todos", arrived: arrived).write(status: 200, to: loopBuffer)
 /// ```
 package struct RequestLog: Sendable {
     /// The request's method.
@@ -22,12 +22,17 @@ package struct RequestLog: Sendable {
         self.arrived = arrived
     }
 
-    /// Writes the line for an answer with `status`; `note` is appended (` (stream)`).
-    package func write(status: Int, note: String = "") {
+    /// Writes the line for an answer with `status` to `buffer` (the loop's own), or to the shared one;
+    /// `note` is appended (` (stream)`).
+    package func write(status: Int, note: String = "", to buffer: LogBuffer? = nil) {
         guard Log.enabled(.info) else { return }
         let micros = (Self.now() - arrived) / 1000
-        let duration = "\(micros / 1000).\(String(micros % 1000 / 100))ms"
-        Log.info("\(method.rawValue) \(path) \(status) \(duration)\(note)")
+        let line = "\(method.rawValue) \(path) \(status) \(micros / 1000).\(micros % 1000 / 100)ms\(note)"
+        guard let buffer else {
+            Log.info(line)
+            return
+        }
+        buffer.append(.info, Log.oneLine(line))
     }
 
     /// Monotonic nanoseconds (`CLOCK_MONOTONIC`).

@@ -35,7 +35,10 @@ final class ConnectionGuard {
     private let limits: ListenerLimits
     private let input: OpaquePointer?
     private var inputCallback: OpaquePointer?
+    /// The deadline's event, made when first armed and freed while a stream holds the connection.
     private var timer: OpaquePointer?
+    /// Set by `release()`: no timer is made again.
+    private var released = false
     private var connection: OpaquePointer?
     private var phase = Phase.head
     private var deadlineArmed = false
@@ -72,13 +75,6 @@ final class ConnectionGuard {
                 guard let info, let context else { return }
                 Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue()
                     .inputChanged(added: info.pointee.n_added, deleted: info.pointee.n_deleted)
-            }, context)
-        timer = event_new(
-            bufferevent_get_base(bev), -1, 0,
-            { _, _, context in
-                guard let context else { return }
-                let connectionGuard = Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue()
-                withExtendedLifetime(connectionGuard) { connectionGuard.timerFired() }
             }, context)
     }
 
@@ -300,10 +296,18 @@ final class ConnectionGuard {
         pendingRejection = bytes
         lingerWanted = true
         phase = .closing
-        if let timer {
+        if let timer = ensureTimer() {
             event_del(timer)
             event_active(timer, EV_TIMEOUT, 0)
         }
+    }
+
+    /// A stream (`/events`) holds the connection for long: its idle deadline event is freed (a stream has
+    /// no deadline here), so a held connection keeps less memory; it is made again if a request follows.
+    func streamStarted() {
+        disarm()
+        if let timer { event_free(timer) }
+        timer = nil
     }
 
     private func timerFired() {
@@ -348,8 +352,21 @@ final class ConnectionGuard {
 
     // MARK: Deadlines
 
+    private func ensureTimer() -> OpaquePointer? {
+        if let timer { return timer }
+        guard !released else { return nil }
+        timer = event_new(
+            bufferevent_get_base(bev), -1, 0,
+            { _, _, context in
+                guard let context else { return }
+                let connectionGuard = Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue()
+                withExtendedLifetime(connectionGuard) { connectionGuard.timerFired() }
+            }, Unmanaged.passUnretained(self).toOpaque())
+        return timer
+    }
+
     private func arm(after seconds: Double) {
-        guard let timer else { return }
+        guard let timer = ensureTimer() else { return }
         var delay = LoopTimer.timeval(seconds: seconds)
         event_add(timer, &delay)
         deadlineArmed = true
@@ -391,6 +408,7 @@ final class ConnectionGuard {
     }
 
     private func release() {
+        released = true
         if let timer { event_free(timer) }
         timer = nil
         if let inputCallback { evbuffer_remove_cb_entry(input, inputCallback) }

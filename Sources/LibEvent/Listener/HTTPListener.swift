@@ -24,11 +24,16 @@ package final class HTTPListener: @unchecked Sendable {
     private let pendingReplies = Atomic<Int>(0)
     private let writeTimeout: timeval
     private let limits: ListenerLimits
+    /// This loop's request lines, buffered apart from every other loop's (flushed by `Log`).
+    private let requestLog = LogBuffer()
     /// Each open connection's guard (the raw-head check, deadlines, lingering close), by bufferevent.
     private var guards: [OpaquePointer: ConnectionGuard] = [:]
     /// Guards of connections accepted in this turn of the loop, attached by `attachEvent` right after.
     private var unattached: [ConnectionGuard] = []
     private var attachEvent: OpaquePointer?
+    /// The one buffer every stream of this loop assembles its chunk in (evhttp moves it into the
+    /// connection's output at once), instead of a buffer held by each open stream.
+    let chunk: OpaquePointer? = evbuffer_new()
 
     /// Largest write handed to the kernel at once (libevent's default of 16 KiB splits a 23 KB reply).
     static let maxSingleWrite = 4 << 20
@@ -96,6 +101,7 @@ package final class HTTPListener: @unchecked Sendable {
         guards = [:]
         if let attachEvent { event_free(attachEvent) }
         evhttp_free(http)
+        if let chunk { evbuffer_free(chunk) }
     }
 
     // MARK: Shutdown
@@ -230,7 +236,7 @@ package final class HTTPListener: @unchecked Sendable {
             ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
         }
         evhttp_send_reply(raw, Int32(response.status), nil, nil)
-        log.write(status: response.status)
+        log.write(status: response.status, to: requestLog)
     }
 
     func replyFinished() {
@@ -246,15 +252,21 @@ package final class HTTPListener: @unchecked Sendable {
         let output = evhttp_request_get_output_headers(raw)
         for field in headers { Self.addHeader(output, field.name, field.value) }
         evhttp_send_reply_start(raw, Int32(status), nil)
+        // NB: the head is in the output now and the stream holds the request for as long as it lasts: its
+        // header list is freed. evhttp reads it once more at the end only for `Connection: close`, which no
+        // stream head carries (the framing checks answer those requests before a stream starts).
+        if !headers.contains("Connection") { evhttp_clear_headers(output) }
+        let connectionGuard = guardOf(raw)
+        connectionGuard?.streamStarted()
         guard let connection = evhttp_request_get_connection(raw) else {
             evhttp_send_reply_end(raw)
             return
         }
         let stream = LibEventStream(
-            listener: self, request: raw, connection: connection, connectionGuard: guardOf(raw),
+            listener: self, request: raw, connection: connection, connectionGuard: connectionGuard,
             writeTimeout: writeTimeout)
         streams[ObjectIdentifier(stream)] = stream
-        log.write(status: status, note: " (stream)")
+        log.write(status: status, note: " (stream)", to: requestLog)
         start(stream)
     }
 

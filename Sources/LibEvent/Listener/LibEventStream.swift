@@ -13,7 +13,6 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     private let connection: OpaquePointer
     /// The connection's guard, which owns evhttp's close callback and passes the close on.
     private let connectionGuard: ConnectionGuard?
-    private let chunk: OpaquePointer?
     private let timeout: timeval
     private var closed = false
     private var closeActions: [@Sendable () -> Void] = []
@@ -28,7 +27,6 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         self.request = request
         self.connection = connection
         self.connectionGuard = connectionGuard
-        chunk = evbuffer_new()
         timeout = writeTimeout
         watchClose(true)
         // NB: evhttp stops reading once a request is in; read again (into a small, ignored buffer) so a
@@ -39,10 +37,6 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
             bufferevent_setwatermark(bev, Int16(EV_READ), 0, 4096)
             bufferevent_enable(bev, Int16(EV_READ))
         }
-    }
-
-    deinit {
-        if let chunk { evbuffer_free(chunk) }
     }
 
     var loop: any RequestLoop { eventLoop }
@@ -61,7 +55,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         eventLoop.executeNowOrLater { [self] in
-            guard !closed, let chunk else { return }
+            guard !closed, let chunk = listener.chunk else { return }
             ByteBox.append(bytes, to: chunk)
             sendChunk(chunk)
         }
@@ -69,11 +63,18 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
 
     func write(_ frames: [SharedBytes]) {
         guard !frames.isEmpty else { return }
-        eventLoop.executeNowOrLater { [self] in
-            guard !closed, let chunk else { return }
-            for frame in frames { ByteBox.append(shared: frame, to: chunk) }
-            sendChunk(chunk)
+        // NB: on the loop (the fan-out's case) at once, without a closure per write.
+        if eventLoop.inLoop {
+            writeOnLoop(frames)
+        } else {
+            eventLoop.execute { [self] in writeOnLoop(frames) }
         }
+    }
+
+    private func writeOnLoop(_ frames: [SharedBytes]) {
+        guard !closed, let chunk = listener.chunk else { return }
+        for frame in frames { ByteBox.append(shared: frame, to: chunk) }
+        sendChunk(chunk)
     }
 
     func onDrain(_ action: @escaping @Sendable () -> Void) {
@@ -81,8 +82,8 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         drainAction = action
     }
 
-    /// Moves `chunk` into the connection's output (libevent moves referenced pieces, never copies them),
-    /// asking to be told when the output has drained.
+    /// Moves `chunk` (the listener's, shared by its streams) into the connection's output (libevent moves
+    /// referenced pieces, never copies them), asking to be told when the output has drained.
     ///
     /// NB: evhttp keeps one write callback per connection, replaced by each chunk and by the reply's end,
     /// so after `close()` it never calls back into a stream that may be gone.
@@ -92,6 +93,10 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
             { _, context in
                 Unmanaged<LibEventStream>.fromOpaque(context!).takeUnretainedValue().drained()
             }, Unmanaged.passUnretained(self).toOpaque())
+        // NB: evhttp leaves the buffer as it was when the connection is already gone; the next stream's
+        // chunk must not carry these bytes.
+        let left = evbuffer_get_length(chunk)
+        if left > 0 { evbuffer_drain(chunk, left) }
     }
 
     /// libevent wrote the whole output to the socket.

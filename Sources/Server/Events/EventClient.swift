@@ -92,12 +92,25 @@ final class EventClient: @unchecked Sendable {
     /// Sends `record` if the client wants it and has not had it; false once the client is cut off.
     @discardableResult
     func deliver(_ record: EventRecord) -> Bool {
+        deliver(CollectionOfOne(record))
+    }
+
+    /// Sends the `records` (in id order) the client wants and has not had, together: one chunk when the
+    /// output is free; false once the client is cut off.
+    @discardableResult
+    func deliver(_ records: some Sequence<EventRecord>) -> Bool {
         guard !isFinished else { return false }
-        // NB: while resuming, the log holds this event too; the next page reads it in order.
-        guard resumeCursor == nil, record.id > lastSentID else { return true }
-        lastSentID = record.id
-        guard topics.contains(record.topic) else { return true }
-        return send(record.frame(diff: diff))
+        // NB: while resuming, the log holds these events too; the next page reads them in order.
+        guard resumeCursor == nil else { return true }
+        var queued = false
+        for record in records where record.id > lastSentID {
+            lastSentID = record.id
+            guard topics.contains(record.topic) else { continue }
+            guard enqueue(record.frame(diff: diff)) else { return false }
+            queued = true
+        }
+        if queued { pump() }
+        return !isFinished
     }
 
     /// Sends the `: keep-alive` comment (unless output is waiting anyway); false once the client is cut off.
@@ -105,7 +118,9 @@ final class EventClient: @unchecked Sendable {
     func heartbeat() -> Bool {
         guard !isFinished else { return false }
         guard resumeCursor == nil, queueHead == queue.count else { return !closedByPeer() }
-        return send(Self.keepAlive)
+        guard enqueue(Self.keepAlive) else { return false }
+        pump()
+        return !isFinished
     }
 
     /// Ends the stream (shutdown, or the cap).
@@ -118,7 +133,8 @@ final class EventClient: @unchecked Sendable {
 
     private static let keepAlive = SharedBytes(SSE.keepAlive)
 
-    private func send(_ frame: SharedBytes) -> Bool {
+    /// Queues a live frame (`pump` writes it); false if the client left or is over its cap (then cut off).
+    private func enqueue(_ frame: SharedBytes) -> Bool {
         if closedByPeer() { return false }
         // NB: the check comes before the frame joins, so the frame being written never counts.
         if unsentLiveBytes > cap {
@@ -127,8 +143,7 @@ final class EventClient: @unchecked Sendable {
         }
         queue.append((frame, false))
         queuedLiveBytes += frame.count
-        pump()
-        return !isFinished
+        return true
     }
 
     /// Writes what waits (queued frames, then the next page of a resume) while the output holds less than
@@ -167,7 +182,8 @@ final class EventClient: @unchecked Sendable {
             queueHead += 1
         }
         if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: queue.capacity <= 64)
+            // NB: a little capacity is kept for the next event; more would stay held by every idle client.
+            queue.removeAll(keepingCapacity: queue.capacity <= 4)
             queueHead = 0
         }
         write(frames, replay: replay > 0)

@@ -5,6 +5,11 @@ import Synchronization
 /// (`receive(on:)`), then a plain loop over the loop's clients, instead of a scheduled closure per client
 /// per event. Also sends the loop's heartbeats.
 ///
+/// Batched: an event that reaches the loop is queued, and one pass over the clients, scheduled on the
+/// loop behind the events already waiting there, hands each client every queued event at once. So when
+/// events arrive faster than the loop writes (thousands of clients), each client gets one chunk (one
+/// write, one pass) per batch, not per event; at a low rate a batch is the one event, written at once.
+///
 /// Used on its loop only, except `init`.
 ///
 /// ```swift
@@ -17,6 +22,12 @@ final class EventFanout: @unchecked Sendable {
     // delivered there, and `add`/cancel are called there (a connection's start and close callbacks).
 
     private var clients: [EventClient] = []
+    /// Events that reached the loop and are not yet handed to the clients, oldest first.
+    private var batch: [EventRecord] = []
+    /// Whether the pass that delivers `batch` is scheduled.
+    private var isPassScheduled = false
+    /// Schedules work on the loop, after the work already waiting there.
+    private let scheduleOnLoop: (@escaping () -> Void) -> Void
     /// Index of each client in `clients`, for O(1) removal.
     private var slots: [ObjectIdentifier: Int] = [:]
     private var subscription: AnyCancellable?
@@ -28,9 +39,10 @@ final class EventFanout: @unchecked Sendable {
     init<S: Scheduler>(
         feed: PassthroughSubject<EventRecord, Never>, scheduler: S, heartbeat: Double?
     ) {
+        scheduleOnLoop = { work in scheduler.schedule(work) }
         subscription = feed.receive(on: scheduler).sink(
             receiveCompletion: { [weak self] _ in self?.finishAll() },
-            receiveValue: { [weak self] record in self?.deliver(record) })
+            receiveValue: { [weak self] record in self?.enqueue(record) })
         if let heartbeat, heartbeat > 0 {
             heartbeatTimer = scheduler.schedule(
                 after: scheduler.now.advanced(by: .seconds(heartbeat)), interval: .seconds(heartbeat)
@@ -62,10 +74,22 @@ final class EventFanout: @unchecked Sendable {
         }
     }
 
-    /// Sends one event to every client of the loop; cuts off those over their cap.
-    func deliver(_ record: EventRecord) {
+    /// Queues an event that reached the loop for the next pass over the clients.
+    func enqueue(_ record: EventRecord) {
+        batch.append(record)
+        guard !isPassScheduled else { return }
+        isPassScheduled = true
+        scheduleOnLoop { [weak self] in self?.deliverBatch() }
+    }
+
+    /// Hands every queued event to every client of the loop at once; cuts off those over their cap.
+    func deliverBatch() {
+        isPassScheduled = false
+        guard !batch.isEmpty else { return }
+        let records = batch
+        batch.removeAll(keepingCapacity: true)
         var dropped: [EventClient] = []
-        for client in clients where !client.deliver(record) {
+        for client in clients where !client.deliver(records) {
             dropped.append(client)
         }
         for client in dropped { remove(client) }
@@ -82,6 +106,8 @@ final class EventFanout: @unchecked Sendable {
 
     /// Ends every client's stream (the hub shut down) and refuses new ones.
     func finishAll() {
+        // The events that came before the completion still go out first.
+        deliverBatch()
         isFinished = true
         heartbeatTimer?.cancel()
         heartbeatTimer = nil
