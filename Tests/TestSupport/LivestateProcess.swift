@@ -32,10 +32,17 @@ package final class LivestateProcess: @unchecked Sendable {
     package private(set) var listeningLine = ""
 
     /// Starts `livestate arguments` with `environment` added to a clean one, in `directory` (the test's
-    /// own working directory when nil).
-    package init(_ arguments: [String], environment: [String: String] = [:], directory: URL? = nil) throws {
-        process.executableURL = try Self.binary
-        process.arguments = arguments
+    /// own working directory when nil); `launcher` runs it (`["/usr/bin/taskset", "-c", "0"]`).
+    package init(
+        _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, launcher: [String] = []
+    ) throws {
+        if let tool = launcher.first {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = launcher.dropFirst() + [try Self.binary.path] + arguments
+        } else {
+            process.executableURL = try Self.binary
+            process.arguments = arguments
+        }
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIVESTATE_") }
         env["LOG_LEVEL"] = env["LOG_LEVEL"] ?? "warning"

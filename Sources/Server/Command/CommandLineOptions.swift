@@ -43,7 +43,7 @@ enum CommandLineOptions {
                              (LIVESTATE_CA_FILE, default: the system store)
           --token SECRET     require Authorization: Bearer SECRET on mutating requests (LIVESTATE_TOKEN)
           --heartbeat SECS   seconds between keep-alive comments on /events (LIVESTATE_HEARTBEAT, default 15)
-          --threads N        event loops serving HTTP (LIVESTATE_THREADS, default 1)
+          --threads N        event loops serving HTTP (LIVESTATE_THREADS, default: one per processor)
           --cors ORIGINS     comma-separated allowed origins, or * (LIVESTATE_CORS, default: CORS off)
           --max-todos N      the most todos kept; POST /todos beyond it answers 422 too_many_todos
                              (LIVESTATE_MAX_TODOS, default 10000)

@@ -23,8 +23,8 @@ struct Configuration: Sendable, Equatable {
     var token: String?
     /// Seconds between `: keep-alive` comments on `/events`.
     var heartbeat: Double = 15
-    /// Event loops (threads) serving HTTP.
-    var threads = 1
+    /// Event loops (threads) serving HTTP: by default one per processor (`defaultThreads`).
+    var threads = Configuration.defaultThreads
     /// The most todos the list holds; a `POST /todos` beyond it is a 422 `too_many_todos`.
     var maxTodos = TaskListViewModel.defaultMaxCount
     /// Allowed CORS origins; nil means CORS is off.
@@ -37,6 +37,10 @@ struct Configuration: Sendable, Equatable {
     var timeout: Double = 60
 
     init() {}
+
+    /// One event loop per processor the process may run on (`Processors.available`), within the 1–64 that
+    /// `--threads` accepts: fewer leave cores idle under load, more only add switching.
+    static let defaultThreads = min(64, max(1, Processors.available))
 
     /// The bounds the listeners enforce.
     var listenerLimits: ListenerLimits {

@@ -13,13 +13,20 @@ import Testing
         return configuration
     }
 
+    @Test func theAffinityMaskCountsTheAllowedProcessors() {
+        #expect(Processors.allowed(inStatus: "Name:\tlivestate\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n") == 2)
+        #expect(Processors.allowed(inStatus: "Cpus_allowed:\tff,00000001\n") == 9)
+        #expect(Processors.allowed(inStatus: "Cpus_allowed:\tzz\n") == nil)
+        #expect(Processors.allowed(inStatus: "Name:\tx\n") == nil)
+    }
+
     @Test func defaultsFollowTheContract() throws {
         let defaults = try configuration([])
         #expect(defaults.host == "127.0.0.1")
         #expect(defaults.port == 8080)
         #expect(defaults.dataPath == "./livestate.sqlite")
         #expect(defaults.heartbeat == 15)
-        #expect(defaults.threads == 1)
+        #expect(defaults.threads == min(64, Processors.available))
         #expect(defaults.cors == nil)
         #expect(defaults.token == nil)
         #expect(defaults.upstream == nil)
