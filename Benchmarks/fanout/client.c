@@ -4,7 +4,7 @@
 // were read here. Each title carries its sequence number and its send time (CLOCK_MONOTONIC, which is
 // system-wide, so the server's process does not matter).
 //
-// Usage: client HOST PORT CLIENTS EVENTS RATE [SERVER_PID]
+// Usage: client HOST PORT CLIENTS EVENTS RATE [SERVER_PID[,PID...]]   (memory: the RSS of all those PIDs)
 // Prints one line of key=value results (see run.sh).
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,7 +42,7 @@ static const char *host;
 static int port;
 static int n_clients, n_events;
 static double rate;
-static int server_pid;
+static int server_pids[16], n_server_pids;
 static struct conn *conns;
 static int next_to_open, pending_connects, n_ready, n_closed_early;
 static int todo_id = -1;
@@ -65,16 +65,17 @@ static uint64_t now_ns(void) {
 }
 
 static long rss_kb(void) {
-    if (server_pid <= 0) return 0;
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", server_pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
     long kb = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (strncmp(line, "VmRSS:", 6) == 0) { kb = strtol(line + 6, NULL, 10); break; }
+    for (int i = 0; i < n_server_pids; i++) {
+        char path[64], line[256];
+        snprintf(path, sizeof path, "/proc/%d/status", server_pids[i]);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "VmRSS:", 6) == 0) { kb += strtol(line + 6, NULL, 10); break; }
+        }
+        fclose(f);
     }
-    fclose(f);
     return kb;
 }
 
@@ -160,7 +161,7 @@ static void on_patch_done(struct evhttp_request *req, void *arg) {
     patch_ms_total += ms;
     if (ms > patch_ms_max) patch_ms_max = ms;
     patch_done++;
-    if (!req || evhttp_request_get_response_code(req) != 200) {
+    if (!req || evhttp_request_get_response_code(req) / 100 != 2) {
         fprintf(stderr, "PATCH failed: %d\n", req ? evhttp_request_get_response_code(req) : -1);
     }
 }
@@ -233,7 +234,7 @@ static void on_created(struct evhttp_request *req, void *arg) {
 
 int main(int argc, char **argv) {
     if (argc < 6) {
-        fprintf(stderr, "usage: %s HOST PORT CLIENTS EVENTS RATE [SERVER_PID]\n", argv[0]);
+        fprintf(stderr, "usage: %s HOST PORT CLIENTS EVENTS RATE [SERVER_PID[,PID...]]\n", argv[0]);
         return 2;
     }
     host = argv[1];
@@ -241,7 +242,10 @@ int main(int argc, char **argv) {
     n_clients = atoi(argv[3]);
     n_events = atoi(argv[4]);
     rate = atof(argv[5]);
-    server_pid = argc > 6 ? atoi(argv[6]) : 0;
+    for (char *pid = argc > 6 ? argv[6] : NULL; pid && *pid && n_server_pids < 16; pid = strchr(pid, ',')) {
+        if (*pid == ',') pid++;
+        server_pids[n_server_pids++] = atoi(pid);
+    }
     conns = calloc(n_clients, sizeof *conns);
     send_ns = calloc(n_events, sizeof *send_ns);
     latencies_us = calloc((size_t)n_clients * n_events, sizeof *latencies_us);

@@ -2,19 +2,26 @@
 # Fan-out benchmark of GET /events: N clients hold /events?topics=todos open on loopback, a publisher
 # renames one todo M times at a fixed rate (each title carries its send time), and every delivery's
 # latency is measured. Prints p50/p99 latency, events lost, deliveries per second and server memory per
-# connection (RSS delta / N), for LiveState (release build) and, in the same run, a plain C evhttp
-# server forwarding the same bytes (reference.c).
+# connection (RSS delta / N), for LiveState (release build, its defaults but LOG_LEVEL=warning) and, in
+# the same run, a plain C evhttp server forwarding the same bytes (reference.c) and nginx + nchan (its
+# EventSource subscriber; a PATCH is turned into a POST to nchan's publisher), when the Debian module
+# libnginx-mod-nchan is installed. The load average is printed with the table: the machine may be shared.
 #
 # usage: Benchmarks/fanout/run.sh [CLIENTS ...]        default: 1000 10000
 #   FANOUT_EVENTS=100 FANOUT_RATE=20   changes and changes per second
-#   FANOUT_THREADS=2                   LiveState's --threads (the reference has one loop)
+#   FANOUT_THREADS=N                   LiveState's --threads (default: its own, one loop per processor)
+#   NCHAN=0 NCHAN_WORKERS=2            leave nginx + nchan out; its worker processes
 #   SWIFT_SCRATCH=.build               SwiftPM scratch path of the release build
 #   LIVESTATE_BIN=path                 skip the build and use this binary
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 EVENTS=${FANOUT_EVENTS:-100}
 RATE=${FANOUT_RATE:-20}
-THREADS=${FANOUT_THREADS:-2}
+THREADS=${FANOUT_THREADS:-}
+NCHAN_WORKERS=${NCHAN_WORKERS:-2}
+nchan_module=/usr/lib/nginx/modules/ngx_nchan_module.so
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+if [ "${NCHAN:-1}" = "0" ] || [ ! -x "$nginx_bin" ] || [ ! -f "$nchan_module" ]; then nginx_bin=; fi
 SCRATCH=${SWIFT_SCRATCH:-.build}
 if [ $# -gt 0 ]; then CLIENTS=("$@"); else CLIENTS=(1000 10000); fi
 
@@ -61,11 +68,54 @@ stop() {
     server_pid=""
 }
 
+# nginx + nchan on loopback as the current user: POST /todos answers the id the client asks for, PATCH
+# /todos/ID is passed to the publisher as a POST, /events subscribes (EventSource) from the newest message;
+# sets port. The channel's first message is published here: the clients' replay.
+start_nchan() {
+    local dir="$work/nchan"
+    mkdir -p "$dir/tmp"
+    port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    cat >"$dir/nginx.conf" <<EOF
+load_module $nchan_module;
+worker_processes $NCHAN_WORKERS;
+user $(id -un) $(id -gn);
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/error.log error;
+events { worker_connections $(( $(ulimit -n) - 64 )); }
+http {
+    access_log off;
+    client_body_temp_path $dir/tmp; proxy_temp_path $dir/tmp; fastcgi_temp_path $dir/tmp;
+    uwsgi_temp_path $dir/tmp; scgi_temp_path $dir/tmp;
+    tcp_nodelay on;
+    keepalive_requests 1000000;
+    server {
+        listen 127.0.0.1:$port backlog=4096;
+        location = /todos { default_type application/json; return 201 '{"id":1}'; }
+        location /todos/ { proxy_method POST; rewrite ^ /pub break; proxy_pass http://127.0.0.1:$port; }
+        location = /pub { nchan_publisher; nchan_channel_id todos; nchan_message_buffer_length 16; }
+        location = /events {
+            nchan_subscriber eventsource; nchan_channel_id todos; nchan_subscriber_first_message -1;
+        }
+    }
+}
+EOF
+    "$nginx_bin" -p "$dir" -c "$dir/nginx.conf" 2>"$dir/stderr" &
+    server_pid=$!
+    for _ in $(seq 1 100); do
+        curl -sf -o /dev/null -X POST --data-binary '{"title":"bench seq=-1 t=0"}' "http://127.0.0.1:$port/pub" && return
+        sleep 0.05
+    done
+    echo "run.sh: nginx + nchan did not start:" >&2; cat "$dir/stderr" "$dir/error.log" >&2; exit 1
+}
+
 # measure NAME N: one client run against the running server; prints its result line.
 measure() {
     local name=$1 n=$2
-    local line
-    line=$("$work/client" 127.0.0.1 "$port" "$n" "$EVENTS" "$RATE" "$server_pid" 2>"$work/client.err" || true)
+    local line pids=$server_pid
+    # nginx's memory is its workers' too.
+    if [ "$name" = nginx-nchan ]; then pids=$(pgrep -d, -P "$server_pid" || true); pids="$server_pid${pids:+,$pids}"; fi
+    line=$("$work/client" 127.0.0.1 "$port" "$n" "$EVENTS" "$RATE" "$pids" 2>"$work/client.err" || true)
     if [ -z "$line" ]; then
         echo "run.sh: the client failed against $name" >&2
         cat "$work/client.err" >&2
@@ -74,17 +124,26 @@ measure() {
     echo "$name $line"
 }
 
-echo "fan-out: $EVENTS changes at $RATE/s, clients: ${CLIENTS[*]}; LiveState --threads $THREADS; $(nproc) cores"
+printf 'fan-out: %s changes at %s/s, clients: %s; LiveState %s; %s cores' "$EVENTS" "$RATE" "${CLIENTS[*]}" \
+    "$(if [ -n "$THREADS" ]; then echo "--threads $THREADS"; else echo "default loops"; fi)" "$(nproc)"
+[ -n "$nginx_bin" ] && printf '; nginx %s + nchan, %s workers' "$("$nginx_bin" -v 2>&1 | sed 's/.*\///')" "$NCHAN_WORKERS"
+printf '\nload average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 results=()
 for n in "${CLIENTS[@]}"; do
     start reference "$work/reference" 0
     results+=("$(measure plain-c-evhttp "$n")")
     stop
     start livestate env LOG_LEVEL=warning "$LIVESTATE_BIN" --port 0 --data :memory: --public public \
-        --heartbeat 60 --threads "$THREADS"
+        --heartbeat 60 ${THREADS:+--threads "$THREADS"}
     results+=("$(measure livestate "$n")")
     stop
+    if [ -n "$nginx_bin" ]; then
+        start_nchan
+        results+=("$(measure nginx-nchan "$n")")
+        stop
+    fi
 done
+printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
 printf '\n%-15s %7s %9s %9s %7s %13s %9s\n' server clients p50_ms p99_ms lost deliveries/s kB/conn
