@@ -9,7 +9,7 @@ package struct CORSPolicy: Sendable, Equatable {
     }
 
     /// Headers a page may read from our responses.
-    package static let exposedHeaders = "X-Total-Count, Link, Location"
+    package static let exposedHeaders = "X-Total-Count, Link, Location, ETag"
     /// Methods a preflight allows when the path is unknown.
     package static let allMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
     /// Request headers a preflight allows when the browser names none.
