@@ -1,10 +1,19 @@
 // Reactive benchmark: nanoseconds per value for the issue's cases, each beside the floor (the same work
-// written with plain closures) measured in the same run, and OpenCombine 0.14's figure from the issue table.
+// written with plain closures) measured in the same run. The same file built with `-D OPENCOMBINE` runs the
+// cases on OpenCombine 0.14: `Benchmarks/ReactiveBenchmark/versus-opencombine.sh` builds both and
+// alternates them (docs/benchmarks.md).
 // Run: swift run -c release --scratch-path .build-bench ReactiveBenchmark   (REACTIVE_BENCH_SCALE=0.1 for a quick run)
 import Dispatch
 import Foundation
 import Glibc
-import Reactive
+
+#if OPENCOMBINE
+    import OpenCombine
+    let library = "OpenCombine"
+#else
+    import Reactive
+    let library = "Reactive"
+#endif
 
 let scale = Double(ProcessInfo.processInfo.environment["REACTIVE_BENCH_SCALE"] ?? "1") ?? 1
 let runs = 5
@@ -270,9 +279,14 @@ if runs(6) {
             unit: "ns/pair"))
 }
 
-print("Reactive benchmark (release, median of \(runs) in-process runs, thread CPU time, scale \(scale))")
+// REACTIVE_BENCH_TSV=1: one line per case for the script that alternates this and OpenCombine's build.
+if ProcessInfo.processInfo.environment["REACTIVE_BENCH_TSV"] == "1" {
+    for row in rows { print("row\t\(library)\t\(row.name)\t\(row.ours)\t\(row.floor)\t\(row.unit)") }
+    exit(0)
+}
+print("\(library) benchmark (release, median of \(runs) in-process runs, thread CPU time, scale \(scale))")
 print(
-    "OpenCombine cannot be fetched on this machine: its column is the figure from the issue table (OpenCombine 0.14, 2 cores)."
+    "The OpenCombine column is the figure from issue 2's table; versus-opencombine.sh measures it in the same run."
 )
 print("")
 func pad(_ text: String, _ width: Int) -> String {
@@ -282,7 +296,7 @@ func lpad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
 }
 print(
-    pad("case", 46) + lpad("Reactive", 10) + lpad("floor", 9) + lpad("ratio", 8) + lpad("OpenCombine", 13)
+    pad("case", 46) + lpad(library, 10) + lpad("floor", 9) + lpad("ratio", 8) + lpad("OpenCombine", 13)
         + lpad("target", 9) + "  unit")
 for row in rows {
     let ratio = row.floor > 0 ? String(format: "%.1fx", row.ours / row.floor) : "-"

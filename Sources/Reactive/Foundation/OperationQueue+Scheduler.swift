@@ -1,9 +1,6 @@
 public import Foundation
 
 extension OperationQueue: Scheduler {
-    /// The scheduler time type used by the operation queue: the run loop's date-based time.
-    public typealias SchedulerTimeType = RunLoop.SchedulerTimeType
-
     /// Options that affect the operation of the operation queue scheduler: there are none.
     public struct SchedulerOptions: Sendable {}
 

@@ -105,7 +105,8 @@ extension Publisher {
 final class FlatMapOuter<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CombineDescribed, @unchecked Sendable
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
-    @usableFromInline var combineName: String { "FlatMap" }
+    /// Combine's name: "FlatMap", or "Merge" for the merge publishers built on it.
+    @usableFromInline let combineName: String
     @usableFromInline typealias Failure = Child.Failure
 
     @usableFromInline let downstream: Downstream
@@ -114,7 +115,11 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     @usableFromInline let state = Mutex(FlatMapState<Child.Output, Child.Failure>())
 
     @inlinable
-    init(downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child) {
+    init(
+        downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child,
+        combineName: String = "FlatMap"
+    ) {
+        self.combineName = combineName
         self.downstream = downstream
         self.maxPublishers = maxPublishers
         self.transform = transform
@@ -134,6 +139,14 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        // NB: a `Just` child does exactly this: its one value on the first request, then `.finished`. Taking it
+        // without a subscription skips two allocations and four lock round trips; the order of values, the
+        // buffering without demand and the outer's replenishing are the same as on the general path.
+        // (The type test folds away in specialized code.)
+        if Child.self == Just<Child.Output>.self {
+            receiveJust((transform(input) as! Just<Child.Output>).output)
+            return .none
+        }
         let id = state.withLock { state -> Int? in
             guard !state.done else { return nil }
             state.nextID += 1
@@ -143,6 +156,26 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         guard let id else { return .none }
         transform(input).receive(subscriber: FlatMapChild(owner: self, id: id))
         return .none
+    }
+
+    /// A `Just` child's value: delivered at once when the downstream has demand and nobody is delivering,
+    /// else buffered; the child has finished either way, so a limited outer is asked for one more.
+    @inlinable
+    func receiveJust(_ value: Child.Output) {
+        let deliverNow = state.withLock { state -> Bool? in
+            guard !state.done else { return nil }
+            if state.delivering || state.demand == .none {
+                state.nextID += 1
+                state.buffer.append((state.nextID, value))
+                return false
+            }
+            state.demand -= 1
+            state.delivering = true
+            return true
+        }
+        guard let deliverNow else { return }
+        if deliverNow { drain(more: downstream.receive(value)) }
+        if maxPublishers != .unlimited { state.withLock { $0.done ? nil : $0.outer.subscription }?.request(.max(1)) }
     }
 
     @inlinable

@@ -17,7 +17,9 @@ extension Publishers {
 
         /// Attaches the subscriber to all upstream publishers, interleaving their elements as they arrive.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            Publishers.Sequence<[Upstream], Failure>(sequence: publishers).flatMap { $0 }.subscribe(subscriber)
+            Publishers.Sequence<[Upstream], Failure>(sequence: publishers).subscribe(
+                FlatMapOuter<Upstream, Upstream, S>(
+                    downstream: subscriber, maxPublishers: .unlimited, transform: { $0 }, combineName: "Merge"))
         }
 
         /// Merges one more publisher in.

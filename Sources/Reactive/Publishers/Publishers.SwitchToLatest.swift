@@ -88,6 +88,13 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let state = Mutex(SwitchState())
+    /// Copies of `state.currentID`, `state.done` and "the demand is unlimited", written under the lock and
+    /// read without it by a value of the current inner once the demand is unlimited (it can only stay so).
+    // NB: a value racing a switch is dropped or delivered on either path alike: the check was never atomic
+    // with the delivery, which runs outside the lock.
+    @usableFromInline let currentGeneration = Atomic<UInt64>(0)
+    @usableFromInline let ended = Atomic<Bool>(false)
+    @usableFromInline let unlimited = Atomic<Bool>(false)
 
     @inlinable
     init(downstream: Downstream) { self.downstream = downstream }
@@ -109,6 +116,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         let (id, previous) = state.withLock { state -> (UInt64?, (any Subscription)?) in
             guard !state.done else { return (nil, nil) }
             state.currentID &+= 1
+            currentGeneration.store(state.currentID, ordering: .releasing)
             state.innerActive = true
             defer { state.inner = nil }
             return (state.currentID, state.inner)
@@ -127,7 +135,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 state.outer = .terminal
                 state.outerFinished = true
                 if state.innerActive { return false }
-                state.done = true
+                state.end(ended)
                 return true
             }
             if finish { downstream.receive(completion: .finished) }
@@ -140,7 +148,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func fail(_ completion: Subscribers.Completion<Failure>) {
         let (live, outer, inner) = state.withLock { state -> (Bool, (any Subscription)?, (any Subscription)?) in
             guard !state.done else { return (false, nil, nil) }
-            state.done = true
+            state.end(ended)
             defer { state.inner = nil }
             return (true, state.outer.terminate(), state.inner)
         }
@@ -162,6 +170,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func childValue(_ id: UInt64, _ value: P.Output) -> Subscribers.Demand {
+        if unlimited.load(ordering: .acquiring) {
+            guard !ended.load(ordering: .acquiring), currentGeneration.load(ordering: .acquiring) == id else {
+                return .none
+            }
+            return downstream.receive(value)
+        }
         let live = state.withLock { state -> Bool in
             guard !state.done, state.currentID == id, state.demand > 0 else { return false }
             state.demand -= 1
@@ -182,7 +196,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
                 state.inner = nil
                 state.innerActive = false
                 guard state.outerFinished else { return false }
-                state.done = true
+                state.end(ended)
                 return true
             }
             if finish { downstream.receive(completion: .finished) }
@@ -195,6 +209,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func request(_ demand: Subscribers.Demand) {
         state.withLock { state -> (any Subscription)? in
             state.demand += demand
+            if state.demand == .unlimited { unlimited.store(true, ordering: .releasing) }
             return state.inner
         }?.request(demand)
     }
@@ -202,7 +217,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func cancel() {
         let (outer, inner) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
-            state.done = true
+            state.end(ended)
             defer { state.inner = nil }
             return (state.outer.terminate(), state.inner)
         }
@@ -224,6 +239,13 @@ struct SwitchState: @unchecked Sendable {
 
     @inlinable
     init() {}
+
+    /// Marks the operator done, and its lock-free copy.
+    @inlinable
+    mutating func end(_ ended: borrowing Atomic<Bool>) {
+        done = true
+        ended.store(true, ordering: .releasing)
+    }
 }
 
 /// Subscribes to one inner publisher on behalf of the outer object, tagged with its generation.

@@ -63,3 +63,33 @@ public struct Record<Output, Failure: Error>: Publisher {
         subscriber.receive(sequence: recording.output, then: recording.completion)
     }
 }
+
+/// A record encodes its recording under the key `recording`, as Combine's does.
+extension Record: Codable where Output: Codable, Failure: Codable {}
+
+/// A recording encodes its outputs under `output` and its completion under `completion`, as Combine's does; a
+/// decoded recording is complete.
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes a complete recording.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            output: try container.decode([Output].self, forKey: .output),
+            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+    }
+
+    /// Encodes the outputs and the completion.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+
+    /// Encodes the recording (Combine's spelling of `encode(to:)`).
+    public func encode(into encoder: any Encoder) throws { try encode(to: encoder) }
+}

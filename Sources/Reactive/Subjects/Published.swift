@@ -57,7 +57,7 @@ public struct Published<Value> {
 
         /// Attaches the subscriber: it receives the current value first, then every new value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            box.subject.receive(subscriber: subscriber)
+            box.subject.core.receive(subscriber: subscriber, deliversCurrentValue: true, published: true)
         }
     }
 }

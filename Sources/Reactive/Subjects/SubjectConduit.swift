@@ -100,6 +100,14 @@ class ConduitBase: @unchecked Sendable {
         if let parent, parent.upstreamsWaiting.load(ordering: .relaxed) { parent.requestWaitingUpstreams() }
     }
 
+    /// Adds requested demand; returns whether a current value is owed (it was missed for lack of demand).
+    @usableFromInline
+    final func noteRequestOwingCurrentValue(_ more: Subscribers.Demand) -> Bool {
+        noteRequest(more)
+        let wanted = flags.bitwiseAnd(~ConduitFlags.needsCurrentValue, ordering: .acquiringAndReleasing).oldValue
+        return more > 0 && wanted & ConduitFlags.needsCurrentValue != 0
+    }
+
     /// Tries to become the deliverer without waiting.
     @inlinable
     final func tryOwn(_ me: UInt) -> Bool {
@@ -157,15 +165,6 @@ class ConduitBase: @unchecked Sendable {
     }
 }
 
-/// The type-erased overflow queue, so the conduit's non-generic half can hold it.
-// NB: @unchecked Sendable: subclasses keep their events behind a Mutex.
-@usableFromInline
-class ConduitQueueBase: @unchecked Sendable {
-    @usableFromInline init() {}
-    /// Drops every queued event of `conduit` (subclass), taking them off its pending count.
-    func clear(for conduit: ConduitBase) {}
-}
-
 /// Bits of `ConduitBase.flags`; the bits from `pendingUnit` up count queued events.
 @usableFromInline
 enum ConduitFlags {
@@ -176,6 +175,8 @@ enum ConduitFlags {
     /// A current-value subject's subscriber: a value dropped for lack of demand is replaced by the subject's
     /// value on the next request.
     @usableFromInline static let keepsLatest: UInt32 = 8
+    /// The subject behind a `@Published` property (only its description differs: "PublishedSubject").
+    @usableFromInline static let published: UInt32 = 16
     @usableFromInline static let pendingUnit: UInt32 = 256
 
     /// Whether an owner leaving must deliver queued events or drop an ended subscriber.
@@ -192,21 +193,45 @@ enum ConduitFlags {
 final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CombineDescribed, @unchecked Sendable {
     /// Combine's name: the kind of subject this conduit belongs to.
     @usableFromInline var combineName: String {
-        flags.load(ordering: .relaxed) & ConduitFlags.keepsLatest != 0 ? "CurrentValueSubject" : "PassthroughSubject"
+        let flags = flags.load(ordering: .relaxed)
+        if flags & ConduitFlags.published != 0 { return "PublishedSubject" }
+        return flags & ConduitFlags.keepsLatest != 0 ? "CurrentValueSubject" : "PassthroughSubject"
     }
-    /// Receives a value (a subscriber's handler adds the demand it returns itself).
-    @usableFromInline var onValue: ((Output) -> Void)?
-    /// Receives the completion.
-    @usableFromInline var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    /// What the conduit delivers to, owned (+1) by this slot; nil once dropped.
+    // NB: set before the conduit is published to the subject's list and cleared only by the thread owning
+    // delivery, so a delivery (also the owner) reads it without a lock, and calls the closures through a
+    // guaranteed reference: no retain and release of the closures per value.
+    @exclusivity(unchecked) @usableFromInline var handlers: Unmanaged<ConduitHandlers<Output, Failure>>?
 
     @inlinable
     init(
-        parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false, keepsLatest: Bool = false
+        parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false, keepsLatest: Bool = false,
+        published: Bool = false
     ) {
         super.init(
             parent: parent, demand: demand,
             flags: (needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
-                | (keepsLatest ? ConduitFlags.keepsLatest : 0))
+                | (keepsLatest ? ConduitFlags.keepsLatest : 0) | (published ? ConduitFlags.published : 0))
+    }
+
+    deinit { handlers?.release() }
+
+    /// Installs what the conduit delivers to (before the conduit is attached to its subject).
+    @inlinable
+    func install(_ handlers: ConduitHandlers<Output, Failure>) {
+        self.handlers = Unmanaged.passRetained(handlers)
+    }
+
+    /// Delivers a value to the subscriber, if it is still held (only while owning delivery).
+    @inlinable
+    func callValue(_ value: Output) {
+        handlers?._withUnsafeGuaranteedRef { $0.onValue(value) }
+    }
+
+    /// Delivers the completion to the subscriber, if it is still held (only while owning delivery).
+    @inlinable
+    func callCompletion(_ completion: Subscribers.Completion<Failure>) {
+        handlers?._withUnsafeGuaranteedRef { $0.onCompletion(completion) }
     }
 
     /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do): at once when
@@ -235,7 +260,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     func deliverNested(_ value: Output) {
         guard !isEnded else { return }
         if takeDemand() {
-            onValue?(value)
+            callValue(value)
         } else if flags.load(ordering: .relaxed) & ConduitFlags.keepsLatest != 0 {
             flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
         }
@@ -249,7 +274,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
             leave()
         } else if isOwned(by: me) {
             // The outer delivery drops the closures when it leaves (the conduit has ended by then).
-            if !markEnded() { onCompletion?(completion) }
+            if !markEnded() { callCompletion(completion) }
         } else {
             enqueue(.completion(completion), from: me)
         }
@@ -257,10 +282,10 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     /// Delivers the completion once, while owning, and drops the closures.
     private func deliver(_ completion: Subscribers.Completion<Failure>) {
-        let handler = markEnded() ? nil : onCompletion
+        let held = markEnded() ? nil : handlers?.takeUnretainedValue()
         releaseHandlers()
         queue?.clear(for: self)
-        handler?(completion)
+        held?.onCompletion(completion)
     }
 
     /// This conduit's overflow queue, created on first use.
@@ -300,27 +325,33 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @usableFromInline
     override func releaseHandlers() {
         flags.bitwiseOr(ConduitFlags.released, ordering: .sequentiallyConsistent)
-        onValue = nil
-        onCompletion = nil
+        let held = handlers
+        handlers = nil
+        held?.release()
     }
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        noteRequest(demand)
-        let wanted = flags.bitwiseAnd(~ConduitFlags.needsCurrentValue, ordering: .acquiringAndReleasing).oldValue
-        guard demand > 0, wanted & ConduitFlags.needsCurrentValue != 0 else { return }
+        // NB: the generic work is in its own function: code here would make every request (reached through
+        // `any Subscription`, so unspecialized) look up the generic metadata it needs at entry.
+        if noteRequestOwingCurrentValue(demand) { deliverCurrentValue() }
+    }
+
+    /// Delivers the current-value subject's value owed since a value was dropped for lack of demand.
+    @inline(never)
+    private func deliverCurrentValue() {
         guard let current = parent as? any CurrentValueProviding else { return }
         // NB: claim delivery before reading the value, so a racing send queues behind it (at worst delivered
         // twice, never lost or reordered).
         let me = currentThreadID()
         if tryOwn(me) {
             if let value = current.currentValue(as: Output.self), takeDemand(), !isEnded {
-                onValue?(value)
+                callValue(value)
             }
             leave()
         } else if let value = current.currentValue(as: Output.self) {
             if isOwned(by: me) {
-                if !isEnded, takeDemand() { onValue?(value) }
+                if !isEnded, takeDemand() { callValue(value) }
             } else {
                 enqueue(.value(value), from: me)
             }
@@ -329,63 +360,28 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
 }
 
+/// A conduit's subscriber closures, kept in one object so the conduit calls them through a guaranteed
+/// reference (no retain and release of the closures per value).
+// NB: closures, not a subclass per subscriber type: a closure made where the subscriber's type is known runs
+// specialized code, while an override in a generic subclass is reached through the vtable's unspecialized
+// entry (measured: that made every operator chain on a subject slower).
+@usableFromInline
+final class ConduitHandlers<Output, Failure: Error> {
+    @usableFromInline let onValue: (Output) -> Void
+    @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        onValue: @escaping (Output) -> Void, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.onValue = onValue
+        self.onCompletion = onCompletion
+    }
+}
+
 /// A subject that can hand a new subscriber its current value.
 @usableFromInline
 protocol CurrentValueProviding: AnyObject {
     /// The current value, if the subject holds values of type `T`.
     func currentValue<T>(as type: T.Type) -> T?
-}
-
-/// An event waiting in a conduit's queue.
-@usableFromInline
-enum ConduitEvent<Output, Failure: Error> {
-    case value(Output)
-    case completion(Subscribers.Completion<Failure>)
-}
-
-/// The overflow queue of a conduit, allocated only when two deliveries meet.
-// NB: @unchecked Sendable: the events are Mutex-guarded.
-@usableFromInline
-final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked Sendable {
-    let events = Mutex(EventQueue<Output, Failure>())
-    @usableFromInline override init() {}
-
-    override func clear(for conduit: ConduitBase) {
-        // The count moves under the lock, as when the events were queued.
-        events.withLock { queued in
-            let dropped = queued.removeAll()
-            if dropped > 0 {
-                conduit.flags.wrappingSubtract(
-                    ConduitFlags.pendingUnit &* UInt32(truncatingIfNeeded: dropped), ordering: .sequentiallyConsistent)
-            }
-        }
-    }
-}
-
-// NB: @unchecked Sendable: it only lives inside its queue's Mutex.
-struct EventQueue<Output, Failure: Error>: @unchecked Sendable {
-    private var events: [ConduitEvent<Output, Failure>] = []
-    private var head = 0
-
-    mutating func append(_ event: ConduitEvent<Output, Failure>) { events.append(event) }
-
-    mutating func popFirst() -> ConduitEvent<Output, Failure>? {
-        guard head < events.count else { return nil }
-        defer {
-            head += 1
-            if head == events.count {
-                events.removeAll(keepingCapacity: true)
-                head = 0
-            }
-        }
-        return events[head]
-    }
-
-    /// Drops every event; returns how many were waiting.
-    mutating func removeAll() -> Int {
-        let count = events.count - head
-        events.removeAll()
-        head = 0
-        return count
-    }
 }

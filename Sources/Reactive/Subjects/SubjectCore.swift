@@ -116,13 +116,16 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
 
     /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
     @inlinable
-    func receive<S: Subscriber>(subscriber: S, deliversCurrentValue: Bool)
+    func receive<S: Subscriber>(subscriber: S, deliversCurrentValue: Bool, published: Bool = false)
     where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduit<Output, Failure>(
-            parent: self, demand: .none, needsCurrentValue: deliversCurrentValue, keepsLatest: deliversCurrentValue
+            parent: self, demand: .none, needsCurrentValue: deliversCurrentValue, keepsLatest: deliversCurrentValue,
+            published: published
         )
-        conduit.onValue = { [unowned(unsafe) conduit] value in conduit.addDemand(subscriber.receive(value)) }
-        conduit.onCompletion = { subscriber.receive(completion: $0) }
+        conduit.install(
+            ConduitHandlers(
+                onValue: { [unowned(unsafe) conduit] value in conduit.addDemand(subscriber.receive(value)) },
+                onCompletion: { subscriber.receive(completion: $0) }))
         let completion = lock.withLock { list -> Subscribers.Completion<Failure>? in
             if list.completed { return self.completion }
             list.append(conduit)
@@ -147,8 +150,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         let conduit = SubjectConduit<Output, Failure>(
             parent: self, demand: .unlimited, keepsLatest: deliversCurrentValue)
         requestWaitingUpstreams()
-        conduit.onValue = receiveValue
-        conduit.onCompletion = receiveCompletion
+        conduit.install(ConduitHandlers(onValue: receiveValue, onCompletion: receiveCompletion))
         if deliversCurrentValue { _ = conduit.tryOwn(currentThreadID()) }
         let (completion, current) = lock.withLock { list -> (Subscribers.Completion<Failure>?, Output?) in
             if list.completed { return (self.completion, nil) }

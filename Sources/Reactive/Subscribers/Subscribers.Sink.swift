@@ -13,14 +13,15 @@ extension Subscribers {
         CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
     {
         /// The closure to execute on receipt of a value (a no-op once the sink has completed or been cancelled).
-        public var receiveValue: (Input) -> Void { handlers?.receiveValue ?? { _ in } }
+        public var receiveValue: (Input) -> Void { handlers?.takeUnretainedValue().receiveValue ?? { _ in } }
         /// The closure to execute on completion (a no-op once the sink has completed or been cancelled).
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            handlers?.receiveCompletion ?? { _ in }
+            handlers?.takeUnretainedValue().receiveCompletion ?? { _ in }
         }
-        /// The user's closures, until completion or cancel drops them (as Combine's sink does, which breaks a
-        /// retain cycle through `self` in them).
-        @exclusivity(unchecked) @usableFromInline var handlers: SinkHandlers<Input, Failure>?
+        /// The user's closures (+1), until completion or cancel drops them (as Combine's sink does, which breaks
+        /// a retain cycle through `self` in them). A delivery calls them through a guaranteed reference, so a
+        /// value costs no retain and release of the closures.
+        @exclusivity(unchecked) @usableFromInline var handlers: Unmanaged<SinkHandlers<Input, Failure>>?
         /// `SinkGate` bits, and above them the number of deliveries running.
         @usableFromInline let gate = Atomic<UInt>(0)
         @usableFromInline let status = Mutex<SubscriptionStatus>(.awaiting)
@@ -31,8 +32,11 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            handlers = SinkHandlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+            handlers = Unmanaged.passRetained(
+                SinkHandlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
         }
+
+        deinit { handlers?.release() }
 
         /// A textual representation of this subscriber: `"Sink"`, as in Combine.
         public var description: String { "Sink" }
@@ -65,7 +69,7 @@ extension Subscribers {
         public func receive(_ value: Input) -> Subscribers.Demand {
             let prior = gate.wrappingAdd(SinkGate.running, ordering: .acquiring).oldValue
             if prior & (SinkGate.subscribed | SinkGate.ended) == SinkGate.subscribed {
-                handlers.unsafelyUnwrapped.receiveValue(value)
+                handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveValue(value) }
             }
             leave()
             return .none
@@ -78,7 +82,9 @@ extension Subscribers {
                 gate.bitwiseOr(SinkGate.ended, ordering: .acquiringAndReleasing).oldValue & SinkGate.ended == 0
             if wasLive {
                 status.withLock { $0 = .terminal }
-                if prior & SinkGate.subscribed != 0 { handlers.unsafelyUnwrapped.receiveCompletion(completion) }
+                if prior & SinkGate.subscribed != 0 {
+                    handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+                }
             }
             leave()
         }
@@ -102,14 +108,16 @@ extension Subscribers {
         func release() {
             let prior = gate.bitwiseOr(SinkGate.released, ordering: .acquiringAndReleasing).oldValue
             guard prior & SinkGate.released == 0 else { return }
+            let held = handlers
             handlers = nil
+            held?.release()
         }
     }
 }
 
 /// A sink's two closures, kept together so dropping them is one store.
 @usableFromInline
-struct SinkHandlers<Input, Failure: Error> {
+final class SinkHandlers<Input, Failure: Error> {
     @usableFromInline let receiveValue: (Input) -> Void
     @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 

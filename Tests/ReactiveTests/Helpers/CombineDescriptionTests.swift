@@ -31,17 +31,41 @@ import Testing
         ("ReceiveOn", { subscriptionGiven(by: subject.receive(on: DispatchQueue.main)) }),
         ("Debounce", { subscriptionGiven(by: subject.debounce(for: .seconds(1), scheduler: DispatchQueue.main)) }),
         ("HandleEvents", { subscriptionGiven(by: subject.handleEvents()) }),
+        ("Merge", { subscriptionGiven(by: subject.merge(with: subject)) }),
+        ("Merge", { subscriptionGiven(by: Publishers.MergeMany(subject, subject, subject)) }),
+        ("PublishedSubject", { subscriptionGiven(by: PublishedHolder().$value) }),
+        ("Buffer", { subscriptionGiven(by: subject.buffer(size: 1, prefetch: .byRequest, whenFull: .dropOldest)) }),
+        (
+            "CollectByTime",
+            { subscriptionGiven(by: subject.collect(.byTime(DispatchQueue.main, .seconds(1)))) }
+        ),
+        ("CollectByCount", { subscriptionGiven(by: subject.collect(2)) }),
+        ("Output", { subscriptionGiven(by: subject.prefix(2)) }),
+        ("Drop", { subscriptionGiven(by: subject.dropFirst()) }),
+        ("IgnoreOutput", { subscriptionGiven(by: subject.ignoreOutput()) }),
+        ("TryMap", { subscriptionGiven(by: subject.tryMap { $0 }) }),
+        (
+            "Throttle",
+            {
+                subscriptionGiven(by: subject.throttle(for: .seconds(1), scheduler: DispatchQueue.main, latest: true))
+            }
+        ),
     ]
 
-    @Test(arguments: cases.map(\.0))
-    func theSubscriptionADownstreamGetsCarriesCombinesName(name: String) throws {
-        let attach = try #require(Self.cases.first { $0.0 == name }?.1)
+    @Test(arguments: cases.indices)
+    func theSubscriptionADownstreamGetsCarriesCombinesName(index: Int) throws {
+        let (name, attach) = Self.cases[index]
         let subscription = try #require(attach())
         #expect(String(describing: subscription) == name)
         #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == name)
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
         subscription.cancel()
     }
+}
+
+/// An object with one `@Published` property.
+private final class PublishedHolder: @unchecked Sendable {
+    @Published var value = 0
 }
 
 /// Subscribes a subscriber that asks for nothing and returns the subscription it was given.

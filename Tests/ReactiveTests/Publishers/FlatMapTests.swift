@@ -71,3 +71,47 @@ import Testing
         #expect(requests.first == "max(1)")
     }
 }
+
+/// `flatMap` over `Just` children behaves exactly like the general path (here an erased `Just`, which cannot
+/// take the shortcut): the same events under every demand pattern, and a limited outer is replenished.
+@Suite struct FlatMapOverJustTests {
+    static let demands: [(initial: Int, perValue: Int)] = [(0, 0), (1, 0), (1, 1), (2, 0), (5, 0), (-1, 0)]
+
+    @Test(arguments: demands.indices)
+    func aJustChildGivesTheSameEventsAsAnyOtherChild(index: Int) {
+        let (initial, perValue) = Self.demands[index]
+        let initialDemand: Subscribers.Demand = initial < 0 ? .unlimited : .max(initial)
+        func run<P: Publisher<Int, Never>>(_ transform: @escaping (Int) -> P) -> [Event<Int>] {
+            let outer = PassthroughSubject<Int, Never>()
+            let tracker = TrackingSubscriber<Int, Never>(
+                initialDemand: initialDemand, demandPerValue: .max(perValue))
+            outer.flatMap(transform).subscribe(tracker)
+            for value in 1...4 { outer.send(value) }
+            outer.send(completion: .finished)
+            tracker.request(.max(1))
+            return tracker.events
+        }
+        let shortcut = run { Just($0 * 10) }
+        let general = run { Just($0 * 10).eraseToAnyPublisher() }
+        #expect(shortcut == general)
+        #expect(shortcut.first == .subscription)
+    }
+
+    @Test func aLimitedOuterIsAskedForTheNextValueAsEachJustFinishes() {
+        let tracker = [1, 2, 3].publisher.flatMap(maxPublishers: .max(1)) { Just($0) }.track()
+        #expect(tracker.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+    }
+
+    @Test func cancellingFromTheSinkStopsTheNextJusts() {
+        let outer = PassthroughSubject<Int, Never>()
+        var seen: [Int] = []
+        var token: AnyCancellable?
+        token = outer.flatMap { Just($0) }.sink { value in
+            seen.append(value)
+            if value == 2 { token?.cancel() }
+        }
+        for value in 1...4 { outer.send(value) }
+        #expect(seen == [1, 2])
+        _ = token
+    }
+}

@@ -32,3 +32,42 @@ import Testing
         #expect(record.track().events == [.subscription, .value(1), .value(2), .failure("TestError(1)")])
     }
 }
+
+/// `Record` and its `Recording` are `Codable` as in Combine: the record under `recording`, the recording as
+/// `output` and `completion`; a decoded record plays back the same events.
+@Suite struct RecordCodableTests {
+    struct CodableError: Error, Codable, Equatable {
+        var reason: String
+    }
+
+    @Test func aRecordRoundTripsThroughJSONAndPlaysBackTheSame() throws {
+        let record = Record<Int, CodableError>(output: [1, 2, 3], completion: .failure(CodableError(reason: "x")))
+        let data = try JSONEncoder().encode(record)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let recording = try #require(object["recording"] as? [String: Any])
+        #expect(recording["output"] as? [Int] == [1, 2, 3])
+        #expect(recording["completion"] != nil)
+        let decoded = try JSONDecoder().decode(Record<Int, CodableError>.self, from: data)
+        #expect(decoded.recording.output == [1, 2, 3])
+        #expect(decoded.track().events == record.track().events)
+    }
+
+    @Test func aDecodedRecordingIsCompleteAndAFinishedOneRoundTrips() throws {
+        var recording = Record<String, CodableError>.Recording()
+        recording.receive("a")
+        recording.receive(completion: .finished)
+        let data = try JSONEncoder().encode(recording)
+        let decoded = try JSONDecoder().decode(Record<String, CodableError>.Recording.self, from: data)
+        #expect(decoded.output == ["a"])
+        #expect(Record(recording: decoded).track().events == [.subscription, .value("a"), .finished])
+    }
+
+    @Test func aRecordingMadeInTheClosureKeepsItsOrder() {
+        let record = Record<Int, Never> { recording in
+            for value in [3, 1, 2] { recording.receive(value) }
+            recording.receive(completion: .finished)
+        }
+        #expect(record.recording.output == [3, 1, 2])
+        #expect(record.recording.completion == .finished)
+    }
+}

@@ -1,0 +1,60 @@
+// Combine's operators on `Publishers.Sequence` that return another sequence publisher, computed when the
+// operator is applied, as in Combine: `[1, 2].publisher.map(f)` is `Publishers.Sequence([f(1), f(2)])`.
+
+extension Publishers.Sequence {
+    /// Transforms every element; the result publishes the transformed array.
+    public func map<T>(_ transform: (Elements.Element) -> T) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.map(transform))
+    }
+
+    /// Transforms every element and keeps the non-nil results.
+    public func compactMap<T>(_ transform: (Output) -> T?) -> Publishers.Sequence<[T], Failure> {
+        Publishers.Sequence<[T], Failure>(sequence: sequence.compactMap(transform))
+    }
+
+    /// Keeps the elements that satisfy the predicate.
+    public func filter(_ isIncluded: (Output) -> Bool) -> Publishers.Sequence<[Output], Failure> {
+        Publishers.Sequence<[Output], Failure>(sequence: sequence.filter(isIncluded))
+    }
+
+    /// Every partial result of folding the elements, in order.
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Publishers.Sequence<[T], Failure>
+    {
+        var partial = initialResult
+        var results: [T] = []
+        for element in sequence {
+            partial = nextPartialResult(partial, element)
+            results.append(partial)
+        }
+        return Publishers.Sequence<[T], Failure>(sequence: results)
+    }
+
+    /// The same elements under another failure type.
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.Sequence<Elements, E> {
+        Publishers.Sequence<Elements, E>(sequence: sequence)
+    }
+
+    /// The elements after the first `count`.
+    public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
+        precondition(count >= 0, "count must not be negative")
+        return Publishers.Sequence<DropFirstSequence<Elements>, Failure>(sequence: sequence.dropFirst(count))
+    }
+
+    /// At most the first `maxLength` elements.
+    public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
+        precondition(maxLength >= 0, "maxLength must not be negative")
+        return Publishers.Sequence<PrefixSequence<Elements>, Failure>(sequence: sequence.prefix(maxLength))
+    }
+
+    /// No elements, then finished.
+    public func ignoreOutput() -> Empty<Output, Failure> { Empty() }
+}
+
+extension Publishers.Sequence where Elements.Element: Equatable {
+    /// The elements without consecutive repeats.
+    public func removeDuplicates() -> Publishers.Sequence<[Output], Failure> {
+        var kept: [Output] = []
+        for element in sequence where kept.last != element { kept.append(element) }
+        return Publishers.Sequence<[Output], Failure>(sequence: kept)
+    }
+}

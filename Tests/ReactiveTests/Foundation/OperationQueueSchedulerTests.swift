@@ -1,0 +1,52 @@
+import Foundation
+import Reactive
+import Synchronization
+import Testing
+
+/// `OperationQueue.SchedulerTimeType` is its own type (as in Combine), with the run loop's date arithmetic,
+/// and the queue schedules on itself.
+@Suite struct OperationQueueSchedulerTests {
+    @Test func itsTimeTypeIsNotTheRunLoops() {
+        #expect(OperationQueue.SchedulerTimeType.self != RunLoop.SchedulerTimeType.self)
+        #expect(OperationQueue.SchedulerTimeType.Stride.self != RunLoop.SchedulerTimeType.Stride.self)
+    }
+
+    @Test func timesAdvanceByStridesOfSeconds() {
+        let start = OperationQueue.SchedulerTimeType(Date(timeIntervalSince1970: 100))
+        let later = start.advanced(by: .milliseconds(1_500))
+        #expect(later.date == Date(timeIntervalSince1970: 101.5))
+        #expect(start.distance(to: later) == .seconds(1.5))
+        #expect(start.distance(to: later).timeInterval == 1.5)
+        let stride: OperationQueue.SchedulerTimeType.Stride = 2
+        #expect((stride * 3 - 1).magnitude == 5)
+        #expect(OperationQueue.SchedulerTimeType.Stride.microseconds(250).magnitude == 0.000_25)
+    }
+
+    @Test func timeAndStrideRoundTripThroughJSON() throws {
+        let time = OperationQueue.SchedulerTimeType(Date(timeIntervalSince1970: 1_000))
+        let decoded = try JSONDecoder().decode(
+            OperationQueue.SchedulerTimeType.self, from: try JSONEncoder().encode(time))
+        #expect(decoded == time)
+        let stride = OperationQueue.SchedulerTimeType.Stride.seconds(3)
+        let strideBack = try JSONDecoder().decode(
+            OperationQueue.SchedulerTimeType.Stride.self, from: try JSONEncoder().encode(stride))
+        #expect(strideBack == stride)
+    }
+
+    @Test func aDelayOnAQueueDeliversOnThatQueueAfterTheInterval() async {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let start = Date()
+        let token = Mutex<AnyCancellable?>(nil)
+        let value = await withCheckedContinuation { (continuation: CheckedContinuation<(Int, Bool), Never>) in
+            let cancellable = Just(7).delay(for: .milliseconds(50), scheduler: queue).sink { value in
+                continuation.resume(returning: (value, OperationQueue.current === queue))
+            }
+            token.withLock { $0 = cancellable }
+        }
+        token.withLock { $0 = nil }
+        #expect(value.0 == 7)
+        #expect(value.1)
+        #expect(Date().timeIntervalSince(start) >= 0.05)
+    }
+}

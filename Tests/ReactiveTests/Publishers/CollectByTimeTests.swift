@@ -1,0 +1,87 @@
+import Dispatch
+import Reactive
+import ReactiveTesting
+import Testing
+
+/// `collect(.byTime)` / `collect(.byTimeOrCount)`, from Combine's documentation: at the end of each interval
+/// the publisher sends an array of what it collected; with a count, also as soon as that many arrived; when
+/// the upstream finishes, what was collected goes out before the finish; a failure is forwarded instead of
+/// the collected output.
+@Suite struct CollectByTimeTests {
+    @Test func byTimeSendsWhatArrivedInEachIntervalAndNothingForAnEmptyOne() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.collect(.byTime(scheduler, .seconds(1))).track()
+        subject.send(1)
+        subject.send(2)
+        scheduler.advance(by: .milliseconds(999))
+        #expect(tracker.values.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(tracker.values == [[1, 2]])
+        scheduler.advance(by: .seconds(1))
+        #expect(tracker.values == [[1, 2]])
+        subject.send(3)
+        scheduler.advance(by: .seconds(1))
+        #expect(tracker.values == [[1, 2], [3]])
+    }
+
+    @Test func byTimeOrCountSendsAFullGroupAtOnceAndStartsANewInterval() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).track()
+        scheduler.advance(by: .milliseconds(500))
+        subject.send(1)
+        subject.send(2)
+        #expect(tracker.values == [[1, 2]])
+        subject.send(3)
+        scheduler.advance(by: .milliseconds(900))
+        #expect(tracker.values == [[1, 2]])
+        scheduler.advance(by: .milliseconds(100))
+        #expect(tracker.values == [[1, 2], [3]])
+    }
+
+    @Test func aFinishSendsTheCollectedRestThenFinishes() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.collect(.byTime(scheduler, .seconds(10))).track()
+        subject.send(1)
+        subject.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .value([1]), .finished])
+        scheduler.advance(by: .seconds(20))
+        #expect(tracker.events == [.subscription, .value([1]), .finished])
+    }
+
+    @Test func aFailureIsForwardedInsteadOfTheCollectedOutput() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TestError>()
+        let tracker = subject.collect(.byTime(scheduler, .seconds(1))).track()
+        subject.send(1)
+        subject.send(completion: .failure(TestError()))
+        scheduler.advance(by: .seconds(2))
+        #expect(tracker.events == [.subscription, .failure("TestError(1)")])
+    }
+
+    @Test func groupsWaitForDemand() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).track(initialDemand: .none)
+        for value in 1...5 { subject.send(value) }
+        #expect(tracker.values.isEmpty)
+        tracker.request(.max(2))
+        #expect(tracker.values == [[1, 2], [3, 4]])
+        scheduler.advance(by: .seconds(1))
+        tracker.request(.max(1))
+        #expect(tracker.values == [[1, 2], [3, 4], [5]])
+    }
+
+    @Test func cancelStopsTheTimer() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.collect(.byTime(scheduler, .seconds(1))).track()
+        subject.send(1)
+        tracker.cancel()
+        scheduler.advance(by: .seconds(3))
+        #expect(tracker.values.isEmpty)
+        #expect(scheduler.pendingCount == 0)
+    }
+}
