@@ -24,21 +24,24 @@ package final class LiveStateModels: Sendable {
     ///     downloads nothing (selections are recorded only).
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
     ///   - maxTodos: the most todos the list takes (`--max-todos`).
+    ///   - shared: several instances (docs/architecture-instances.md): selections are recorded but not
+    ///     downloaded and debounced keywords are not searched here; the shared journal applies both.
     package init<S: Scheduler>(
         store: any TodoStore, upstream: URL?, loader: (any DataLoader)?, scheduler: S,
-        maxTodos: Int = TaskListViewModel.defaultMaxCount
+        maxTodos: Int = TaskListViewModel.defaultMaxCount, shared: Bool = false
     ) throws(TodoError) {
+        let selections = shared ? nil : loader
         todos = try TaskListViewModel(store: store, maxCount: maxTodos)
         if let upstream, let loader {
             let networkManager = NetworkManager(baseURL: upstream, loader: loader)
             posts = PostViewModel(networkManager: networkManager)
-            albums = AlbumViewModel(networkManager: networkManager, loader: loader)
+            albums = AlbumViewModel(networkManager: networkManager, loader: selections)
         } else {
             posts = PostViewModel()
-            albums = AlbumViewModel(loader: loader)
+            albums = AlbumViewModel(loader: selections)
         }
         frameworks = FrameworkListViewModel()
-        movies = MovieSearchViewModel(scheduler: scheduler)
+        movies = MovieSearchViewModel(scheduler: scheduler, searchesHere: !shared)
     }
 
     /// Builds every model on the embedded data, with todos from `store`, no downloads and no debounce delay.

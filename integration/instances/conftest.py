@@ -3,13 +3,14 @@
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from livestate import ROOT, binary_path  # noqa: E402
+from livestate import ROOT, Server, binary_path  # noqa: E402
 
 SCRIPT = str(ROOT / "scripts" / "pg-test-cluster")
 
@@ -45,3 +46,25 @@ def cluster():
     cluster = Cluster()
     yield cluster
     cluster.stop()
+
+
+@pytest.fixture()
+def three(cluster, binary):
+    """Three instances on `cluster`."""
+    servers = [Server(binary=binary, data=cluster.uri).start() for _ in range(3)]
+    yield servers
+    for server in servers:
+        if server.alive():
+            server.stop()
+
+
+def events_until(client, done, timeout=20, topic=None):
+    """The events of `client` (of `topic` only, if given) until `done(events)` holds."""
+    events = []
+    deadline = time.monotonic() + timeout
+    while not done(events):
+        assert time.monotonic() < deadline, f"timed out with {[(e.event, e.id) for e in events]}"
+        event = client.next(timeout=max(0.1, deadline - time.monotonic()))
+        if event is not None and (topic is None or event.event == topic):
+            events.append(event)
+    return events

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import Reactive
 import Synchronization
 
@@ -36,11 +36,12 @@ package final class AlbumViewModel: Sendable {
     }
 
     /// Starts empty, as the seed's `CurrentValueSubject([AlbumModel]())`, fetches the photos from
-    /// `networkManager` at once, and downloads selections with `loader`.
-    package init(networkManager: NetworkManager, loader: any DataLoader) {
+    /// `networkManager` at once, and downloads selections with `loader` (none: selections are recorded
+    /// only, as several instances do: one downloads and the journal brings the image to all).
+    package init(networkManager: NetworkManager, loader: (any DataLoader)?) {
         albumSubject = CurrentValueSubject([])
         self.networkManager = networkManager
-        addSubscriber(loader: loader)
+        if let loader { addSubscriber(loader: loader) }
         fetchData()
     }
 
@@ -54,25 +55,48 @@ package final class AlbumViewModel: Sendable {
             .handleEvents(receiveOutput: { [selectionStatus] urlString, _ in
                 selectionStatus.send(.pending(url: urlString))
             })
-            .map { urlString, url in
-                loader.dataTaskPublisher(for: url)
-                    .map { output in Self.image(from: output, url: urlString) }
-                    // NB: the seed lets a failed download end the whole selection stream; here it is an
-                    // outcome like bytes that are not an image, and the next selection still works.
-                    .catch { error in Just(.failure(AlbumDownloadFailure(error))) }
-                    .map { (url: urlString, result: $0) }
-            }
+            .map { urlString, url in Self.download(urlString, url, loader: loader) }
             .switchToLatest()
-            .sink { [imageSubject, selectionStatus] outcome in
-                switch outcome.result {
-                case .success(let image):
-                    imageSubject.send(image)
-                    selectionStatus.send(.settled)
-                case .failure(let failure):
-                    selectionStatus.send(.failed(url: outcome.url, reason: failure.reason))
-                }
-            }
+            .sink { [weak self] outcome in self?.settle(url: outcome.url, outcome.result) }
         subscriptions.withLock { $0.append(subscription) }
+    }
+
+    /// The download of one selection: the image, or why there is none, never a failure of the stream.
+    package static func download(
+        _ urlString: String, _ url: URL, loader: any DataLoader
+    ) -> AnyPublisher<(url: String, result: Result<AlbumImage, AlbumDownloadFailure>), Never> {
+        loader.dataTaskPublisher(for: url)
+            .map { output in Self.image(from: output, url: urlString) }
+            // NB: the seed lets a failed download end the whole selection stream; here it is an
+            // outcome like bytes that are not an image, and the next selection still works.
+            .catch { error in Just(.failure(AlbumDownloadFailure(error))) }
+            .map { (url: urlString, result: $0) }
+            .eraseToAnyPublisher()
+    }
+
+    /// Shows the outcome of the latest selection: the image (and the selection settled), or why not.
+    package func settle(url: String, _ result: Result<AlbumImage, AlbumDownloadFailure>) {
+        switch result {
+        case .success(let image): settle(url: url, image: image, failure: nil)
+        case .failure(let failure): settle(url: url, image: nil, failure: failure.reason)
+        }
+    }
+
+    /// `settle` with the failure as its reason (as the shared journal carries it).
+    package func settle(url: String, image: AlbumImage?, failure reason: String?) {
+        if let image {
+            imageSubject.send(image)
+            selectionStatus.send(.settled)
+        } else {
+            selectionStatus.send(.failed(url: url, reason: reason ?? "the download failed"))
+        }
+    }
+
+    /// Records `url` as the latest selection, pending, without downloading it (several instances: the
+    /// instance that took the selection downloads).
+    package func recordSelection(url: String) {
+        imageUrlSubject.send(url)
+        selectionStatus.send(.pending(url: url))
     }
 
     /// The image in a download, or why there is none (the seed's `compactMap(UIImage.init(data:))`).
@@ -100,9 +124,14 @@ package final class AlbumViewModel: Sendable {
     /// Sends `url` into `imageUrlSubject` (the table view's `didSelectRowAt`): an `http(s)` URL, or a path
     /// on this server (`/placeholder/600/3779b1`, as the embedded photos have).
     package func select(url: String) throws(AlbumError) {
-        guard !url.isEmpty else { throw .emptyURL }
-        guard Self.isDownloadable(url) else { throw .invalidURL(url) }
+        try Self.check(url: url)
         imageUrlSubject.send(url)
+    }
+
+    /// Refuses a `url` that `select(url:)` refuses: empty, or neither http(s) with a host nor a path.
+    package static func check(url: String) throws(AlbumError) {
+        guard !url.isEmpty else { throw .emptyURL }
+        guard isDownloadable(url) else { throw .invalidURL(url) }
     }
 
     /// Whether `url` names something the loader can fetch: an absolute http(s) URL with a host, or a path.

@@ -17,25 +17,38 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     @Published package var keyword: String = ""
     /// The answer for the latest keyword; nil before the first one.
     package let results = CurrentValueSubject<MovieSearchResult?, Never>(nil)
+    /// Each keyword once typing paused (the debounce's output). Searched here at once unless the model
+    /// was made with `searchesHere: false`: then several instances journal it and each `apply`s it.
+    package let debouncedKeyword = PassthroughSubject<String, Never>()
 
     private let catalogue: [Movie]
     private let subscriptions = Mutex<[AnyCancellable]>([])
 
     /// Searches `catalogue` (the embedded films by default) once typing pauses: the seed's
     /// `$keyword.debounce(for: .seconds(0.5), scheduler:)`, on `scheduler` (the server's event loop; a
-    /// `TestScheduler` in tests).
-    package init<S: Scheduler>(catalogue: [Movie] = EmbeddedData.movies, scheduler: S, dueTime: Double = 0.5) {
+    /// `TestScheduler` in tests). With `searchesHere: false` the debounced keywords only go to
+    /// `debouncedKeyword`, and `results` changes through `apply` alone.
+    package init<S: Scheduler>(
+        catalogue: [Movie] = EmbeddedData.movies, scheduler: S, dueTime: Double = 0.5, searchesHere: Bool = true
+    ) {
         self.catalogue = catalogue
-        let subscription =
+        let debounced =
             $keyword
             // NB: `$keyword` replays "" to a new subscriber; the seed's screen starts with no result.
             .dropFirst()
             .debounce(for: .seconds(dueTime), scheduler: scheduler)
-            .sink { [weak self] keyword in
-                guard let self else { return }
-                results.send(search(keyword))
-            }
-        subscriptions.withLock { $0.append(subscription) }
+            .sink { [debouncedKeyword] keyword in debouncedKeyword.send(keyword) }
+        var kept = [debounced]
+        if searchesHere {
+            kept.append(debouncedKeyword.sink { [weak self] keyword in self?.apply(keyword: keyword) })
+        }
+        subscriptions.withLock { $0.append(contentsOf: kept) }
+    }
+
+    /// Searches for `keyword` now and emits the answer in `results` (a debounced keyword, from this
+    /// instance or, through the shared journal, from another).
+    package func apply(keyword: String) {
+        results.send(search(keyword))
     }
 
     /// Searches `catalogue` at once for every keyword (an `ImmediateScheduler` makes the debounce a no-op).

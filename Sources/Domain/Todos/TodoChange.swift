@@ -6,6 +6,9 @@ package enum TodoChange: Equatable, Sendable {
     case upsert(Todo)
     /// The todo with this id was deleted.
     case delete(id: Int)
+    /// The whole list (ordered by id) replaces the list: an instance that missed entries deleted by
+    /// retention reloads instead of applying them.
+    case all([Todo])
 
     /// `list` (ordered by id) after this change.
     package func applied(to list: [Todo]) -> [Todo] {
@@ -20,6 +23,8 @@ package enum TodoChange: Equatable, Sendable {
             }
         case .delete(let id):
             list.removeAll { $0.id == id }
+        case .all(let todos):
+            list = todos
         }
         return list
     }

@@ -18,6 +18,8 @@ final class App: Sendable {
     let store: any TodoStore
     /// With `--data postgres://…`: the shared todos and their journal; todo writes go through it.
     let journal: PostgresJournal?
+    /// With `--data postgres://…`: the other inputs of the view models, shared through `journal`.
+    let shared: SharedInputs?
     /// The seed view models every route and event stream shares.
     let models: LiveStateModels
     /// Their lists, encoded once per change for `GET` and `/events` alike.
@@ -60,7 +62,11 @@ final class App: Sendable {
         httpClient = HTTPClient(loop: loops[0], tls: tls)
         models = try LiveStateModels(
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
-            maxTodos: configuration.maxTodos)
+            maxTodos: configuration.maxTodos, shared: journal != nil)
+        shared = journal.map { [models, httpClient] journal in
+            SharedInputs(
+                journal: journal, models: models, ids: ids, loader: httpClient, upstream: configuration.upstream)
+        }
         lists = ListSnapshots(models)
         events = EventHub(ids: ids, heartbeat: configuration.heartbeat)
         events.attach(models, lists: lists)
@@ -75,15 +81,24 @@ final class App: Sendable {
             }
         }
         onShutdown { selectionLog.cancel() }
-        if let journal, let start {
+        if let journal, let start, let shared {
             // Every instance applies the journal in order; each change's event takes the journal's id.
             journal.follow(after: start.lastSeq) { [models] entries in
                 for entry in entries {
-                    ids.pin(UInt64(entry.seq) * EventIDSource.journalBlock, for: .todos)
-                    models.todos.apply(entry.change)
+                    switch entry.change {
+                    case .todo(let change):
+                        ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: .todos) {
+                            models.todos.apply(change)
+                        }
+                    case .input(let topic, let json):
+                        shared.apply(seq: entry.seq, topic: topic, json: json)
+                    }
                 }
             }
-            onShutdown { journal.stop() }
+            onShutdown {
+                shared.cancel()
+                journal.stop()
+            }
         }
     }
 

@@ -48,6 +48,14 @@ final class EventIDSource: Sendable {
         state.withLock { $0.pinned[topic] = id }
     }
 
+    /// Runs `emit` with `id` pinned for `topic`, then forgets the pin: an entry that emits nothing (a
+    /// refused name, a failed download) leaves no id behind for the next local event.
+    func pinned(_ id: UInt64, for topic: EventTopic, _ emit: () -> Void) {
+        pin(id, for: topic)
+        emit()
+        state.withLock { _ = $0.pinned.removeValue(forKey: topic) }
+    }
+
     /// The next id of an event of `topic`: the pinned one if any, else above every id given before.
     func next(for topic: EventTopic) -> UInt64 {
         let now = clock()

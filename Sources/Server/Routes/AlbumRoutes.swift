@@ -27,6 +27,24 @@ extension Router {
             get(prefix, list)
             get(prefix + "/:id", item)
         }
+        get("/albums/selection") { _ in
+            let state = AlbumSelectionReply(image: albums.imageSubject.value, status: albums.selectionStatus.value)
+            return try .json(state, status: state.image == nil ? 404 : 200)
+        }
+        get("/albums/selection/image") { _ in
+            guard let image = albums.imageSubject.value else { throw Self.noImage }
+            // NB: the bytes came from anywhere; they are only ever served as the raster type they sniffed as,
+            // never sniffed again by the browser, and never run (`ImageFormat` refuses SVG and HTML).
+            let headers: HTTPHeaders = [
+                "Content-Type": image.contentType, "X-Content-Type-Options": "nosniff",
+                "Content-Security-Policy": ContentSecurityPolicy.image,
+            ]
+            return .response(Response(status: 200, headers: headers, body: image.data))
+        }
+        if let shared = app.shared {
+            addSharedAlbumSelection(shared)
+            return
+        }
         post("/albums/refresh") { request in
             try request.acceptNoInput()
             // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream), shared
@@ -45,20 +63,6 @@ extension Router {
             default: throw HTTPError.badRequest("give either 'url' or 'id'", code: "invalid_field")
             }
             return try .json(["url": url], status: 202)
-        }
-        get("/albums/selection") { _ in
-            let state = AlbumSelectionReply(image: albums.imageSubject.value, status: albums.selectionStatus.value)
-            return try .json(state, status: state.image == nil ? 404 : 200)
-        }
-        get("/albums/selection/image") { _ in
-            guard let image = albums.imageSubject.value else { throw Self.noImage }
-            // NB: the bytes came from anywhere; they are only ever served as the raster type they sniffed as,
-            // never sniffed again by the browser, and never run (`ImageFormat` refuses SVG and HTML).
-            let headers: HTTPHeaders = [
-                "Content-Type": image.contentType, "X-Content-Type-Options": "nosniff",
-                "Content-Security-Policy": ContentSecurityPolicy.image,
-            ]
-            return .response(Response(status: 200, headers: headers, body: image.data))
         }
     }
 

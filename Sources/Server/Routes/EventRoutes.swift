@@ -1,13 +1,27 @@
 import HTTP
+import Storage
 
 extension Router {
     /// `GET /events`: the live updates of every topic as Server-Sent Events (docs/api.md, "Live updates").
     mutating func addEventRoutes(_ app: App) {
         let hub = app.events
+        let journal = app.journal
         get("/events") { request in
             let options = try EventRequest(request)
             return .stream(status: 200, headers: Self.eventStreamHeaders) { stream in
-                hub.connect(stream, topics: options.topics, diff: options.diff, lastEventID: options.lastEventID)
+                let connect: @Sendable () -> Void = {
+                    hub.connect(stream, topics: options.topics, diff: options.diff, lastEventID: options.lastEventID)
+                }
+                guard let journal, let seen = options.lastEventID, seen > hub.lastEventID else { return connect() }
+                // The client saw an event this instance has not applied yet (it lags behind the one the client
+                // came from): held until this instance caught up, so it never gets a state older than its own.
+                // Held clients share the catch-up query; an id nobody gave is served as unknown after 5 s.
+                journal.whenApplied(Int64(seen / EventIDSource.journalBlock), timeout: 5) { _ in
+                    stream.loop.execute {
+                        guard !stream.isClosed else { return }
+                        connect()
+                    }
+                }
             }
         }
     }

@@ -11,6 +11,7 @@ extension Router {
         get("/frameworks") { request in
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
+        if let shared = app.shared { return addSharedFrameworkSelection(shared) }
         post("/frameworks/selection") { request in
             let name: String = try request.jsonBody(fields: ["name"]).required("name")
             let selected = try frameworks.select(name: name)

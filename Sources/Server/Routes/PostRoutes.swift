@@ -17,6 +17,7 @@ extension Router {
             guard let post = posts.post(id: id) else { throw HTTPError.notFound("There is no post with id \(id).") }
             return try .json(post)
         }
+        if let shared = app.shared { return addSharedRefreshes(shared) }
         post("/posts/refresh") { request in
             try request.acceptNoInput()
             // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), shared

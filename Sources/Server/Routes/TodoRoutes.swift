@@ -65,6 +65,7 @@ extension Router {
     /// instance applied it, so a read here right after a 2xx sees the write.
     fileprivate mutating func addSharedTodoWrites(_ journal: PostgresJournal, todos: TaskListViewModel) {
         post("/todos") { request in
+            let key = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)
             let title = try TodoTitle.validated(body.required("title", as: String.self))
             let completed = try body.optional("completed", as: Bool.self) ?? false
@@ -72,24 +73,26 @@ extension Router {
             // writes in flight between them, a bounded overshoot.
             guard todos.currentTasks.count < todos.maxCount else { throw TodoError.tooManyTodos(limit: todos.maxCount) }
             return .later { respond in
-                journal.write(.insert(title: title, completed: completed)) { result in
+                journal.write(.insert(title: title, completed: completed), key: key) { result in
                     respond(Self.answer(result, status: 201) { ["Location": "/todos/\($0.id)"] })
                 }
             }
         }
         put("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
+            let key = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)
             let title = try TodoTitle.validated(body.required("title", as: String.self))
             let completed: Bool = try body.required("completed")
             return .later { respond in
-                journal.write(.update(id: id, title: title, completed: completed)) { result in
+                journal.write(.update(id: id, title: title, completed: completed), key: key) { result in
                     respond(Self.answer(result, status: 200) { _ in [:] })
                 }
             }
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
+            let key = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)
             if body.isEmpty {
                 throw HTTPError.badRequest(
@@ -100,19 +103,31 @@ extension Router {
             }
             let completed: Bool? = try body.optional("completed")
             return .later { respond in
-                journal.write(.update(id: id, title: title, completed: completed)) { result in
+                journal.write(.update(id: id, title: title, completed: completed), key: key) { result in
                     respond(Self.answer(result, status: 200) { _ in [:] })
                 }
             }
         }
         delete("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
+            let key = try Self.writeKey(request)
             return .later { respond in
-                journal.write(.delete(id: id)) { result in
+                journal.write(.delete(id: id), key: key) { result in
                     respond(Self.answer(result, status: 204) { _ in [:] })
                 }
             }
         }
+    }
+
+    /// The client's `Idempotency-Key` (1 to 128 visible ASCII characters), if any: a write sent again with
+    /// the key of one that committed is answered with what that one did and not applied again — how a
+    /// client settles a 503 whose outcome was unknown (docs/architecture-instances.md, "Faults").
+    private static func writeKey(_ request: Request) throws(HTTPError) -> String? {
+        guard let key = request.headers["Idempotency-Key"] else { return nil }
+        guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw .badRequest("Idempotency-Key must be 1 to 128 visible ASCII characters", code: "invalid_header")
+        }
+        return key
     }
 
     /// The answer to a shared write: the todo as JSON (nothing for a delete), or the refusal.

@@ -3,24 +3,26 @@ import Foundation
 import HTTP
 package import LibEvent
 
-/// The todos of several instances in one PostgreSQL database: each write commits the todo row and its
-/// journal entry in one statement, journal ids come from a counter row locked by the writing transaction
-/// (so they follow commit order), and `NOTIFY livestate_events` — no payload — wakes every instance to
-/// read the entries after the last one it applied. See docs/architecture-instances.md.
+/// The shared state of several instances in one PostgreSQL database: each todo write commits the todo row
+/// and its journal entry in one statement, every other input (a selection, a keyword, a refresh, a
+/// downloaded image) is one journal entry, journal ids come from a counter row locked by the writing
+/// transaction (so they follow commit order), and `NOTIFY livestate_events` — no payload — wakes every
+/// instance to read the entries after the last one it applied. See docs/architecture-instances.md.
 ///
-/// Runs on its own loop; `write` may be called from any thread. Entries reach `follow`'s handler on that
-/// loop, strictly in id order, each exactly once.
+/// Runs on its own loop; `write`, `append` and `whenApplied` may be called from any thread. Entries reach
+/// `follow`'s handler on that loop, strictly in id order, each exactly once.
 ///
 /// ```swift
 /// let journal = PostgresJournal(uri: "postgresql://127.0.0.1/livestate", loop: loop)
 /// let start = journal.start()                       // blocks (startup only) until the database answers
 /// journal.follow(after: start.lastSeq) { entries in … }
 /// journal.write(.insert(title: "Walk the dog", completed: false)) { result in … }
+/// journal.append(topic: "frameworks", json: #"{"name":"Combine"}"#) { result in … }
 /// ```
 package final class PostgresJournal: @unchecked Sendable {
     // NB: @unchecked because every var is touched on `loop` only: public methods hop there first.
 
-    /// What the database held when the instance started: the todos and the journal id they reflect.
+    /// What the database held at a journal position: the todos and the journal id they reflect.
     package struct Snapshot: Sendable {
         /// Every todo, ordered by id.
         package var todos: [Todo]
@@ -28,12 +30,20 @@ package final class PostgresJournal: @unchecked Sendable {
         package var lastSeq: Int64
     }
 
+    /// What one journal entry says.
+    package enum Change: Sendable {
+        /// A committed todo change (`TodoChange.all` after a gap: the whole list at `seq`).
+        case todo(TodoChange)
+        /// Another input, as the instance that took it wrote it: a topic of its own and its JSON.
+        case input(topic: String, json: String)
+    }
+
     /// One committed change and its journal id.
     package struct Entry: Sendable {
         /// The journal id: commit order, the same on every instance.
         package var seq: Int64
         /// The change.
-        package var change: TodoChange
+        package var change: Change
     }
 
     /// A todo write as the routes ask for it.
@@ -53,6 +63,8 @@ package final class PostgresJournal: @unchecked Sendable {
 
     /// The loop the connection runs on.
     package let loop: EventLoop
+    /// How many of the newest entries retention keeps.
+    let retention: Int64
     private let uri: String
     private var connection: PostgresConnection?
     private var connecting = false
@@ -61,16 +73,23 @@ package final class PostgresJournal: @unchecked Sendable {
     private var following: (@Sendable ([Entry]) -> Void)?
     private var catchingUp = false
     private var catchUpAgain = false
-    /// Writes answered once their entry is applied here (read-your-writes), by journal id.
+    /// Answered once the entry with this journal id is applied here: writes (read-your-writes) and held
+    /// `/events` clients whose `Last-Event-ID` is ahead of this instance.
     private var waiting: [(seq: Int64, done: () -> Void)] = []
     private var timers: [LoopTimer] = []
     private var stopped = false
     private var outage: Date?
+    /// Catch-up queries sent, and how many of them only because a held client asked (the reconnect-storm
+    /// figure: docs/architecture-instances.md).
+    private var queries = 0
+    private var clientQueries = 0
 
-    /// Creates a journal for `uri` on `loop` (running); nothing is sent until `start`.
-    package init(uri: String, loop: EventLoop) {
+    /// Creates a journal for `uri` on `loop` (running) that keeps the newest `retention` entries; nothing
+    /// is sent until `start`.
+    package init(uri: String, loop: EventLoop, retention: Int64 = 100_000) {
         self.uri = uri
         self.loop = loop
+        self.retention = max(1, retention)
     }
 
     // MARK: Start
@@ -117,13 +136,69 @@ package final class PostgresJournal: @unchecked Sendable {
         }
     }
 
+    /// Calls `done(true)` on the loop once the entry `seq` is applied here (at once if it is), or
+    /// `done(false)` after `timeout` seconds. Clients waiting together share one catch-up query.
+    package func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
+        loop.execute { [self] in
+            guard seq > lastApplied else { return done(true) }
+            let answer = Once(done)
+            loop.schedule(after: timeout) { answer.call(false) }
+            waiting.append((seq, { answer.call(true) }))  // NB: the timer then finds it answered
+            if !catchingUp { clientQueries += 1 }
+            catchUp()
+        }
+    }
+
     // MARK: Writes
 
     /// Commits `write` and its journal entry in one statement; `completion` (on the loop) gets the todo (nil
     /// for a delete) once the entry is applied here, `.notFound`, or `.unavailable` within `answerWithin`
     /// seconds when the database cannot be reached. A write answered `.unavailable` was not committed,
-    /// except when the connection broke after the commit and before its answer (logged as unknown).
-    package func write(_ write: Write, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void) {
+    /// except when the connection broke after the commit and before its answer (logged as unknown): its
+    /// client settles it by sending it again with the same `key` (`Idempotency-Key`), which is answered
+    /// with what the first one did and never applied twice.
+    package func write(
+        _ write: Write, key: String? = nil, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
+    ) {
+        let (sql, parameters) = Self.statement(for: write, key: key)
+        let settle: Settle<Todo?>? = key.map { key in
+            (
+                Self.keyedStatement, [key],
+                { rows in
+                    switch rows.rows.first.flatMap({ Self.change(topic: "todos", json: $0[1] ?? "") }) {
+                    case .todo(.upsert(let todo)): .success(todo)
+                    case .todo(.delete): .success(nil)
+                    default: .failure(.storage("the write key names no todo write"))
+                    }
+                }
+            )
+        }
+        commit(sql, parameters, completion, settle: settle) { rows in
+            guard rows.integer(0, 0) != nil else {
+                if case .insert = write { return .failure(.storage("the insert returned no row")) }
+                return .failure(.notFound(id: Self.id(of: write)))
+            }
+            return .success(Self.todo(rows, offset: 1))
+        }
+    }
+
+    /// Commits one journal entry of `topic` holding `json` (an input other than a todo write); `completion`
+    /// (on the loop) gets its journal id once it is applied here, or `.unavailable` as for `write`.
+    package func append(
+        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
+    ) {
+        commit(Self.inputStatement, [topic, json], completion) { rows in
+            guard let seq = rows.integer(0, 0) else { return .failure(.storage("the entry returned no row")) }
+            return .success(seq)
+        }
+    }
+
+    /// Sends one write statement whose first column is the journal id; answers what `parse` makes of the
+    /// rows once that id is applied here (or after 1 s anyway: it is committed), or why it failed.
+    private func commit<T: Sendable>(
+        _ sql: String, _ parameters: [String?], _ completion: @escaping @Sendable (Result<T, TodoError>) -> Void,
+        settle: Settle<T>? = nil, parse: @escaping @Sendable (PostgresRows) -> Result<T, TodoError>
+    ) {
         loop.execute { [self] in
             guard let connection, connection.isReady else {
                 completion(.failure(.unavailable("PostgreSQL is unreachable")))
@@ -136,37 +211,27 @@ package final class PostgresJournal: @unchecked Sendable {
                 // NB: a connection that does not answer is presumed dead; the reconnect settles the state.
                 self?.connection?.close("no answer within \(Self.answerWithin) s")
             }
-            let (sql, parameters) = Self.statement(for: write)
             connection.query(sql, parameters) { [self] result in
+                deadline.cancel()
                 switch result {
                 case .success(let rows):
-                    guard let seq = rows.integer(0, 0) else {
-                        deadline.cancel()
-                        if case .insert = write {
-                            answer.call(.failure(.storage("the insert returned no row")))
-                        } else {
-                            answer.call(.failure(.notFound(id: Self.id(of: write))))
-                        }
+                    let parsed = parse(rows)
+                    guard case .success = parsed, let seq = rows.integer(0, 0) else {
+                        answer.call(parsed)
                         return
                     }
-                    let todo = Self.todo(rows, offset: 1)
-                    // Committed: answer once applied here, or at the deadline anyway (never 503 now).
-                    deadline.cancel()
-                    let late = loop.schedule(after: 1) { answer.call(.success(todo)) }
-                    waiting.append(
-                        (
-                            seq,
-                            {
-                                late.cancel(); answer.call(.success(todo))
-                            }
-                        ))
+                    // Committed: answer once applied here, or a second later anyway (never 503 now).
+                    loop.schedule(after: 1) { answer.call(parsed) }
+                    waiting.append((seq, { answer.call(parsed) }))  // NB: `late` then finds it answered
                     catchUp()
                 case .failure(let error):
-                    deadline.cancel()
                     if error.kind == .outcomeUnknown {
                         Log.error("postgres: connection lost during a write; outcome unknown: \(error)")
                     }
-                    if error.kind == .refused, error.sqlState == "57014" {
+                    if error.kind == .refused, error.sqlState == "23505", let settle {
+                        // The key committed before: answer what that write did (once applied here).
+                        commit(settle.sql, settle.parameters, { answer.call($0) }, parse: settle.parse)
+                    } else if error.kind == .refused, error.sqlState == "57014" {
                         answer.call(.failure(.unavailable("PostgreSQL did not commit in time")))
                     } else if error.kind == .refused {
                         answer.call(.failure(.storage(error.description)))
@@ -176,66 +241,6 @@ package final class PostgresJournal: @unchecked Sendable {
                 }
             }
         }
-    }
-
-    private static func id(of write: Write) -> Int {
-        switch write {
-        case .insert: 0
-        case .update(let id, _, _), .delete(let id): id
-        }
-    }
-
-    /// The one statement of a write: the counter locked first (commit order), the todo row, the entry,
-    /// the wake-up. For an update or delete of a missing id nothing is written and no row comes back.
-    private static func statement(for write: Write) -> (String, [String?]) {
-        let notify = "pg_notify('\(channel)', '')"
-        switch write {
-        case .insert(let title, let completed):
-            return (
-                """
-                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
-                todo AS (INSERT INTO todos (title, completed) SELECT $1, $2::boolean FROM seq
-                         RETURNING id, title, completed),
-                ev AS (INSERT INTO livestate_events (id, topic, change)
-                       SELECT seq.last_id, 'todos', json_build_object('op', 'upsert', 'todo',
-                              json_build_object('id', todo.id, 'title', todo.title, 'completed', todo.completed))::text
-                       FROM seq, todo RETURNING id)
-                SELECT ev.id, todo.id, todo.title, todo.completed, \(notify) FROM ev, todo
-                """, [title, completed ? "true" : "false"]
-            )
-        case .update(let id, let title, let completed):
-            return (
-                """
-                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1
-                             WHERE EXISTS (SELECT 1 FROM todos WHERE id = $1::bigint) RETURNING last_id),
-                todo AS (UPDATE todos SET title = COALESCE($2, title), completed = COALESCE($3::boolean, completed)
-                         FROM seq WHERE todos.id = $1::bigint RETURNING todos.id, todos.title, todos.completed),
-                ev AS (INSERT INTO livestate_events (id, topic, change)
-                       SELECT seq.last_id, 'todos', json_build_object('op', 'upsert', 'todo',
-                              json_build_object('id', todo.id, 'title', todo.title, 'completed', todo.completed))::text
-                       FROM seq, todo RETURNING id)
-                SELECT ev.id, todo.id, todo.title, todo.completed, \(notify) FROM ev, todo
-                """, [String(id), title, completed.map { $0 ? "true" : "false" }]
-            )
-        case .delete(let id):
-            return (
-                """
-                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1
-                             WHERE EXISTS (SELECT 1 FROM todos WHERE id = $1::bigint) RETURNING last_id),
-                todo AS (DELETE FROM todos USING seq WHERE todos.id = $1::bigint RETURNING todos.id),
-                ev AS (INSERT INTO livestate_events (id, topic, change)
-                       SELECT seq.last_id, 'todos', json_build_object('op', 'delete', 'id', todo.id)::text
-                       FROM seq, todo RETURNING id)
-                SELECT ev.id, \(notify) FROM ev
-                """, [String(id)]
-            )
-        }
-    }
-
-    private static func todo(_ rows: PostgresRows, offset: Int) -> Todo? {
-        guard rows.rows.first?.count ?? 0 >= offset + 3, let id = rows.integer(0, offset) else { return nil }
-        let row = rows.rows[0]
-        return Todo(id: Int(id), title: row[offset + 1] ?? "", completed: row[offset + 2] == "t")
     }
 
     // MARK: Following
@@ -250,16 +255,19 @@ package final class PostgresJournal: @unchecked Sendable {
         }
         catchingUp = true
         catchUpAgain = false
-        connection.query(
-            "SELECT id, change FROM livestate_events WHERE id > $1::bigint ORDER BY id LIMIT 1000",
-            [String(lastApplied)]
-        ) { [self] result in
+        queries += 1
+        let held = waiting.count
+        connection.query(Self.catchUpStatement, [String(lastApplied)]) { [self] result in
             catchingUp = false
             guard case .success(let rows) = result else { return }
+            if let prunedBelow = rows.integer(0, 3), lastApplied + 1 < prunedBelow {
+                reload(after: prunedBelow)
+                return
+            }
             var entries: [Entry] = []
             for (index, row) in rows.rows.enumerated() {
                 guard let seq = rows.integer(index, 0), seq > lastApplied else { continue }
-                guard let change = row[1].flatMap(Self.change) else {
+                guard let change = Self.change(topic: row[1] ?? "", json: row[2] ?? "") else {
                     Log.error("postgres: journal entry \(seq) cannot be read; skipped")
                     lastApplied = seq
                     continue
@@ -268,40 +276,44 @@ package final class PostgresJournal: @unchecked Sendable {
                 lastApplied = seq
             }
             if !entries.isEmpty { following?(entries) }
-            let applied = lastApplied
-            let ready = waiting.filter { $0.seq <= applied }
-            waiting.removeAll { $0.seq <= applied }
-            for waiter in ready { waiter.done() }
+            release(held: held)
             if rows.rows.count == 1000 || catchUpAgain { catchUp() }
         }
     }
 
-    private struct StoredChange: Decodable {
-        var op: String
-        var todo: Todo?
-        var id: Int?
+    /// Answers every write and held client whose entry is applied now.
+    private func release(held: Int) {
+        let applied = lastApplied
+        let ready = waiting.filter { $0.seq <= applied }
+        waiting.removeAll { $0.seq <= applied }
+        if held > 0, !ready.isEmpty {
+            Log.info(
+                "postgres: catch-up queries \(queries), \(clientQueries) for held clients; \(ready.count) released")
+        }
+        for waiter in ready { waiter.done() }
     }
 
-    private static func change(_ json: String) -> TodoChange? {
-        guard let stored = try? JSONDecoder().decode(StoredChange.self, from: Data(json.utf8)) else { return nil }
-        switch (stored.op, stored.todo, stored.id) {
-        case ("upsert", let todo?, _): return .upsert(todo)
-        case ("delete", _, let id?): return .delete(id: id)
-        default: return nil
+    /// This instance was away longer than retention keeps entries: the ones it missed are gone, so it loads
+    /// the whole list at the journal's position instead and goes on from there (`TodoChange.all`).
+    private func reload(after prunedBelow: Int64) {
+        guard let connection, connection.isReady else { return }
+        Log.warning("postgres: entries \(lastApplied + 1)..<\(prunedBelow) were deleted by retention; reloading")
+        catchingUp = true
+        connection.query(Self.snapshotStatement) { [self] result in
+            catchingUp = false
+            guard case .success(let rows) = result, let snapshot = Self.snapshot(rows) else { return }
+            lastApplied = snapshot.lastSeq
+            following?([Entry(seq: snapshot.lastSeq, change: .todo(.all(snapshot.todos)))])
+            release(held: waiting.count)
+            catchUp()
         }
     }
 
-    /// Keeps the journal bounded: one instance at a time (an advisory lock) deletes all but the newest
-    /// 100,000 entries. An instance's memory holds far fewer, so no resume it can serve needs a deleted one.
+    /// Keeps the journal bounded: one instance at a time deletes all but the newest `retention` entries.
+    /// An instance's memory holds far fewer, so no resume it can serve needs a deleted one.
     private func prune() {
         guard let connection, connection.isReady else { return }
-        connection.query(
-            """
-            WITH lock AS (SELECT pg_try_advisory_xact_lock(7428002) AS held)
-            DELETE FROM livestate_events USING lock
-            WHERE lock.held AND id < (SELECT last_id FROM livestate_counter) - 100000
-            """
-        ) { result in
+        connection.query(Self.pruneStatement(keep: retention)) { result in
             if case .failure(let error) = result, error.kind == .refused {
                 Log.error("postgres: journal retention failed: \(error)")
             }
@@ -366,79 +378,14 @@ package final class PostgresJournal: @unchecked Sendable {
                 loop.schedule(after: 1) { [weak self] in self?.bootstrap(done) }
                 return
             }
-            connection.query(
-                """
-                SELECT c.last_id, t.id, t.title, t.completed
-                FROM livestate_counter c LEFT JOIN todos t ON true ORDER BY t.id
-                """
-            ) { [self] result in
-                guard case .success(let rows) = result, let lastSeq = rows.integer(0, 0) else {
+            connection.query(Self.snapshotStatement) { [self] result in
+                guard case .success(let rows) = result, let snapshot = Self.snapshot(rows) else {
                     Log.error("postgres: cannot read the todos; retrying")
                     loop.schedule(after: 1) { [weak self] in self?.bootstrap(done) }
                     return
                 }
-                let todos = rows.rows.indices.compactMap { index -> Todo? in
-                    guard let id = rows.integer(index, 1) else { return nil }
-                    return Todo(id: Int(id), title: rows.rows[index][2] ?? "", completed: rows.rows[index][3] == "t")
-                }
-                done(Snapshot(todos: todos, lastSeq: lastSeq))
+                done(snapshot)
             }
         }
     }
-
-    /// Version 1 of the schema. The counter starts above every clock-based event id given before
-    /// (microseconds since 1970, divided by the 65,536 local ids each entry leaves room for).
-    static let schema = """
-        SELECT pg_advisory_xact_lock(7428001);
-        CREATE TABLE IF NOT EXISTS livestate_schema (version integer NOT NULL);
-        CREATE TABLE IF NOT EXISTS todos (
-            id BIGSERIAL PRIMARY KEY,
-            title TEXT NOT NULL,
-            completed BOOLEAN NOT NULL DEFAULT false
-        );
-        CREATE TABLE IF NOT EXISTS livestate_counter (
-            only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
-            last_id BIGINT NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS livestate_events (
-            id BIGINT PRIMARY KEY,
-            topic TEXT NOT NULL,
-            change TEXT NOT NULL,
-            committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        );
-        WITH fresh AS (
-            INSERT INTO livestate_counter (last_id)
-            SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint / 65536 + 1
-            WHERE NOT EXISTS (SELECT 1 FROM livestate_counter)
-            RETURNING 1
-        ), seeded AS (
-            INSERT INTO todos (title, completed) SELECT 'Buy Milk', false FROM fresh RETURNING 1
-        )
-        INSERT INTO livestate_schema (version) SELECT 1 FROM seeded;
-        """
-}
-
-/// Calls a completion at most once, whichever of the answer or the deadline comes first (on one loop).
-private final class Once: @unchecked Sendable {
-    // NB: @unchecked because it is used on the journal's loop only.
-    private var completion: (@Sendable (Result<Todo?, TodoError>) -> Void)?
-
-    init(_ completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void) {
-        self.completion = completion
-    }
-
-    /// Calls the completion if it was not called yet; whether it was called now.
-    @discardableResult
-    func call(_ result: Result<Todo?, TodoError>) -> Bool {
-        guard let completion else { return false }
-        self.completion = nil
-        completion(result)
-        return true
-    }
-}
-
-/// The snapshot handed from the loop to the thread waiting in `start`.
-private final class SnapshotBox: @unchecked Sendable {
-    // NB: @unchecked because the semaphore orders the write on the loop before the read.
-    var value: PostgresJournal.Snapshot?
 }

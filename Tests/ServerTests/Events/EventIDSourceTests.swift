@@ -28,4 +28,15 @@ import Testing
         let c = ids.next()
         #expect([a, b, c] == [500, 501, 900])
     }
+
+    @Test func aPinUsedOrNotIsGoneAfterItsEntry() {
+        let ids = EventIDSource(journalFloor: 10 * EventIDSource.journalBlock)
+        var used: [UInt64] = []
+        ids.pinned(11 * EventIDSource.journalBlock, for: .frameworks) {}  // an entry that emitted nothing
+        ids.pinned(12 * EventIDSource.journalBlock, for: .todos) { used.append(ids.next(for: .todos)) }
+        // The next local events take the numbers after the last id given, not the unused pin.
+        used.append(ids.next(for: .frameworks))
+        used.append(ids.next(for: .todos))
+        #expect(used == [12 * 65536, 12 * 65536 + 1, 12 * 65536 + 2])
+    }
 }

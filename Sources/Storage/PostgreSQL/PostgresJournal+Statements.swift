@@ -1,0 +1,198 @@
+package import Domain
+import Foundation
+
+extension PostgresJournal {
+    /// How a write whose key was used before is answered: the statement reading that write's entry, and
+    /// what its rows mean.
+    typealias Settle<T> = (sql: String, parameters: [String?], parse: @Sendable (PostgresRows) -> Result<T, TodoError>)
+
+    /// The one statement of a todo write: the counter locked first (commit order), the todo row, the entry
+    /// (with the client's write key, unique: a second write with the same key fails 23505 and is rolled
+    /// back whole), the wake-up. For an update or delete of a missing id nothing is written and no row
+    /// comes back.
+    static func statement(for write: Write, key: String?) -> (String, [String?]) {
+        switch write {
+        case .insert(let title, let completed):
+            return (
+                """
+                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
+                todo AS (INSERT INTO todos (title, completed) SELECT $1, $2::boolean FROM seq
+                         RETURNING id, title, completed),
+                ev AS (INSERT INTO livestate_events (id, topic, change, write_key)
+                       SELECT seq.last_id, 'todos', json_build_object('op', 'upsert', 'todo',
+                              json_build_object('id', todo.id, 'title', todo.title, 'completed', todo.completed))::text,
+                              $3::text
+                       FROM seq, todo RETURNING id)
+                SELECT ev.id, todo.id, todo.title, todo.completed, \(notify) FROM ev, todo
+                """, [title, completed ? "true" : "false", key]
+            )
+        case .update(let id, let title, let completed):
+            return (
+                """
+                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1
+                             WHERE EXISTS (SELECT 1 FROM todos WHERE id = $1::bigint) RETURNING last_id),
+                todo AS (UPDATE todos SET title = COALESCE($2, title), completed = COALESCE($3::boolean, completed)
+                         FROM seq WHERE todos.id = $1::bigint RETURNING todos.id, todos.title, todos.completed),
+                ev AS (INSERT INTO livestate_events (id, topic, change, write_key)
+                       SELECT seq.last_id, 'todos', json_build_object('op', 'upsert', 'todo',
+                              json_build_object('id', todo.id, 'title', todo.title, 'completed', todo.completed))::text,
+                              $4::text
+                       FROM seq, todo RETURNING id)
+                SELECT ev.id, todo.id, todo.title, todo.completed, \(notify) FROM ev, todo
+                """, [String(id), title, completed.map { $0 ? "true" : "false" }, key]
+            )
+        case .delete(let id):
+            return (
+                """
+                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1
+                             WHERE EXISTS (SELECT 1 FROM todos WHERE id = $1::bigint) RETURNING last_id),
+                todo AS (DELETE FROM todos USING seq WHERE todos.id = $1::bigint RETURNING todos.id),
+                ev AS (INSERT INTO livestate_events (id, topic, change, write_key)
+                       SELECT seq.last_id, 'todos', json_build_object('op', 'delete', 'id', todo.id)::text, $2::text
+                       FROM seq, todo RETURNING id)
+                SELECT ev.id, \(notify) FROM ev
+                """, [String(id), key]
+            )
+        }
+    }
+
+    /// The statement of a shared input (a selection, a keyword, a refresh, a downloaded image): one journal
+    /// entry of `topic` whose change is the input's JSON, under the same counter lock as the todo writes.
+    static let inputStatement = """
+        WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
+        ev AS (INSERT INTO livestate_events (id, topic, change) SELECT seq.last_id, $1, $2 FROM seq RETURNING id)
+        SELECT ev.id, \(notify) FROM ev
+        """
+
+    /// The entry a write key committed (a retry of a write whose answer was lost).
+    static let keyedStatement = "SELECT id, change FROM livestate_events WHERE write_key = $1 AND topic = 'todos'"
+
+    /// The entries after `$1`, and the id below which retention deleted entries (an instance whose last
+    /// applied id is below it missed some: it reloads the state instead).
+    static let catchUpStatement = """
+        SELECT e.id, e.topic, e.change, c.pruned_below
+        FROM livestate_counter c LEFT JOIN LATERAL (
+            SELECT id, topic, change FROM livestate_events WHERE id > $1::bigint ORDER BY id LIMIT 1000
+        ) e ON true ORDER BY e.id
+        """
+
+    /// The todos and the journal id they reflect, in one snapshot (the start, and a reload after a gap).
+    static let snapshotStatement = """
+        SELECT c.last_id, t.id, t.title, t.completed
+        FROM livestate_counter c LEFT JOIN todos t ON true ORDER BY t.id
+        """
+
+    static func id(of write: Write) -> Int {
+        switch write {
+        case .insert: 0
+        case .update(let id, _, _), .delete(let id): id
+        }
+    }
+
+    private static var notify: String { "pg_notify('\(channel)', '')" }
+
+    static func todo(_ rows: PostgresRows, offset: Int) -> Todo? {
+        guard rows.rows.first?.count ?? 0 >= offset + 3, let id = rows.integer(0, offset) else { return nil }
+        let row = rows.rows[0]
+        return Todo(id: Int(id), title: row[offset + 1] ?? "", completed: row[offset + 2] == "t")
+    }
+
+    /// The snapshot in `rows` (`snapshotStatement`); nil when the counter row is missing.
+    static func snapshot(_ rows: PostgresRows) -> Snapshot? {
+        guard let lastSeq = rows.integer(0, 0) else { return nil }
+        let todos = rows.rows.indices.compactMap { index -> Todo? in
+            guard let id = rows.integer(index, 1) else { return nil }
+            return Todo(id: Int(id), title: rows.rows[index][2] ?? "", completed: rows.rows[index][3] == "t")
+        }
+        return Snapshot(todos: todos, lastSeq: lastSeq)
+    }
+
+    private struct StoredChange: Decodable {
+        var op: String
+        var todo: Todo?
+        var id: Int?
+    }
+
+    /// The change of a journal row: a todo change for topic `todos`, the input's JSON otherwise.
+    static func change(topic: String, json: String) -> Change? {
+        guard topic == "todos" else { return .input(topic: topic, json: json) }
+        guard let stored = try? JSONDecoder().decode(StoredChange.self, from: Data(json.utf8)) else { return nil }
+        switch (stored.op, stored.todo, stored.id) {
+        case ("upsert", let todo?, _): return .todo(.upsert(todo))
+        case ("delete", _, let id?): return .todo(.delete(id: id))
+        default: return nil
+        }
+    }
+
+    /// Version 2 of the schema (version 1 plus `pruned_below` and `write_key`). The counter starts above every
+    /// clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
+    /// entry leaves room for).
+    static let schema = """
+        SELECT pg_advisory_xact_lock(7428001);
+        CREATE TABLE IF NOT EXISTS livestate_schema (version integer NOT NULL);
+        CREATE TABLE IF NOT EXISTS todos (
+            id BIGSERIAL PRIMARY KEY,
+            title TEXT NOT NULL,
+            completed BOOLEAN NOT NULL DEFAULT false
+        );
+        CREATE TABLE IF NOT EXISTS livestate_counter (
+            only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+            last_id BIGINT NOT NULL
+        );
+        ALTER TABLE livestate_counter ADD COLUMN IF NOT EXISTS pruned_below BIGINT NOT NULL DEFAULT 0;
+        CREATE TABLE IF NOT EXISTS livestate_events (
+            id BIGINT PRIMARY KEY,
+            topic TEXT NOT NULL,
+            change TEXT NOT NULL,
+            committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        ALTER TABLE livestate_events ADD COLUMN IF NOT EXISTS write_key TEXT UNIQUE;
+        WITH fresh AS (
+            INSERT INTO livestate_counter (last_id)
+            SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint / 65536 + 1
+            WHERE NOT EXISTS (SELECT 1 FROM livestate_counter)
+            RETURNING 1
+        ), seeded AS (
+            INSERT INTO todos (title, completed) SELECT 'Buy Milk', false FROM fresh RETURNING 1
+        )
+        INSERT INTO livestate_schema (version) SELECT 1 FROM seeded;
+        UPDATE livestate_schema SET version = 2 WHERE version < 2;
+        """
+
+    /// Retention: one instance at a time (an advisory lock) deletes all but the newest `keep` entries and
+    /// records where the deleted ids end.
+    static func pruneStatement(keep: Int64) -> String {
+        """
+        WITH lock AS (SELECT pg_try_advisory_xact_lock(7428002) AS held),
+        horizon AS (SELECT last_id - \(keep) AS below FROM livestate_counter, lock WHERE lock.held),
+        gone AS (DELETE FROM livestate_events USING horizon WHERE id < horizon.below RETURNING id)
+        UPDATE livestate_counter SET pruned_below = horizon.below FROM horizon
+        WHERE horizon.below > pruned_below AND EXISTS (SELECT 1 FROM gone)
+        """
+    }
+}
+
+/// Calls a completion at most once, whichever of the answer or the deadline comes first (on one loop).
+final class Once<Value>: @unchecked Sendable {
+    // NB: @unchecked because it is used on the journal's loop only.
+    private var completion: (@Sendable (Value) -> Void)?
+
+    init(_ completion: @escaping @Sendable (Value) -> Void) {
+        self.completion = completion
+    }
+
+    /// Calls the completion if it was not called yet; whether it was called now.
+    @discardableResult
+    func call(_ value: Value) -> Bool {
+        guard let completion else { return false }
+        self.completion = nil
+        completion(value)
+        return true
+    }
+}
+
+/// The snapshot handed from the loop to the thread waiting in `start`.
+final class SnapshotBox: @unchecked Sendable {
+    // NB: @unchecked because the semaphore orders the write on the loop before the read.
+    var value: PostgresJournal.Snapshot?
+}
