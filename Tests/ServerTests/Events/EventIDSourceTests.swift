@@ -37,6 +37,7 @@ import Testing
         // The next local events take the numbers after the last id given, not the unused pin.
         used.append(ids.next(for: .frameworks))
         used.append(ids.next(for: .todos))
-        #expect(used == [12 * 65536, 12 * 65536 + 1, 12 * 65536 + 2])
+        let entry: UInt64 = 12 * 65536
+        #expect(used == [entry, entry + 1, entry + 2])
     }
 }
