@@ -4,11 +4,10 @@ import HTTP
 
 /// What evhttp (libevent 2.1) does not guard on an accepted connection, done beside it:
 ///
-/// - The raw head is checked (`RawRequestCheck`) before evhttp parses it, and chunk extensions are made
-///   readable to it (`ChunkedBodyCheck`). An evbuffer callback on the connection's input runs inside the
-///   read, before the bufferevent calls evhttp's read callback (bufferevent_sock.c: `evbuffer_read`, then
-///   `bufferevent_trigger_nolock_`), so no byte reaches evhttp unchecked. A bad head is answered 400 and the
-///   connection closed: evhttp never parses it.
+/// - The raw head is checked (`RawRequestCheck`) before evhttp parses it, and chunk extensions made readable
+///   to it (`ChunkedBodyCheck`), by an evbuffer callback on the input, which runs inside the read before evhttp's
+///   read callback (bufferevent_sock.c: `evbuffer_read`, then `bufferevent_trigger_nolock_`): no byte reaches
+///   evhttp unchecked. A bad head is answered 400 and the connection closed, never parsed by evhttp.
 /// - Deadlines: a head within `headTimeout` of its first byte, and of the accept for a connection's first
 ///   head (one that never sends is closed unanswered); a body within a time that grows with its declared
 ///   length. evhttp's own timeout (a kept-alive connection's idle wait) restarts at every byte.
@@ -16,8 +15,7 @@ import HTTP
 ///   413, a refused head, unread bytes), it is read and discarded for a bounded time (`LingeringClose`),
 ///   because a close with unread input makes the kernel send a reset that destroys the answer.
 ///
-/// Lives on the listener's loop; the listener owns it until evhttp closes the connection (its close
-/// callback, which evhttp calls before it frees the bufferevent).
+/// Lives on the listener's loop, owned by the listener until evhttp's close callback (run before the free).
 final class ConnectionGuard {
     private enum Phase {
         /// Reading a head (or waiting for the next one on a kept-alive connection).
@@ -130,7 +128,7 @@ final class ConnectionGuard {
             // first `Connection` field of the response (http.c, `evhttp_send_done`). A response that closes
             // anyway is the answer: what follows it was never a request.
             let headers = evhttp_request_get_output_headers(request)
-            if !Self.closes(request) {
+            if !ConnectionFacts.closes(request) {
                 while evhttp_remove_header(headers, "Connection") == 0 {}
                 evhttp_add_header(headers, "Connection", "close")
                 sendDirectly(rejection)
@@ -147,17 +145,6 @@ final class ConnectionGuard {
             phase = .head
             if evbuffer_get_length(input) > 0 { arm(after: limits.headTimeout) }
         }
-    }
-
-    /// Whether evhttp closes the connection after `request`'s response (http.c, `evhttp_send_done`).
-    private static func closes(_ request: UnsafeMutablePointer<evhttp_request>) -> Bool {
-        func says(_ headers: UnsafeMutablePointer<evkeyvalq>?, _ value: String) -> Bool {
-            evhttp_find_header(headers, "Connection").map { String(cString: $0).lowercased() == value } ?? false
-        }
-        let input = evhttp_request_get_input_headers(request)
-        let output = evhttp_request_get_output_headers(request)
-        let http10 = request.pointee.major == 1 && request.pointee.minor == 0
-        return says(input, "close") || says(output, "close") || http10 && !says(input, "keep-alive")
     }
 
     // MARK: Input
@@ -320,7 +307,7 @@ final class ConnectionGuard {
             }
             close()
         case .head where fed == 0:  // nothing ever arrived: no request to answer
-            phase = .closing
+            (phase, lingerForbidden) = (.closing, true)
             close()
         case .head, .body:
             lingerForbidden = true
@@ -388,7 +375,7 @@ final class ConnectionGuard {
         onClose = nil
         action?()
         let descriptor = bufferevent_getfd(bev)
-        if descriptor >= 0, !lingerForbidden, lingerWanted || unfinished || Self.hasUnreadInput(descriptor) {
+        if descriptor >= 0, !lingerForbidden, lingerWanted || unfinished || ConnectionFacts.hasUnreadInput(descriptor) {
             // NB: a duplicate keeps the socket open past evhttp's close, which then only shuts down the
             // sending side: the client gets the whole answer and an end of stream.
             let copy = dup(descriptor)
@@ -400,11 +387,6 @@ final class ConnectionGuard {
         }
         release()
         listener?.connectionClosed(self)
-    }
-
-    private static func hasUnreadInput(_ descriptor: Int32) -> Bool {
-        var byte: UInt8 = 0
-        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     private func release() {
