@@ -37,7 +37,10 @@ let package = Package(
     ],
     targets: [
         // Combine's API on Linux: standard library, Dispatch, Synchronization (+ Foundation in Reactive/Foundation).
-        .target(name: "Reactive", swiftSettings: swiftSettings),
+        .target(name: "Reactive", dependencies: ["ReactivePlatform"], swiftSettings: swiftSettings),
+        // The two calls into the C library that Reactive needs (the calling thread's identity, the debugger
+        // trap of `breakpoint`), so that Reactive itself imports no C library.
+        .target(name: "ReactivePlatform", swiftSettings: swiftSettings),
         // `URLSession.dataTaskPublisher`: the one part of Combine's API that needs FoundationNetworking (and so
         // libcurl), kept apart so that the server, which downloads through libevent, links neither.
         .target(name: "ReactiveNetworking", dependencies: ["Reactive"], swiftSettings: swiftSettings),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Reactive against OpenCombine 0.14 in the same run: builds Benchmarks/ReactiveBenchmark/main.swift twice
-# in one throw-away release package (once on Sources/Reactive, once with -D OPENCOMBINE on OpenCombine's
-# sources), then runs the two binaries alternately ROUNDS times and prints, per case, each one's best
-# median and the ratio. Only the ratio of one run means something on a shared machine.
+# in one throw-away release package (once on Sources/Reactive and Sources/ReactivePlatform, once with
+# -D OPENCOMBINE on OpenCombine's sources), then runs the two binaries alternately ROUNDS times and prints,
+# per case, each one's best median and the ratio. Only the ratio of one run means something on a shared machine.
 #
 #   OPENCOMBINE_DIR=<checkout of OpenCombine at tag 0.14.0> Benchmarks/ReactiveBenchmark/versus-opencombine.sh
 #   ROUNDS=3 REACTIVE_BENCH_CASES="1 4 5" REACTIVE_BENCH_SCALE=0.5 ...   (defaults: 3, all cases, 1)
@@ -33,6 +33,7 @@ sync_tree() {
     done
 }
 sync_tree "$root/Sources/Reactive" "$work/Sources/Reactive"
+sync_tree "$root/Sources/ReactivePlatform" "$work/Sources/ReactivePlatform"
 sync_tree "$OPENCOMBINE_DIR/Sources/OpenCombine" "$work/Sources/OpenCombine"
 sync_tree "$OPENCOMBINE_DIR/Sources/COpenCombineHelpers" "$work/Sources/COpenCombineHelpers"
 for bench in BenchReactive BenchOpenCombine; do
@@ -53,7 +54,8 @@ let settings: [SwiftSetting] = [
 let package = Package(
     name: "ReactiveVersusOpenCombine",
     targets: [
-        .target(name: "Reactive", swiftSettings: settings),
+        .target(name: "ReactivePlatform", swiftSettings: settings),
+        .target(name: "Reactive", dependencies: ["ReactivePlatform"], swiftSettings: settings),
         .target(name: "COpenCombineHelpers"),
         .target(
             name: "OpenCombine", dependencies: ["COpenCombineHelpers"],

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-    internal import Glibc
-#elseif canImport(Musl)
-    internal import Musl
-#elseif canImport(Darwin)
-    internal import Darwin
-#endif
+internal import ReactivePlatform
 
 extension Publishers {
     /// A publisher that raises a fatal error upon receiving any failure, and otherwise republishes everything.
@@ -73,9 +67,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
             upstream.handleEvents(
-                receiveSubscription: { if onSubscription?($0) == true { raise(SIGTRAP) } },
-                receiveOutput: { if onOutput?($0) == true { raise(SIGTRAP) } },
-                receiveCompletion: { if onCompletion?($0) == true { raise(SIGTRAP) } }
+                receiveSubscription: { if onSubscription?($0) == true { raiseDebuggerTrap() } },
+                receiveOutput: { if onOutput?($0) == true { raiseDebuggerTrap() } },
+                receiveCompletion: { if onCompletion?($0) == true { raiseDebuggerTrap() } }
             ).subscribe(subscriber)
         }
     }

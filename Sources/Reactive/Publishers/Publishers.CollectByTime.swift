@@ -55,8 +55,10 @@ extension Publisher {
 }
 
 /// Collects elements and cuts a group at the end of every interval (if it holds anything) and, with a count,
-/// as soon as it is full (which starts a new interval). Groups wait for the downstream's demand; a finish
-/// sends what was collected and then the completion, a failure drops it.
+/// as soon as it is full. Groups wait for the downstream's demand; a finish sends what was collected and then
+/// the completion, a failure drops it.
+// NB: the intervals are one repeating timer from the subscription; a group cut by count does not restart it
+// (Apple's Combine, as observed: docs/combine-compatibility.md gives the evidence).
 private final class CollectByTimeInner<Element, UpstreamFailure: Error, Context: Scheduler, Downstream: Subscriber>:
     Relay<Element, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
@@ -84,29 +86,24 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
         subscription.request(.unlimited)
     }
 
-    /// Starts the repeating interval timer (again, after a count cut a group), dropping the previous one.
+    /// Starts the repeating interval timer, once, at subscription.
     private func startInterval() {
-        let generation = state.withLock { state -> UInt64 in
-            state.generation &+= 1
-            return state.generation
-        }
-        // NB: nonisolated(unsafe): a scheduler's cancellable is cancelled from whichever thread ends the group.
+        // NB: nonisolated(unsafe): a scheduler's cancellable is cancelled from whichever thread ends the operator.
         nonisolated(unsafe) let timer = scheduler.schedule(
             after: scheduler.now.advanced(by: interval), interval: interval, tolerance: scheduler.minimumTolerance,
             options: options
-        ) { [weak self] in self?.intervalEnded(generation) }
-        let (kept, previous) = state.withLock { state -> (Bool, UncheckedCancellable?) in
-            guard !state.done, state.generation == generation else { return (false, nil) }
-            defer { state.timer = UncheckedCancellable(base: timer) }
-            return (true, state.timer)
+        ) { [weak self] in self?.intervalEnded() }
+        let kept = state.withLock { state -> Bool in
+            guard !state.done else { return false }
+            state.timer = UncheckedCancellable(base: timer)
+            return true
         }
         if !kept { timer.cancel() }
-        previous?.base.cancel()
     }
 
-    private func intervalEnded(_ generation: UInt64) {
+    private func intervalEnded() {
         let cut = state.withLock { state -> Bool in
-            guard !state.done, state.generation == generation, !state.collecting.isEmpty else { return false }
+            guard !state.done, !state.collecting.isEmpty else { return false }
             state.cutGroup()
             return true
         }
@@ -121,10 +118,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
             state.cutGroup()
             return true
         }
-        if full {
-            startInterval()
-            deliverGroups()
-        }
+        if full { deliverGroups() }
         return .none
     }
 
@@ -206,7 +200,6 @@ private struct CollectByTimeState<Element, Failure: Error>: @unchecked Sendable 
     var groups: [[Element]] = []
     var demand = Subscribers.Demand.none
     var timer: UncheckedCancellable?
-    var generation: UInt64 = 0
     var delivering = false
     var finishing = false
     var failure: Subscribers.Completion<Failure>?

@@ -48,6 +48,82 @@ extension Publishers.Sequence {
 
     /// No elements, then finished.
     public func ignoreOutput() -> Empty<Output, Failure> { Empty() }
+
+    /// The elements after the leading ones that satisfy the predicate.
+    public func drop(while predicate: (Output) -> Bool) -> Publishers.Sequence<DropWhileSequence<Elements>, Failure> {
+        Publishers.Sequence<DropWhileSequence<Elements>, Failure>(sequence: sequence.drop(while: predicate))
+    }
+
+    /// The leading elements that satisfy the predicate.
+    public func prefix(while predicate: (Output) -> Bool) -> Publishers.Sequence<[Output], Failure> {
+        Publishers.Sequence<[Output], Failure>(sequence: Array(sequence.prefix(while: predicate)))
+    }
+
+    /// The elements with every `nil` replaced by `output`.
+    ///
+    /// ```swift
+    /// [1, nil, 3].publisher.replaceNil(with: 0)   // [1, 0, 3]
+    /// ```
+    public func replaceNil<T>(with output: T) -> Publishers.Sequence<[Output], Failure> where Elements.Element == T? {
+        Publishers.Sequence<[Output], Failure>(sequence: sequence.map { $0 ?? output })
+    }
+}
+
+extension Publishers.Sequence where Elements: Collection {
+    /// The elements in the range of indices.
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
+        Publishers.Sequence<[Output], Failure>(sequence: Array(sequence[range]))
+    }
+}
+
+extension Publishers.Sequence where Elements: RandomAccessCollection {
+    /// The elements in the range of indices.
+    public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Output], Failure> {
+        Publishers.Sequence<[Output], Failure>(sequence: Array(sequence[range]))
+    }
+}
+
+extension Publishers.Sequence where Elements: RangeReplaceableCollection {
+    /// The given elements, then this sequence's.
+    ///
+    /// ```swift
+    /// [3, 4].publisher.prepend(1, 2)   // [1, 2, 3, 4]
+    /// ```
+    public func prepend(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> { prepend(elements) }
+
+    /// The given elements, then this sequence's.
+    public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Output {
+        var joined = Elements()
+        joined.append(contentsOf: elements)
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// The other publisher's elements, then this sequence's.
+    public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        prepend(publisher.sequence)
+    }
+
+    /// This sequence's elements, then the given ones.
+    ///
+    /// ```swift
+    /// [1, 2].publisher.append(3, 4)   // [1, 2, 3, 4]
+    /// ```
+    public func append(_ elements: Output...) -> Publishers.Sequence<Elements, Failure> { append(elements) }
+
+    /// This sequence's elements, then the given ones.
+    public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
+    where S.Element == Output {
+        var joined = sequence
+        joined.append(contentsOf: elements)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
+    }
+
+    /// This sequence's elements, then the other publisher's.
+    public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
+        append(publisher.sequence)
+    }
 }
 
 extension Publishers.Sequence where Elements.Element: Equatable {
