@@ -1,4 +1,5 @@
-# LiveState container image: build with the Swift toolchain, run on Debian slim as a non-root user.
+# LiveState container image: build with the Swift toolchain, run as a non-root user on a root file
+# system of only the binary's Debian libraries (no shell, no package manager).
 #   docker build -t livestate .
 #   docker run --init -p 127.0.0.1:8080:8080 -v livestate-data:/data livestate
 # The server listens on 0.0.0.0:8080 inside the container only (LIVESTATE_HOST below);
@@ -36,13 +37,14 @@ RUN objcopy --only-keep-debug --compress-debug-sections=zlib /staging/livestate 
 FROM scratch AS debug-symbols
 COPY --from=build /staging/livestate.debug /livestate.debug
 
-# ---- run: Debian slim with only the runtime libraries ----------------------------------------
-FROM debian:bookworm-slim
+# ---- runtime-files: the runtime's root file system, assembled from Debian bookworm packages ---------
+FROM debian:bookworm-slim AS runtime-files
 
-# The shared libraries of the binary (scripts/test.d/85-dockerfile-check compares with ldd):
-# libevent, its OpenSSL bufferevents with libssl3 (https downloads), SQLite, libpq (--data postgres://),
-# PCRE2 (`_like` patterns), jansson (request bodies), libdeflate (gzip responses), and the system's
-# certificate authorities for https.
+# The packages of the binary's shared libraries (scripts/test.d/85-dockerfile-check compares them with
+# ldd): libevent, its OpenSSL bufferevents with libssl3 (https downloads), SQLite, libpq
+# (--data postgres://), PCRE2 (`_like` patterns), jansson (request bodies), libdeflate (gzip
+# responses), and the system's certificate authorities for https. Only their files that the binary
+# needs go into the image (below).
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -50,22 +52,28 @@ RUN apt-get update \
         libjansson4 libdeflate0 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 
-# A fixed uid, so a /data volume keeps its owner across image rebuilds.
-RUN groupadd --system --gid 10001 livestate \
-    && useradd --system --uid 10001 --gid livestate --home-dir /data --no-create-home \
-        --shell /usr/sbin/nologin livestate \
-    && mkdir /data \
-    && chown livestate:livestate /data
+# /rootfs: the libraries `ldd` lists for the binary with the loader and their symlinks, the CA bundle,
+# /etc/passwd and /etc/group for uid 10001, /data owned by it, /tmp, the packages' copyright files;
+# the binary must start in it (the script says how each part is chosen).
+COPY scripts/container/runtime-rootfs /usr/local/sbin/runtime-rootfs
+COPY --from=build /staging/livestate /staging/livestate
+RUN runtime-rootfs /staging/livestate /rootfs
 
+# ---- run: only that file system, the binary and the page (no shell, no package manager) ------------
+FROM scratch
+
+COPY --from=runtime-files /rootfs /
 COPY --from=build /staging/livestate /usr/local/bin/livestate
 # The page: owned by root, so the server (not root) can only read it.
 COPY public /usr/share/livestate/public
 
-ENV LIVESTATE_HOST=0.0.0.0 \
+ENV PATH=/usr/local/bin \
+    LIVESTATE_HOST=0.0.0.0 \
     LIVESTATE_PORT=8080 \
     LIVESTATE_DATA=/data/livestate.sqlite \
     LIVESTATE_PUBLIC=/usr/share/livestate/public
 
+# The user of /etc/passwd above: a fixed uid, so a /data volume keeps its owner across image rebuilds.
 VOLUME ["/data"]
 EXPOSE 8080
 USER 10001:10001
