@@ -14,6 +14,8 @@ package enum TodoError: Error, Equatable, Sendable {
     case storage(String)
     /// The shared database (PostgreSQL) cannot be reached now; the change was not applied.
     case unavailable(String)
+    /// Too many writes are already waiting for the shared database; the change was not applied (retry later).
+    case busy(String)
 
     /// The machine-readable code of the contract's error body, e.g. `title_too_short`.
     package var code: String {
@@ -25,6 +27,7 @@ package enum TodoError: Error, Equatable, Sendable {
         case .notFound: "not_found"
         case .storage: "storage_error"
         case .unavailable: "storage_unavailable"
+        case .busy: "storage_busy"
         }
     }
 
@@ -42,6 +45,7 @@ package enum TodoError: Error, Equatable, Sendable {
         case .notFound(let id): "There is no todo with id \(id)."
         case .storage(let reason): "The change could not be saved: \(reason)"
         case .unavailable(let reason): "The database is unavailable, nothing was changed: \(reason)"
+        case .busy(let reason): "The database is busy, nothing was changed; try again in a moment: \(reason)"
         }
     }
 }

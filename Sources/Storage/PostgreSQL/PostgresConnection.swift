@@ -39,8 +39,9 @@ package final class PostgresConnection: @unchecked Sendable {
 
     /// The loop the connection runs on.
     package let loop: EventLoop
-    /// Called on the loop with the channel of each `NOTIFY` received on a channel this connection listens to.
-    package var onNotification: ((String) -> Void)?
+    /// Called on the loop with the channel and the payload of each `NOTIFY` received on a channel this
+    /// connection listens to.
+    package var onNotification: ((_ channel: String, _ payload: String) -> Void)?
     /// Called once on the loop when the connection breaks or is closed.
     package var onClose: ((PostgresError) -> Void)?
 
@@ -270,8 +271,9 @@ package final class PostgresConnection: @unchecked Sendable {
     private func deliverNotifications() {
         while let connection, let notification = PQnotifies(connection) {
             let channel = String(cString: notification.pointee.relname)
+            let payload = notification.pointee.extra.map { String(cString: $0) } ?? ""
             PQfreemem(notification)
-            onNotification?(channel)
+            onNotification?(channel, payload)
         }
     }
 

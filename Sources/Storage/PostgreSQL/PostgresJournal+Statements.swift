@@ -6,62 +6,12 @@ extension PostgresJournal {
     /// what its rows mean.
     typealias Settle<T> = (sql: String, parameters: [String?], parse: @Sendable (PostgresRows) -> Result<T, TodoError>)
 
-    /// The one statement of a todo write: the counter locked first (commit order), the todo row, the entry
-    /// (with the client's write key, unique: a second write with the same key fails 23505 and is rolled
-    /// back whole), the wake-up. For an update or delete of a missing id nothing is written and no row
-    /// comes back.
-    static func statement(for write: Write, key: String?) -> (String, [String?]) {
-        switch write {
-        case .insert(let title, let completed):
-            return (
-                """
-                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
-                todo AS (INSERT INTO todos (title, completed) SELECT $1, $2::boolean FROM seq
-                         RETURNING id, title, completed),
-                ev AS (INSERT INTO livestate_events (id, topic, change, write_key)
-                       SELECT seq.last_id, 'todos', json_build_object('op', 'upsert', 'todo',
-                              json_build_object('id', todo.id, 'title', todo.title, 'completed', todo.completed))::text,
-                              $3::text
-                       FROM seq, todo RETURNING id)
-                SELECT ev.id, todo.id, todo.title, todo.completed, \(notify) FROM ev, todo
-                """, [title, completed ? "true" : "false", key]
-            )
-        case .update(let id, let title, let completed):
-            return (
-                """
-                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1
-                             WHERE EXISTS (SELECT 1 FROM todos WHERE id = $1::bigint) RETURNING last_id),
-                todo AS (UPDATE todos SET title = COALESCE($2, title), completed = COALESCE($3::boolean, completed)
-                         FROM seq WHERE todos.id = $1::bigint RETURNING todos.id, todos.title, todos.completed),
-                ev AS (INSERT INTO livestate_events (id, topic, change, write_key)
-                       SELECT seq.last_id, 'todos', json_build_object('op', 'upsert', 'todo',
-                              json_build_object('id', todo.id, 'title', todo.title, 'completed', todo.completed))::text,
-                              $4::text
-                       FROM seq, todo RETURNING id)
-                SELECT ev.id, todo.id, todo.title, todo.completed, \(notify) FROM ev, todo
-                """, [String(id), title, completed.map { $0 ? "true" : "false" }, key]
-            )
-        case .delete(let id):
-            return (
-                """
-                WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1
-                             WHERE EXISTS (SELECT 1 FROM todos WHERE id = $1::bigint) RETURNING last_id),
-                todo AS (DELETE FROM todos USING seq WHERE todos.id = $1::bigint RETURNING todos.id),
-                ev AS (INSERT INTO livestate_events (id, topic, change, write_key)
-                       SELECT seq.last_id, 'todos', json_build_object('op', 'delete', 'id', todo.id)::text, $2::text
-                       FROM seq, todo RETURNING id)
-                SELECT ev.id, \(notify) FROM ev
-                """, [String(id), key]
-            )
-        }
-    }
-
     /// The statement of a shared input (a selection, a keyword, a refresh, a downloaded image): one journal
     /// entry of `topic` whose change is the input's JSON, under the same counter lock as the todo writes.
     static let inputStatement = """
         WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
         ev AS (INSERT INTO livestate_events (id, topic, change) SELECT seq.last_id, $1, $2 FROM seq RETURNING id)
-        SELECT ev.id, \(notify) FROM ev
+        SELECT ev.id, pg_notify('\(channel)', ev.id::text) FROM ev
         """
 
     /// The entry a write key committed (a retry of a write whose answer was lost).
@@ -87,14 +37,6 @@ extension PostgresJournal {
         case .insert: 0
         case .update(let id, _, _), .delete(let id): id
         }
-    }
-
-    private static var notify: String { "pg_notify('\(channel)', '')" }
-
-    static func todo(_ rows: PostgresRows, offset: Int) -> Todo? {
-        guard rows.rows.first?.count ?? 0 >= offset + 3, let id = rows.integer(0, offset) else { return nil }
-        let row = rows.rows[0]
-        return Todo(id: Int(id), title: row[offset + 1] ?? "", completed: row[offset + 2] == "t")
     }
 
     /// The snapshot in `rows` (`snapshotStatement`); nil when the counter row is missing.
@@ -124,7 +66,7 @@ extension PostgresJournal {
         }
     }
 
-    /// Version 2 of the schema (version 1 plus `pruned_below` and `write_key`). The counter starts above every
+    /// Version 3 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`). The counter starts above every
     /// clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
     /// entry leaves room for).
     static let schema = """
@@ -156,7 +98,8 @@ extension PostgresJournal {
             INSERT INTO todos (title, completed) SELECT 'Buy Milk', false FROM fresh RETURNING 1
         )
         INSERT INTO livestate_schema (version) SELECT 1 FROM seeded;
-        UPDATE livestate_schema SET version = 2 WHERE version < 2;
+        UPDATE livestate_schema SET version = 3 WHERE version < 3;
+        \(batchFunction)
         """
 
     /// Retention: one instance at a time (an advisory lock) deletes all but the newest `keep` entries and

@@ -66,16 +66,24 @@ package final class PostgresJournal: @unchecked Sendable {
     /// How many of the newest entries retention keeps.
     let retention: Int64
     private let uri: String
-    private var connection: PostgresConnection?
+    var connection: PostgresConnection?
     private var connecting = false
     private var backoff = 0.1
-    private var lastApplied: Int64 = 0
-    private var following: (@Sendable ([Entry]) -> Void)?
+    var lastApplied: Int64 = 0
+    var following: (@Sendable ([Entry]) -> Void)?
     private var catchingUp = false
     private var catchUpAgain = false
     /// Answered once the entry with this journal id is applied here: writes (read-your-writes) and held
     /// `/events` clients whose `Last-Event-ID` is ahead of this instance.
-    private var waiting: [(seq: Int64, done: () -> Void)] = []
+    var waiting: [(seq: Int64, done: () -> Void)] = []
+    /// Todo writes waiting for the next batch (`PostgresWriteBatch.swift`), and whether one is in flight.
+    var queued: [QueuedWrite] = []
+    var batchInFlight = false
+    var writeNumber = 0
+    /// Group commit's figures, logged at shutdown: batches committed, the writes they committed, the largest.
+    var commits = 0
+    var committedWrites = 0
+    var largestBatch = 0
     private var timers: [LoopTimer] = []
     private var stopped = false
     private var outage: Date?
@@ -129,6 +137,7 @@ package final class PostgresJournal: @unchecked Sendable {
     package func stop() {
         loop.execute { [self] in
             stopped = true
+            Log.info("postgres: \(committedWrites) todo writes in \(commits) commits (largest batch \(largestBatch))")
             for timer in timers { timer.cancel() }
             timers = []
             connection?.close("shutting down")
@@ -151,37 +160,6 @@ package final class PostgresJournal: @unchecked Sendable {
 
     // MARK: Writes
 
-    /// Commits `write` and its journal entry in one statement; `completion` (on the loop) gets the todo (nil
-    /// for a delete) once the entry is applied here, `.notFound`, or `.unavailable` within `answerWithin`
-    /// seconds when the database cannot be reached. A write answered `.unavailable` was not committed,
-    /// except when the connection broke after the commit and before its answer (logged as unknown): its
-    /// client settles it by sending it again with the same `key` (`Idempotency-Key`), which is answered
-    /// with what the first one did and never applied twice.
-    package func write(
-        _ write: Write, key: String? = nil, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
-    ) {
-        let (sql, parameters) = Self.statement(for: write, key: key)
-        let settle: Settle<Todo?>? = key.map { key in
-            (
-                Self.keyedStatement, [key],
-                { rows in
-                    switch rows.rows.first.flatMap({ Self.change(topic: "todos", json: $0[1] ?? "") }) {
-                    case .todo(.upsert(let todo)): .success(todo)
-                    case .todo(.delete): .success(nil)
-                    default: .failure(.storage("the write key names no todo write"))
-                    }
-                }
-            )
-        }
-        commit(sql, parameters, completion, settle: settle) { rows in
-            guard rows.integer(0, 0) != nil else {
-                if case .insert = write { return .failure(.storage("the insert returned no row")) }
-                return .failure(.notFound(id: Self.id(of: write)))
-            }
-            return .success(Self.todo(rows, offset: 1))
-        }
-    }
-
     /// Commits one journal entry of `topic` holding `json` (an input other than a todo write); `completion`
     /// (on the loop) gets its journal id once it is applied here, or `.unavailable` as for `write`.
     package func append(
@@ -195,7 +173,7 @@ package final class PostgresJournal: @unchecked Sendable {
 
     /// Sends one write statement whose first column is the journal id; answers what `parse` makes of the
     /// rows once that id is applied here (or after 1 s anyway: it is committed), or why it failed.
-    private func commit<T: Sendable>(
+    func commit<T: Sendable>(
         _ sql: String, _ parameters: [String?], _ completion: @escaping @Sendable (Result<T, TodoError>) -> Void,
         settle: Settle<T>? = nil, parse: @escaping @Sendable (PostgresRows) -> Result<T, TodoError>
     ) {
@@ -247,7 +225,7 @@ package final class PostgresJournal: @unchecked Sendable {
 
     /// Reads and applies the entries after the last applied one; one query at a time (a wake-up during a
     /// query causes one more query, not one each).
-    private func catchUp() {
+    func catchUp() {
         guard following != nil, let connection, connection.isReady else { return }
         guard !catchingUp else {
             catchUpAgain = true
@@ -282,7 +260,7 @@ package final class PostgresJournal: @unchecked Sendable {
     }
 
     /// Answers every write and held client whose entry is applied now.
-    private func release(held: Int) {
+    func release(held: Int) {
         let applied = lastApplied
         let ready = waiting.filter { $0.seq <= applied }
         waiting.removeAll { $0.seq <= applied }
@@ -336,7 +314,11 @@ package final class PostgresJournal: @unchecked Sendable {
                     Log.info("postgres: reconnected after \(String(format: "%.1f", Date().timeIntervalSince(since))) s")
                     outage = nil
                 }
-                connection.onNotification = { [weak self] _ in self?.catchUp() }
+                // NB: the payload is the newest id the notifying commit holds: nothing to read when it is applied.
+                connection.onNotification = { [weak self] _, payload in
+                    guard let self, Int64(payload).map({ $0 > self.lastApplied }) ?? true else { return }
+                    catchUp()
+                }
                 connection.onClose = { [weak self] error in self?.lost(error) }
                 connection.query("SET statement_timeout = '3s'") { _ in }
                 // NB: the writes' CTEs are estimated far above one row: JIT compiled each (1–3 s of CPU).
@@ -357,6 +339,8 @@ package final class PostgresJournal: @unchecked Sendable {
     private func lost(_ error: PostgresError) {
         connection = nil
         catchingUp = false
+        batchInFlight = false
+        refuseQueued("the connection to PostgreSQL broke before the write was sent")
         guard !stopped else { return }
         if outage == nil { outage = Date() }
         Log.error("postgres: connection lost (\(error)); reconnecting")
