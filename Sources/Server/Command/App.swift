@@ -44,10 +44,12 @@ final class App: Sendable {
         }
         let ids: EventIDSource
         let start: PostgresJournal.Snapshot?
+        var sqlite: SQLiteTodoStore?
         if PostgresURI.matches(configuration.dataPath) {
             let loop = try EventLoop(name: "livestate-postgres")
             loop.run()
-            let journal = PostgresJournal(uri: configuration.dataPath, loop: loop)
+            let journal = PostgresJournal(
+                uri: configuration.dataPath, loop: loop, retention: Int64(configuration.journalRetention))
             let snapshot = journal.start()
             self.journal = journal
             start = snapshot
@@ -56,8 +58,14 @@ final class App: Sendable {
         } else {
             journal = nil
             start = nil
-            store = try SQLiteTodoStore(path: configuration.dataPath)
-            ids = EventIDSource()
+            // The journal is in the file: each write's event takes its entry's id, and this run's other
+            // events the ids after the block the store took at start (docs/architecture-instances.md).
+            let file = try SQLiteTodoStore(path: configuration.dataPath, retention: configuration.journalRetention)
+            let fileIDs = EventIDSource(journalFloor: UInt64(file.startSeq) * EventIDSource.journalBlock)
+            file.onCommit { seq in fileIDs.pin(UInt64(seq) * EventIDSource.journalBlock, for: .todos) }
+            store = file
+            ids = fileIDs
+            sqlite = file
         }
         httpClient = HTTPClient(loop: loops[0], tls: tls)
         models = try LiveStateModels(
@@ -69,6 +77,13 @@ final class App: Sendable {
         }
         lists = ListSnapshots(models)
         events = EventHub(ids: ids, heartbeat: configuration.heartbeat)
+        if let sqlite {
+            // The events of the runs before this one, so a `Last-Event-ID` resume survives the restart.
+            let (count, bytes) = events.bufferBounds
+            let entries = try sqlite.recentEntries(limit: count)
+            events.seed(
+                JournalReplay.records(entries, current: models.todos.currentTasks, count: count, bytes: bytes))
+        }
         events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }

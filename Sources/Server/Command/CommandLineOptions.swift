@@ -47,6 +47,9 @@ enum CommandLineOptions {
           --cors ORIGINS     comma-separated allowed origins, or * (LIVESTATE_CORS, default: CORS off)
           --max-todos N      the most todos kept; POST /todos beyond it answers 422 too_many_todos
                              (LIVESTATE_MAX_TODOS, default 10000)
+          --journal-retention N
+                             the newest changes the events table keeps, for Last-Event-ID resume after a
+                             restart and an instance's catch-up (LIVESTATE_JOURNAL_RETENTION, default 100000)
           -h, --help         print this help and exit
           --version          print the version and exit
 
@@ -61,7 +64,7 @@ enum CommandLineOptions {
         "public": "LIVESTATE_PUBLIC", "upstream": "LIVESTATE_UPSTREAM", "ca-file": "LIVESTATE_CA_FILE",
         "token": "LIVESTATE_TOKEN",
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
-        "max-todos": "LIVESTATE_MAX_TODOS",
+        "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -156,6 +159,9 @@ enum CommandLineOptions {
         if let threads = try integer("threads", in: 1...64, "a thread count") { configuration.threads = threads }
         if let maxTodos = try integer("max-todos", in: 1...1_000_000, "a number of todos") {
             configuration.maxTodos = maxTodos
+        }
+        if let retention = try integer("journal-retention", in: 1...100_000_000, "a number of changes") {
+            configuration.journalRetention = retention
         }
         if let (text, source) = value("cors") {
             guard let policy = CORSPolicy(parsing: text) else {

@@ -27,6 +27,9 @@ struct Configuration: Sendable, Equatable {
     var threads = Configuration.defaultThreads
     /// The most todos the list holds; a `POST /todos` beyond it is a 422 `too_many_todos`.
     var maxTodos = TaskListViewModel.defaultMaxCount
+    /// How many of the newest journal entries the events table keeps (`--journal-retention`): how far back
+    /// `Last-Event-ID` resume after a restart (SQLite) and an instance's catch-up (PostgreSQL) can reach.
+    var journalRetention = Configuration.defaultJournalRetention
     /// Allowed CORS origins; nil means CORS is off.
     var cors: CORSPolicy?
     /// Largest request body accepted (the contract's 1 MiB).
@@ -41,6 +44,9 @@ struct Configuration: Sendable, Equatable {
     /// One event loop per processor the process may run on (`Processors.available`), within the 1–64 that
     /// `--threads` accepts: fewer leave cores idle under load, more only add switching.
     static let defaultThreads = min(64, max(1, Processors.available))
+
+    /// `--journal-retention`'s default: far more than the 1,024 events a server keeps in memory.
+    static let defaultJournalRetention = 100_000
 
     /// The bounds the listeners enforce.
     var listenerLimits: ListenerLimits {

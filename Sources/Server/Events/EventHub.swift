@@ -24,6 +24,9 @@ final class EventHub: Sendable {
         var fanouts: [ObjectIdentifier: EventFanout] = [:]
         /// Set by `shutdown()`: no new clients, every stream ended.
         var isShutDown = false
+        /// The data of the newest seeded event per topic: the first emission of that topic, when it is the
+        /// same value (a restarted server's current list), is that event, not a new one.
+        var seeded: [EventTopic: [UInt8]] = [:]
     }
 
     /// Seconds between `: keep-alive` comments; nil sends none.
@@ -113,12 +116,31 @@ final class EventHub: Sendable {
     func publish(_ topic: EventTopic, encode: () -> (json: [UInt8], diff: [UInt8]?)?) {
         state.withLock { state in
             guard !state.isShutDown, let (json, diff) = encode() else { return }
+            if let seeded = state.seeded.removeValue(forKey: topic), seeded == json { return }
             let record = EventRecord(id: ids.next(for: topic), topic: topic, json: json, diffJSON: diff)
             state.log.append(record)
             if topic.replaysCurrentValue { state.current[topic] = record }
             feed.send(record)
         }
     }
+
+    /// Puts events of an earlier run (rebuilt from the SQLite journal, oldest first) into the recent-events
+    /// log, before the first emission of this run, so a `Last-Event-ID` from before a restart resumes from
+    /// them; the log's bounds apply as to any event.
+    func seed(_ records: [(record: EventRecord, json: [UInt8])]) {
+        state.withLock { state in
+            for (record, json) in records where record.id > state.log.lastID ?? 0 {
+                state.log.append(record)
+                if record.topic.replaysCurrentValue {
+                    state.current[record.topic] = record
+                    state.seeded[record.topic] = json
+                }
+            }
+        }
+    }
+
+    /// The recent-events log's bounds: how many events, how many bytes of frames.
+    var bufferBounds: (count: Int, bytes: Int) { state.withLock { ($0.log.maxCount, $0.log.maxBytes) } }
 
     // MARK: Clients
 

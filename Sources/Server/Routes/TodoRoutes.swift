@@ -23,7 +23,10 @@ extension Router {
             addSharedTodoWrites(journal, todos: todos)
             return
         }
+        // NB: on SQLite an `Idempotency-Key` is checked (a malformed one is refused, as with PostgreSQL) but
+        // not stored: a write here is committed or refused before it is answered.
         post("/todos") { request in
+            _ = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)
             let title: String = try body.required("title")
             let completed = try body.optional("completed", as: Bool.self) ?? false
@@ -32,6 +35,7 @@ extension Router {
         }
         put("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
+            _ = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)
             let title: String = try body.required("title")
             let completed: Bool = try body.required("completed")
@@ -39,6 +43,7 @@ extension Router {
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
+            _ = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)
             if body.isEmpty {
                 throw HTTPError.badRequest(
@@ -50,6 +55,7 @@ extension Router {
         }
         delete("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
+            _ = try Self.writeKey(request)
             try todos.delete(id: id)
             return .response(.noContent)
         }
@@ -122,7 +128,7 @@ extension Router {
     /// The client's `Idempotency-Key` (1 to 128 visible ASCII characters), if any: a write sent again with
     /// the key of one that committed is answered with what that one did and not applied again — how a
     /// client settles a 503 whose outcome was unknown (docs/architecture-instances.md, "Faults").
-    private static func writeKey(_ request: Request) throws(HTTPError) -> String? {
+    fileprivate static func writeKey(_ request: Request) throws(HTTPError) -> String? {
         guard let key = request.headers["Idempotency-Key"] else { return nil }
         guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw .badRequest("Idempotency-Key must be 1 to 128 visible ASCII characters", code: "invalid_header")

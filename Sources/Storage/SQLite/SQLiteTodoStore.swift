@@ -5,6 +5,11 @@ import Synchronization
 /// its change to disk and it survives `kill -9` or a power cut; ids come from `AUTOINCREMENT` and are never
 /// reused. A fresh file starts with `{"id":1,"title":"Buy Milk","completed":false}` (seed 004).
 ///
+/// Every write commits the todo row and its journal entry (`livestate_events`, `SQLiteJournalEntry`) in one
+/// transaction, so neither exists without the other, even after a crash between them; the entry's id comes
+/// from the counter in that transaction (commit order, one writer at a time), and only the newest
+/// `retention` entries are kept. `onCommit` hears each id before the write returns.
+///
 /// One connection, guarded by a `Mutex`: SQLite writes one transaction at a time anyway.
 ///
 /// ```swift
@@ -14,18 +19,27 @@ import Synchronization
 package final class SQLiteTodoStore: TodoStore {
     private let connection: Mutex<SQLiteConnection>
     private let file: SQLiteFileGuard
+    private let retention: Int64
+    private let committed = Mutex<(@Sendable (Int64) -> Void)?>(nil)
 
-    /// The schema version written to `PRAGMA user_version` once the table exists and is seeded.
-    private static let schemaVersion = 1
+    /// The journal id this run took at start: every entry it writes is above it, and its events that are
+    /// not journaled are numbered after it, in a block no earlier run used (so no event id repeats across
+    /// restarts).
+    package let startSeq: Int64
 
-    /// Opens or creates the database at `path` (`:memory:` keeps nothing on disk).
-    package init(path: String) throws(TodoStoreError) {
+    /// Opens or creates the database at `path` (`:memory:` keeps nothing on disk), keeping the newest
+    /// `retention` journal entries.
+    package init(path: String, retention: Int = 100_000) throws(TodoStoreError) {
         file = try SQLiteFileGuard(path: path)
+        self.retention = Int64(max(1, retention))
         let connection = try SQLiteConnection(path: path)
-        do {
+        do throws(TodoStoreError) {
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             try Self.check(connection)
-            try Self.migrate(connection)
+            try SQLiteSchema.migrate(connection)
+            let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
+            guard let seq = taken.first?.first?.integer else { throw TodoStoreError("the journal counter is missing") }
+            startSeq = seq
         } catch {
             // NB: SQLite's own words ("file is not a database") do not say which file; the person does.
             throw TodoStoreError("cannot use \(path): \(error.description)")
@@ -40,27 +54,10 @@ package final class SQLiteTodoStore: TodoStore {
         guard first == "ok" else { throw TodoStoreError("the file is damaged (quick_check: \(first))") }
     }
 
-    /// Creates the table and the seed row on a fresh file, in one transaction.
-    private static func migrate(_ connection: SQLiteConnection) throws(TodoStoreError) {
-        let version = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
-        guard version < schemaVersion else { return }
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            try connection.execute(
-                """
-                CREATE TABLE IF NOT EXISTS todos (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    title TEXT NOT NULL,
-                    completed INTEGER NOT NULL DEFAULT 0
-                );
-                INSERT INTO todos (title, completed) VALUES ('Buy Milk', 0);
-                PRAGMA user_version = \(schemaVersion);
-                COMMIT;
-                """)
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
+    /// Calls `handler` with the journal id of every write committed from now on, before the write returns
+    /// (so under the caller's lock: the server pins it as the id of the event the write causes).
+    package func onCommit(_ handler: @escaping @Sendable (Int64) -> Void) {
+        committed.withLock { $0 = handler }
     }
 
     /// Every todo, ordered by id.
@@ -70,31 +67,81 @@ package final class SQLiteTodoStore: TodoStore {
         }
     }
 
-    /// Inserts a todo and commits it; the id is new.
-    package func insert(title: String, completed: Bool) throws(TodoStoreError) -> Todo {
-        try writing { connection throws(TodoStoreError) in
-            try connection.query(
-                "INSERT INTO todos (title, completed) VALUES (?, ?)", [.text(title), .integer(completed ? 1 : 0)])
-            return Todo(id: Int(connection.lastInsertRowID), title: title, completed: completed)
+    /// The newest `limit` journal entries, newest first (a restart rebuilds its recent events from them).
+    package func recentEntries(limit: Int) throws(TodoStoreError) -> [SQLiteJournalEntry] {
+        try connection.withLock { connection throws(TodoStoreError) in
+            let rows = try connection.query(
+                "SELECT id, change FROM livestate_events WHERE topic = 'todos' ORDER BY id DESC LIMIT ?",
+                [.integer(Int64(limit))])
+            return rows.compactMap { row in
+                guard let seq = row[0].integer else { return nil }
+                return SQLiteJournalEntry(seq: seq, json: row[1].text ?? "")
+            }
         }
     }
 
-    /// Replaces title and completion of `todo.id` and commits; `false` when there is no such todo.
+    /// Inserts a todo and commits it with its journal entry; the id is new.
+    package func insert(title: String, completed: Bool) throws(TodoStoreError) -> Todo {
+        let todo = try journaled { connection throws(TodoStoreError) -> (Todo, SQLiteJournalEntry)? in
+            try connection.query(
+                "INSERT INTO todos (title, completed) VALUES (?, ?)", [.text(title), .integer(completed ? 1 : 0)])
+            let todo = Todo(id: Int(connection.lastInsertRowID), title: title, completed: completed)
+            return (todo, SQLiteJournalEntry(change: .upsert(todo), before: nil))
+        }
+        guard let todo else { throw TodoStoreError("the insert wrote no row") }
+        return todo
+    }
+
+    /// Replaces title and completion of `todo.id` and commits with its journal entry; `false` when there is
+    /// no such todo (nothing is written).
     package func update(_ todo: Todo) throws(TodoStoreError) -> Bool {
-        try writing { connection throws(TodoStoreError) in
+        try journaled { connection throws(TodoStoreError) -> (Bool, SQLiteJournalEntry)? in
+            guard let before = try Self.row(todo.id, connection) else { return nil }
             try connection.query(
                 "UPDATE todos SET title = ?, completed = ? WHERE id = ?",
                 [.text(todo.title), .integer(todo.completed ? 1 : 0), .integer(Int64(todo.id))])
-            return connection.changes > 0
-        }
+            return (true, SQLiteJournalEntry(change: .upsert(todo), before: before))
+        } ?? false
     }
 
-    /// Deletes `id` and commits; `false` when there is no such todo.
+    /// Deletes `id` and commits with its journal entry; `false` when there is no such todo.
     package func delete(id: Int) throws(TodoStoreError) -> Bool {
-        try writing { connection throws(TodoStoreError) in
+        try journaled { connection throws(TodoStoreError) -> (Bool, SQLiteJournalEntry)? in
+            guard let before = try Self.row(id, connection) else { return nil }
             try connection.query("DELETE FROM todos WHERE id = ?", [.integer(Int64(id))])
-            return connection.changes > 0
+            return (true, SQLiteJournalEntry(change: .delete(id: id), before: before))
+        } ?? false
+    }
+
+    /// Runs `body` and writes the journal entry it returns in one transaction (nil: nothing to write, rolled
+    /// back): the counter takes the next id, the entry is inserted, entries beyond `retention` are deleted.
+    private func journaled<T>(
+        _ body: (SQLiteConnection) throws(TodoStoreError) -> (T, SQLiteJournalEntry)?
+    ) throws(TodoStoreError) -> T? {
+        let (result, seq) = try writing { connection throws(TodoStoreError) -> (T?, Int64?) in
+            try connection.query("BEGIN IMMEDIATE")
+            do throws(TodoStoreError) {
+                guard let (result, entry) = try body(connection) else {
+                    try connection.query("ROLLBACK")
+                    return (nil, nil)
+                }
+                let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
+                guard let seq = taken.first?.first?.integer else {
+                    throw TodoStoreError("the journal counter is missing")
+                }
+                try connection.query(
+                    "INSERT INTO livestate_events (id, topic, change) VALUES (?, 'todos', ?)",
+                    [.integer(seq), .text(entry.json)])
+                try connection.query("DELETE FROM livestate_events WHERE id <= ?", [.integer(seq - retention)])
+                try connection.query("COMMIT")
+                return (result, seq)
+            } catch {
+                try? connection.query("ROLLBACK")
+                throw error
+            }
         }
+        if let seq, let handler = committed.withLock({ $0 }) { handler(seq) }
+        return result
     }
 
     /// Runs a write under the lock, checking that the data file is still the one opened, before (nothing
@@ -107,6 +154,11 @@ package final class SQLiteTodoStore: TodoStore {
             try file.check()
             return result
         }
+    }
+
+    private static func row(_ id: Int, _ connection: SQLiteConnection) throws(TodoStoreError) -> Todo? {
+        try connection.query("SELECT id, title, completed FROM todos WHERE id = ?", [.integer(Int64(id))])
+            .first.map(todo)
     }
 
     private static func todo(_ row: [SQLiteValue]) -> Todo {

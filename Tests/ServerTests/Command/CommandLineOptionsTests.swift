@@ -39,9 +39,10 @@ import Testing
         let parsed = try configuration([
             "--host", "0.0.0.0", "--port=0", "--data", ":memory:", "--public", folder, "--upstream",
             "https://jsonplaceholder.typicode.com", "--token", "t0k", "--heartbeat", "0.5", "--threads", "4",
-            "--cors", "*", "--max-todos", "25", "--ca-file", #filePath,
+            "--cors", "*", "--max-todos", "25", "--ca-file", #filePath, "--journal-retention", "40",
         ])
         #expect(parsed.maxTodos == 25)
+        #expect(parsed.journalRetention == 40)
         #expect(parsed.host == "0.0.0.0")
         #expect(parsed.port == 0)
         #expect(parsed.dataPath == ":memory:")
@@ -57,10 +58,11 @@ import Testing
     @Test func environmentIsReadAndAFlagWins() throws {
         let environment = [
             "LIVESTATE_PORT": "9000", "LIVESTATE_THREADS": "2", "LIVESTATE_CORS": "http://a.test",
-            "LIVESTATE_MAX_TODOS": "7",
+            "LIVESTATE_MAX_TODOS": "7", "LIVESTATE_JOURNAL_RETENTION": "12",
         ]
         let fromEnvironment = try configuration([], environment)
         #expect(fromEnvironment.maxTodos == 7)
+        #expect(fromEnvironment.journalRetention == 12)
         #expect(fromEnvironment.port == 9000)
         #expect(fromEnvironment.threads == 2)
         #expect(fromEnvironment.cors == CORSPolicy(origins: .list(["http://a.test"])))
@@ -86,7 +88,8 @@ import Testing
         (["--heartbeat", "0"], "--heartbeat"), (["--upstream", "file:///etc"], "--upstream"),
         (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
-        (["stray"], "stray"), (["--data"], "--data"), (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"),
+        (["--journal-retention", "0"], "--journal-retention"), (["stray"], "stray"), (["--data"], "--data"),
+        (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {

@@ -138,6 +138,25 @@ import Testing
         #expect(try harness.decode(Todo.self, "/todos/1") == Todo(id: 1, title: "Buy Milk", completed: false))
     }
 
+    @Test func aMalformedIdempotencyKeyIs400InvalidHeaderAndChangesNothing() throws {
+        let writes: [(HTTPMethod, String, String?)] = [
+            (.post, "/todos", #"{"title":"Walk the dog"}"#),
+            (.put, "/todos/1", #"{"title":"Buy oat milk","completed":true}"#),
+            (.patch, "/todos/1", #"{"completed":true}"#), (.delete, "/todos/1", nil),
+        ]
+        for (method, path, json) in writes {
+            for key in ["", "two words", String(repeating: "k", count: 129)] {
+                let refused = try harness.send(method, path, json: json, headers: ["Idempotency-Key": key])
+                #expect(refused.status == 400)
+                #expect(try ErrorBody(refused).error == "invalid_header")
+            }
+        }
+        #expect(try harness.decode([Todo].self, "/todos") == [Todo(id: 1, title: "Buy Milk")])
+        let keyed = try harness.send(
+            .post, "/todos", json: #"{"title":"Walk the dog"}"#, headers: ["Idempotency-Key": "k-1"])
+        #expect(keyed.status == 201)
+    }
+
     @Test func listTakesTheQueryLanguage() throws {
         for title in ["Walk the dog", "Water the plants", "Call mum"] {
             _ = try harness.send(.post, "/todos", json: #"{"title":"\#(title)"}"#)

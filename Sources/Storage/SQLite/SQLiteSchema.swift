@@ -1,0 +1,79 @@
+import Domain
+import Foundation
+
+/// The tables of an SQLite data file, created or migrated at start, one transaction per version:
+///
+/// - version 1: `todos`, seeded with `Buy Milk` (seed 004);
+/// - version 2: the journal of docs/architecture-instances.md in the same file: `livestate_events` (one row
+///   per committed todo change, written in the change's own transaction) and `livestate_counter` (where
+///   journal ids come from). A file of version 1 keeps its todos; its counter starts above every
+///   clock-based event id the older binary handed out (microseconds since 1970, divided by the 65,536 ids
+///   each entry leaves for the events that are not journaled), so a browser's `Last-Event-ID` from before
+///   the upgrade compares below every new id.
+enum SQLiteSchema {
+    /// The version written to `PRAGMA user_version` once every table of it exists.
+    static let version = 2
+
+    /// Journal entry `n` is event id `n × journalBlock` (as with PostgreSQL).
+    static let journalBlock: Int64 = 65536
+
+    /// Brings the file of `connection` to `version`; a file already there is left as it is.
+    static func migrate(_ connection: SQLiteConnection, now: Date = Date()) throws(TodoStoreError) {
+        let found = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
+        if found < 1 {
+            try transaction(connection) { () throws(TodoStoreError) in
+                try connection.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS todos (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT,
+                        title TEXT NOT NULL,
+                        completed INTEGER NOT NULL DEFAULT 0
+                    );
+                    INSERT INTO todos (title, completed) VALUES ('Buy Milk', 0);
+                    PRAGMA user_version = 1;
+                    """)
+            }
+        }
+        if found < 2 {
+            try transaction(connection) { () throws(TodoStoreError) in
+                try connection.execute(
+                    """
+                    CREATE TABLE IF NOT EXISTS livestate_events (
+                        id INTEGER PRIMARY KEY,
+                        topic TEXT NOT NULL,
+                        change TEXT NOT NULL
+                    );
+                    CREATE TABLE IF NOT EXISTS livestate_counter (
+                        only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
+                        last_id INTEGER NOT NULL
+                    );
+                    """)
+                try connection.query(
+                    """
+                    INSERT INTO livestate_counter (only_row, last_id)
+                    SELECT 1, MAX(?, COALESCE((SELECT MAX(id) FROM livestate_events), 0))
+                    WHERE NOT EXISTS (SELECT 1 FROM livestate_counter)
+                    """, [.integer(firstCounter(now))])
+                try connection.execute("PRAGMA user_version = 2")
+            }
+        }
+    }
+
+    /// The counter of a file that has none: above every clock-based id handed out until `now`.
+    static func firstCounter(_ now: Date) -> Int64 {
+        Int64(max(0, now.timeIntervalSince1970 * 1_000_000)) / journalBlock + 1
+    }
+
+    private static func transaction(
+        _ connection: SQLiteConnection, _ body: () throws(TodoStoreError) -> Void
+    ) throws(TodoStoreError) {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            try body()
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

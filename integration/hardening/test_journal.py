@@ -1,0 +1,190 @@
+"""The events journal in the SQLite file (docs/architecture-instances.md, "SQLite"): `Last-Event-ID`
+resume survives a restart, old clock-based ids compare below the new sequence, a todo and its event are
+one transaction (kill -9 cannot split them), and `--journal-retention` keeps the table bounded.
+
+Real binary, real SQLite file, the file read back with Python's sqlite3. LIVESTATE_JOURNAL_KILLS scales
+the kill -9 cycles (default 4).
+"""
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from livestate import Server, SSEClient
+
+KILLS = int(os.environ.get("LIVESTATE_JOURNAL_KILLS", "4"))
+
+
+@pytest.fixture()
+def data(tmp_path):
+    return str(tmp_path / "todos.sqlite")
+
+
+def todos_events(client, until, timeout=10):
+    """The todos events of `client` until `until(events)` holds."""
+    events = []
+    deadline = time.monotonic() + timeout
+    while not until(events):
+        assert time.monotonic() < deadline, f"timed out with {[(e.id, e.data) for e in events]}"
+        event = client.next(timeout=max(0.1, deadline - time.monotonic()))
+        if event is not None and event.event == "todos":
+            events.append(event)
+    return events
+
+
+def has_title(title):
+    return lambda events: bool(events) and any(t["title"] == title for t in events[-1].json())
+
+
+def frames(events):
+    return [(e.id, e.event, e.data) for e in events]
+
+
+def test_resume_after_a_restart_gets_exactly_the_missed_events_with_their_ids(binary, data):
+    server = Server(binary=binary, data=data).start()
+    witness = SSEClient.of(server, "/events?topics=todos")
+    client = SSEClient.of(server, "/events?topics=todos")
+    assert witness.read_head() == 200 and client.read_head() == 200
+    server.add_todo("seen before")
+    last = todos_events(client, has_title("seen before"))[-1]
+    client.close()
+    # Missed before the restart: an insert, an update and a delete.
+    missed = server.add_todo("missed insert")
+    assert server.call("PATCH", f"/todos/{missed['id']}", {"completed": True})[0] == 200
+    assert server.call("DELETE", "/todos/1")[0] == 204
+    seen = todos_events(witness, lambda events: bool(events) and all(t["id"] != 1 for t in events[-1].json()))
+    witness.close()
+    before_restart = [e for e in seen if int(e.id) > int(last.id)]
+    assert len(before_restart) == 3, frames(seen)
+    server.kill9()  # every 2xx above is on disk, and so are their events
+
+    with Server(binary=binary, data=data) as again:
+        after = again.add_todo("missed after the restart")
+        resumed = SSEClient.of(again, "/events?topics=todos", headers={"Last-Event-ID": last.id})
+        assert resumed.read_head() == 200
+        events = todos_events(resumed, has_title(after["title"]))
+        resumed.close()
+        # The three missed before the restart, byte for byte with their ids, then the one after it.
+        assert frames(events[:3]) == frames(before_restart)
+        assert len(events) == 4, frames(events)
+        assert int(events[3].id) > int(events[2].id)
+        assert [t["title"] for t in events[3].json()] == ["seen before", "missed insert", after["title"]]
+        # A resume with ?diff=1 gets the same missed events as changes.
+        diff = SSEClient.of(again, "/events?topics=todos&diff=1", headers={"Last-Event-ID": last.id})
+        assert diff.read_head() == 200
+        changes = [e.json() for e in todos_events(diff, lambda events: len(events) >= 4)]
+        diff.close()
+        assert changes[0]["inserted"][0]["title"] == "missed insert"
+        assert changes[1]["updated"] == [dict(missed, completed=True)]
+        assert changes[2] == {"deleted": [1], "inserted": [], "updated": []}
+
+
+def test_a_restart_without_writes_repeats_no_id_and_a_first_connect_gets_the_current_list(binary, data):
+    with Server(binary=binary, data=data) as server:
+        server.add_todo("written once")
+        with SSEClient.of(server, "/events") as client:
+            assert client.read_head() == 200
+            first_run = {e.id: (e.event, e.data) for e in client.drain(0.5) if e.id}
+    with Server(binary=binary, data=data) as server:
+        with SSEClient.of(server, "/events") as client:
+            assert client.read_head() == 200
+            second_run = {e.id: (e.event, e.data) for e in client.drain(0.5) if e.id}
+    todos = [data for event, data in second_run.values() if event == "todos"]
+    assert len(todos) == 1 and "written once" in todos[0]
+    # The todos event is the same event (id and data); every other id of the second run is new.
+    for event_id, value in second_run.items():
+        if event_id in first_run:
+            assert value == first_run[event_id] and value[0] == "todos"
+
+
+def test_a_file_of_the_old_schema_keeps_its_todos_and_an_old_clock_id_gets_a_fresh_snapshot(binary, data):
+    # The file as the binary before the journal wrote it: schema version 1, todos only.
+    db = sqlite3.connect(data)
+    db.executescript(
+        """
+        PRAGMA journal_mode=WAL;
+        CREATE TABLE todos (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL,
+                            completed INTEGER NOT NULL DEFAULT 0);
+        INSERT INTO todos (title, completed) VALUES ('Buy Milk', 0), ('From the old binary', 1);
+        PRAGMA user_version = 1;
+        """)
+    db.close()
+    clock_id = str(int(time.time() * 1_000_000))  # what the old binary's EventIDSource handed out
+    with Server(binary=binary, data=data) as server:
+        assert [t["title"] for t in server.call("GET", "/todos")[2]] == ["Buy Milk", "From the old binary"]
+        with SSEClient.of(server, "/events?topics=todos", headers={"Last-Event-ID": clock_id}) as client:
+            assert client.read_head() == 200
+            snapshot = todos_events(client, lambda events: len(events) >= 1)[0]
+            assert [t["title"] for t in snapshot.json()] == ["Buy Milk", "From the old binary"]
+            assert int(snapshot.id) > int(clock_id)
+            server.add_todo("after the upgrade")
+            live = todos_events(client, has_title("after the upgrade"))[-1]
+            assert int(live.id) > int(snapshot.id)
+    db = sqlite3.connect(data)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("SELECT count(*) FROM livestate_events").fetchone()[0] == 1
+    db.close()
+
+
+def test_kill_9_mid_burst_never_leaves_a_todo_without_its_event(binary, data):
+    sent = 0
+    for cycle in range(KILLS):
+        server = Server(binary=binary, data=data).start()
+        stop = threading.Event()
+
+        def writer():
+            nonlocal sent
+            while not stop.is_set():
+                try:
+                    server.call("POST", "/todos", {"title": f"burst {cycle} {sent}"})
+                    sent += 1
+                except OSError:
+                    return
+
+        threads = [threading.Thread(target=writer) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        time.sleep(random.uniform(0.3, 1.0))
+        server.kill9()
+        stop.set()
+        for thread in threads:
+            thread.join(10)
+        db = sqlite3.connect(data)
+        todo_ids = {row[0] for row in db.execute("SELECT id FROM todos WHERE id > 1")}
+        event_ids = set()
+        for (change,) in db.execute("SELECT change FROM livestate_events"):
+            event_ids.add(json.loads(change)["todo"]["id"])
+        db.close()
+        assert todo_ids == event_ids, (sorted(todo_ids ^ event_ids), cycle)
+    assert sent > 0
+    with Server(binary=binary, data=data) as server:
+        assert len(server.call("GET", "/todos")[2]) == len(todo_ids) + 1
+
+
+def test_the_journal_stays_bounded_and_an_id_older_than_it_gets_current_values(binary, data):
+    with Server("--journal-retention", "20", binary=binary, data=data) as server:
+        with SSEClient.of(server, "/events?topics=todos") as client:
+            assert client.read_head() == 200
+            server.add_todo("the oldest write")
+            oldest = todos_events(client, has_title("the oldest write"))[-1]
+            for n in range(60):
+                server.add_todo(f"write {n:02d}")
+            recent = todos_events(client, has_title("write 49"))[-1]
+    db = sqlite3.connect(data)
+    assert db.execute("SELECT count(*) FROM livestate_events").fetchone()[0] == 20
+    db.close()
+    with Server("--journal-retention", "20", binary=binary, data=data) as server:
+        with SSEClient.of(server, "/events?topics=todos", headers={"Last-Event-ID": oldest.id}) as client:
+            assert client.read_head() == 200
+            events = todos_events(client, lambda events: len(events) >= 1)
+            # Older than the journal: the current list once, as on a first connect.
+            assert len(events[0].json()) == 62 and client.drain(0.3) == []
+        with SSEClient.of(server, "/events?topics=todos", headers={"Last-Event-ID": recent.id}) as client:
+            assert client.read_head() == 200
+            events = todos_events(client, has_title("write 59"))
+            assert [e.json()[-1]["title"] for e in events] == [f"write {n:02d}" for n in range(50, 60)]
