@@ -136,7 +136,7 @@ package final class SQLiteTodoStore: TodoStore {
                 try connection.query("COMMIT")
                 return (result, seq)
             } catch {
-                try? connection.query("ROLLBACK")
+                _ = try? connection.query("ROLLBACK")
                 throw error
             }
         }
