@@ -10,6 +10,12 @@
 //   2. throughput: those clients close; WATCHERS connections per instance stay; for WRITE_SECONDS
 //      every instance gets CONCURRENCY writes in flight at all times (a new one as soon as one is
 //      answered). Acknowledged writes per second, and every acknowledged write checked on every watcher.
+//      WRITE_SECONDS 0 skips this phase.
+//
+// A server that cannot keep up would make phase 1 last as long as its queue: INSTANCES_PHASE_LIMIT
+// (seconds after the last write was sent, default 20) ends it then. Every delivery still missing counts
+// in the percentiles with its latency at that moment (so they are lower bounds, flagged saturated=1),
+// as "behind" rather than lost, and writes not answered by then count as not acknowledged.
 //
 // Usage: client HOST CLIENTS EVENTS RATE WRITE_SECONDS CONCURRENCY WATCHERS PORT [PORT ...]
 // Prints one line of key=value results (see run.sh); exits 1 when anything acknowledged was lost.
@@ -33,6 +39,7 @@
 #define MAX_PENDING_CONNECTS 256
 #define MAX_PORTS 16
 #define MAX_WRITES 400000   // phase 2 stops sending at this many writes
+#define MAX_WRITERS 16384   // connections for writes in flight
 
 struct conn {
     struct bufferevent *bev;
@@ -63,17 +70,22 @@ static int n_writes;            // sequence numbers handed out
 static int n_answered, n_acked, n_failed;
 static uint64_t *send_ns;       // per sequence number
 static uint8_t *acked, *taken_by;   // per sequence number: 2xx, and which instance took it
+static uint8_t *answers_left, *refused;   // per sequence number: answers still due, any non-2xx
+static int broadcast, n_created;   // INSTANCES_BROADCAST: every write to every server (the reference)
 static int phase2_first_seq;
 static uint64_t phase2_start_ns, phase2_end_ns, phase2_last_ack_ns;
 static int sending;
 
-static struct writer *writers;
+static struct writer writers[MAX_WRITERS];
 static int n_writers;
 
 static uint32_t *lat_local, *lat_cross;   // microseconds
 static long n_local, n_cross, cap_local, cap_cross;
 static long first_sightings;
 static uint64_t last_delivery_ns;
+static double phase_limit = 20;
+static long behind1;
+static int saturated1, unanswered1;
 static struct event *publish_timer, *tick_timer;
 
 static uint64_t now_ns(void) {
@@ -197,15 +209,21 @@ static long count_lost(int from, int to) {
 }
 
 static void send_write(struct writer *w);
+static struct writer *idle_writer(int instance);
 
+// A write's answer; with INSTANCES_BROADCAST a write counts as answered (and acknowledged) once every
+// server answered it (2xx from all).
 static void on_answer(struct evhttp_request *req, void *arg) {
-    int seq = (int)(intptr_t)arg;
-    struct writer *w = NULL;
-    for (int i = 0; i < n_writers; i++)
-        if (writers[i].busy == seq + 1) w = &writers[i];
+    intptr_t tag = (intptr_t)arg;
+    int seq = (int)(tag & 0xFFFFF);
+    struct writer *w = &writers[tag >> 20];
     int code = req ? evhttp_request_get_response_code(req) : -1;
+    w->busy = 0;
+    if (phase >= 2 && seq < phase2_first_seq) return;   // phase 1 gave up on it at its limit
+    if (code < 200 || code >= 300) refused[seq] = 1;
+    if (--answers_left[seq] > 0) return;
     n_answered++;
-    if (code >= 200 && code < 300) {
+    if (!refused[seq]) {
         acked[seq] = 1;
         n_acked++;
         phase2_last_ack_ns = now_ns();
@@ -213,31 +231,39 @@ static void on_answer(struct evhttp_request *req, void *arg) {
         n_failed++;
         if (n_failed <= 5) fprintf(stderr, "PATCH seq %d: %d\n", seq, code);
     }
-    if (w) {
-        w->busy = 0;
-        if (phase == 2 && sending) send_write(w);
-    }
+    if (phase == 2 && sending) send_write(w);
 }
 
-static void send_write(struct writer *w) {
-    if (n_writes >= MAX_WRITES) { sending = 0; return; }
-    int seq = n_writes++;
-    struct evhttp_request *req = evhttp_request_new(on_answer, (void *)(intptr_t)seq);
+// Sends write `seq` (its send time already taken) through `w`.
+static void send_request(struct writer *w, int seq) {
+    struct evhttp_request *req = evhttp_request_new(on_answer, (void *)(((intptr_t)(w - writers) << 20) | seq));
     struct evkeyvalq *headers = evhttp_request_get_output_headers(req);
     char hostport[64], body[128], length[16], path[64];
     snprintf(hostport, sizeof hostport, "%s:%d", host, ports[w->instance]);
     evhttp_add_header(headers, "Host", hostport);
     evhttp_add_header(headers, "Content-Type", "application/json");
-    uint64_t t = now_ns();
-    send_ns[seq] = t;
-    taken_by[seq] = (uint8_t)w->instance;
-    int len = snprintf(body, sizeof body, "{\"title\":\"" MARKER "%d t=%llu\"}", seq, (unsigned long long)t);
+    int len = snprintf(body, sizeof body, "{\"title\":\"" MARKER "%d t=%llu\"}", seq, (unsigned long long)send_ns[seq]);
     evbuffer_add(evhttp_request_get_output_buffer(req), body, len);
     snprintf(length, sizeof length, "%d", len);   // evhttp adds Content-Length for POST and PUT only
     evhttp_add_header(headers, "Content-Length", length);
     snprintf(path, sizeof path, "/todos/%d", todo_id);
-    w->busy = seq + 1;
+    w->busy = 1;
     evhttp_make_request(w->http, req, EVHTTP_REQ_PATCH, path);
+}
+
+// A new write through `w` (through every server with INSTANCES_BROADCAST, phase 1).
+static void send_write(struct writer *w) {
+    if (n_writes >= MAX_WRITES) { sending = 0; return; }
+    int seq = n_writes++;
+    send_ns[seq] = now_ns();
+    taken_by[seq] = (uint8_t)w->instance;
+    if (broadcast && phase == 1) {
+        answers_left[seq] = (uint8_t)n_ports;
+        for (int i = 0; i < n_ports; i++) send_request(i == w->instance ? w : idle_writer(i), seq);
+    } else {
+        answers_left[seq] = 1;
+        send_request(w, seq);
+    }
 }
 
 // An idle writer of that instance, a new connection when all are busy (a write never waits behind
@@ -245,8 +271,11 @@ static void send_write(struct writer *w) {
 static struct writer *idle_writer(int instance) {
     for (int i = 0; i < n_writers; i++)
         if (writers[i].instance == instance && !writers[i].busy) return &writers[i];
-    writers = realloc(writers, (size_t)(n_writers + 1) * sizeof *writers);
-    struct writer *w = &writers[n_writers++];
+    if (n_writers == MAX_WRITERS) {
+        fprintf(stderr, "more than %d writes in flight\n", MAX_WRITERS);
+        exit(2);
+    }
+    struct writer *w = &writers[n_writers++];   // a fixed array: a writer's address never moves
     w->instance = instance;
     w->busy = 0;
     w->http = evhttp_connection_base_new(base, NULL, host, ports[instance]);
@@ -299,7 +328,24 @@ static void tick(evutil_socket_t fd, short what, void *arg) {
         phase2_end_ns = now;
     }
     int all_sent = phase == 1 ? n_writes >= n_events : !sending && phase2_start_ns;
-    if (!all_sent || n_answered < n_writes) return;
+    if (!all_sent) return;
+    int at_limit = phase == 1 && now - send_ns[n_writes - 1] >= (uint64_t)(phase_limit * 1e9);
+    if (at_limit) {
+        // Saturated: what has not arrived yet counts at its latency now; unanswered writes as not acked.
+        saturated1 = 1;
+        unanswered1 = n_writes - n_answered;
+        for (int i = 0; i < n_conns; i++)
+            for (int s = 0; s < n_writes; s++)
+                if (acked[s] && !(conns[i].seen[s >> 3] & (1 << (s & 7)))) {
+                    uint32_t us = (uint32_t)((now - send_ns[s]) / 1000);
+                    if (taken_by[s] == conns[i].instance) push(&lat_local, &n_local, &cap_local, us);
+                    else push(&lat_cross, &n_cross, &cap_cross, us);
+                    behind1++;
+                }
+        last_delivery_ns = now;
+    } else if (n_answered < n_writes) {
+        return;
+    }
     int from = phase == 1 ? 0 : phase2_first_seq;
     long acked_here = 0;
     for (int s = from; s < n_writes; s++) acked_here += acked[s];
@@ -307,8 +353,8 @@ static void tick(evutil_socket_t fd, short what, void *arg) {
     static long sightings_at_start;
     int timed_out = quiet >= 5000000000ull;
     // Sightings include writes answered non-2xx that were applied all the same: count exactly then.
-    if (first_sightings - sightings_at_start < (long)n_conns * acked_here && !timed_out) return;
-    long lost = count_lost(from, n_writes);
+    if (first_sightings - sightings_at_start < (long)n_conns * acked_here && !timed_out && !at_limit) return;
+    long lost = at_limit ? 0 : count_lost(from, n_writes);
     if (lost > 0 && !timed_out) return;
     if (phase == 1) {
         lost1 = lost;
@@ -318,6 +364,13 @@ static void tick(evutil_socket_t fd, short what, void *arg) {
         closed1 = n_closed_early;
         phase1_seconds = (last_delivery_ns - send_ns[0]) / 1e9;
         close_set();
+        phase2_first_seq = n_writes;
+        if (write_seconds == 0) {
+            lost2 = 0;
+            phase = 3;
+            event_base_loopexit(base, NULL);
+            return;
+        }
         phase = 2;
         n_closed_early = 0;
         sightings_at_start = first_sightings;
@@ -337,7 +390,13 @@ static void give_up(evutil_socket_t fd, short what, void *arg) {
 
 static void on_created(struct evhttp_request *req, void *arg) {
     (void)arg;
-    todo_id = created_todo_id(req);
+    int id = created_todo_id(req);
+    if (todo_id >= 0 && id != todo_id) {
+        fprintf(stderr, "the servers made the todo with different ids (%d, %d)\n", todo_id, id);
+        exit(2);
+    }
+    todo_id = id;
+    if (++n_created < (broadcast ? n_ports : 1)) return;
     phase = 1;
     open_set(per_instance * n_ports, n_events);
 }
@@ -352,16 +411,21 @@ int main(int argc, char **argv) {
     per_instance = atoi(argv[2]);
     n_events = atoi(argv[3]);
     rate = atof(argv[4]);
+    if (getenv("INSTANCES_PHASE_LIMIT")) phase_limit = atof(getenv("INSTANCES_PHASE_LIMIT"));
     write_seconds = atoi(argv[5]);
     concurrency = atoi(argv[6]);
     watchers_per_instance = atoi(argv[7]);
     for (int i = 8; i < argc && n_ports < MAX_PORTS; i++) ports[n_ports++] = atoi(argv[i]);
-    if (n_events < 1 || n_events > MAX_WRITES / 2 || rate <= 0 || per_instance < 1 || watchers_per_instance < 1) {
+    if (n_events < 1 || n_events > MAX_WRITES / 2 || rate <= 0 || per_instance < 1 || watchers_per_instance < 1 ||
+        phase_limit <= 0) {
         fprintf(stderr, "bad arguments\n");
         return 2;
     }
     send_ns = calloc(MAX_WRITES, sizeof *send_ns);
     acked = calloc(MAX_WRITES, 1);
+    answers_left = calloc(MAX_WRITES, 1);
+    refused = calloc(MAX_WRITES, 1);
+    broadcast = getenv("INSTANCES_BROADCAST") && atoi(getenv("INSTANCES_BROADCAST"));
     taken_by = calloc(MAX_WRITES, 1);
     base = event_base_new();
     tick_timer = event_new(base, -1, EV_PERSIST, tick, NULL);
@@ -370,16 +434,19 @@ int main(int argc, char **argv) {
     struct timeval limit = {600, 0};
     event_add(evtimer_new(base, give_up, NULL), &limit);
 
-    // The todo whose title every write replaces, made on the first instance.
-    struct evhttp_connection *setup = evhttp_connection_base_new(base, NULL, host, ports[0]);
-    struct evhttp_request *req = evhttp_request_new(on_created, NULL);
-    char hostport[64];
-    snprintf(hostport, sizeof hostport, "%s:%d", host, ports[0]);
-    evhttp_add_header(evhttp_request_get_output_headers(req), "Host", hostport);
-    evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "application/json");
-    const char *body = "{\"title\":\"" MARKER "-1 t=0\"}";
-    evbuffer_add(evhttp_request_get_output_buffer(req), body, strlen(body));
-    evhttp_make_request(setup, req, EVHTTP_REQ_POST, "/todos");
+    // The todo whose title every write replaces, made on the first instance (on every server when
+    // broadcasting: they share nothing).
+    for (int i = 0; i < (broadcast ? n_ports : 1); i++) {
+        struct evhttp_connection *setup = evhttp_connection_base_new(base, NULL, host, ports[i]);
+        struct evhttp_request *req = evhttp_request_new(on_created, NULL);
+        char hostport[64];
+        snprintf(hostport, sizeof hostport, "%s:%d", host, ports[i]);
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Host", hostport);
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "application/json");
+        const char *body = "{\"title\":\"" MARKER "-1 t=0\"}";
+        evbuffer_add(evhttp_request_get_output_buffer(req), body, strlen(body));
+        evhttp_make_request(setup, req, EVHTTP_REQ_POST, "/todos");
+    }
     event_base_dispatch(base);
     if (phase != 3) return 2;
 
@@ -395,13 +462,14 @@ int main(int argc, char **argv) {
     printf("instances=%d clients=%d writes=%d acked=%d failed=%d deliveries=%ld lost=%ld closed_early=%d "
            "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f local_p50_ms=%.2f local_p99_ms=%.2f cross_p50_ms=%.2f "
            "cross_p99_ms=%.2f connect_s=%.2f phase1_s=%.2f deliveries_per_s=%.0f "
-           "sat_writes=%d sat_acked=%d sat_failed=%d acked_per_s=%.0f sat_watchers=%d sat_lost=%ld\n",
-           n_ports, per_instance * n_ports, n_events, phase1_acked, phase1_failed, n_all, lost1, closed1,
+           "sat_writes=%d sat_acked=%d sat_failed=%d acked_per_s=%.0f sat_watchers=%d sat_lost=%ld "
+           "saturated=%d behind=%ld unanswered=%d\n",
+           n_ports, per_instance * n_ports, n_events, phase1_acked, phase1_failed, n_all - behind1, lost1, closed1,
            pct(all, n_all, 0.5), pct(all, n_all, 0.99), n_all ? all[n_all - 1] / 1000.0 : 0,
            pct(lat_local, n_local, 0.5), pct(lat_local, n_local, 0.99), pct(lat_cross, n_cross, 0.5),
            pct(lat_cross, n_cross, 0.99), connect1_seconds, phase1_seconds,
-           phase1_seconds > 0 ? n_all / phase1_seconds : 0, phase2_writes, phase2_acked,
+           phase1_seconds > 0 ? (n_all - behind1) / phase1_seconds : 0, phase2_writes, phase2_acked,
            n_failed - phase1_failed, window > 0 ? phase2_acked / window : 0, watchers_per_instance * n_ports,
-           lost2);
-    return lost1 == 0 && lost2 == 0 ? 0 : 1;
+           lost2, saturated1, behind1, unanswered1);
+    return lost1 == 0 && lost2 == 0 ? 0 : 1;   // at the limit nothing counts as lost: see "behind"
 }

@@ -4,20 +4,29 @@
 # send time): delivery latency p50/p99 (local = clients of the instance that took the write, cross =
 # clients of the others), then a saturating write phase (CONCURRENCY writes in flight per instance for
 # WRITE_SECONDS): acknowledged writes per second; and zero loss (every acknowledged write seen by every
-# client). The same figures for one instance on a SQLite file, in the same run (the reference).
+# client). In the same run, the same figures for one instance on a SQLite file, and for COUNT plain C
+# evhttp servers of Benchmarks/fanout (reference.c, in memory, no database; every write sent to all of
+# them by the load generator) with the same clients: what this machine can deliver at all.
 #
 # usage: Benchmarks/instances/run.sh
-#   INSTANCES_CLIENTS=1000 INSTANCES_EVENTS=1000 INSTANCES_RATE=100   clients per instance, writes, rate
-#   INSTANCES_WRITE_SECONDS=10 INSTANCES_CONCURRENCY=16 INSTANCES_WATCHERS=10   saturating phase
+#   INSTANCES_CLIENTS="100 1000" INSTANCES_EVENTS=1000 INSTANCES_RATE=100   clients per instance (each
+#                                     count measured in turn), writes, rate
+#   INSTANCES_PHASE_LIMIT=20          seconds after the last write after which the latency phase ends
+#                                     (what has not arrived counts at its latency then: "behind")
+#   INSTANCES_WRITE_SECONDS=10 INSTANCES_CONCURRENCY=16 INSTANCES_WATCHERS=10   saturating phase (after
+#                                     the last client count only)
 #   INSTANCES_COUNT=3                 PostgreSQL instances
 #   INSTANCES_THREADS=1               each instance's --threads
+#   INSTANCES_SETUPS="postgres sqlite reference"   which setups run
 #   PG_TEST_FSYNC=on                  the cluster's fsync (SQLite writes with synchronous=FULL)
 #   SWIFT_SCRATCH=.build-release      SwiftPM scratch path of the release build
 #   LIVESTATE_BIN=path                skip the build and use this binary
-# Stops by itself in about 1–2 minutes at the defaults (plus the release build the first time).
+#   LIVESTATE_BASELINE_BIN=path       also run the PostgreSQL setup with this binary (before/after)
+# Stops by itself in about 3 minutes at the defaults (each client run is cut at 150 s; plus the release
+# build the first time).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-CLIENTS=${INSTANCES_CLIENTS:-1000}
+CLIENT_COUNTS=(${INSTANCES_CLIENTS:-100 1000})
 EVENTS=${INSTANCES_EVENTS:-1000}
 RATE=${INSTANCES_RATE:-100}
 WRITE_SECONDS=${INSTANCES_WRITE_SECONDS:-10}
@@ -25,11 +34,15 @@ CONCURRENCY=${INSTANCES_CONCURRENCY:-16}
 WATCHERS=${INSTANCES_WATCHERS:-10}
 COUNT=${INSTANCES_COUNT:-3}
 THREADS=${INSTANCES_THREADS:-1}
+SETUPS=" ${INSTANCES_SETUPS:-postgres sqlite reference} "
 SCRATCH=${SWIFT_SCRATCH:-.build-release}
+export INSTANCES_PHASE_LIMIT=${INSTANCES_PHASE_LIMIT:-20}
 export PG_TEST_FSYNC=${PG_TEST_FSYNC:-on}
 
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
-need=$(( CLIENTS * COUNT + COUNT * CONCURRENCY + 256 ))
+most=0
+for n in "${CLIENT_COUNTS[@]}"; do [ "$n" -gt "$most" ] && most=$n; done
+need=$(( most * COUNT + COUNT * CONCURRENCY + 256 ))
 if [ "$(ulimit -n)" -lt "$need" ]; then
     echo "run.sh: ulimit -n is $(ulimit -n), below the $need descriptors needed" >&2
     exit 1
@@ -54,17 +67,22 @@ cleanup() {
 trap cleanup EXIT
 
 cc -O2 -o "$work/client" Benchmarks/instances/client.c $(pkg-config --cflags --libs libevent)
+cc -O2 -o "$work/reference" Benchmarks/fanout/reference.c $(pkg-config --cflags --libs libevent)
 if [ -z "${LIVESTATE_BIN:-}" ]; then
     swift build -c release --product livestate --scratch-path "$SCRATCH" 2>&1 | tail -n 1
     LIVESTATE_BIN="$SCRATCH/release/livestate"
 fi
 
-# start NAME DATA: one instance on a free port; appends its port to `ports`.
+# start NAME DATA [BIN]: one instance on a free port; appends its port to `ports`.
 ports=()
 start() {
-    local name=$1 data=$2 port=""
-    LOG_LEVEL=warning "$LIVESTATE_BIN" --port 0 --data "$data" --public public --heartbeat 60 \
-        --threads "$THREADS" > "$work/$name.out" 2> "$work/$name.err" &
+    local name=$1 data=$2 bin=${3:-$LIVESTATE_BIN} port=""
+    if [ "$data" = reference ]; then
+        "$work/reference" 0 > "$work/$name.out" 2> "$work/$name.err" &
+    else
+        LOG_LEVEL=warning "$bin" --port 0 --data "$data" --public public --heartbeat 60 \
+            --threads "$THREADS" > "$work/$name.out" 2> "$work/$name.err" &
+    fi
     pids+=($!)
     for _ in $(seq 1 600); do   # an instance on PostgreSQL waits for its schema first
         port=$(sed -n 's/^listening on http:\/\/.*:\([0-9]*\)$/\1/p' "$work/$name.out" | head -1)
@@ -75,10 +93,10 @@ start() {
     ports+=("$port")
 }
 
-# measure NAME: the client against the instances in `ports`; prints "NAME key=value ...".
+# measure NAME CLIENTS WRITE_SECONDS: the client against the instances in `ports`; prints "NAME key=value ...".
 measure() {
     local line
-    line=$("$work/client" 127.0.0.1 "$CLIENTS" "$EVENTS" "$RATE" "$WRITE_SECONDS" "$CONCURRENCY" "$WATCHERS" \
+    line=$(timeout 150 "$work/client" 127.0.0.1 "$2" "$EVENTS" "$RATE" "$3" "$CONCURRENCY" "$WATCHERS" \
         "${ports[@]}" 2>"$work/client-$1.err" || true)
     if [ -z "$line" ]; then
         echo "run.sh: the client failed against $1:" >&2
@@ -90,38 +108,81 @@ measure() {
     echo "$1 $line"
 }
 
-echo "instances: $CLIENTS SSE clients per instance, $EVENTS writes at $RATE/s, then ${WRITE_SECONDS}s of" \
+# each NAME [WRITE_SECONDS]: measures the running setup at every client count (the saturating phase
+# after the last).
+results=()
+each() {
+    local i last=$(( ${#CLIENT_COUNTS[@]} - 1 ))
+    for i in "${!CLIENT_COUNTS[@]}"; do
+        results+=("$(measure "$1" "${CLIENT_COUNTS[$i]}" "$([ "$i" = "$last" ] && echo "${2:-$WRITE_SECONDS}" || echo 0)")")
+    done
+}
+
+echo "instances: ${CLIENT_COUNTS[*]} SSE clients per instance, $EVENTS writes at $RATE/s, then ${WRITE_SECONDS}s of" \
     "$CONCURRENCY writes in flight per instance ($WATCHERS watchers each); --threads $THREADS;" \
     "PostgreSQL fsync=$PG_TEST_FSYNC; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-results=()
 
-out=$(scripts/pg-test-cluster start --owner $$)
-cluster=$(sed -n 1p <<< "$out")
-uri=$(sed -n 2p <<< "$out")
-for i in $(seq 1 "$COUNT"); do start "pg$i" "$uri"; done
-results+=("$(measure "postgres-x$COUNT")")
-stop_all
-
-ports=()
-start sqlite "$work/livestate.sqlite"
-results+=("$(measure sqlite-x1)")
-stop_all
+# postgres NAME BIN: COUNT instances of BIN on a fresh database.
+postgres() {
+    local out i
+    out=$(scripts/pg-test-cluster start --owner $$)
+    cluster=$(sed -n 1p <<< "$out")
+    uri=$(sed -n 2p <<< "$out")
+    ports=()
+    for i in $(seq 1 "$COUNT"); do start "$1-$i" "$uri" "$2"; done
+    each "$1"
+    stop_all
+    scripts/pg-test-cluster stop "$cluster"
+    cluster=""
+}
+if [[ "$SETUPS" == *" postgres "* ]]; then
+    [ -z "${LIVESTATE_BASELINE_BIN:-}" ] || postgres "base-pg-x$COUNT" "$LIVESTATE_BASELINE_BIN"
+    postgres "postgres-x$COUNT" "$LIVESTATE_BIN"
+fi
+if [[ "$SETUPS" == *" sqlite "* ]]; then
+    ports=()
+    start sqlite "$work/livestate.sqlite"
+    each sqlite-x1
+    stop_all
+fi
+if [[ "$SETUPS" == *" reference "* ]]; then
+    # COUNT C processes that share nothing, with the same clients on each; the load generator sends every
+    # write to all of them at once (INSTANCES_BROADCAST), so this is the fan-out with replication for
+    # free: what the machine can deliver at all. No saturating phase: in memory, its rate says nothing.
+    ports=()
+    for i in $(seq 1 "$COUNT"); do start "reference-$i" reference; done
+    INSTANCES_BROADCAST=1 each "reference-c" 0
+    stop_all
+fi
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
-format='%-12s %7s %9s %9s %9s %9s %9s %9s %5s %12s %8s %8s\n'
+format='%-13s %8s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s\n'
 printf "\n$format" setup clients acked p50_ms p99_ms local_p50 cross_p50 cross_p99 lost deliveries/s acked/s sat_lost
 for line in "${results[@]}"; do
     name=${line%% *}
-    if [[ "$line" == *failed ]]; then printf '%-12s failed\n' "$name"; continue; fi
+    if [[ "$line" == *failed ]]; then printf '%-13s failed\n' "$name"; continue; fi
+    lost=$(field lost "$line")
+    p50=$(field p50_ms "$line")
+    p99=$(field p99_ms "$line")
+    if [ "$(field saturated "$line")" = 1 ]; then   # lower bounds: deliveries were still queued
+        lost="behind:$(field behind "$line")"
+        p50=">=$p50"
+        p99=">=$p99"
+    fi
+    sat=$(field sat_writes "$line")
     # shellcheck disable=SC2059
     printf "$format" "$name" "$(field clients "$line")" "$(field acked "$line")/$(field writes "$line")" \
-        "$(field p50_ms "$line")" "$(field p99_ms "$line")" "$(field local_p50_ms "$line")" \
-        "$(field cross_p50_ms "$line")" "$(field cross_p99_ms "$line")" "$(field lost "$line")" \
-        "$(field deliveries_per_s "$line")" "$(field acked_per_s "$line")" "$(field sat_lost "$line")"
+        "$p50" "$p99" "$(field local_p50_ms "$line")" \
+        "$(field cross_p50_ms "$line")" "$(field cross_p99_ms "$line")" "$lost" \
+        "$(field deliveries_per_s "$line")" "$([ "$sat" = 0 ] && echo - || field acked_per_s "$line")" \
+        "$([ "$sat" = 0 ] && echo - || field sat_lost "$line")"
 done
 echo "(latency: every delivery of an acknowledged write, send to read; local/cross: clients of the"
 echo " instance that took the write / of the others; lost: deliveries of acknowledged writes missing;"
-echo " deliveries/s: achieved, against clients x $RATE/s offered; acked/s and sat_lost: the saturating phase)"
+echo " behind:N and >=: the phase reached INSTANCES_PHASE_LIMIT=${INSTANCES_PHASE_LIMIT}s with N deliveries still"
+echo " queued, counted at their latency then; deliveries/s: achieved, against clients x $RATE/s offered;"
+echo " acked/s and sat_lost: the saturating phase; reference-c: $COUNT plain C servers, in memory, no database,"
+echo " each write sent to all of them: local/cross mean nothing there)"
 echo "targets (across instances): p50 <= 5 ms, p99 <= 50 ms, >= 500 acknowledged writes/s, lost 0"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\nraw:\n'
