@@ -575,3 +575,13 @@ def fake_upstream():
     finally:
         proc.stdin.close()
         proc.wait(timeout=5)
+
+
+def upstream_control(base, path, body=None):
+    """POSTs `body` to the fake upstream's control `path` (GET when `body` is None); its JSON answer."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read() or b"null")

@@ -25,7 +25,9 @@ package final class LiveStateModels: Sendable {
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
     ///   - maxTodos: the most todos the list takes (`--max-todos`).
     ///   - shared: several instances (docs/architecture-instances.md): selections are recorded but not
-    ///     downloaded and debounced keywords are not searched here; the shared journal applies both.
+    ///     downloaded and debounced keywords are not searched here; the shared journal applies both. The
+    ///     upstream lists are not fetched at once either: the server takes the journal's (or fetches and
+    ///     journals them when the journal holds none).
     package init<S: Scheduler>(
         store: any TodoStore, upstream: URL?, loader: (any DataLoader)?, scheduler: S,
         maxTodos: Int = TaskListViewModel.defaultMaxCount, shared: Bool = false
@@ -34,8 +36,8 @@ package final class LiveStateModels: Sendable {
         todos = try TaskListViewModel(store: store, maxCount: maxTodos)
         if let upstream, let loader {
             let networkManager = NetworkManager(baseURL: upstream, loader: loader)
-            posts = PostViewModel(networkManager: networkManager)
-            albums = AlbumViewModel(networkManager: networkManager, loader: selections)
+            posts = PostViewModel(networkManager: networkManager, fetchAtStart: !shared)
+            albums = AlbumViewModel(networkManager: networkManager, loader: selections, fetchAtStart: !shared)
         } else {
             posts = PostViewModel()
             albums = AlbumViewModel(loader: selections)

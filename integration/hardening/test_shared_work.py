@@ -9,25 +9,16 @@
 import json
 import threading
 import time
-import urllib.request
 
 import pytest
 
 from livestate import Server, fake_upstream, wait_until
+from livestate import upstream_control as control
 
 @pytest.fixture
 def upstream():
     with fake_upstream() as base:
         yield base
-
-
-def control(base, path, body=None):
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method="POST" if data is not None else "GET")
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read() or b"null")
 
 
 def concurrently(count, work):

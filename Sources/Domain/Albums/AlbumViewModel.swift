@@ -37,12 +37,13 @@ package final class AlbumViewModel: Sendable {
 
     /// Starts empty, as the seed's `CurrentValueSubject([AlbumModel]())`, fetches the photos from
     /// `networkManager` at once, and downloads selections with `loader` (none: selections are recorded
-    /// only, as several instances do: one downloads and the journal brings the image to all).
-    package init(networkManager: NetworkManager, loader: (any DataLoader)?) {
+    /// only, as several instances do: one downloads and the journal brings the image to all). With
+    /// `fetchAtStart` false nothing is fetched now (several instances share the first list one loaded).
+    package init(networkManager: NetworkManager, loader: (any DataLoader)?, fetchAtStart: Bool = true) {
         albumSubject = CurrentValueSubject([])
         self.networkManager = networkManager
         if let loader { addSubscriber(loader: loader) }
-        fetchData()
+        if fetchAtStart { fetchData() }
     }
 
     /// The seed's image pipeline, with each outcome recorded in `selectionStatus`.

@@ -20,11 +20,12 @@ package final class PostViewModel: Sendable {
         networkManager = nil
     }
 
-    /// Starts empty, as the seed's `CurrentValueSubject([])`, and fetches from `networkManager` at once.
-    package init(networkManager: NetworkManager) {
+    /// Starts empty, as the seed's `CurrentValueSubject([])`, and fetches from `networkManager` at once
+    /// (unless `fetchAtStart` is false: several instances share the first list one of them loaded).
+    package init(networkManager: NetworkManager, fetchAtStart: Bool = true) {
         posts = CurrentValueSubject([])
         self.networkManager = networkManager
-        fetchData()
+        if fetchAtStart { fetchData() }
     }
 
     /// The post with `id`.

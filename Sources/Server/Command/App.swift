@@ -110,6 +110,8 @@ final class App: Sendable {
                     }
                 }
             }
+            // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
+            shared.loadAtStart()
             onShutdown {
                 shared.cancel()
                 journal.stop()

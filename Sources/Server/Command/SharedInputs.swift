@@ -48,6 +48,9 @@ final class SharedInputs: Sendable {
     /// Downloads in flight, by the journal id of their selection.
     private let downloads = Mutex<[Int64: AnyCancellable]>([:])
     private let keywords = Mutex<AnyCancellable?>(nil)
+    /// The journal id of the newest posts and albums entries applied here (`loadAtStart` shows an older
+    /// list only if none newer came meanwhile).
+    private let appliedLists = Mutex<[Topic: Int64]>([:])
 
     init(journal: PostgresJournal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?)
     {
@@ -142,10 +145,12 @@ final class SharedInputs: Sendable {
             }
             ids.pinned(id, for: .image) { models.albums.settle(url: url, image: image, failure: payload.failed) }
         case .posts:
+            appliedLists.withLock { $0[.posts] = seq }
             ids.pinned(id, for: .posts) {
                 if let posts = payload.posts { models.posts.posts.send(posts) } else { models.posts.reloadEmbedded() }
             }
         case .albums:
+            appliedLists.withLock { $0[.albums] = seq }
             ids.pinned(id, for: .albums) {
                 if let albums = payload.albums {
                     models.albums.albumSubject.send(albums)
@@ -153,6 +158,54 @@ final class SharedInputs: Sendable {
                     models.albums.reloadEmbedded()
                 }
             }
+        }
+    }
+
+    // MARK: Start
+
+    /// With `--upstream`: shows the posts and photos of the journal's newest entry (the list another
+    /// instance loaded at its start or at a refresh), or, when the journal holds none, fetches them here
+    /// once and journals them, so every instance shows one list. Instances that start one after another
+    /// fetch once in all; instances that start at the same moment may each fetch and journal, and then all
+    /// show the last list journaled.
+    func loadAtStart() {
+        guard let upstream else { return }
+        let models = models
+        startList(
+            .posts, fetch: { upstream.getData(endPoint: .posts, type: Post.self) }, payload: { Payload(posts: $0) },
+            list: { $0.posts }, show: { models.posts.posts.send($0) })
+        startList(
+            .albums, fetch: { upstream.getData(endPoint: .photos, type: AlbumModel.self) },
+            payload: { Payload(albums: $0) }, list: { $0.albums }, show: { models.albums.albumSubject.send($0) })
+    }
+
+    private func startList<Item: Sendable>(
+        _ topic: Topic, fetch: @escaping @Sendable () -> Future<[Item], NetworkError>,
+        payload: @escaping @Sendable ([Item]) -> Payload, list: @escaping @Sendable (Payload) -> [Item]?,
+        show: @escaping @Sendable ([Item]) -> Void
+    ) {
+        journal.latest(topic: topic.rawValue) { [self] result in
+            if case .success(let entry?) = result,
+                let stored = try? JSONDecoder().decode(Payload.self, from: Data(entry.json.utf8)),
+                let items = list(stored)
+            {
+                // NB: on the journal's loop, as `apply`: an entry of the topic applied meanwhile is newer.
+                if appliedLists.withLock({ ($0[topic] ?? 0) < entry.seq }) { show(items) }
+                return
+            }
+            fetch().subscribe(
+                Subscribers.Sink(
+                    receiveCompletion: { completion in
+                        if case .failure(let error) = completion {
+                            Log.warning("\(topic.rawValue) not loaded from the upstream at start: \(error)")
+                        }
+                    },
+                    receiveValue: { [self] items in
+                        append(topic, payload(items)) { result in
+                            // NB: not journaled (the database went away): shown here only, as without sharing.
+                            if case .failure = result { show(items) }
+                        }
+                    }))
         }
     }
 }
