@@ -1,9 +1,11 @@
 import Foundation
 import Synchronization
 
-/// Encodes a list item by item and keeps each item's bytes for the next list, so a list that changed in one
-/// item costs one item's encoding: the rest is a lookup, an equality check and a copy of cached bytes. The
-/// output is byte for byte `JSONCoding.encode(list)` (compact, sorted keys, slashes not escaped).
+/// Encodes a list against the list it encoded before, so a list that changed in one place costs that
+/// place: the unchanged items at the front and at the back are found by comparing positions, and their bytes
+/// are copied from the previous body in two runs; only the items between them are looked at one by one
+/// (taken from the previous bytes when they only moved, encoded when they are new or changed). The output
+/// is byte for byte `JSONCoding.encode(list)` (compact, sorted keys, slashes not escaped).
 ///
 /// It also tells what changed since the previous list, as `?diff=1` sends it, built from the same bytes:
 /// `{"deleted":[ids],"inserted":[items],"updated":[items]}`.
@@ -19,24 +21,23 @@ where Item.ID: Encodable & Sendable {
     package struct Encoded: Sendable {
         /// `JSONCoding.encode(list)`.
         package var bytes: [UInt8]
-        /// The change from the previous list; nil for the first list, or when the list holds one id twice
-        /// (then the caller computes the change its own way).
+        /// The change from the previous list; nil for the first list, or when this list or the one before
+        /// holds one id twice (then the caller computes the change its own way).
         package var diff: [UInt8]?
     }
 
-    private struct Entry {
-        var item: Item
-        var bytes: [UInt8]
-        /// The encoding that last saw this id in its list.
-        var seen: UInt64
-    }
-
     private struct State {
-        // NB: holds only ids of the latest list (entries of ids that left it are removed at once), so the
-        // cache is as big as one list, however many lists went through.
-        var entries: [Item.ID: Entry] = [:]
+        /// The list encoded last, its bytes, and where each of its items starts in them.
         var previous: [Item] = []
-        var generation: UInt64 = 0
+        var body: [UInt8] = Array("[]".utf8)
+        // NB: `starts[k]` is where item k begins; `starts[count]` is `body.count`. Item k's bytes end one
+        // byte before `starts[k + 1]` (its comma, or the closing bracket), so a run of items is one slice.
+        var starts: [Int] = [2]
+        /// How often each id occurs in `previous`, and how many ids occur more than once: kept up to date
+        /// from the changed run alone, so telling a list with a repeated id costs no pass over the list.
+        var counts: [Item.ID: Int] = [:]
+        var repeated = 0
+        var isFirst = true
         var encoder: JSONEncoder = {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -54,7 +55,7 @@ where Item.ID: Encodable & Sendable {
             do {
                 return try Self.encode(list, &state)
             } catch {
-                // NB: a half-done pass leaves the cache out of step with `previous`: start afresh.
+                // NB: a half-done pass may leave the counts out of step with `previous`: start afresh.
                 state = State()
                 throw error
             }
@@ -62,37 +63,73 @@ where Item.ID: Encodable & Sendable {
     }
 
     private static func encode(_ list: [Item], _ state: inout State) throws -> Encoded {
-        let first = state.generation == 0
-        state.generation += 1
-        let generation = state.generation
-        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        let previous = state.previous
+        let oldBody = state.body
+        // The unchanged runs: `front` items equal at the start, `back` items equal at the end (not overlapping).
+        let shorter = min(previous.count, list.count)
+        var front = 0
+        while front < shorter, previous[front] == list[front] { front += 1 }
+        var back = 0
+        while back < shorter - front, previous[previous.count - 1 - back] == list[list.count - 1 - back] { back += 1 }
+        let oldRun = front..<(previous.count - back)
+        let newRun = front..<(list.count - back)
+
+        // The old run's items by id, with where their bytes are: an item that only moved is copied.
+        var oldItems: [Item.ID: (item: Item, bytes: Range<Int>)] = [:]
+        for index in oldRun {
+            oldItems[previous[index].id] = (previous[index], state.starts[index]..<(state.starts[index + 1] - 1))
+        }
+        let frontEnd = state.starts[front] - 1
+        let backStart = state.starts[oldRun.upperBound]
+        let backStarts = Array(state.starts[oldRun.upperBound..<previous.count])
+        // NB: taken out of the state, so the front's starts are kept in place, not copied.
+        var starts = state.starts
+        state.starts = []
+        starts.removeSubrange(front...)
+
+        var body: [UInt8] = []
+        // NB: a power of two, so the bodies of a list that grows by an item at a time mostly have one size and
+        // reuse each other's freed memory (exact sizes, each a little larger than the last, fragment the heap).
+        body.reserveCapacity(1 << (Int.bitWidth - (oldBody.count + 1024).leadingZeroBitCount))
+        body.append(UInt8(ascii: "["))
+        if front > 0 { body.append(contentsOf: oldBody[1..<frontEnd]) }
         var inserted: [UInt8] = []
         var updated: [UInt8] = []
-        var duplicate = false
-        // Distinct ids of `list` met so far: fewer than the entries at the end means some ids left.
-        var distinct = 0
-        for item in list {
-            if bytes.count > 1 { bytes.append(UInt8(ascii: ",")) }
-            let entry = state.entries[item.id]
-            if let entry, entry.seen == generation { duplicate = true } else { distinct += 1 }
-            if let entry, entry.item == item {
-                bytes.append(contentsOf: entry.bytes)
-                state.entries[item.id]?.seen = generation
+        var kept = Set<Item.ID>()
+        for index in newRun {
+            let item = list[index]
+            if body.count > 1 { body.append(UInt8(ascii: ",")) }
+            starts.append(body.count)
+            kept.insert(item.id)
+            let known = oldItems[item.id]
+            if let known, known.item == item {
+                body.append(contentsOf: oldBody[known.bytes])
                 continue
             }
             let encoded = Array(try state.encoder.encode(item))
-            bytes.append(contentsOf: encoded)
-            state.entries[item.id] = Entry(item: item, bytes: encoded, seen: generation)
-            if entry == nil { appendElement(encoded, to: &inserted) } else { appendElement(encoded, to: &updated) }
+            body.append(contentsOf: encoded)
+            if known == nil { appendElement(encoded, to: &inserted) } else { appendElement(encoded, to: &updated) }
         }
-        bytes.append(UInt8(ascii: "]"))
-        var deletedIDs: [Item.ID] = []
-        if state.entries.count > distinct {
-            deletedIDs = state.previous.map(\.id).filter { state.entries[$0].map { $0.seen != generation } ?? false }
-            state.entries = state.entries.filter { $0.value.seen == generation }
+        if back > 0 {
+            if body.count > 1 { body.append(UInt8(ascii: ",")) }
+            // The back's items start where they did, moved by how much the run grew or shrank.
+            let shift = body.count - backStart
+            starts.append(contentsOf: shift == 0 ? backStarts : backStarts.map { $0 + shift })
+            body.append(contentsOf: oldBody[backStart..<(oldBody.count - 1)])
         }
+        body.append(UInt8(ascii: "]"))
+        starts.append(body.count)
+
+        let hadRepeats = state.repeated > 0
+        for index in oldRun { count(previous[index].id, by: -1, in: &state) }
+        for index in newRun { count(list[index].id, by: 1, in: &state) }
+        let deletedIDs = oldRun.map { previous[$0].id }.filter { !kept.contains($0) }
+        let isFirst = state.isFirst
         state.previous = list
-        guard !first, !duplicate else { return Encoded(bytes: bytes, diff: nil) }
+        state.body = body
+        state.starts = starts
+        state.isFirst = false
+        guard !isFirst, !hadRepeats, state.repeated == 0 else { return Encoded(bytes: body, diff: nil) }
         var diff = Array(#"{"deleted":"#.utf8)
         diff.append(contentsOf: try state.encoder.encode(deletedIDs))
         diff.append(contentsOf: #","inserted":["#.utf8)
@@ -100,7 +137,16 @@ where Item.ID: Encodable & Sendable {
         diff.append(contentsOf: #"],"updated":["#.utf8)
         diff.append(contentsOf: updated)
         diff.append(contentsOf: "]}".utf8)
-        return Encoded(bytes: bytes, diff: diff)
+        return Encoded(bytes: body, diff: diff)
+    }
+
+    /// Counts one more (`by: 1`) or one fewer (`by: -1`) occurrence of `id`, and the ids that occur twice.
+    private static func count(_ id: Item.ID, by change: Int, in state: inout State) {
+        let before = state.counts[id, default: 0]
+        let after = before + change
+        state.counts[id] = after == 0 ? nil : after
+        if before < 2, after >= 2 { state.repeated += 1 }
+        if before >= 2, after < 2 { state.repeated -= 1 }
     }
 
     private static func appendElement(_ element: [UInt8], to list: inout [UInt8]) {

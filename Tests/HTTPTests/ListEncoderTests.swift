@@ -6,8 +6,8 @@ import Testing
 @testable import HTTP
 
 /// `ListEncoder`: a list whose items mostly did not change encodes only the changed ones, gives the bytes a
-/// whole-list encoding would, and tells the change.
-@Suite struct ListEncoderTests {
+/// whole-list encoding would, and tells the change. Serialized: two tests count `Item`'s encodings.
+@Suite(.serialized) struct ListEncoderTests {
     /// A todo-shaped item with synthesised coding (HTTP knows no view model's types).
     private struct Row: Codable, Equatable, Identifiable, Sendable {
         var id: Int
@@ -55,6 +55,62 @@ import Testing
         list[500].name = "renamed"
         list.append(Item(id: 1001, name: "added"))
         _ = try encoder.encode(list)
+        #expect(Item.encodings.withLock { $0 } - before == 2)
+    }
+
+    @Test func anEditAnywhereGivesTheBytesAndTheChangeOfAWholeComparison() throws {
+        // Deterministic edits of every kind (append, insert, delete, update, move, two far apart), each
+        // checked against a whole encoding and against the change computed item by item.
+        let encoder = ListEncoder<Row>()
+        var list = (1...40).map { Row(id: $0, title: "row \($0)") }
+        var seed: UInt64 = 12
+        var nextID = 100
+        _ = try encoder.encode(list)
+        for step in 0..<300 {
+            let before = list
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let position = list.isEmpty ? 0 : Int((seed >> 33) % UInt64(list.count))
+            switch step % 6 {
+            case 0: list.append(Row(id: nextID, title: "appended \(step)"))
+            case 1: list.insert(Row(id: nextID, title: "inserted \(step)"), at: position)
+            case 2: if !list.isEmpty { list.remove(at: position) }
+            case 3: if !list.isEmpty { list[position].completed.toggle() }
+            case 4: if list.count > 1 { list.append(list.remove(at: position)) }
+            default:
+                if list.count > 2 {
+                    list[0].title += "!"
+                    list[list.count - 1].title += "?"
+                }
+            }
+            nextID += 1
+            let encoded = try encoder.encode(list)
+            #expect(encoded.bytes == (try JSONCoding.encode(list)), "step \(step)")
+            #expect(encoded.diff.map { String(decoding: $0, as: UTF8.self) } == (try Self.change(before, list)))
+        }
+    }
+
+    /// The change from `old` to `new` as `?diff=1` sends it, computed with no cache.
+    private static func change(_ old: [Row], _ new: [Row]) throws -> String {
+        let oldByID = Dictionary(uniqueKeysWithValues: old.map { ($0.id, $0) })
+        let newIDs = Set(new.map(\.id))
+        let deleted = old.map(\.id).filter { !newIDs.contains($0) }
+        let inserted = new.filter { oldByID[$0.id] == nil }
+        let updated = new.filter { row in oldByID[row.id].map { $0 != row } ?? false }
+        func json<T: Encodable>(_ value: T) throws -> String {
+            String(decoding: try JSONCoding.encode(value), as: UTF8.self)
+        }
+        return #"{"deleted":\#(try json(deleted)),"inserted":\#(try json(inserted)),"updated":\#(try json(updated))}"#
+    }
+
+    @Test func anAppendToALongListEncodesTheNewItemOnly() throws {
+        let encoder = ListEncoder<Item>()
+        var list = (1...3000).map { Item(id: $0, name: "item \($0)") }
+        _ = try encoder.encode(list)
+        let before = Item.encodings.withLock { $0 }
+        list.append(Item(id: 3001, name: "added"))
+        list.remove(at: 1500)
+        list[10].name = "renamed"
+        for _ in 0..<3 { _ = try encoder.encode(list) }
         #expect(Item.encodings.withLock { $0 } - before == 2)
     }
 

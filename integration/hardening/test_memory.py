@@ -2,7 +2,8 @@
 
 Each test runs the real binary on loopback and reads its resident set from /proc/PID/status.
 Sizes are kept small for CI (a few seconds each); LIVESTATE_MEMORY_FULL=1 runs the figures of
-the issue (1,100 refreshes, 3,000 writes). Allocators keep some freed pages, so bounds have a
+the issue (1,100 refreshes, 600 events to 400 clients). The todo writes always run the issue's 3,000:
+fewer do not tell a cost that grows with the list from noise. Allocators keep some freed pages, so bounds have a
 margin; what they catch is memory that grows with the number of requests or clients.
 """
 
@@ -11,7 +12,6 @@ import json
 import os
 import time
 
-import pytest
 
 from livestate import Server, SSEClient, wait_until
 
@@ -119,40 +119,48 @@ def test_resumers_that_never_read_hold_no_more_than_their_caps(binary):
                 client.close()
 
 
-def post_todos(client, count, title):
-    """`count` POST /todos on one connection; the seconds each batch of 250 took."""
+def post_todos(server, client, count, title):
+    """`count` POST /todos on one connection; for each batch of 250, its seconds and the server's CPU seconds."""
     body = ('{"title": "%s"}' % title).encode()
-    batches, start = [], time.monotonic()
+    batches, start, cpu = [], time.monotonic(), server.cpu_seconds()
     for n in range(1, count + 1):
         status, data = client.post("/todos", body, {"Content-Type": "application/json"})
         assert status == 201, (status, data[:200])
         if n % 250 == 0:
-            batches.append(time.monotonic() - start)
-            start = time.monotonic()
+            now, now_cpu = time.monotonic(), server.cpu_seconds()
+            batches.append((now - start, now_cpu - cpu))
+            start, cpu = now, now_cpu
     return batches
 
 
 def test_todo_writes_cost_the_same_and_hold_no_memory_as_the_list_grows(binary, tmp_path):
-    """Each write encodes its own item, not the whole list: the last writes cost as much as the first."""
-    count = 3_000 if FULL else 1_500
+    """Each write costs its own item, not the whole list: the last writes cost as much as the first.
+
+    The cost of a batch of 250 is the server's CPU time for it (/proc/PID/stat), not the wall clock: other
+    work on a shared CI machine delays the server without making it do more. The bound compares the
+    median of the first three batches with the median of the last three, so one unlucky batch at either
+    end does not decide. A write whose cost grows with the list (each write looking up every item of the
+    list one by one, as before issue 12 was closed: the last batches 4-5x the first) fails it.
+    """
+    count = 3_000  # the issue's size; at 1,500 a cost growing with the list gives under 3x in a debug build
     title = "t" * 400
     with Server(binary=binary, data=str(tmp_path / "todos.sqlite")) as server:
         before = settled_rss(server)
         client = KeepAlive(server)
         try:
-            batches = post_todos(client, count, title)
+            batches = post_todos(server, client, count, title)
         finally:
             client.close()
         after = settled_rss(server)
         status, _, body = server.call("GET", "/todos?_limit=1&_sort=id&_order=desc")
         assert status == 200 and len(body[0]["title"]) == 400
+        cpu = [c for _, c in batches]
+        first, last = sorted(cpu[:3])[1], sorted(cpu[-3:])[1]
         print(f"{count} writes: RSS {before} KiB -> {after} KiB (+{(after - before) // MIB} MiB); "
-              f"batches of 250: {', '.join(f'{b:.2f}' for b in batches)} s")
+              f"batches of 250: {', '.join(f'{w:.2f}' for w, _ in batches)} s, "
+              f"server CPU {', '.join(f'{c:.2f}' for c in cpu)} s; last/first {last / max(first, 0.01):.2f}")
         assert after - before <= 150 * MIB, f"RSS grew by {(after - before) // MIB} MiB over {count} writes"
-        if batches[-1] > 3 * batches[0]:
-            # Known and open (issue 12): on a quiet machine the per-write cost still grows with the list, in
-            # release too (3,000 writes: 0.34 s for the first 250, 1.72 s for the last). Reported, not hidden.
-            pytest.xfail(f"the last 250 writes took {batches[-1]:.2f} s, the first {batches[0]:.2f} s (limit 3x)")
+        assert last <= 3 * first, f"the last 250 writes took {last:.2f} s of CPU, the first {first:.2f} s (limit 3x)"
 
 
 def test_memory_is_returned_after_many_clients_leave(binary):
