@@ -46,9 +46,8 @@ final class ConnectionGuard {
     /// Where the current head and the current chunked body start, in the input stream.
     private var headOrigin = 0
     private var bodyOrigin = 0
-    private var head: RawRequestCheck
-    private var completedHead: RawRequestCheck.Head?
-    private var chunks: ChunkedBodyCheck?
+    /// The current head's checks; nil until its first byte.
+    private var reading: HeadReading?
     /// Whether bytes past the current head are still checked (no for a `Content-Length` body).
     private var feeding = true
     /// The answer to a bad head that arrived while the previous request was being served.
@@ -65,7 +64,6 @@ final class ConnectionGuard {
         self.listener = listener
         self.limits = limits
         input = bufferevent_get_input(bev)
-        head = RawRequestCheck(limit: limits.maxHeadersSize)
         let context = Unmanaged.passUnretained(self).toOpaque()
         inputCallback = evbuffer_add_cb(
             input,
@@ -138,7 +136,7 @@ final class ConnectionGuard {
             phase = .closing
             return
         }
-        if let completedHead, bodyExpected(completedHead) {
+        if let completedHead = reading?.completed, bodyExpected(completedHead) {
             phase = .body
             arm(after: bodyDeadline(completedHead))
         } else {
@@ -157,9 +155,7 @@ final class ConnectionGuard {
     }
 
     private func startHead(at origin: Int) {
-        head = RawRequestCheck(limit: limits.maxHeadersSize)
-        completedHead = nil
-        chunks = nil
+        reading = nil
         headOrigin = origin
         fed = origin
         feeding = true
@@ -194,15 +190,17 @@ final class ConnectionGuard {
 
     /// One contiguous run of new bytes, starting at stream offset `fed`.
     private func feed(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+        let reading = self.reading ?? HeadReading(limit: limits.maxHeadersSize)
+        self.reading = reading
         var index = 0
         while feeding, index < bytes.count {
             let offset = fed
-            if var body = chunks {
+            if var body = reading.chunks {
                 // NB: the `;` that starts a chunk extension becomes a space, which evhttp reads past.
                 for semicolon in body.feed(UnsafeBufferPointer(rebasing: bytes[index...])) {
                     bytes[index + semicolon - (offset - bodyOrigin)] = 0x20
                 }
-                chunks = body
+                reading.chunks = body
                 switch body.verdict {
                 case .incomplete:
                     fed += bytes.count - index
@@ -215,7 +213,7 @@ final class ConnectionGuard {
                 }
                 continue
             }
-            switch head.feed(UnsafeBufferPointer(rebasing: bytes[index...])) {
+            switch reading.head.feed(UnsafeBufferPointer(rebasing: bytes[index...])) {
             case .incomplete:
                 fed += bytes.count - index
                 index = bytes.count
@@ -230,7 +228,7 @@ final class ConnectionGuard {
     }
 
     private func headCompleted(_ sound: RawRequestCheck.Head) {
-        completedHead = sound
+        reading?.completed = sound
         // NB: refused here, not after evhttp's parse: evhttp's reading of a coding list varies (Debian's
         // 2.1.12 reads `gzip, chunked` as chunked), and a body it does not read would be the next request.
         if !sound.transferEncodings.isEmpty, let error = Request.transferCodingError(sound.transferEncodings) {
@@ -241,7 +239,7 @@ final class ConnectionGuard {
             return
         }
         if sound.chunked {
-            chunks = ChunkedBodyCheck()
+            reading?.chunks = ChunkedBodyCheck()
             bodyOrigin = fed
         } else {
             feeding = false
@@ -271,7 +269,7 @@ final class ConnectionGuard {
     /// when they came pipelined behind a request being served.
     private func refuse(_ error: HTTPError) {
         feeding = false
-        let bytes = GuardResponse.bytes(error, bodyless: head.isHEAD)
+        let bytes = GuardResponse.bytes(error, bodyless: isHEAD)
         guard phase != .served else {
             pendingRejection = bytes
             return
@@ -314,7 +312,7 @@ final class ConnectionGuard {
             let slow = phase == .head ? "the request head" : "the request body"
             sendDirectly(
                 GuardResponse.bytes(
-                    HTTPError(408, "request_timeout", "\(slow) did not arrive in time"), bodyless: head.isHEAD))
+                    HTTPError(408, "request_timeout", "\(slow) did not arrive in time"), bodyless: isHEAD))
             phase = .closing
             close()
         case .served:
@@ -336,6 +334,8 @@ final class ConnectionGuard {
             Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
         }
     }
+
+    private var isHEAD: Bool { reading?.head.isHEAD ?? false }
 
     // MARK: Deadlines
 

@@ -37,12 +37,18 @@ enum ErrorPages {
 
     /// Watches `buffer` (a connection's output) for evhttp's error pages.
     static func install(on buffer: OpaquePointer?) {
-        evbuffer_add_cb(
-            buffer,
-            { buffer, info, _ in
-                guard let buffer, let info, info.pointee.n_added > 0 else { return }
-                ErrorPages.rewrite(buffer, added: info.pointee.n_added)
-            }, nil)
+        evbuffer_add_cb(buffer, callback, nil)
+    }
+
+    /// Stops watching `buffer`: a stream's connection, where evhttp writes no page (it reads no request
+    /// while the stream lasts); `install` again if the connection outlives the stream.
+    static func uninstall(from buffer: OpaquePointer?) {
+        evbuffer_remove_cb(buffer, callback, nil)
+    }
+
+    private static let callback: evbuffer_cb_func = { buffer, info, _ in
+        guard let buffer, let info, info.pointee.n_added > 0 else { return }
+        ErrorPages.rewrite(buffer, added: info.pointee.n_added)
     }
 
     /// The shortest and longest page, to skip the table for every other write.

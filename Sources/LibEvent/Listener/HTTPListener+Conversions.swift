@@ -57,4 +57,31 @@ extension HTTPListener {
     {
         name.withCString { name in value.withCString { value in evhttp_add_header(headers, name, value) } }
     }
+
+    /// Frees what a stream's request keeps of its head once it was read (the `Request` holds a copy): the
+    /// input fields but `Connection`, and the parsed target, so a held `/events` connection keeps less memory.
+    ///
+    /// NB: at the reply's end evhttp reads only `Connection` from the input fields (http.c,
+    /// `evhttp_send_done`); the parsed target (`uri_elems`) only serves `evhttp_request_get_evhttp_uri`
+    /// and `evhttp_request_get_host`, which nothing calls for a stream, and `evhttp_request_free` frees it
+    /// only when set.
+    static func releaseRequestHead(_ raw: UnsafeMutablePointer<evhttp_request>) {
+        let input = evhttp_request_get_input_headers(raw)
+        var connection: [String] = []
+        var node = input?.pointee.tqh_first
+        while let field = node {
+            if let key = field.pointee.key, let value = field.pointee.value,
+                String(cString: key).caseInsensitiveEquals("Connection")
+            {
+                connection.append(String(cString: value))
+            }
+            node = field.pointee.next.tqe_next
+        }
+        evhttp_clear_headers(input)
+        for value in connection { addHeader(input, "Connection", value) }
+        if let uri = raw.pointee.uri_elems {
+            evhttp_uri_free(uri)
+            raw.pointee.uri_elems = nil
+        }
+    }
 }

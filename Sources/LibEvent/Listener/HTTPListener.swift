@@ -256,6 +256,7 @@ package final class HTTPListener: @unchecked Sendable {
         // header list is freed. evhttp reads it once more at the end only for `Connection: close`, which no
         // stream head carries (the framing checks answer those requests before a stream starts).
         if !headers.contains("Connection") { evhttp_clear_headers(output) }
+        Self.releaseRequestHead(raw)
         let connectionGuard = guardOf(raw)
         connectionGuard?.streamStarted()
         guard let connection = evhttp_request_get_connection(raw) else {

@@ -15,7 +15,9 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     private let connectionGuard: ConnectionGuard?
     private let timeout: timeval
     private var closed = false
-    private var closeActions: [@Sendable () -> Void] = []
+    /// The first close action kept apart: a stream mostly has one, and an array would be a buffer more.
+    private var closeAction: (@Sendable () -> Void)?
+    private var moreCloseActions: [@Sendable () -> Void] = []
     private var drainAction: (@Sendable () -> Void)?
 
     init(
@@ -36,6 +38,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
             bufferevent_set_timeouts(bev, nil, &writeTimeout)
             bufferevent_setwatermark(bev, Int16(EV_READ), 0, 4096)
             bufferevent_enable(bev, Int16(EV_READ))
+            ErrorPages.uninstall(from: bufferevent_get_output(bev))
         }
     }
 
@@ -114,6 +117,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
                 var timeout = timeout
                 bufferevent_set_timeouts(bev, &timeout, &timeout)
                 bufferevent_setwatermark(bev, Int16(EV_READ), 0, 0)
+                ErrorPages.install(on: bufferevent_get_output(bev))
             }
             finish()
             evhttp_send_reply_end(request)
@@ -141,7 +145,13 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
 
     func onClose(_ action: @escaping @Sendable () -> Void) {
         eventLoop.executeNowOrLater { [self] in
-            if closed { action() } else { closeActions.append(action) }
+            if closed {
+                action()
+            } else if closeAction == nil {
+                closeAction = action
+            } else {
+                moreCloseActions.append(action)
+            }
         }
     }
 
@@ -172,8 +182,11 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         closed = true
         drainAction = nil
         listener.streamEnded(self)
-        let actions = closeActions
-        closeActions = []
+        let first = closeAction
+        let actions = moreCloseActions
+        closeAction = nil
+        moreCloseActions = []
+        first?()
         for action in actions { action() }
     }
 }

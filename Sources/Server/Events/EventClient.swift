@@ -29,8 +29,8 @@ final class EventClient: @unchecked Sendable {
 
     /// The connection.
     let stream: any HTTPStream
-    /// The topics the client asked for.
-    let topics: Set<EventTopic>
+    /// The topics the client asked for, one bit per topic (a `Set` would be a heap buffer per client).
+    private let topicBits: UInt8
     /// Whether collection topics are sent as changes (`?diff=1`).
     let diff: Bool
     /// Cut the client off once more live bytes than this wait unsent.
@@ -52,6 +52,8 @@ final class EventClient: @unchecked Sendable {
     private var replayBytes = 0
     /// Every byte written to the stream so far.
     private var writtenBytes = 0
+    /// The client's index in its fan-out's list, -1 when not in one (`EventFanout` keeps it).
+    var fanoutSlot = -1
     /// Whether the client was cut off or its stream ended.
     private(set) var isFinished = false
 
@@ -61,12 +63,15 @@ final class EventClient: @unchecked Sendable {
         window: Int = EventClient.defaultWindow, readLog: LogReader? = nil
     ) {
         self.stream = stream
-        self.topics = topics
+        topicBits = topics.reduce(0) { $0 | $1.bit }
         self.diff = diff
         self.cap = cap
         self.window = window
         self.readLog = readLog
     }
+
+    /// The topics the client asked for.
+    var topics: Set<EventTopic> { Set(EventTopic.allCases.filter { topicBits & $0.bit != 0 }) }
 
     /// Starts the replay (the `retry:` line, then the current values or the missed events), written as the
     /// client reads.
@@ -74,7 +79,9 @@ final class EventClient: @unchecked Sendable {
         lastSentID = replay.lastID
         resumeCursor = replay.resumeAfter
         queue = replay.frames.map { ($0, true) }
-        stream.onDrain { [weak self] in self?.pump() }
+        // NB: unowned, not weak: a weak reference gives every client a side table; the stream drops the
+        // action when it ends (`finish`), and the client outlives its stream's callbacks.
+        stream.onDrain { [unowned self] in pump() }
         pump()
     }
 
@@ -105,7 +112,7 @@ final class EventClient: @unchecked Sendable {
         var queued = false
         for record in records where record.id > lastSentID {
             lastSentID = record.id
-            guard topics.contains(record.topic) else { continue }
+            guard topicBits & record.topic.bit != 0 else { continue }
             guard enqueue(record.frame(diff: diff)) else { return false }
             queued = true
         }
@@ -182,8 +189,8 @@ final class EventClient: @unchecked Sendable {
             queueHead += 1
         }
         if queueHead == queue.count {
-            // NB: a little capacity is kept for the next event; more would stay held by every idle client.
-            queue.removeAll(keepingCapacity: queue.capacity <= 4)
+            // NB: no capacity is kept: an idle client holds no queue buffer (the next event allocates one).
+            queue = []
             queueHead = 0
         }
         write(frames, replay: replay > 0)

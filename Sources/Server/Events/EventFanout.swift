@@ -14,8 +14,8 @@ import Synchronization
 ///
 /// ```swift
 /// let fanout = hub.fanout(for: stream.loop)
-/// let registration = fanout.add(client)  // on the loop
-/// stream.onClose { registration.cancel() }
+/// fanout.add(client)  // on the loop
+/// stream.onClose { fanout.remove(client) }
 /// ```
 final class EventFanout: @unchecked Sendable {
     // NB: @unchecked because `clients` is only touched on the loop: the feed and the heartbeat are
@@ -28,8 +28,6 @@ final class EventFanout: @unchecked Sendable {
     private var isPassScheduled = false
     /// Schedules work on the loop, after the work already waiting there.
     private let scheduleOnLoop: (@escaping () -> Void) -> Void
-    /// Index of each client in `clients`, for O(1) removal.
-    private var slots: [ObjectIdentifier: Int] = [:]
     private var subscription: AnyCancellable?
     private var heartbeatTimer: (any Cancellable)?
     private let live = Atomic<Int>(0)
@@ -59,19 +57,16 @@ final class EventFanout: @unchecked Sendable {
     /// How many clients this loop serves (from any thread).
     var count: Int { live.load(ordering: .acquiring) }
 
-    /// Adds a client that was started; cancelling the result removes it (call both on the loop).
-    func add(_ client: EventClient) -> AnyCancellable {
+    /// Adds a client that was started; `remove` takes it out (call both on the loop).
+    func add(_ client: EventClient) {
         guard !isFinished else {
             client.finish()
-            return AnyCancellable {}
+            return
         }
-        slots[ObjectIdentifier(client)] = clients.count
+        // NB: the slot lives in the client, not in a dictionary here: one less table entry per connection.
+        client.fanoutSlot = clients.count
         clients.append(client)
         live.add(1, ordering: .releasing)
-        return AnyCancellable { [weak self, weak client] in
-            guard let self, let client else { return }
-            self.remove(client)
-        }
     }
 
     /// Queues an event that reached the loop for the next pass over the clients.
@@ -118,12 +113,15 @@ final class EventFanout: @unchecked Sendable {
         }
     }
 
-    private func remove(_ client: EventClient) {
-        guard let slot = slots.removeValue(forKey: ObjectIdentifier(client)) else { return }
+    /// Takes a client out (its stream closed); a client not (or no longer) here is ignored.
+    func remove(_ client: EventClient) {
+        let slot = client.fanoutSlot
+        guard slot >= 0, slot < clients.count, clients[slot] === client else { return }
+        client.fanoutSlot = -1
         let last = clients.removeLast()
         if slot < clients.count {
             clients[slot] = last
-            slots[ObjectIdentifier(last)] = slot
+            last.fanoutSlot = slot
         }
         live.subtract(1, ordering: .releasing)
     }

@@ -192,19 +192,25 @@ final class EventHub: Sendable {
         _ stream: any HTTPStream, topics: Set<EventTopic>, diff: Bool, lastEventID: UInt64?,
         through fanout: EventFanout
     ) {
-        let client = EventClient(
-            stream: stream, topics: topics, diff: diff, cap: clientCap, window: clientWindow,
-            readLog: { [weak self] after, maxBytes in
-                self?.readLog(after: after, topics: topics, diff: diff, maxBytes: maxBytes)
-            })
         // NB: the fan-out subscribes to the feed before the replay is taken, so no event falls between.
-        client.start(replay(for: topics, diff: diff, after: lastEventID))
+        let replay = replay(for: topics, diff: diff, after: lastEventID)
+        // Only a resume reads the log: a first connect holds no reader (one closure less per client).
+        let reader: EventClient.LogReader? =
+            replay.resumeAfter == nil
+            ? nil
+            : { @Sendable [weak self] after, maxBytes in
+                self?.readLog(after: after, topics: topics, diff: diff, maxBytes: maxBytes)
+            }
+        let client = EventClient(
+            stream: stream, topics: topics, diff: diff, cap: clientCap, window: clientWindow, readLog: reader)
+        client.start(replay)
         if isShutDown {
             client.finish()
             return
         }
-        let registration = fanout.add(client)
-        stream.onClose { registration.cancel() }
+        fanout.add(client)
+        // NB: the action holds the client until the stream ends, then the stream drops it.
+        stream.onClose { fanout.remove(client) }
     }
 
     /// Clients connected now, over every loop.

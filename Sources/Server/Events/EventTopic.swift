@@ -20,6 +20,18 @@ enum EventTopic: String, CaseIterable, Sendable, Hashable {
     /// `MovieSearchViewModel.results`: a search result once a search ran.
     case movies
 
+    /// The topic's bit in a client's topic mask (`EventClient`), distinct per topic.
+    var bit: UInt8 {
+        switch self {
+        case .todos: 1
+        case .posts: 2
+        case .albums: 4
+        case .image: 8
+        case .frameworks: 16
+        case .movies: 32
+        }
+    }
+
     /// Whether the subject is a current-value subject, whose latest value a new subscriber gets first.
     var replaysCurrentValue: Bool { self != .frameworks }
 

@@ -1,0 +1,17 @@
+import HTTP
+
+/// The checks of one request head (and of its chunked body) while the connection guard reads them: made
+/// at the head's first byte and dropped when the guard starts on the next head, so a connection waiting
+/// between requests, or held by a stream, keeps none of it.
+final class HeadReading {
+    /// The raw-head check being fed.
+    var head: RawRequestCheck
+    /// The head once complete.
+    var completed: RawRequestCheck.Head?
+    /// The chunked body's check, while one is read.
+    var chunks: ChunkedBodyCheck?
+
+    init(limit: Int) {
+        head = RawRequestCheck(limit: limit)
+    }
+}
