@@ -4,8 +4,11 @@
   counts them).
 - A big placeholder is drawn on a worker thread: `/healthz` on the same (single) loop answers while it
   is being drawn, and a flood of placeholders beyond the bounded queue gets 503, not a growing queue.
+- An album selection at the 16 MiB cap is received as it arrives: `/healthz` on the same loop keeps
+  answering while it downloads, and no single step of it holds the loop for long.
 """
 
+import http.server
 import json
 import threading
 import time
@@ -113,3 +116,66 @@ def test_a_flood_of_placeholders_is_refused_with_503_not_queued_without_bound(bi
         assert busy[0].json()["error"] == "busy" and busy[0].header("Retry-After") == "1"
         assert statuses.count(200) >= 2
         assert server.healthy()
+
+
+@pytest.fixture
+def big_image():
+    """A loopback image server: GET /big-N.png answers a PNG signature and zeros, 16 MiB less 4 KiB, sent over
+    about a third of a second."""
+    size = (16 << 20) - 4096
+    body = b"\x89PNG\r\n\x1a\n" + bytes(size - 8)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            # NB: in 64 pieces 5 ms apart, so a download lasts long enough (at least 0.3 s) for a stall of the loop
+            # proportional to it to stand out from the noise of a loaded machine.
+            piece = len(body) // 64 + 1
+            for offset in range(0, len(body), piece):
+                self.wfile.write(body[offset:offset + piece])
+                time.sleep(0.005)
+
+        def log_message(self, *args):
+            pass
+
+    upstream = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=upstream.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{upstream.server_port}", size
+    finally:
+        upstream.shutdown()
+        upstream.server_close()
+
+
+def test_a_download_at_the_size_cap_does_not_hold_the_loop(binary, big_image):
+    """Selections of a 16 MiB image on a single loop: /healthz is answered all along, and its slowest answer
+    is a small part of the download (the body is read as it arrives, the image checked by its first bytes)."""
+    base, size = big_image
+    with Server("--threads", "1", binary=binary) as server:
+        for n in range(3):
+            url = f"{base}/big-{n}.png"
+            start = time.monotonic()
+            status, _, _ = server.call("POST", "/albums/selection", {"url": url})
+            assert status == 202
+            health, pending = [], 0
+            while True:
+                status, took, _ = timed_get(server, "/healthz")
+                assert status == 200
+                health.append(took)
+                state = server.call("GET", "/albums/selection")[2]
+                if state.get("url") == url and "pending" not in state:
+                    break
+                pending += 1
+                assert time.monotonic() - start < 60, f"the selection never settled: {state}"
+            took = time.monotonic() - start
+            print(f"16 MiB selection {n}: {took:.3f} s; /healthz answered {len(health)} times, {pending} while "
+                  f"pending, the slowest in {max(health) * 1000:.1f} ms")
+            assert state["bytes"] == size and state["contentType"] == "image/png", state
+            assert "failed" not in state, state
+            # Held for the whole download, /healthz would be answered once, after it; read as it arrives, the
+            # loop answers throughout and none of its answers waits for a large part of the download.
+            assert pending >= 3, f"/healthz answered only {pending} times while the download was pending"
+            assert max(health) < took * 0.5, f"a /healthz took {max(health):.3f} s of a {took:.3f} s download"
