@@ -12,6 +12,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @usableFromInline let core: SubjectCore<Output, Failure>
 
     /// Creates a current value subject with the given initial value.
+    @inlinable
     public init(_ value: Output) {
         core = SubjectCore(value: value)
     }

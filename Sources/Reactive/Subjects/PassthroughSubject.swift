@@ -10,6 +10,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     @usableFromInline let core = SubjectCore<Output, Failure>(value: nil)
 
     /// Creates a subject with no subscribers.
+    // NB: inlinable, so creating a subject runs specialized code: unspecialized, the core's allocation looks up
+    // its generic metadata each time (a program that makes a subject per request pays it every time).
+    @inlinable
     public init() {}
 
     /// Sends a value to every subscriber that has demand.

@@ -44,41 +44,58 @@ class SubjectCoreBase: @unchecked Sendable {
 // NB: @unchecked Sendable: `completion` and `value` are only touched inside `lock.withLock`.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValueProviding, @unchecked Sendable {
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
-    @usableFromInline var value: Output?
+    /// The terminal completion once sent, and the value (current-value subjects): zero or one element each.
+    // NB: arrays, not optionals: freeing a field of type `Output?` in the (unspecialized) deinit looks up the
+    // generic metadata of `Optional<Output>` for every subject freed; an array is one reference whatever its
+    // element, and the empty one is a shared constant (a passthrough subject allocates none).
+    @usableFromInline var completions: ContiguousArray<Subscribers.Completion<Failure>> = []
+    @usableFromInline var values: ContiguousArray<Output>
 
     @inlinable
     init(value: Output?) {
-        self.value = value
+        values = value.map { [$0] } ?? []
         super.init()
+    }
+
+    /// The terminal completion, once sent.
+    @inlinable
+    var completion: Subscribers.Completion<Failure>? {
+        get { completions.first }
+        set { completions = newValue.map { [$0] } ?? [] }
+    }
+
+    /// The stored value (current-value subjects); replaced in place.
+    @inlinable
+    var value: Output? {
+        get { values.first }
+        set {
+            guard let newValue else { return values.removeAll() }
+            if values.isEmpty { values.append(newValue) } else { values[0] = newValue }
+        }
     }
 
     /// Stores the value (if `store`) and sends it to every subscriber with demand.
     @inlinable
     func send(_ input: Output, store: Bool) {
-        let conduits = lock.withLock { list -> ContiguousArray<ConduitBase?>? in
+        let conduits = lock.withLock { list -> ConduitSnapshot? in
             guard !list.completed else { return nil }
             if store { value = input }
-            return list.conduits
+            return list.snapshot
         }
         guard let conduits else { return }
         let me = currentThreadID()
-        for case let conduit? in conduits {
-            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(input, from: me)
-        }
+        conduits.forEach { unsafeDowncast($0, to: SubjectConduit<Output, Failure>.self).offer(input, from: me) }
     }
 
     /// Ends the subject: every subscriber gets the completion, later sends are ignored.
     @usableFromInline
     func send(completion: Subscribers.Completion<Failure>) {
-        let conduits = lock.withLock { list -> ContiguousArray<ConduitBase?> in
+        let conduits = lock.withLock { list -> ConduitSnapshot in
             if !list.completed { self.completion = completion }
             return list.complete()
         }
         let me = currentThreadID()
-        for case let conduit? in conduits {
-            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).finish(completion, from: me)
-        }
+        conduits.forEach { unsafeDowncast($0, to: SubjectConduit<Output, Failure>.self).finish(completion, from: me) }
     }
 
     /// Keeps an upstream subscription handed over by `send(subscription:)`; requests everything from it once a
@@ -89,9 +106,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
             guard !list.completed else { return false }
             list.upstreams.append(subscription)
             hasUpstreams.store(true, ordering: .releasing)
-            if list.conduits.contains(where: { $0.map { $0.demand.load(ordering: .relaxed) > 0 } ?? false }) {
-                return true
-            }
+            if list.anyHasDemand() { return true }
             list.unrequested.append(subscription)
             upstreamsWaiting.store(true, ordering: .releasing)
             return false
@@ -103,15 +118,13 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     /// the subject is live.
     @inlinable
     func setValue(_ input: Output) {
-        let conduits = lock.withLock { list -> ContiguousArray<ConduitBase?>? in
+        let conduits = lock.withLock { list -> ConduitSnapshot? in
             value = input
-            return list.completed ? nil : list.conduits
+            return list.completed ? nil : list.snapshot
         }
         guard let conduits else { return }
         let me = currentThreadID()
-        for case let conduit? in conduits {
-            unsafeDowncast(conduit, to: SubjectConduit<Output, Failure>.self).offer(input, from: me)
-        }
+        conduits.forEach { unsafeDowncast($0, to: SubjectConduit<Output, Failure>.self).offer(input, from: me) }
     }
 
     /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
@@ -122,10 +135,16 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
             parent: self, demand: .none, needsCurrentValue: deliversCurrentValue, keepsLatest: deliversCurrentValue,
             published: published
         )
+        // NB: both closures capture only `target`, so each uses it as its context: one allocation for the pair.
+        // The conduit is reached only when there is demand to add: each use of an unowned reference retains.
+        let target = ConduitTarget(subscriber: subscriber, conduit: conduit)
         conduit.install(
             ConduitHandlers(
-                onValue: { [unowned(unsafe) conduit] value in conduit.addDemand(subscriber.receive(value)) },
-                onCompletion: { subscriber.receive(completion: $0) }))
+                onValue: { value in
+                    let more = target.subscriber.receive(value)
+                    if more != .none { target.conduit.addDemand(more) }
+                },
+                onCompletion: { target.subscriber.receive(completion: $0) }))
         let completion = lock.withLock { list -> Subscribers.Completion<Failure>? in
             if list.completed { return self.completion }
             list.append(conduit)
@@ -177,5 +196,19 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     @inlinable
     var currentValue: Output {
         lock.withLock { _ in value! }
+    }
+}
+
+/// The subscriber behind a conduit's closures, and the conduit they add demand to.
+@usableFromInline
+final class ConduitTarget<S: Subscriber> {
+    @usableFromInline let subscriber: S
+    /// The conduit owns its closures, which own this object: unowned, so there is no cycle.
+    @usableFromInline unowned(unsafe) let conduit: ConduitBase
+
+    @inlinable
+    init(subscriber: S, conduit: ConduitBase) {
+        self.subscriber = subscriber
+        self.conduit = conduit
     }
 }

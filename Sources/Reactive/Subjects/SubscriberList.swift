@@ -1,10 +1,15 @@
-/// A subject's subscribers in subscription order. A cancelled one leaves a hole (nil) until the next
-/// compaction, so removal is O(1) amortized and delivery order stays stable. Non-generic, so the cancel path
-/// runs without generic metadata lookups.
+import Synchronization
+
+/// A subject's subscribers in subscription order: slot 0 in `first`, the others in `rest`. A cancelled one
+/// leaves a hole (nil) until the next compaction, so removal is O(1) amortized and delivery order stays
+/// stable. Non-generic, so the cancel path runs without generic metadata lookups.
+// NB: the first subscriber is kept out of the array: a subject with one subscriber (most of them; a
+// `switchToLatest` inner, a view model's property) allocates no array for it.
 // NB: @unchecked Sendable: it only lives inside its subject's Mutex.
 @usableFromInline
 struct SubscriberList: @unchecked Sendable {
-    @usableFromInline var conduits: ContiguousArray<ConduitBase?> = []
+    @usableFromInline var first: ConduitBase?
+    @usableFromInline var rest: ContiguousArray<ConduitBase?> = []
     @usableFromInline var completed = false
     @usableFromInline var upstreams: [any Subscription] = []
     /// Upstreams not yet asked for values: no subscriber had demand when they arrived.
@@ -13,23 +18,43 @@ struct SubscriberList: @unchecked Sendable {
 
     @inlinable init() {}
 
+    /// The subscribers, to deliver to outside the lock (no reference to the array when it is empty, so a
+    /// send to one subscriber retains only that one).
+    @inlinable
+    var snapshot: ConduitSnapshot { ConduitSnapshot(first: first, rest: rest.isEmpty ? nil : rest) }
+
     /// Appends a conduit and records its slot.
     @inlinable
     mutating func append(_ conduit: ConduitBase) {
-        conduit.slot = Int32(truncatingIfNeeded: conduits.count)
-        conduits.append(conduit)
+        if first == nil, rest.isEmpty {
+            conduit.slot = 0
+            first = conduit
+        } else {
+            conduit.slot = Int32(truncatingIfNeeded: rest.count + 1)
+            rest.append(conduit)
+        }
+    }
+
+    /// Whether a subscriber has outstanding demand.
+    @usableFromInline
+    func anyHasDemand() -> Bool {
+        if let first, first.demand.load(ordering: .relaxed) > 0 { return true }
+        return rest.contains { $0.map { $0.demand.load(ordering: .relaxed) > 0 } ?? false }
     }
 
     /// Marks the subject complete and returns the conduits to finish.
     @usableFromInline
-    mutating func complete() -> ContiguousArray<ConduitBase?> {
-        guard !completed else { return [] }
+    mutating func complete() -> ConduitSnapshot {
+        guard !completed else { return ConduitSnapshot(first: nil, rest: nil) }
         completed = true
         upstreams = []
         unrequested = []
         holes = 0
-        defer { conduits = [] }
-        return conduits
+        defer {
+            first = nil
+            rest = []
+        }
+        return snapshot
     }
 
     /// Forgets a conduit: its slot becomes a hole, trailing holes are trimmed, and the list is compacted once
@@ -37,24 +62,52 @@ struct SubscriberList: @unchecked Sendable {
     @usableFromInline
     mutating func detach(_ conduit: ConduitBase) {
         let slot = Int(conduit.slot)
-        guard slot < conduits.count, conduits[slot] === conduit else { return }
-        conduits[slot] = nil
-        holes += 1
-        while let last = conduits.last, last == nil {
-            conduits.removeLast()
-            holes -= 1
+        if slot == 0 {
+            guard first === conduit else { return }
+            first = nil
+        } else {
+            guard slot <= rest.count, rest[slot - 1] === conduit else { return }
+            rest[slot - 1] = nil
+            while let last = rest.last, last == nil {
+                rest.removeLast()
+                holes -= 1
+            }
         }
-        if holes > 16, holes * 2 > conduits.count { compact() }
+        holes += 1
+        if first == nil, rest.isEmpty {
+            holes = 0
+        } else if holes > 16, holes * 2 > rest.count + 1 {
+            compact()
+        }
     }
 
     private mutating func compact() {
-        var live = ContiguousArray<ConduitBase?>()
-        live.reserveCapacity(conduits.count - holes)
-        for case let conduit? in conduits {
-            conduit.slot = Int32(truncatingIfNeeded: live.count)
-            live.append(conduit)
-        }
-        conduits = live
+        let live = [first].compactMap { $0 } + rest.compactMap { $0 }
+        first = nil
+        rest = []
+        rest.reserveCapacity(live.count)
         holes = 0
+        for conduit in live { append(conduit) }
+    }
+}
+
+/// The subscribers of a subject at one moment, in subscription order.
+@usableFromInline
+struct ConduitSnapshot {
+    @usableFromInline let first: ConduitBase?
+    @usableFromInline let rest: ContiguousArray<ConduitBase?>?
+
+    @inlinable
+    init(first: ConduitBase?, rest: ContiguousArray<ConduitBase?>?) {
+        self.first = first
+        self.rest = rest
+    }
+
+    /// Calls `body` with each subscriber, in order.
+    @inlinable
+    func forEach(_ body: (ConduitBase) -> Void) {
+        if let first { body(first) }
+        guard let rest else { return }
+        for case let conduit? in rest { body(conduit) }
     }
 }

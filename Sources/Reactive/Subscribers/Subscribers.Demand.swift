@@ -12,10 +12,12 @@ extension Subscribers {
 
         @inlinable init(rawValue: UInt) { self.rawValue = rawValue }
 
+        // NB: computed, not `static let` (as in Combine's interface; every use compiles the same): a stored
+        // static is reached through a lazy-initialization accessor call, and `.none` is returned for most values.
         /// A request for as many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: .max)
+        @inlinable public static var unlimited: Demand { Demand(rawValue: .max) }
         /// A request for no elements from the publisher.
-        public static let none = Demand(rawValue: 0)
+        @inlinable public static var none: Demand { Demand(rawValue: 0) }
 
         /// Creates a demand for the given maximum number of elements (non-negative).
         /// A count as a demand: anything above `Int.max` is unlimited, as in Combine.

@@ -71,6 +71,28 @@ import Testing
         #expect(log.withLock { $0 } == ["a:x", "b:x", "a:y"])
     }
 
+    @Test func cancellingSomeSubscribersKeepsTheOthersInSubscriptionOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Mutex<[Int]>([])
+        var tokens = (0..<40).map { index in subject.sink { _ in log.withLock { $0.append(index) } } }
+        // The first one, then every other one: more than half of the slots become holes (and are compacted).
+        for index in stride(from: 0, to: 40, by: 2) { tokens[index].cancel() }
+        tokens[1].cancel()
+        tokens += (40..<43).map { index in subject.sink { _ in log.withLock { $0.append(index) } } }
+        subject.send(0)
+        let expected = Array(stride(from: 3, to: 40, by: 2)) + [40, 41, 42]
+        #expect(log.withLock { $0 } == expected)
+        for token in tokens.dropLast() { token.cancel() }
+        log.withLock { $0 = [] }
+        subject.send(1)
+        #expect(log.withLock { $0 } == [42])
+        tokens.last?.cancel()
+        let late = subject.sink { _ in log.withLock { $0.append(99) } }
+        subject.send(2)
+        #expect(log.withLock { $0 } == [42, 99])
+        late.cancel()
+    }
+
     @Test func sendFromInsideASinkDoesNotDeadlockAndKeepsOrder() {
         let subject = PassthroughSubject<Int, Never>()
         var received: [Int] = []
