@@ -44,8 +44,9 @@ package final class RawHTTPClient {
             }
         }
         guard connected else {
+            let reason = String(cString: strerror(errno))
             close(fd)
-            throw Failure(description: "connect to port \(port) failed")
+            throw Failure(description: "connect to port \(port) failed: \(reason)")
         }
     }
 
