@@ -5,6 +5,7 @@
 // system-wide, so the server's process does not matter).
 //
 // Usage: client HOST PORT CLIENTS EVENTS RATE [SERVER_PID[,PID...]]   (memory: the RSS of all those PIDs)
+// The whole run stops after FANOUT_LIMIT seconds (default 300): what has not arrived by then is lost.
 // Prints one line of key=value results (see run.sh).
 #define _GNU_SOURCE
 #include <errno.h>
@@ -265,7 +266,8 @@ int main(int argc, char **argv) {
     evbuffer_add(evhttp_request_get_output_buffer(req), body, strlen(body));
     evhttp_make_request(api, req, EVHTTP_REQ_POST, "/todos");
 
-    struct timeval limit = {300, 0};
+    const char *limit_env = getenv("FANOUT_LIMIT");
+    struct timeval limit = {limit_env && atoi(limit_env) > 0 ? atoi(limit_env) : 300, 0};
     struct event *deadline = evtimer_new(base, finish, NULL);
     event_add(deadline, &limit);
     event_base_dispatch(base);

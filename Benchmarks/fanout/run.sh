@@ -10,6 +10,8 @@
 # usage: Benchmarks/fanout/run.sh [CLIENTS ...]        default: 1000 10000
 #   FANOUT_EVENTS=100 FANOUT_RATE=20   changes and changes per second
 #   FANOUT_THREADS=N                   LiveState's --threads (default: its own, one loop per processor)
+#   FANOUT_LIMIT=60                    seconds one client run may last (what has not arrived is lost), so
+#                                      the default run (2 client counts x 3 servers) ends within ~8 minutes
 #   NCHAN=0 NCHAN_WORKERS=2            leave nginx + nchan out; its worker processes
 #   SWIFT_SCRATCH=.build               SwiftPM scratch path of the release build
 #   LIVESTATE_BIN=path                 skip the build and use this binary
@@ -18,6 +20,7 @@ cd "$(dirname "$0")/../.."
 EVENTS=${FANOUT_EVENTS:-100}
 RATE=${FANOUT_RATE:-20}
 THREADS=${FANOUT_THREADS:-}
+export FANOUT_LIMIT=${FANOUT_LIMIT:-60}
 NCHAN_WORKERS=${NCHAN_WORKERS:-2}
 nchan_module=/usr/lib/nginx/modules/ngx_nchan_module.so
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
@@ -127,6 +130,7 @@ measure() {
 printf 'fan-out: %s changes at %s/s, clients: %s; LiveState %s; %s cores' "$EVENTS" "$RATE" "${CLIENTS[*]}" \
     "$(if [ -n "$THREADS" ]; then echo "--threads $THREADS"; else echo "default loops"; fi)" "$(nproc)"
 [ -n "$nginx_bin" ] && printf '; nginx %s + nchan, %s workers' "$("$nginx_bin" -v 2>&1 | sed 's/.*\///')" "$NCHAN_WORKERS"
+printf '; each run at most %s s' "$FANOUT_LIMIT"
 printf '\nload average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 results=()
 for n in "${CLIENTS[@]}"; do

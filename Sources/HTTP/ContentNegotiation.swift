@@ -18,10 +18,43 @@ package enum ContentNegotiation {
     package static let onTheFlyLevel: Int32 = 1
 
     /// `response` as `request` should receive it.
+    ///
+    /// A response with a `PreparedBody` is negotiated once per encoding (its headers, body and `304`
+    /// made on the first request that gets that encoding, `PreparedBody.Representation`), then every
+    /// `GET` until the next change only reads `Accept-Encoding` and `If-None-Match`.
     package static func apply(_ response: Response, for request: Request) -> Response {
-        guard request.method == .get || request.method == .head, response.status == 200,
-            !response.headers.contains("Content-Encoding")
-        else { return response }
+        guard request.method == .get || request.method == .head, response.status == 200 else { return response }
+        if let prepared = response.prepared, prepared.identity.count == response.body.count {
+            let gzip = response.body.count >= threshold && AcceptEncoding.acceptsGzip(acceptEncoding(request))
+            let ready = prepared.representation(gzip: gzip, of: response.headers) {
+                Self.representation(of: response, gzip: gzip)
+            }
+            if let ready {
+                guard let tags = request.headers["If-None-Match"],
+                    matches(tags, ready.identityTag) || matches(tags, gzipTag(ready.identityTag))
+                else { return ready.response }
+                return ready.notModified
+            }
+        }
+        return negotiate(
+            response, gzip: AcceptEncoding.acceptsGzip(acceptEncoding(request)),
+            ifNoneMatch: request.headers["If-None-Match"])
+    }
+
+    /// The answers to every request for `response` that gets the `gzip` encoding or not, worked out once;
+    /// nil when the response is not negotiated (no tag: it goes out as it is).
+    private static func representation(of response: Response, gzip: Bool) -> PreparedBody.Representation? {
+        let ok = negotiate(response, gzip: gzip, ifNoneMatch: nil)
+        let notModified = negotiate(response, gzip: gzip, ifNoneMatch: "*")
+        guard notModified.status == 304, let tag = response.headers["ETag"] ?? response.prepared?.etag else {
+            return nil
+        }
+        return PreparedBody.Representation(response: ok, notModified: notModified, identityTag: tag)
+    }
+
+    /// `response` negotiated for a request that accepts gzip (`acceptsGzip`) and sent `ifNoneMatch`.
+    private static func negotiate(_ response: Response, gzip acceptsGzip: Bool, ifNoneMatch: String?) -> Response {
+        guard !response.headers.contains("Content-Encoding") else { return response }
         let type = response.headers["Content-Type"] ?? ""
         let json = type.hasPrefix("application/json")
         guard json || isCompressible(type) else { return response }
@@ -31,9 +64,9 @@ package enum ContentNegotiation {
         response.prepared = nil
         addVary(&response.headers)
         let identityTag = response.headers["ETag"] ?? prepared?.etag ?? (json ? fingerprintTag(response.body) : nil)
-        let gzip = response.body.count >= threshold && AcceptEncoding.acceptsGzip(acceptEncoding(request))
+        let gzip = response.body.count >= threshold && acceptsGzip
         let tag = identityTag.map { gzip ? gzipTag($0) : $0 }
-        if let identityTag, let tag, let tags = request.headers["If-None-Match"],
+        if let identityTag, let tag, let tags = ifNoneMatch,
             matches(tags, identityTag) || matches(tags, gzipTag(identityTag))
         {
             var headers: HTTPHeaders = ["ETag": tag, "Vary": response.headers["Vary"] ?? "Accept-Encoding"]

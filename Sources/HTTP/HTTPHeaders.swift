@@ -39,6 +39,16 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
+    /// Whether both hold the very same storage (copies of one value never changed since): equal, checked
+    /// without comparing a byte.
+    package func isSameStorage(as other: HTTPHeaders) -> Bool {
+        fields.withUnsafeBufferPointer { mine in
+            other.fields.withUnsafeBufferPointer { theirs in
+                mine.count == theirs.count && mine.baseAddress == theirs.baseAddress
+            }
+        }
+    }
+
     package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }

@@ -16,6 +16,22 @@ package final class PreparedBody: Sendable {
     package let etag: String
     // NB: compressed under the lock, so concurrent first requests on several loops compress once, not each.
     private let gzip = Mutex<[UInt8]?>(nil)
+    /// The negotiated answers per encoding (identity, gzip), with the response headers they were made from.
+    /// (An inner nil: made, and the response is not negotiated; an outer nil: not made yet.)
+    private let representations = Mutex<(headers: HTTPHeaders, identity: Representation??, gzip: Representation??)?>(
+        nil)
+
+    /// What every `GET` of this body with one encoding is answered: the `200` as sent (its headers —
+    /// `Content-Type`, `Vary`, `ETag`, `Content-Encoding`… — and body) and the `304` for a matching
+    /// `If-None-Match`, made once per change instead of per request.
+    package struct Representation: Sendable {
+        /// The `200`.
+        package var response: Response
+        /// The `304`.
+        package var notModified: Response
+        /// The identity form's tag, which `If-None-Match` is compared with (and its `-gzip` form).
+        package var identityTag: String
+    }
 
     /// `etag` nil: a tag from the bytes' checksums (`Checksum.fingerprint`).
     package init(_ identity: [UInt8], etag: String? = nil) {
@@ -30,6 +46,28 @@ package final class PreparedBody: Sendable {
             cached = Gzip.compress(identity)
             return cached
         }
+    }
+
+    /// The answers for the `gzip` encoding or identity of a response with `headers`: made by `make` on
+    /// first use, then kept while the response's headers stay the same (headers a route changed get their
+    /// own, replacing these).
+    package func representation(
+        gzip: Bool, of headers: HTTPHeaders, make: () -> Representation?
+    ) -> Representation? {
+        let kept = representations.withLock { kept -> Representation?? in
+            guard let kept, kept.headers.isSameStorage(as: headers) || kept.headers == headers else { return nil }
+            return gzip ? kept.gzip : kept.identity
+        }
+        if let kept { return kept }
+        // NB: made outside the lock (a first gzip request compresses); two loops may both make it, alike.
+        let made = make()
+        representations.withLock { kept in
+            if kept == nil || !(kept!.headers.isSameStorage(as: headers) || kept!.headers == headers) {
+                kept = (headers, nil, nil)
+            }
+            if gzip { kept!.gzip = .some(made) } else { kept!.identity = .some(made) }
+        }
+        return made
     }
 
     /// The tag of the gzip form: the identity tag with `-gzip` inside the quotes (as Apache's mod_deflate

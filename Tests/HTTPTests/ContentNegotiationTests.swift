@@ -99,4 +99,32 @@ import Testing
         #expect(a != nil && b != nil && a != b)
         #expect(a == PreparedBody(big).etag)
     }
+
+    /// A prepared body's answers are made once per encoding and reused until the next change: the same
+    /// headers and 304 every time, and a route that changes the headers gets answers of its own.
+    @Test func preparedAnswersAreMadeOncePerEncodingAndFollowTheHeaders() throws {
+        let prepared = PreparedBody(big)
+        let response = Response.json(encoded: big, headers: ["X-Total-Count": "200"], prepared: prepared)
+        let service = service(response)
+        let gzip: HTTPHeaders = ["Accept-Encoding": "gzip"]
+        let first = try service.respond(to: Request(.get, "/list", headers: gzip)).immediate()
+        let again = try service.respond(to: Request(.get, "/list", headers: gzip)).immediate()
+        #expect(first.headers == again.headers && first.body == again.body)
+        #expect(first.headers.isSameStorage(as: again.headers))
+        #expect(first.headers["X-Total-Count"] == "200" && first.headers["Content-Encoding"] == "gzip")
+        let plain = try service.respond(to: Request(.get, "/list")).immediate()
+        #expect(plain.body == big && plain.headers["ETag"] == prepared.etag)
+        let tag = try #require(plain.headers["ETag"])
+        let notModified = try service.respond(to: Request(.get, "/list", headers: ["If-None-Match": tag]))
+            .immediate()
+        #expect(notModified.status == 304 && notModified.body.isEmpty && notModified.headers["ETag"] == tag)
+        let stale = try service.respond(to: Request(.get, "/list", headers: ["If-None-Match": #""other""#]))
+            .immediate()
+        #expect(stale.status == 200)
+
+        var changed = response
+        changed.headers["Cache-Control"] = "no-store"
+        let other = try self.service(changed).respond(to: Request(.get, "/list", headers: gzip)).immediate()
+        #expect(other.headers["Cache-Control"] == "no-store" && other.headers["Content-Encoding"] == "gzip")
+    }
 }

@@ -14,6 +14,8 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     /// The connection's guard, which owns evhttp's close callback and passes the close on.
     private let connectionGuard: ConnectionGuard?
     private let timeout: timeval
+    /// Whether the reply is chunked (HTTP/1.1); the stream frames the chunks itself (`DirectChunk`).
+    private let chunked: Bool
     private var closed = false
     /// The first close action kept apart: a stream mostly has one, and an array would be a buffer more.
     private var closeAction: (@Sendable () -> Void)?
@@ -30,6 +32,11 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         self.connection = connection
         self.connectionGuard = connectionGuard
         timeout = writeTimeout
+        // NB: evhttp frames what `evhttp_send_reply_chunk` is given while `chunked` is set; cleared, it adds
+        // the bytes as they are, so a chunk can go straight to the socket framed by `DirectChunk`. Set again
+        // before the reply's end, so evhttp writes the last chunk and finishes the reply as usual.
+        chunked = request.pointee.chunked != 0
+        request.pointee.chunked = 0
         watchClose(true)
         // NB: evhttp stops reading once a request is in; read again (into a small, ignored buffer) so a
         // client that leaves is noticed at once, not at the next write. No read timeout: streams idle.
@@ -57,11 +64,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
 
     func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        eventLoop.executeNowOrLater { [self] in
-            guard !closed, let chunk = listener.chunk else { return }
-            ByteBox.append(bytes, to: chunk)
-            sendChunk(chunk)
-        }
+        write([SharedBytes(bytes)])
     }
 
     func write(_ frames: [SharedBytes]) {
@@ -74,9 +77,20 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         }
     }
 
+    /// One chunk of `frames`: straight to the socket when nothing waits in the output, else (and for
+    /// what the kernel did not take) behind the output through evhttp.
     private func writeOnLoop(_ frames: [SharedBytes]) {
-        guard !closed, let chunk = listener.chunk else { return }
-        for frame in frames { ByteBox.append(shared: frame, to: chunk) }
+        guard !closed, let chunk = listener.chunk, let bev = evhttp_connection_get_bufferevent(connection)
+        else { return }
+        let size = frames.reduce(0) { $0 + $1.count }
+        guard size > 0 else { return }
+        var sent = 0
+        if frames.count <= DirectChunk.maxFrames, evbuffer_get_length(bufferevent_get_output(bev)) == 0 {
+            let descriptor = bufferevent_getfd(bev)
+            if descriptor >= 0 { sent = DirectChunk.send(frames, size: size, chunked: chunked, on: descriptor) }
+        }
+        guard sent < DirectChunk.framedLength(size, chunked: chunked) else { return }
+        DirectChunk.appendRest(frames, size: size, chunked: chunked, skipping: sent, to: chunk)
         sendChunk(chunk)
     }
 
@@ -120,6 +134,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
                 ErrorPages.install(on: bufferevent_get_output(bev))
             }
             finish()
+            request.pointee.chunked = chunked ? 1 : 0
             evhttp_send_reply_end(request)
         }
     }

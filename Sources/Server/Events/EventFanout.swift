@@ -10,6 +10,11 @@ import Synchronization
 /// events arrive faster than the loop writes (thousands of clients), each client gets one chunk (one
 /// write, one pass) per batch, not per event; at a low rate a batch is the one event, written at once.
 ///
+/// Sliced: a pass hands the batch to `sliceSize` clients, then yields to the loop (a timer due at once,
+/// which runs after the loop has polled its sockets) before the next slice. So while thousands of clients
+/// are written, the loop still reads requests (the writes that make the next changes) and answers them;
+/// what arrives meanwhile waits in the next batch, and each client's next write carries all of it.
+///
 /// Used on its loop only, except `init`.
 ///
 /// ```swift
@@ -26,8 +31,15 @@ final class EventFanout: @unchecked Sendable {
     private var batch: [EventRecord] = []
     /// Whether the pass that delivers `batch` is scheduled.
     private var isPassScheduled = false
+    /// The pass under way: the clients when it started, the events it hands them, the next client's index.
+    private var pass: (clients: [EventClient], records: [EventRecord], next: Int)?
     /// Schedules work on the loop, after the work already waiting there.
     private let scheduleOnLoop: (@escaping () -> Void) -> Void
+    /// Schedules work on the loop's next turn, after it polled its sockets.
+    private let yieldToLoop: (@escaping () -> Void) -> Void
+
+    /// Clients handed a batch before the pass yields to the loop.
+    static let sliceSize = 256
     private var subscription: AnyCancellable?
     private var heartbeatTimer: (any Cancellable)?
     private let live = Atomic<Int>(0)
@@ -38,6 +50,7 @@ final class EventFanout: @unchecked Sendable {
         feed: PassthroughSubject<EventRecord, Never>, scheduler: S, heartbeat: Double?
     ) {
         scheduleOnLoop = { work in scheduler.schedule(work) }
+        yieldToLoop = { work in scheduler.schedule(after: scheduler.now, work) }
         subscription = feed.receive(on: scheduler).sink(
             receiveCompletion: { [weak self] _ in self?.finishAll() },
             receiveValue: { [weak self] record in self?.enqueue(record) })
@@ -72,22 +85,38 @@ final class EventFanout: @unchecked Sendable {
     /// Queues an event that reached the loop for the next pass over the clients.
     func enqueue(_ record: EventRecord) {
         batch.append(record)
-        guard !isPassScheduled else { return }
+        guard !isPassScheduled, pass == nil else { return }
         isPassScheduled = true
         scheduleOnLoop { [weak self] in self?.deliverBatch() }
     }
 
-    /// Hands every queued event to every client of the loop at once; cuts off those over their cap.
+    /// Starts a pass with every queued event (unless one is under way) and hands them to its first slice
+    /// of clients; cuts off those over their cap.
     func deliverBatch() {
         isPassScheduled = false
-        guard !batch.isEmpty else { return }
-        let records = batch
-        batch.removeAll(keepingCapacity: true)
+        deliverSlice(upTo: Self.sliceSize)
+    }
+
+    /// Hands the pass's events to its next `limit` clients (starting the pass from the queued events when
+    /// none is under way), then yields to the loop before the next slice or the next pass.
+    private func deliverSlice(upTo limit: Int) {
+        if pass == nil {
+            guard !batch.isEmpty else { return }
+            pass = (clients, batch, 0)
+            batch.removeAll(keepingCapacity: true)
+        }
+        guard var current = pass else { return }
+        let end = current.next + min(limit, current.clients.count - current.next)
         var dropped: [EventClient] = []
-        for client in clients where !client.deliver(records) {
+        for client in current.clients[current.next..<end] where !client.deliver(current.records) {
             dropped.append(client)
         }
         for client in dropped { remove(client) }
+        current.next = end
+        pass = end < current.clients.count ? current : nil
+        guard pass != nil || !batch.isEmpty, limit < Int.max else { return }
+        isPassScheduled = true
+        yieldToLoop { [weak self] in self?.deliverBatch() }
     }
 
     /// Sends `: keep-alive` to every client of the loop.
@@ -102,7 +131,7 @@ final class EventFanout: @unchecked Sendable {
     /// Ends every client's stream (the hub shut down) and refuses new ones.
     func finishAll() {
         // The events that came before the completion still go out first.
-        deliverBatch()
+        while pass != nil || !batch.isEmpty { deliverSlice(upTo: Int.max) }
         isFinished = true
         heartbeatTimer?.cancel()
         heartbeatTimer = nil

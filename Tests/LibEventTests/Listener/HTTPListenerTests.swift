@@ -198,4 +198,25 @@ import Testing
         #expect(pending > 1 << 20)
         withExtendedLifetime(client) {}
     }
+
+    /// Chunks go straight to the socket while it takes them, and through libevent once it is full; either
+    /// way each arrives whole, framed, in order, of any size.
+    @Test func chunksArriveWholeWhetherTheSocketTakesThemOrNot() throws {
+        let holder = LockedBox<(any HTTPStream)?>(nil)
+        var router = Router()
+        router.get("/stream") { _ in .stream(headers: [:]) { stream in holder.value = stream } }
+        let server = try TestListener(router)
+        let client = try RawHTTPClient(port: server.port)
+        try client.sendRequest("GET", "/stream")
+        _ = try client.readResponse(head: true)
+        #expect(eventually { holder.value != nil })
+        let stream = try #require(holder.value)
+        let sizes = [1, 15, 16, 4095, 70_001] + Array(repeating: 65_536, count: 100) + [3, 1 << 20]
+        let chunks = sizes.enumerated().map { index, size in [UInt8](repeating: UInt8(index % 251), count: size) }
+        // All written before the client reads: the socket's buffers fill up part way.
+        server.onLoop { for chunk in chunks { stream.write([SharedBytes(chunk)]) } }
+        for chunk in chunks { #expect(try client.readChunk() == chunk) }
+        stream.close()
+        #expect(try client.readChunk() == nil)
+    }
 }
