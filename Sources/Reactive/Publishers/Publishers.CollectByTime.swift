@@ -118,7 +118,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
             state.cutGroup()
             return true
         }
-        if full { deliverGroups() }
+        if full { deliverOnScheduler() }
         return .none
     }
 
@@ -139,7 +139,14 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
             return state.timer
         }
         timer?.base.cancel()
-        deliverGroups()
+        deliverOnScheduler()
+    }
+
+    /// A group cut by count and the completion are handed to the scheduler, not sent on the upstream's
+    /// thread (Apple's Combine since iOS 13.3 / macOS 10.15.2: docs/combine-compatibility.md). The action
+    /// holds the operator, so nothing is lost when the chain's last owner lets go meanwhile.
+    private func deliverOnScheduler() {
+        scheduler.schedule(options: options) { self.deliverGroups() }
     }
 
     override func request(_ demand: Subscribers.Demand) {

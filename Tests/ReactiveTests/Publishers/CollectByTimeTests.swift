@@ -25,13 +25,16 @@ import Testing
         #expect(tracker.values == [[1, 2], [3]])
     }
 
-    @Test func byTimeOrCountSendsAFullGroupAtOnce() {
+    /// A full group goes out through the scheduler at once (at its current time), not on the sender's stack.
+    @Test func byTimeOrCountHandsAFullGroupToTheSchedulerAtOnce() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()
         let tracker = subject.collect(.byTimeOrCount(scheduler, .seconds(1), 2)).track()
         scheduler.advance(by: .milliseconds(500))
         subject.send(1)
         subject.send(2)
+        #expect(tracker.values.isEmpty)
+        scheduler.advance()
         #expect(tracker.values == [[1, 2]])
         subject.send(3)
         scheduler.advance(by: .milliseconds(499))
@@ -67,6 +70,8 @@ import Testing
         let tracker = subject.collect(.byTime(scheduler, .seconds(10))).track()
         subject.send(1)
         subject.send(completion: .finished)
+        #expect(tracker.events == [.subscription])
+        scheduler.advance()
         #expect(tracker.events == [.subscription, .value([1]), .finished])
         scheduler.advance(by: .seconds(20))
         #expect(tracker.events == [.subscription, .value([1]), .finished])
@@ -78,6 +83,7 @@ import Testing
         let tracker = subject.collect(.byTime(scheduler, .seconds(1))).track()
         subject.send(1)
         subject.send(completion: .failure(TestError()))
+        #expect(tracker.events == [.subscription])
         scheduler.advance(by: .seconds(2))
         #expect(tracker.events == [.subscription, .failure("TestError(1)")])
     }
