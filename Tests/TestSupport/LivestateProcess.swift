@@ -58,18 +58,25 @@ package final class LivestateProcess: @unchecked Sendable {
     }
 
     /// Appends what `pipe` delivers to one of the buffers; counts its EOF.
+    // NB: a thread of its own, not a `readabilityHandler`: those run on Dispatch's shared pool, which tests
+    // that block pool threads (clients looping on synchronous sockets) can use up on a 2-core machine; the
+    // child's `listening on` line then sits unread until the wait gives up.
     private static func collect(
         _ pipe: Pipe, into output: LockedBox<(stdout: [UInt8], stderr: [UInt8], closed: Int)>,
         isStandardOutput: Bool
     ) {
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            output.mutate {
-                if isStandardOutput { $0.stdout += data } else { $0.stderr += data }
-                if data.isEmpty { $0.closed += 1 }
+        let handle = pipe.fileHandleForReading
+        let reader = Thread {
+            while true {
+                let data = handle.availableData
+                output.mutate {
+                    if isStandardOutput { $0.stdout += data } else { $0.stderr += data }
+                    if data.isEmpty { $0.closed += 1 }
+                }
+                if data.isEmpty { return }
             }
         }
+        reader.start()
     }
 
     /// Starts a server on `--port 0` with an in-memory store and waits for its `listening on` line.
