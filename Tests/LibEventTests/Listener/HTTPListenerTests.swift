@@ -180,7 +180,8 @@ import Testing
         #expect(try client.readChunk() == nil)
     }
 
-    @Test func pendingBytesGrowForAClientThatDoesNotRead() throws {
+    /// A server whose `/stream` keeps its stream open, a client that asked for it, and that stream.
+    private func openStream() throws -> (server: TestListener, client: RawHTTPClient, stream: any HTTPStream) {
         let holder = LockedBox<(any HTTPStream)?>(nil)
         var router = Router()
         router.get("/stream") { _ in .stream(headers: [:]) { stream in holder.value = stream } }
@@ -188,7 +189,11 @@ import Testing
         let client = try RawHTTPClient(port: server.port)
         try client.sendRequest("GET", "/stream")
         #expect(eventually { holder.value != nil })
-        let stream = try #require(holder.value)
+        return (server, client, try #require(holder.value))
+    }
+
+    @Test func pendingBytesGrowForAClientThatDoesNotRead() throws {
+        let (server, client, stream) = try openStream()
         let chunk = [UInt8](repeating: 65, count: 64 << 10)
         let pending = server.onLoop {
             for _ in 0..<160 { stream.write(chunk) }
@@ -202,15 +207,8 @@ import Testing
     /// Chunks go straight to the socket while it takes them, and through libevent once it is full; either
     /// way each arrives whole, framed, in order, of any size.
     @Test func chunksArriveWholeWhetherTheSocketTakesThemOrNot() throws {
-        let holder = LockedBox<(any HTTPStream)?>(nil)
-        var router = Router()
-        router.get("/stream") { _ in .stream(headers: [:]) { stream in holder.value = stream } }
-        let server = try TestListener(router)
-        let client = try RawHTTPClient(port: server.port)
-        try client.sendRequest("GET", "/stream")
+        let (server, client, stream) = try openStream()
         _ = try client.readResponse(head: true)
-        #expect(eventually { holder.value != nil })
-        let stream = try #require(holder.value)
         let sizes = [1, 15, 16, 4095, 70_001] + Array(repeating: 65_536, count: 100) + [3, 1 << 20]
         let chunks = sizes.enumerated().map { index, size in [UInt8](repeating: UInt8(index % 251), count: size) }
         // All written before the client reads: the socket's buffers fill up part way.
