@@ -16,8 +16,8 @@ final class App: Sendable {
     let loops: [EventLoop]
     /// The todo store (`--data`: an SQLite file, or `:memory:`; with PostgreSQL, this instance's replica).
     let store: any TodoStore
-    /// With `--data postgres://…`: the shared todos and their journal; todo writes go through it.
-    let journal: PostgresJournal?
+    /// With `--data postgres://…`: the shared todos and their journal (`Journal`); todo writes go through it.
+    let journal: (any Journal)?
     /// With `--data postgres://…`: the other inputs of the view models, shared through `journal`.
     let shared: SharedInputs?
     /// The seed view models every route and event stream shares.
@@ -43,12 +43,12 @@ final class App: Sendable {
             try EventLoop(name: "livestate-http-\(index)")
         }
         let ids: EventIDSource
-        let start: PostgresJournal.Snapshot?
+        let start: JournalSnapshot?
         var sqlite: SQLiteTodoStore?
         if PostgresURI.matches(configuration.dataPath) {
             let loop = try EventLoop(name: "livestate-postgres")
             loop.run()
-            let journal = PostgresJournal(
+            let journal: any Journal = PostgresJournal(
                 uri: configuration.dataPath, loop: loop, retention: Int64(configuration.journalRetention))
             let snapshot = journal.start()
             self.journal = journal

@@ -36,7 +36,7 @@ final class SharedInputs: Sendable {
         var albums: [AlbumModel]?
     }
 
-    let journal: PostgresJournal
+    let journal: any Journal
     let models: LiveStateModels
     private let ids: EventIDSource
     private let loader: any DataLoader
@@ -52,8 +52,7 @@ final class SharedInputs: Sendable {
     /// list only if none newer came meanwhile).
     private let appliedLists = Mutex<[Topic: Int64]>([:])
 
-    init(journal: PostgresJournal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?)
-    {
+    init(journal: any Journal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?) {
         self.journal = journal
         self.models = models
         self.ids = ids

@@ -69,7 +69,7 @@ extension Router {
     /// The todo writes of several instances (reads are as on one instance: this instance's list, which
     /// follows the journal): committed in PostgreSQL with their journal entry and answered once this
     /// instance applied it, so a read here right after a 2xx sees the write.
-    fileprivate mutating func addSharedTodoWrites(_ journal: PostgresJournal, todos: TaskListViewModel) {
+    fileprivate mutating func addSharedTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
         post("/todos") { request in
             let key = try Self.writeKey(request)
             let body = try request.jsonBody(fields: Self.todoFields)

@@ -19,42 +19,17 @@ package import LibEvent
 /// journal.write(.insert(title: "Walk the dog", completed: false)) { result in … }
 /// journal.append(topic: "frameworks", json: #"{"name":"Combine"}"#) { result in … }
 /// ```
-package final class PostgresJournal: @unchecked Sendable {
+package final class PostgresJournal: Journal, @unchecked Sendable {
     // NB: @unchecked because every var is touched on `loop` only: public methods hop there first.
 
-    /// What the database held at a journal position: the todos and the journal id they reflect.
-    package struct Snapshot: Sendable {
-        /// Every todo, ordered by id.
-        package var todos: [Todo]
-        /// The id of the last journal entry committed when `todos` was read.
-        package var lastSeq: Int64
-    }
-
+    /// What the database held at a journal position (`Journal.start`).
+    package typealias Snapshot = JournalSnapshot
     /// What one journal entry says.
-    package enum Change: Sendable {
-        /// A committed todo change (`TodoChange.all` after a gap: the whole list at `seq`).
-        case todo(TodoChange)
-        /// Another input, as the instance that took it wrote it: a topic of its own and its JSON.
-        case input(topic: String, json: String)
-    }
-
+    package typealias Change = JournalChange
     /// One committed change and its journal id.
-    package struct Entry: Sendable {
-        /// The journal id: commit order, the same on every instance.
-        package var seq: Int64
-        /// The change.
-        package var change: Change
-    }
-
+    package typealias Entry = JournalEntry
     /// A todo write as the routes ask for it.
-    package enum Write: Sendable {
-        /// `POST /todos` (the title already validated and trimmed).
-        case insert(title: String, completed: Bool)
-        /// `PATCH /todos/:id` (nil keeps the field).
-        case update(id: Int, title: String?, completed: Bool?)
-        /// `DELETE /todos/:id`.
-        case delete(id: Int)
-    }
+    package typealias Write = TodoWrite
 
     /// Seconds within which a write is answered, whatever the database does (5 s; docs/api.md, storage_unavailable).
     package static let answerWithin = 5.0

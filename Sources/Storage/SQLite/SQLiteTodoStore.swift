@@ -80,48 +80,102 @@ package final class SQLiteTodoStore: TodoStore {
         }
     }
 
+    /// The newest entry of `topic`; nil when the journal holds none.
+    package func latest(topic: String) throws(TodoStoreError) -> (seq: Int64, json: String)? {
+        try connection.withLock { connection throws(TodoStoreError) in
+            let rows = try connection.query(
+                "SELECT id, change FROM livestate_events WHERE topic = ? ORDER BY id DESC LIMIT 1", [.text(topic)])
+            return rows.first.flatMap { row in row[0].integer.map { ($0, row[1].text ?? "") } }
+        }
+    }
+
+    /// The newest entries of every topic, newest first: at most `limit`, and no more than `bytes` of JSON
+    /// (the newest always): the sizes are read first, so an image entry beyond the bound is never loaded.
+    package func recent(limit: Int, bytes: Int) throws(TodoStoreError) -> [JournalRow] {
+        try connection.withLock { connection throws(TodoStoreError) in
+            let sizes = try connection.query(
+                "SELECT id, length(CAST(change AS BLOB)) FROM livestate_events ORDER BY id DESC LIMIT ?",
+                [.integer(Int64(max(0, limit)))])
+            var oldest: Int64?
+            var total: Int64 = 0
+            for row in sizes {
+                guard let seq = row[0].integer else { break }
+                total += row[1].integer ?? 0
+                guard oldest == nil || total <= Int64(bytes) else { break }
+                oldest = seq
+            }
+            guard let oldest else { return [] }
+            return try connection.query(
+                "SELECT id, topic, change FROM livestate_events WHERE id >= ? ORDER BY id DESC", [.integer(oldest)]
+            ).compactMap { row in
+                row[0].integer.map { JournalRow(seq: $0, topic: row[1].text ?? "", json: row[2].text ?? "") }
+            }
+        }
+    }
+
     /// Inserts a todo and commits it with its journal entry; the id is new.
     package func insert(title: String, completed: Bool) throws(TodoStoreError) -> Todo {
-        let todo = try journaled { connection throws(TodoStoreError) -> (Todo, SQLiteJournalEntry)? in
-            try connection.query(
-                "INSERT INTO todos (title, completed) VALUES (?, ?)", [.text(title), .integer(completed ? 1 : 0)])
-            let todo = Todo(id: Int(connection.lastInsertRowID), title: title, completed: completed)
-            return (todo, SQLiteJournalEntry(change: .upsert(todo), before: nil))
+        guard let (todo, _) = try commit(.insert(title: title, completed: completed)), let todo else {
+            throw TodoStoreError("the insert wrote no row")
         }
-        guard let todo else { throw TodoStoreError("the insert wrote no row") }
         return todo
     }
 
     /// Replaces title and completion of `todo.id` and commits with its journal entry; `false` when there is
     /// no such todo (nothing is written).
     package func update(_ todo: Todo) throws(TodoStoreError) -> Bool {
-        try journaled { connection throws(TodoStoreError) -> (Bool, SQLiteJournalEntry)? in
-            guard let before = try Self.row(todo.id, connection) else { return nil }
-            try connection.query(
-                "UPDATE todos SET title = ?, completed = ? WHERE id = ?",
-                [.text(todo.title), .integer(todo.completed ? 1 : 0), .integer(Int64(todo.id))])
-            return (true, SQLiteJournalEntry(change: .upsert(todo), before: before))
-        } ?? false
+        try commit(.update(id: todo.id, title: todo.title, completed: todo.completed)) != nil
     }
 
     /// Deletes `id` and commits with its journal entry; `false` when there is no such todo.
     package func delete(id: Int) throws(TodoStoreError) -> Bool {
-        try journaled { connection throws(TodoStoreError) -> (Bool, SQLiteJournalEntry)? in
-            guard let before = try Self.row(id, connection) else { return nil }
-            try connection.query("DELETE FROM todos WHERE id = ?", [.integer(Int64(id))])
-            return (true, SQLiteJournalEntry(change: .delete(id: id), before: before))
-        } ?? false
+        try commit(.delete(id: id)) != nil
     }
 
-    /// Runs `body` and writes the journal entry it returns in one transaction (nil: nothing to write, rolled
-    /// back): the counter takes the next id, the entry is inserted, entries beyond `retention` are deleted.
+    /// Commits a todo write with its journal entry (`SQLiteJournalEntry`: the change and the row before it);
+    /// nil when an update or delete names no todo (nothing is written). The todo is nil for a delete.
+    package func commit(_ write: TodoWrite) throws(TodoStoreError) -> (todo: Todo?, seq: Int64)? {
+        try journaled(topic: "todos") { connection throws(TodoStoreError) -> (Todo?, String)? in
+            switch write {
+            case .insert(let title, let completed):
+                try connection.query(
+                    "INSERT INTO todos (title, completed) VALUES (?, ?)", [.text(title), .integer(completed ? 1 : 0)])
+                let todo = Todo(id: Int(connection.lastInsertRowID), title: title, completed: completed)
+                return (todo, SQLiteJournalEntry(change: .upsert(todo), before: nil).json)
+            case .update(let id, let title, let completed):
+                guard let before = try Self.row(id, connection) else { return nil }
+                let todo = Todo(id: id, title: title ?? before.title, completed: completed ?? before.completed)
+                try connection.query(
+                    "UPDATE todos SET title = ?, completed = ? WHERE id = ?",
+                    [.text(todo.title), .integer(todo.completed ? 1 : 0), .integer(Int64(todo.id))])
+                return (todo, SQLiteJournalEntry(change: .upsert(todo), before: before).json)
+            case .delete(let id):
+                guard let before = try Self.row(id, connection) else { return nil }
+                try connection.query("DELETE FROM todos WHERE id = ?", [.integer(Int64(id))])
+                return (nil, SQLiteJournalEntry(change: .delete(id: id), before: before).json)
+            }
+        }
+    }
+
+    /// Commits one journal entry of `topic` holding `json` (an input other than a todo write: a selection,
+    /// a keyword, a refresh, a downloaded image) and answers its id.
+    package func append(topic: String, json: String) throws(TodoStoreError) -> Int64 {
+        guard let (_, seq) = try journaled(topic: topic, { _ in ((), json) }) else {
+            throw TodoStoreError("the entry was not written")
+        }
+        return seq
+    }
+
+    /// Runs `body` and writes the journal entry (of `topic`, JSON) it returns in one transaction (nil:
+    /// nothing to write, rolled back): the counter takes the next id, the entry is inserted, entries beyond
+    /// `retention` are deleted. Answers `body`'s result and the entry's id.
     private func journaled<T>(
-        _ body: (SQLiteConnection) throws(TodoStoreError) -> (T, SQLiteJournalEntry)?
-    ) throws(TodoStoreError) -> T? {
+        topic: String, _ body: (SQLiteConnection) throws(TodoStoreError) -> (T, String)?
+    ) throws(TodoStoreError) -> (T, Int64)? {
         let (result, seq) = try writing { connection throws(TodoStoreError) -> (T?, Int64?) in
             try connection.query("BEGIN IMMEDIATE")
             do throws(TodoStoreError) {
-                guard let (result, entry) = try body(connection) else {
+                guard let (result, json) = try body(connection) else {
                     try connection.query("ROLLBACK")
                     return (nil, nil)
                 }
@@ -130,8 +184,8 @@ package final class SQLiteTodoStore: TodoStore {
                     throw TodoStoreError("the journal counter is missing")
                 }
                 try connection.query(
-                    "INSERT INTO livestate_events (id, topic, change) VALUES (?, 'todos', ?)",
-                    [.integer(seq), .text(entry.json)])
+                    "INSERT INTO livestate_events (id, topic, change) VALUES (?, ?, ?)",
+                    [.integer(seq), .text(topic), .text(json)])
                 try connection.query("DELETE FROM livestate_events WHERE id <= ?", [.integer(seq - retention)])
                 try connection.query("COMMIT")
                 return (result, seq)
@@ -140,8 +194,9 @@ package final class SQLiteTodoStore: TodoStore {
                 throw error
             }
         }
-        if let seq, let handler = committed.withLock({ $0 }) { handler(seq) }
-        return result
+        guard let result, let seq else { return nil }
+        if let handler = committed.withLock({ $0 }) { handler(seq) }
+        return (result, seq)
     }
 
     /// Runs a write under the lock, checking that the data file is still the one opened, before (nothing

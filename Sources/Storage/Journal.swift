@@ -1,0 +1,115 @@
+package import Domain
+
+/// The one storage protocol of both engines (docs/architecture-instances.md, "One storage protocol"): the
+/// server commits every input through it and applies every committed entry from it, without knowing whether
+/// the file is SQLite or the database PostgreSQL.
+///
+/// - A mutation and the entry it causes are committed in one transaction (no dual write); the completion
+///   gets the committed result once the entry is applied here, or why not (`TodoError`: `.notFound`,
+///   `.storage` for a refusal, `.unavailable`, `.busy`).
+/// - Entry ids follow commit order; `follow` hands the entries after an id to its handler, strictly in id
+///   order, each exactly once, after every wake-up (NOTIFY on PostgreSQL; on SQLite the commit itself, in
+///   the same process).
+/// - `latest` answers the newest entry of a topic (what a server shows at start).
+/// - Retention (the newest N entries kept) is the journal's own business.
+///
+/// Every call answers through its completion: PostgreSQL later, on its loop; SQLite at once, on the calling
+/// thread (its writes are short and synchronous). Callers never block on either.
+///
+/// ```swift
+/// let start = journal.start()                                 // startup only: blocks until storage answers
+/// journal.follow(after: start.lastSeq) { entries in … }      // apply them, in order
+/// journal.write(.insert(title: "Walk the dog", completed: false), key: nil) { result in … }
+/// journal.append(topic: "frameworks", json: #"{"name":"Combine"}"#) { result in … }
+/// ```
+package protocol Journal: AnyObject, Sendable {
+    /// Opens the storage (retrying while it is unreachable), creates or migrates its schema and reads the
+    /// todos with their journal position. Blocks: startup only, never on a loop the journal answers on.
+    func start() -> JournalSnapshot
+
+    /// Hands every entry committed after `seq` to `handler`, in id order, each once.
+    func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void)
+
+    /// Commits a todo write with its entry; `completion` gets the todo (nil for a delete) once the entry is
+    /// applied here. A write sent again with the `key` of one that committed is answered with what that one
+    /// did and not applied again.
+    func write(_ write: TodoWrite, key: String?, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void)
+
+    /// Commits one entry of `topic` holding `json` (an input other than a todo write); `completion` gets its
+    /// id once it is applied here.
+    func append(topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
+
+    /// The newest entry of `topic` still held (nil when there is none).
+    func latest(
+        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, TodoError>) -> Void)
+
+    /// `done(true)` once the entry `seq` is applied here (at once if it is), `done(false)` when it cannot
+    /// be (within `timeout` seconds).
+    func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void)
+
+    /// Stops following and closes the storage (shutdown).
+    func stop()
+}
+
+/// What the storage held at a journal position: the todos and the journal id they reflect.
+package struct JournalSnapshot: Sendable {
+    /// Every todo, ordered by id.
+    package var todos: [Todo]
+    /// The journal id the todos reflect; the server numbers its events that are not journaled after it.
+    package var lastSeq: Int64
+
+    /// A snapshot of `todos` at `lastSeq`.
+    package init(todos: [Todo], lastSeq: Int64) {
+        self.todos = todos
+        self.lastSeq = lastSeq
+    }
+}
+
+/// What one journal entry says.
+package enum JournalChange: Sendable, Equatable {
+    /// A committed todo change (`TodoChange.all` after a gap: the whole list at `seq`).
+    case todo(TodoChange)
+    /// Another input, as the server that took it wrote it: a topic of its own and its JSON.
+    case input(topic: String, json: String)
+}
+
+/// One committed change and its journal id.
+package struct JournalEntry: Sendable, Equatable {
+    /// The journal id: commit order; event id `seq × 65536`.
+    package var seq: Int64
+    /// The change.
+    package var change: JournalChange
+
+    /// The entry `seq` saying `change`.
+    package init(seq: Int64, change: JournalChange) {
+        self.seq = seq
+        self.change = change
+    }
+}
+
+/// A todo write as the routes ask for it (titles already validated and trimmed).
+package enum TodoWrite: Sendable, Equatable {
+    /// `POST /todos`.
+    case insert(title: String, completed: Bool)
+    /// `PUT` / `PATCH /todos/:id` (nil keeps the field).
+    case update(id: Int, title: String?, completed: Bool?)
+    /// `DELETE /todos/:id`.
+    case delete(id: Int)
+}
+
+/// A journal row as stored: its id, topic and change JSON (a restart rebuilds its recent events from them).
+package struct JournalRow: Sendable, Equatable {
+    /// The journal id.
+    package var seq: Int64
+    /// `todos`, or the topic of another input.
+    package var topic: String
+    /// The change as stored.
+    package var json: String
+
+    /// The row `seq` of `topic` holding `json`.
+    package init(seq: Int64, topic: String, json: String) {
+        self.seq = seq
+        self.topic = topic
+        self.json = json
+    }
+}
