@@ -37,6 +37,8 @@ final class SharedInputs: Sendable {
     }
 
     let journal: any Journal
+    /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
+    private let claims: (any DownloadClaims)?
     let models: LiveStateModels
     private let ids: EventIDSource
     private let loader: any DataLoader
@@ -47,6 +49,13 @@ final class SharedInputs: Sendable {
     private let latestSelection = Mutex<Int64>(0)
     /// Downloads in flight, by the journal id of their selection.
     private let downloads = Mutex<[Int64: AnyCancellable]>([:])
+    /// The selections whose download claim this instance holds (`DownloadClaims`).
+    private let claimed = Mutex<Set<Int64>>([])
+    /// The journal id of the newest selection whose outcome (image or failure) was applied here.
+    private let settledSelection = Mutex<Int64>(0)
+    /// How often every instance checks whether the latest selection, still pending, lost its downloader
+    /// (docs/architecture-instances.md, "A downloader that dies").
+    static let takeoverCheck = 1.0
     private let keywords = Mutex<AnyCancellable?>(nil)
     /// The journal id of the newest posts and albums entries applied here (`loadAtStart` shows an older
     /// list only if none newer came meanwhile).
@@ -54,6 +63,7 @@ final class SharedInputs: Sendable {
 
     init(journal: any Journal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?) {
         self.journal = journal
+        self.claims = journal as? any DownloadClaims
         self.models = models
         self.ids = ids
         self.loader = loader
@@ -78,31 +88,86 @@ final class SharedInputs: Sendable {
     /// Commits one input entry; `completion` gets its journal id once applied here, or why not.
     func append(_ topic: Topic, _ payload: Payload, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(payload) else {
+        guard let json = try? Self.encoded(payload) else {
             return completion(.failure(.storage("the input cannot be encoded")))
         }
-        journal.append(topic: topic.rawValue, json: String(decoding: data, as: UTF8.self), completion: completion)
+        journal.append(topic: topic.rawValue, json: json, completion: completion)
     }
 
-    /// Journals a selection of `url` (already checked), then downloads it here and journals the outcome.
+    private static func encoded(_ payload: Payload) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(payload), as: UTF8.self)
+    }
+
+    /// Journals a selection of `url` (already checked) with its download claim, then downloads it here and
+    /// journals the outcome. Should this instance die first, another one takes the claim over (`takeOver`).
     func select(url: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void) {
-        append(.selection, Payload(url: url)) { [self] result in
-            completion(result)
-            guard case .success(let seq) = result, let parsed = URL(string: url) else { return }
-            let download = AlbumViewModel.download(url, parsed, loader: loader).sink { [weak self] outcome in
-                self?.shareImage(outcome.result, url: url, selection: seq)
+        guard let json = try? Self.encoded(Payload(url: url)) else {
+            return completion(.failure(.storage("the input cannot be encoded")))
+        }
+        guard let claims else {
+            return journal.append(topic: Topic.selection.rawValue, json: json) { [self] result in
+                completion(result)
+                if case .success(let seq) = result { download(url, selection: seq) }
             }
-            downloads.withLock { $0[seq] = download }
+        }
+        claims.appendClaimed(
+            topic: Topic.selection.rawValue, json: json,
+            claimed: { [self] seq in claimed.withLock { _ = $0.insert(seq) } }
+        ) { [self] result in
+            completion(result)
+            // NB: not claimed (a lock left from an id a rolled-back statement took): `takeOver` settles it.
+            guard case .success(let seq) = result, claimed.withLock({ $0.contains(seq) }) else { return }
+            download(url, selection: seq)
         }
     }
+
+    private func download(_ url: String, selection seq: Int64) {
+        guard let parsed = URL(string: url) else { return release(seq) }
+        let download = AlbumViewModel.download(url, parsed, loader: loader).sink { [weak self] outcome in
+            self?.shareImage(outcome.result, url: url, selection: seq)
+        }
+        downloads.withLock { $0[seq] = download }
+    }
+
+    /// Every `takeoverCheck` seconds while the selection `seq` is the latest and pending, and this instance
+    /// is not its downloader: takes the download claim if its holder is gone, and downloads here.
+    private func watch(selection seq: Int64, url: String) {
+        claims?.after(Self.takeoverCheck) { [weak self] in self?.takeOver(seq, url: url) }
+    }
+
+    private func takeOver(_ seq: Int64, url: String) {
+        guard let claims, isPending(seq) else { return }
+        guard !claimed.withLock({ $0.contains(seq) }) else { return watch(selection: seq, url: url) }
+        claims.claim(seq, outcome: Self.outcomeKey(seq)) { [self] taken in
+            guard taken else { return watch(selection: seq, url: url) }
+            guard isPending(seq) else { return claims.unclaim(seq) }
+            claimed.withLock { _ = $0.insert(seq) }
+            Log.warning("album selection \(seq): its downloader is gone; downloading \(url.prefix(200)) here")
+            download(url, selection: seq)
+        }
+    }
+
+    private func isPending(_ seq: Int64) -> Bool {
+        latestSelection.withLock { $0 == seq } && settledSelection.withLock { $0 < seq }
+    }
+
+    /// Gives the claim of `seq` back, once its outcome is journaled or moot.
+    private func release(_ seq: Int64) {
+        claimed.withLock { _ = $0.remove(seq) }
+        claims?.unclaim(seq)
+    }
+
+    /// The write key of a selection's outcome: journaled once, whichever instance downloaded. NB: it holds
+    /// spaces, which no client's `Idempotency-Key` can (TodoRoutes), so a todo write never takes it.
+    private static func outcomeKey(_ seq: Int64) -> String { "image of selection \(seq)" }
 
     private func shareImage(_ result: Result<AlbumImage, AlbumDownloadFailure>, url: String, selection seq: Int64) {
         downloads.withLock { _ = $0.removeValue(forKey: seq) }
         // NB: a newer selection already journaled makes this download moot; journaling it anyway would only
         // cost a row, since every instance skips it.
-        guard latestSelection.withLock({ $0 }) <= seq else { return }
+        guard latestSelection.withLock({ $0 }) <= seq else { return release(seq) }
         var payload = Payload(url: url, selection: seq)
         switch result {
         case .success(let image):
@@ -111,11 +176,15 @@ final class SharedInputs: Sendable {
         case .failure(let failure):
             payload.failed = failure.reason
         }
-        append(.image, payload) { result in
+        guard let data = try? Self.encoded(payload) else { return release(seq) }
+        let shared: @Sendable (Result<Int64, TodoError>) -> Void = { [self] result in
+            release(seq)
             if case .failure(let error) = result {
-                Log.warning("album image of \(url.prefix(200)) not shared: \(error); the selection stays pending")
+                Log.warning("album image of \(url.prefix(200)) not shared: \(error); another instance may take it")
             }
         }
+        guard let claims else { return journal.append(topic: Topic.image.rawValue, json: data, completion: shared) }
+        claims.append(topic: Topic.image.rawValue, json: data, key: Self.outcomeKey(seq), completion: shared)
     }
 
     // MARK: Applying
@@ -137,7 +206,9 @@ final class SharedInputs: Sendable {
         case .selection:
             latestSelection.withLock { $0 = seq }
             models.albums.recordSelection(url: payload.url ?? "")
+            if let url = payload.url { watch(selection: seq, url: url) }
         case .image:
+            if let selection = payload.selection { settledSelection.withLock { $0 = max($0, selection) } }
             guard payload.selection == latestSelection.withLock({ $0 }), let url = payload.url else { return }
             let image = payload.data.flatMap { Data(base64Encoded: $0) }.map {
                 AlbumImage(url: url, contentType: payload.contentType ?? "application/octet-stream", data: Array($0))

@@ -298,6 +298,13 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
                 connection.query("SET statement_timeout = '3s'") { _ in }
                 // NB: the writes' CTEs are estimated far above one row: JIT compiled each (1–3 s of CPU).
                 connection.query("SET jit = off") { _ in }
+                // NB: a host that vanishes without closing its socket frees its session (and its download
+                // claims: PostgresJournal+Claims.swift) after 5 s idle + 3 unanswered probes 2 s apart.
+                connection.query(
+                    "SELECT set_config('tcp_keepalives_idle', '5', false), "
+                        + "set_config('tcp_keepalives_interval', '2', false), "
+                        + "set_config('tcp_keepalives_count', '3', false)"
+                ) { _ in }
                 connection.query("LISTEN \(Self.channel)") { _ in }
                 ready?()
                 catchUp()
