@@ -5,16 +5,13 @@ package import Domain
 /// journaled the outcome; when that server is gone, another takes the claim and downloads, and the outcome
 /// is journaled once. PostgreSQL conforms; a journal of one process (SQLite) needs none of it.
 package protocol DownloadClaims: Journal {
-    /// Commits a selection entry and takes its download claim in the same transaction; `claimed` gets the
-    /// id, before the entry is applied here, when the claim was taken. `completion` as for `append`.
+    /// Commits a selection entry under `key` and takes its download claim in the same transaction; `claimed`
+    /// gets the id, before the entry is applied here, when the claim was taken (not for a key committed
+    /// before). `completion` as for the keyed `append`. An outcome is journaled with the keyed `append`
+    /// under a key of its own: once across servers.
     func appendClaimed(
-        topic: String, json: String, claimed: @escaping @Sendable (Int64) -> Void,
-        completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
-
-    /// Commits an outcome entry under the write key `key`, once across servers: when another one journaled
-    /// that key first, `completion` gets that entry's id and nothing is written.
-    func append(
-        topic: String, json: String, key: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
+        topic: String, json: String, key: String?, claimed: @escaping @Sendable (Int64) -> Void,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void)
 
     /// Takes the claim of the selection `seq` unless its holder is alive or the outcome keyed `key` is
     /// journaled; `done(true)` when this server holds it now.

@@ -6,7 +6,7 @@ package import Domain
 ///
 /// - A mutation and the entry it causes are committed in one transaction (no dual write); the completion
 ///   gets the committed result once the entry is applied here, or why not (`TodoError`: `.notFound`,
-///   `.storage` for a refusal, `.unavailable`, `.busy`).
+///   `.storage` for a refusal, `.unavailable`, `.busy`, `.outcomeUnknown` when it may have been applied).
 /// - Entry ids follow commit order; `follow` hands the entries after an id to its handler, strictly in id
 ///   order, each exactly once, after every wake-up (NOTIFY on PostgreSQL; on SQLite the commit itself, in
 ///   the same process).
@@ -38,6 +38,12 @@ package protocol Journal: AnyObject, Sendable {
     /// Commits one entry of `topic` holding `json` (an input other than a todo write); `completion` gets its
     /// id once it is applied here.
     func append(topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
+    /// Commits one entry as `append` does, under `key` (the client's `Idempotency-Key`; nil: one of the
+    /// storage's own where it keeps keys); `completion` gets it once applied here — `repeated`, with the first
+    /// request's JSON, when the key was committed before.
+    func append(
+        topic: String, json: String, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void)
 
     /// The newest entry of `topic` still held (nil when there is none).
     func latest(
@@ -49,6 +55,33 @@ package protocol Journal: AnyObject, Sendable {
 
     /// Stops following and closes the storage (shutdown).
     func stop()
+}
+
+extension Journal {
+    /// Keys not stored (SQLite: an input is committed or refused before it is answered, so no outcome is
+    /// left unknown to settle): the plain `append`.
+    package func append(
+        topic: String, json: String, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+    ) {
+        append(topic: topic, json: json) { completion($0.map { JournalAppended(seq: $0) }) }
+    }
+}
+
+/// A committed input entry.
+package struct JournalAppended: Sendable {
+    /// Its journal id.
+    package var seq: Int64
+    /// Answered from the entry of an earlier request with the same key, not committed by this one.
+    package var repeated: Bool
+    /// That earlier request's JSON when `repeated`.
+    package var first: String?
+    /// The entry `seq`, committed by this request unless `repeated` (then `first` is its JSON).
+    package init(seq: Int64, repeated: Bool = false, first: String? = nil) {
+        self.seq = seq
+        self.repeated = repeated
+        self.first = first
+    }
 }
 
 /// What the storage held at a journal position: the todos and the journal id they reflect.

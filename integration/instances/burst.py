@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import threading
 import time
 
 
@@ -75,3 +76,24 @@ def post_all(port, titles, keys=None, watch=None, timeout=15):
         return await asyncio.gather(*(one(i, t) for i, t in enumerate(titles)))
 
     return asyncio.run(run())
+
+
+def in_thread(call):
+    """Runs `call` on a thread; returns a function that joins it (bounded) and gives its result."""
+    box = {}
+    thread = threading.Thread(target=lambda: box.update(result=call()))
+    thread.start()
+
+    def result(timeout=20):
+        thread.join(timeout)
+        assert not thread.is_alive(), "no answer"
+        return box["result"]
+
+    return result
+
+
+def listed(server, prefix):
+    """The titles of `server`'s todos that start with `prefix`, in its order."""
+    status, _, body = server.call("GET", "/todos")
+    assert status == 200
+    return [todo["title"] for todo in body if todo["title"].startswith(prefix)]

@@ -151,12 +151,14 @@ def test_database_crash_answers_503_fast_then_every_instance_catches_up(three, c
     for writer in writers:
         writer.join(15)
     assert max(seconds) < 5.5, f"slowest answer {max(seconds):.1f} s"
-    assert all(status == 503 for _, status in refused), refused[:5]
+    # 503: not applied, never later; 504 (a batch in flight when the database went away): outcome unknown.
+    assert all(status in (503, 504) for _, status in refused), refused[:5]
     acked = {title for title, _ in acknowledged}
     for server in three:
         wait_until(lambda: acked <= set(listed(server)), 10, message=f"every 2xx on :{server.port}")
+        assert not {title for title, status in refused if status == 503} & set(listed(server)), "a 503 applied"
     assert time.monotonic() - back < 30
-    # Each 503 is settled by sending it again with its key: applied once whether or not it had committed.
+    # Each is settled by sending it again with its key: applied once whether or not it had committed.
     for n, (title, _) in enumerate(refused):
         assert post(three[n % 3], title)[0] == 201, title
     wanted = {title for title, _ in acknowledged + refused}

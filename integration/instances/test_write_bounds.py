@@ -1,13 +1,13 @@
 """The bounds of the write queue on PostgreSQL (docs/architecture-instances.md, "Group commit"): beyond
 1,024 waiting writes a write answers 503 `storage_busy` at once, with `Retry-After: 1`; a write still
 waiting behind a stuck batch when its 5 s run out answers 503 `storage_unavailable`. Neither is ever
-applied later. A proxy between instance A and PostgreSQL (pgproxy.py) makes the batch stall."""
+applied later; the stuck batch's write, whose outcome the instance cannot know, answers 504
+`storage_outcome_unknown` with its key. A proxy between instance A and PostgreSQL (pgproxy.py) makes the batch stall."""
 
 import subprocess
-import threading
 import time
 
-from burst import post_all
+from burst import in_thread, listed, post_all
 from livestate import Server, wait_until
 from pgproxy import PostgresProxy
 
@@ -21,29 +21,9 @@ def titles_in_database(cluster, prefix):
     return out.stdout.split("\n")[:-1]
 
 
-def listed(server, prefix):
-    status, _, body = server.call("GET", "/todos")
-    assert status == 200
-    return [todo["title"] for todo in body if todo["title"].startswith(prefix)]
-
-
 def proxied(cluster, binary):
     proxy = PostgresProxy(int(cluster.uri.rsplit(":", 1)[1].split("/")[0]))
     return proxy, Server(binary=binary, data=proxy.uri(cluster.uri)).start()
-
-
-def in_thread(call):
-    """Runs `call` on a thread; returns a function that joins it (bounded) and gives its result."""
-    box = {}
-    thread = threading.Thread(target=lambda: box.update(result=call()))
-    thread.start()
-
-    def result(timeout=20):
-        thread.join(timeout)
-        assert not thread.is_alive(), "no answer"
-        return box["result"]
-
-    return result
 
 
 def test_writes_past_the_queue_bound_answer_storage_busy_at_once_and_are_never_applied(cluster, binary):
@@ -99,17 +79,25 @@ def test_a_write_queued_behind_a_stuck_batch_answers_503_within_its_5_s_and_is_n
             assert answer.status == 503 and answer.code == "storage_unavailable", answer
             assert answer.seconds < 5.5, answer
         stuck = first()
-        # The batch in flight has no answer within 5 s: its outcome is unknown to the instance.
-        assert stuck.status == 503 and stuck.code == "storage_unavailable", stuck
+        # The batch in flight has no answer within 5 s (its resend neither): the instance cannot know its
+        # outcome, so it says so, with the key it sent the write under — never a 503.
+        assert stuck.status == 504 and stuck.code == "storage_outcome_unknown", stuck
         assert stuck.seconds < 5.5, stuck
+        key = stuck.headers.get("idempotency-key")
+        assert key, stuck.headers
 
-        # The database is reachable again: A writes again, and nothing refused is applied, ever.
+        # The database is reachable again: A writes again, and nothing refused is applied, ever; the write of
+        # unknown outcome, sent again with its key, is applied once.
         proxy.passing()
         wait_until(lambda: a.call("POST", "/todos", {"title": "stuck after"})[0] == 201, 10,
                    message="a write after the stall")
         time.sleep(1)
         assert titles_in_database(cluster, "stuck ") == ["stuck after"]
-        assert listed(a, "stuck ") == ["stuck after"]
+        for _ in range(2):
+            status, _, body = a.call("POST", "/todos", {"title": "stuck first"}, headers={"Idempotency-Key": key})
+            assert status == 201 and body["title"] == "stuck first", (status, body)
+        assert sorted(titles_in_database(cluster, "stuck ")) == ["stuck after", "stuck first"]
+        assert sorted(listed(a, "stuck ")) == ["stuck after", "stuck first"]
     finally:
         proxy.passing()
         a.stop()

@@ -16,6 +16,11 @@ package enum TodoError: Error, Equatable, Sendable {
     case unavailable(String)
     /// Too many writes are already waiting for the shared database; the change was not applied (retry later).
     case busy(String)
+    /// The shared database could not be reached in time to learn whether the change committed: it may have
+    /// been applied. Sent again with `key` (its `Idempotency-Key`), it is applied once and answered truly.
+    case outcomeUnknown(key: String)
+    /// The `Idempotency-Key` was used before by a different kind of request; nothing was changed.
+    case keyReused
 
     /// The machine-readable code of the contract's error body, e.g. `title_too_short`.
     package var code: String {
@@ -28,6 +33,8 @@ package enum TodoError: Error, Equatable, Sendable {
         case .storage: "storage_error"
         case .unavailable: "storage_unavailable"
         case .busy: "storage_busy"
+        case .outcomeUnknown: "storage_outcome_unknown"
+        case .keyReused: "idempotency_key_reused"
         }
     }
 
@@ -46,6 +53,10 @@ package enum TodoError: Error, Equatable, Sendable {
         case .storage(let reason): "The change could not be saved: \(reason)"
         case .unavailable(let reason): "The database is unavailable, nothing was changed: \(reason)"
         case .busy(let reason): "The database is busy, nothing was changed; try again in a moment: \(reason)"
+        case .outcomeUnknown:
+            "The database could not be reached in time to learn whether the change was saved; send the request"
+                + " again with the same Idempotency-Key to apply it once and get its answer."
+        case .keyReused: "This Idempotency-Key was used before by a different kind of request; nothing was changed."
         }
     }
 }

@@ -85,13 +85,32 @@ final class SharedInputs: Sendable {
         downloads.withLock { $0.removeAll() }
     }
 
-    /// Commits one input entry; `completion` gets its journal id once applied here, or why not.
-    func append(_ topic: Topic, _ payload: Payload, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
-    {
+    /// Commits one input entry under `key` (the client's `Idempotency-Key`, or nil: one of the server's);
+    /// `completion` gets it once applied here — the first request's payload when the key was committed
+    /// before — or why not.
+    func append(
+        _ topic: Topic, _ payload: Payload, key: String? = nil,
+        completion: @escaping @Sendable (Result<Shared, TodoError>) -> Void
+    ) {
         guard let json = try? Self.encoded(payload) else {
             return completion(.failure(.storage("the input cannot be encoded")))
         }
-        journal.append(topic: topic.rawValue, json: json, completion: completion)
+        journal.append(topic: topic.rawValue, json: json, key: key) { completion($0.map { Shared($0, payload) }) }
+    }
+
+    /// A committed input: its journal id and payload (the first request's, `repeated`, when its key was
+    /// committed before).
+    struct Shared: Sendable {
+        var seq: Int64
+        var payload: Payload
+        var repeated: Bool
+
+        init(_ appended: JournalAppended, _ payload: Payload) {
+            seq = appended.seq
+            repeated = appended.repeated
+            let first = appended.first.flatMap { try? JSONDecoder().decode(Payload.self, from: Data($0.utf8)) }
+            self.payload = first ?? payload
+        }
     }
 
     private static func encoded(_ payload: Payload) throws -> String {
@@ -102,24 +121,30 @@ final class SharedInputs: Sendable {
 
     /// Journals a selection of `url` (already checked) with its download claim, then downloads it here and
     /// journals the outcome. Should this instance die first, another one takes the claim over (`takeOver`).
-    func select(url: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void) {
-        guard let json = try? Self.encoded(Payload(url: url)) else {
+    /// A client's repeat (its `key` committed before) is answered from the first selection and takes no
+    /// claim: the first one's downloader, or a taker-over, downloads.
+    func select(url: String, key: String?, completion: @escaping @Sendable (Result<Shared, TodoError>) -> Void) {
+        let payload = Payload(url: url)
+        guard let json = try? Self.encoded(payload) else {
             return completion(.failure(.storage("the input cannot be encoded")))
         }
         guard let claims else {
-            return journal.append(topic: Topic.selection.rawValue, json: json) { [self] result in
-                completion(result)
-                if case .success(let seq) = result { download(url, selection: seq) }
+            return journal.append(topic: Topic.selection.rawValue, json: json, key: key) { [self] result in
+                completion(result.map { Shared($0, payload) })
+                if case .success(let appended) = result { download(url, selection: appended.seq) }
             }
         }
         claims.appendClaimed(
-            topic: Topic.selection.rawValue, json: json,
+            topic: Topic.selection.rawValue, json: json, key: key,
             claimed: { [self] seq in claimed.withLock { _ = $0.insert(seq) } }
         ) { [self] result in
-            completion(result)
-            // NB: not claimed (a lock left from an id a rolled-back statement took): `takeOver` settles it.
-            guard case .success(let seq) = result, claimed.withLock({ $0.contains(seq) }) else { return }
-            download(url, selection: seq)
+            completion(result.map { Shared($0, payload) })
+            // NB: not claimed (a repeat, a resend after an unknown outcome, or a lock left from an id a
+            // rolled-back statement took): `takeOver` settles it.
+            guard case .success(let appended) = result, claimed.withLock({ $0.contains(appended.seq) }) else {
+                return
+            }
+            download(url, selection: appended.seq)
         }
     }
 
@@ -183,8 +208,9 @@ final class SharedInputs: Sendable {
                 Log.warning("album image of \(url.prefix(200)) not shared: \(error); another instance may take it")
             }
         }
-        guard let claims else { return journal.append(topic: Topic.image.rawValue, json: data, completion: shared) }
-        claims.append(topic: Topic.image.rawValue, json: data, key: Self.outcomeKey(seq), completion: shared)
+        // The outcome's key makes it one entry, whichever instances downloaded (one process: no key needed).
+        let key = claims == nil ? nil : Self.outcomeKey(seq)
+        journal.append(topic: Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
     }
 
     // MARK: Applying

@@ -46,12 +46,14 @@ extension Router {
             return
         }
         post("/albums/refresh") { request in
+            _ = try request.idempotencyKey()  // NB: checked, not stored: one server answers before it forgets
             try request.acceptNoInput()
             // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream), shared
             // by every refresh that arrives while it runs.
             return refresh.reply()
         }
         post("/albums/selection") { request in
+            _ = try request.idempotencyKey()
             let body = try request.jsonBody(fields: ["url", "id"])
             let given: (url: String?, id: Int?) = (try body.optional("url"), try body.optional("id"))
             let url: String

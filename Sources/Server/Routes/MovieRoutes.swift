@@ -13,6 +13,7 @@ extension Router {
             return try .json(movies.search(request.query["q"] ?? ""))
         }
         put("/movies/keyword") { request in
+            _ = try request.idempotencyKey()
             let keyword: String = try request.jsonBody(fields: ["keyword"]).required("keyword")
             movies.keyword = keyword
             return try .json(["keyword": keyword], status: 202)

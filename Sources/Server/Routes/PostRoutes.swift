@@ -19,6 +19,7 @@ extension Router {
         }
         if let shared = app.shared { return addSharedRefreshes(shared) }
         post("/posts/refresh") { request in
+            _ = try request.idempotencyKey()  // NB: checked, not stored: one server answers before it forgets
             try request.acceptNoInput()
             // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), shared
             // by every refresh that arrives while it runs.

@@ -9,13 +9,19 @@ extension Router {
     mutating func addSharedFrameworkSelection(_ shared: SharedInputs) {
         let frameworks = shared.models.frameworks
         post("/frameworks/selection") { request in
+            let key = try request.idempotencyKey()
             let name: String = try request.jsonBody(fields: ["name"]).required("name")
-            guard let framework = frameworks.list.value.first(where: { $0.name == name }) else {
+            guard frameworks.list.value.contains(where: { $0.name == name }) else {
                 throw FrameworkError.unknownName(name)
             }
             return .later { respond in
-                shared.append(.frameworks, .init(name: name)) { result in
-                    respond(Self.answer(result) { try .json(["selected": framework], status: 202) })
+                shared.append(.frameworks, .init(name: name), key: key) { result in
+                    respond(
+                        Self.answer(result) { shared in
+                            // NB: the first request's name when the key was committed before.
+                            let selected = frameworks.list.value.first { $0.name == shared.payload.name }
+                            return try .json(["selected": selected], status: 202)
+                        })
                 }
             }
         }
@@ -26,6 +32,7 @@ extension Router {
     mutating func addSharedAlbumSelection(_ shared: SharedInputs) {
         let albums = shared.models.albums
         post("/albums/selection") { request in
+            let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: ["url", "id"])
             let given: (url: String?, id: Int?) = (try body.optional("url"), try body.optional("id"))
             let url: String
@@ -38,8 +45,8 @@ extension Router {
             }
             try AlbumViewModel.check(url: url)
             return .later { respond in
-                shared.select(url: url) { result in
-                    respond(Self.answer(result) { try .json(["url": url], status: 202) })
+                shared.select(url: url, key: key) { result in
+                    respond(Self.answer(result) { try .json(["url": $0.payload.url ?? url], status: 202) })
                 }
             }
         }
@@ -49,31 +56,36 @@ extension Router {
     /// or the upstream through this instance) and journal what came, answered once applied here.
     mutating func addSharedRefreshes(_ shared: SharedInputs) {
         post("/posts/refresh") { request in
+            let key = try request.idempotencyKey()
             try request.acceptNoInput()
             return Self.sharedRefresh(
-                shared, .posts, embedded: EmbeddedData.posts,
-                upstream: shared.upstream?.getData(endPoint: .posts, type: Post.self)
-            ) { .init(posts: $0) }
+                shared, .posts, key: key, embedded: EmbeddedData.posts,
+                upstream: shared.upstream?.getData(endPoint: .posts, type: Post.self), payload: { .init(posts: $0) }
+            ) { $0.posts }
         }
         post("/albums/refresh") { request in
+            let key = try request.idempotencyKey()
             try request.acceptNoInput()
             return Self.sharedRefresh(
-                shared, .albums, embedded: EmbeddedData.albums,
-                upstream: shared.upstream?.getData(endPoint: .photos, type: AlbumModel.self)
-            ) { .init(albums: $0) }
+                shared, .albums, key: key, embedded: EmbeddedData.albums,
+                upstream: shared.upstream?.getData(endPoint: .photos, type: AlbumModel.self),
+                payload: { .init(albums: $0) }
+            ) { $0.albums }
         }
     }
 
     /// Journals a refresh: the embedded set as an input (every instance reloads it), or the list the
-    /// upstream gave this instance (every instance shows that list); answers 200 with the list applied here.
+    /// upstream gave this instance (every instance shows that list); answers 200 with the list applied here
+    /// (the first request's, when its key was committed before).
     private static func sharedRefresh<Item: Encodable & Sendable>(
-        _ shared: SharedInputs, _ topic: SharedInputs.Topic, embedded: [Item], upstream: Future<[Item], NetworkError>?,
-        payload: @escaping @Sendable ([Item]?) -> SharedInputs.Payload
+        _ shared: SharedInputs, _ topic: SharedInputs.Topic, key: String?, embedded: [Item],
+        upstream: Future<[Item], NetworkError>?, payload: @escaping @Sendable ([Item]?) -> SharedInputs.Payload,
+        list: @escaping @Sendable (SharedInputs.Payload) -> [Item]?
     ) -> Reply {
         .later { respond in
             guard let upstream else {
-                shared.append(topic, payload(nil)) { result in
-                    respond(Self.answer(result) { try .json(embedded) })
+                shared.append(topic, payload(nil), key: key) { result in
+                    respond(Self.answer(result) { try .json(list($0.payload) ?? embedded) })
                 }
                 return
             }
@@ -83,8 +95,8 @@ extension Router {
                         if case .failure(let error) = completion { respond(Response(error: error)) }
                     },
                     receiveValue: { items in
-                        shared.append(topic, payload(items)) { result in
-                            respond(Self.answer(result) { try .json(items) })
+                        shared.append(topic, payload(items), key: key) { result in
+                            respond(Self.answer(result) { try .json(list($0.payload) ?? embedded) })
                         }
                     }))
         }
@@ -92,10 +104,12 @@ extension Router {
 
     /// The answer to a shared input: `success` once it is applied here, or the refusal (503 while the
     /// database is unreachable).
-    private static func answer(_ result: Result<Int64, TodoError>, success: () throws -> Response) -> Response {
+    private static func answer(
+        _ result: Result<SharedInputs.Shared, TodoError>, success: (SharedInputs.Shared) throws -> Response
+    ) -> Response {
         switch result {
-        case .success:
-            return (try? success()) ?? Response(error: .internalError)
+        case .success(let shared):
+            return (try? success(shared)) ?? Response(error: .internalError)
         case .failure(let error): return Response(error: error)
         }
     }

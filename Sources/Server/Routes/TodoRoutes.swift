@@ -26,7 +26,7 @@ extension Router {
         // NB: on SQLite an `Idempotency-Key` is checked (a malformed one is refused, as with PostgreSQL) but
         // not stored: a write here is committed or refused before it is answered.
         post("/todos") { request in
-            _ = try Self.writeKey(request)
+            _ = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
             let title: String = try body.required("title")
             let completed = try body.optional("completed", as: Bool.self) ?? false
@@ -35,7 +35,7 @@ extension Router {
         }
         put("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            _ = try Self.writeKey(request)
+            _ = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
             let title: String = try body.required("title")
             let completed: Bool = try body.required("completed")
@@ -43,7 +43,7 @@ extension Router {
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            _ = try Self.writeKey(request)
+            _ = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
             if body.isEmpty {
                 throw HTTPError.badRequest(
@@ -55,7 +55,7 @@ extension Router {
         }
         delete("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            _ = try Self.writeKey(request)
+            _ = try request.idempotencyKey()
             try todos.delete(id: id)
             return .response(.noContent)
         }
@@ -71,7 +71,7 @@ extension Router {
     /// instance applied it, so a read here right after a 2xx sees the write.
     fileprivate mutating func addSharedTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
         post("/todos") { request in
-            let key = try Self.writeKey(request)
+            let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
             let title = try TodoTitle.validated(body.required("title", as: String.self))
             let completed = try body.optional("completed", as: Bool.self) ?? false
@@ -86,7 +86,7 @@ extension Router {
         }
         put("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            let key = try Self.writeKey(request)
+            let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
             let title = try TodoTitle.validated(body.required("title", as: String.self))
             let completed: Bool = try body.required("completed")
@@ -98,7 +98,7 @@ extension Router {
         }
         patch("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            let key = try Self.writeKey(request)
+            let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
             if body.isEmpty {
                 throw HTTPError.badRequest(
@@ -116,24 +116,13 @@ extension Router {
         }
         delete("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
-            let key = try Self.writeKey(request)
+            let key = try request.idempotencyKey()
             return .later { respond in
                 journal.write(.delete(id: id), key: key) { result in
                     respond(Self.answer(result, status: 204) { _ in [:] })
                 }
             }
         }
-    }
-
-    /// The client's `Idempotency-Key` (1 to 128 visible ASCII characters), if any: a write sent again with
-    /// the key of one that committed is answered with what that one did and not applied again — how a
-    /// client settles a 503 whose outcome was unknown (docs/architecture-instances.md, "Faults").
-    fileprivate static func writeKey(_ request: Request) throws(HTTPError) -> String? {
-        guard let key = request.headers["Idempotency-Key"] else { return nil }
-        guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw .badRequest("Idempotency-Key must be 1 to 128 visible ASCII characters", code: "invalid_header")
-        }
-        return key
     }
 
     /// The answer to a shared write: the todo as JSON (nothing for a delete), or the refusal.

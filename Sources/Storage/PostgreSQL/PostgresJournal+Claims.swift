@@ -12,33 +12,15 @@ import LibEvent
 /// NB: journal ids start above 2³⁴ (the counter starts from the clock), so they never meet the schema's and
 /// retention's advisory lock keys (7428001, 7428002).
 extension PostgresJournal: DownloadClaims {
-    /// Commits a selection entry of `topic` holding `json` and takes its download claim in the same
-    /// statement; `claimed` runs on the loop as soon as the commit answered, before the entry is applied
-    /// here, with the id when the claim was taken. `completion` as for `append`.
+    /// Commits a selection entry of `topic` holding `json` under `key` and takes its download claim in the
+    /// same transaction (its block of the batch: `livestate_write_batch_keyed`); `claimed` runs on the loop
+    /// as soon as the commit answered, before the entry is applied here, with the id when the claim was
+    /// taken. `completion` as for `append`.
     package func appendClaimed(
-        topic: String, json: String, claimed: @escaping @Sendable (Int64) -> Void,
-        completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
+        topic: String, json: String, key: String?, claimed: @escaping @Sendable (Int64) -> Void,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
     ) {
-        commit(Self.claimedInputStatement, [topic, json], completion) { rows in
-            guard let seq = rows.integer(0, 0) else { return .failure(.storage("the entry returned no row")) }
-            if rows.rows[0][2] == "t" { claimed(seq) }
-            return .success(seq)
-        }
-    }
-
-    /// Commits an outcome entry under the write key `key`, once across instances: when another instance
-    /// journaled that key first, `completion` gets that entry's id instead (nothing is written twice).
-    package func append(
-        topic: String, json: String, key: String,
-        completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
-    ) {
-        let firstEntry: @Sendable (PostgresRows) -> Result<Int64, TodoError> = { rows in
-            rows.integer(0, 0).map { .success($0) } ?? .failure(.storage("the first entry of the key is gone"))
-        }
-        let first: Settle<Int64> = (Self.keyedInputStatement, [key], firstEntry)
-        commit(Self.outcomeStatement, [topic, json, key], completion, settle: first) { rows in
-            rows.integer(0, 0).map { .success($0) } ?? .failure(.storage("the entry returned no row"))
-        }
+        append(topic: topic, json: json, key: key, claimed: claimed, completion: completion)
     }
 
     /// Takes the download claim of the selection `seq` unless it is held (its downloader is alive) or the
@@ -64,27 +46,6 @@ extension PostgresJournal: DownloadClaims {
     package func after(_ seconds: Double, _ work: @escaping @Sendable () -> Void) {
         loop.schedule(after: seconds, work)
     }
-
-    /// `inputStatement` that also takes the claim keyed by the new entry's id (a session lock: it outlives
-    /// the statement's transaction and ends with the connection).
-    static let claimedInputStatement = """
-        WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
-        ev AS (INSERT INTO livestate_events (id, topic, change) SELECT seq.last_id, $1, $2 FROM seq RETURNING id)
-        SELECT ev.id, pg_notify('\(channel)', ev.id::text), pg_try_advisory_lock(ev.id) FROM ev
-        """
-
-    /// `inputStatement` with a write key: a second entry with the same key fails the unique index (23505).
-    static let outcomeStatement = """
-        WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
-        ev AS (
-            INSERT INTO livestate_events (id, topic, change, write_key)
-            SELECT seq.last_id, $1, $2, $3 FROM seq RETURNING id
-        )
-        SELECT ev.id, pg_notify('\(channel)', ev.id::text) FROM ev
-        """
-
-    /// The entry an input's write key committed.
-    static let keyedInputStatement = "SELECT id FROM livestate_events WHERE write_key = $1"
 
     /// The claim, not taken when the outcome is there already (`CASE` evaluates the lock only then).
     static let claimStatement = """

@@ -1,21 +1,10 @@
-package import Domain
+import Domain
 import Foundation
 
 extension PostgresJournal {
-    /// How a write whose key was used before is answered: the statement reading that write's entry, and
-    /// what its rows mean.
-    typealias Settle<T> = (sql: String, parameters: [String?], parse: @Sendable (PostgresRows) -> Result<T, TodoError>)
-
-    /// The statement of a shared input (a selection, a keyword, a refresh, a downloaded image): one journal
-    /// entry of `topic` whose change is the input's JSON, under the same counter lock as the todo writes.
-    static let inputStatement = """
-        WITH seq AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id),
-        ev AS (INSERT INTO livestate_events (id, topic, change) SELECT seq.last_id, $1, $2 FROM seq RETURNING id)
-        SELECT ev.id, pg_notify('\(channel)', ev.id::text) FROM ev
-        """
-
-    /// The entry a write key committed (a retry of a write whose answer was lost).
-    static let keyedStatement = "SELECT id, change FROM livestate_events WHERE write_key = $1 AND topic = 'todos'"
+    /// The entry a write key committed: a write sent again with its key (by its client, or by this instance
+    /// after an unknown outcome) is answered from it.
+    static let keyedStatement = "SELECT id, topic, change FROM livestate_events WHERE write_key = $1"
 
     /// The entries after `$1`, and the id below which retention deleted entries (an instance whose last
     /// applied id is below it missed some: it reloads the state instead).
@@ -66,8 +55,10 @@ extension PostgresJournal {
         }
     }
 
-    /// Version 3 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`). The counter starts above every
-    /// clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
+    /// Version 4 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`; 4:
+    /// `livestate_write_batch_keyed`, which takes every input and checks each write's key first — the version 3
+    /// function stays for instances of the older binary during a rolling upgrade). The counter starts above
+    /// every clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
     /// entry leaves room for).
     static let schema = """
         SELECT pg_advisory_xact_lock(7428001);
@@ -98,7 +89,7 @@ extension PostgresJournal {
             INSERT INTO todos (title, completed) SELECT 'Buy Milk', false FROM fresh RETURNING 1
         )
         INSERT INTO livestate_schema (version) SELECT 1 FROM seeded;
-        UPDATE livestate_schema SET version = 3 WHERE version < 3;
+        UPDATE livestate_schema SET version = 4 WHERE version < 4;
         \(batchFunction)
         """
 
@@ -123,6 +114,9 @@ final class Once<Value>: @unchecked Sendable {
     init(_ completion: @escaping @Sendable (Value) -> Void) {
         self.completion = completion
     }
+
+    /// Whether the completion was called.
+    var isDone: Bool { completion == nil }
 
     /// Calls the completion if it was not called yet; whether it was called now.
     @discardableResult

@@ -17,7 +17,7 @@ package import LibEvent
 /// let start = journal.start()                       // blocks (startup only) until the database answers
 /// journal.follow(after: start.lastSeq) { entries in … }
 /// journal.write(.insert(title: "Walk the dog", completed: false)) { result in … }
-/// journal.append(topic: "frameworks", json: #"{"name":"Combine"}"#) { result in … }
+/// journal.append(topic: "frameworks", json: #"{"name":"Combine"}"#, key: nil) { result in … }
 /// ```
 package final class PostgresJournal: Journal, @unchecked Sendable {
     // NB: @unchecked because every var is touched on `loop` only: public methods hop there first.
@@ -51,16 +51,16 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     /// Answered once the entry with this journal id is applied here: writes (read-your-writes) and held
     /// `/events` clients whose `Last-Event-ID` is ahead of this instance.
     var waiting: [(seq: Int64, done: () -> Void)] = []
-    /// Todo writes waiting for the next batch (`PostgresWriteBatch.swift`), and whether one is in flight.
+    /// Writes waiting for the next batch (`PostgresWriteBatch.swift`), and the batch in flight.
     var queued: [QueuedWrite] = []
-    var batchInFlight = false
+    var inFlight: [QueuedWrite] = []
     var writeNumber = 0
     /// Group commit's figures, logged at shutdown: batches committed, the writes they committed, the largest.
     var commits = 0
     var committedWrites = 0
     var largestBatch = 0
     private var timers: [LoopTimer] = []
-    private var stopped = false
+    var stopped = false
     private var outage: Date?
     /// Catch-up queries sent, and how many of them only because a held client asked (the reconnect-storm
     /// figure: docs/architecture-instances.md).
@@ -130,69 +130,6 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
             waiting.append((seq, { answer.call(true) }))  // NB: the timer then finds it answered
             if !catchingUp { clientQueries += 1 }
             catchUp()
-        }
-    }
-
-    // MARK: Writes
-
-    /// Commits one journal entry of `topic` holding `json` (an input other than a todo write); `completion`
-    /// (on the loop) gets its journal id once it is applied here, or `.unavailable` as for `write`.
-    package func append(
-        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
-    ) {
-        commit(Self.inputStatement, [topic, json], completion) { rows in
-            guard let seq = rows.integer(0, 0) else { return .failure(.storage("the entry returned no row")) }
-            return .success(seq)
-        }
-    }
-
-    /// Sends one write statement whose first column is the journal id; answers what `parse` makes of the
-    /// rows once that id is applied here (or after 1 s anyway: it is committed), or why it failed.
-    func commit<T: Sendable>(
-        _ sql: String, _ parameters: [String?], _ completion: @escaping @Sendable (Result<T, TodoError>) -> Void,
-        settle: Settle<T>? = nil, parse: @escaping @Sendable (PostgresRows) -> Result<T, TodoError>
-    ) {
-        loop.execute { [self] in
-            guard let connection, connection.isReady else {
-                completion(.failure(.unavailable("PostgreSQL is unreachable")))
-                return
-            }
-            let answer = Once(completion)
-            let deadline = loop.schedule(after: Self.answerWithin) { [weak self] in
-                guard answer.call(.failure(.unavailable("PostgreSQL did not answer in time"))) else { return }
-                Log.error("postgres: a write got no answer within \(Self.answerWithin) s; outcome unknown")
-                // NB: a connection that does not answer is presumed dead; the reconnect settles the state.
-                self?.connection?.close("no answer within \(Self.answerWithin) s")
-            }
-            connection.query(sql, parameters) { [self] result in
-                deadline.cancel()
-                switch result {
-                case .success(let rows):
-                    let parsed = parse(rows)
-                    guard case .success = parsed, let seq = rows.integer(0, 0) else {
-                        answer.call(parsed)
-                        return
-                    }
-                    // Committed: answer once applied here, or a second later anyway (never 503 now).
-                    loop.schedule(after: 1) { answer.call(parsed) }
-                    waiting.append((seq, { answer.call(parsed) }))  // NB: `late` then finds it answered
-                    catchUp()
-                case .failure(let error):
-                    if error.kind == .outcomeUnknown {
-                        Log.error("postgres: connection lost during a write; outcome unknown: \(error)")
-                    }
-                    if error.kind == .refused, error.sqlState == "23505", let settle {
-                        // The key committed before: answer what that write did (once applied here).
-                        commit(settle.sql, settle.parameters, { answer.call($0) }, parse: settle.parse)
-                    } else if error.kind == .refused, error.sqlState == "57014" {
-                        answer.call(.failure(.unavailable("PostgreSQL did not commit in time")))
-                    } else if error.kind == .refused {
-                        answer.call(.failure(.storage(error.description)))
-                    } else {
-                        answer.call(.failure(.unavailable(error.description)))
-                    }
-                }
-            }
         }
     }
 
@@ -308,6 +245,7 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
                 connection.query("LISTEN \(Self.channel)") { _ in }
                 ready?()
                 catchUp()
+                sendBatch()
             case .failure(let error):
                 if outage == nil { outage = Date() }
                 let delay = backoff * Double.random(in: 0.5...1.0)
@@ -321,9 +259,9 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     private func lost(_ error: PostgresError) {
         connection = nil
         catchingUp = false
-        batchInFlight = false
-        refuseQueued("the connection to PostgreSQL broke before the write was sent")
-        guard !stopped else { return }
+        // NB: the batch in flight is back in the queue (its completion ran first); queued writes wait for
+        // the reconnect until their deadline.
+        guard !stopped else { return answerQueued("the server is shutting down") }
         if outage == nil { outage = Date() }
         Log.error("postgres: connection lost (\(error)); reconnecting")
         let delay = backoff * Double.random(in: 0.5...1.0)

@@ -3,46 +3,120 @@ import Foundation
 import HTTP
 import LibEvent
 
-/// Group commit of todo writes: the writes that arrive while a batch is in flight go together in the next
-/// one — one statement (`livestate_write_batch`), one transaction, one commit (one fsync) for all of them.
+/// Group commit of every write (todo writes and the other inputs): the writes that arrive while a batch is
+/// in flight go together in the next one — one statement (`livestate_write_batch_keyed`), one transaction,
+/// one commit (one fsync) for all of them.
 ///
 /// Each write keeps its own answer: the function runs every write in a block of its own (a savepoint), so a
 /// write that fails (an unknown id, a write key used before) is rolled back alone and the others commit;
 /// it returns one row per write, in order, with the journal id (consecutive within a batch: the counter row
-/// stays locked from the batch's first write to its commit) or the SQLSTATE that refused it. Nothing is
-/// answered before the commit; a write still queued when its deadline comes was never sent, so its 503 is
-/// final; a batch in flight when the connection breaks has an unknown outcome, settled by resending with
-/// the write's `Idempotency-Key`.
+/// stays locked from the batch's first write to its commit) or the SQLSTATE that refused it.
+///
+/// Every write carries a key (its client's `Idempotency-Key` or one of the server's), and no answer is
+/// given that a later commit could contradict: a write never sent, or refused by the database, is
+/// answered 503 (final); a batch whose outcome is unknown (the connection broke, or stayed silent) is
+/// not answered but resent, alone and with the same keys, once the connection is back — the key check
+/// in the function answers a write that had committed from its entry and commits one that had not; and
+/// a write still unsettled when its 5 s run out is answered `outcomeUnknown` with its key (504), never
+/// 503. docs/architecture-instances.md, "Faults".
 extension PostgresJournal {
+    /// What a committed write answers.
+    package struct Committed: Sendable {
+        /// The journal id of its entry.
+        package var seq: Int64
+        /// The todo a todo write left (nil for a delete and for the other inputs).
+        package var todo: Todo?
+        /// An input's entry as stored (the first request's, when answered from it); nil for a todo write.
+        package var change: String?
+        /// Answered from the entry of an earlier request with the same key (a client's repeat), not
+        /// committed by this request.
+        package var repeated = false
+    }
+
     /// A write waiting for its batch, or in the batch in flight.
     struct QueuedWrite {
         var number: Int
-        var write: Write
-        var key: String?
+        /// The journal topic (`todos` for a todo write).
+        var topic: String
+        var write: Write?
+        /// An input's entry (nil for a todo write).
+        var change: String?
+        var key: String
         /// The write as one element of the batch's JSON array.
         var json: Data
-        var answer: Once<Result<Todo?, TodoError>>
+        var answer: Once<Result<Committed, TodoError>>
         var deadline: LoopTimer
+        /// Gets the id when the entry's download claim was taken in its block (a selection).
+        var claimed: (@Sendable (Int64) -> Void)?
+        /// An attempt of it was sent and its outcome is unknown: it may have committed, so it is only ever
+        /// resent with its key, or answered `outcomeUnknown`.
+        var unsettled = false
     }
 
     /// The most writes in one batch (PostgreSQL caches 64 subtransactions per transaction; one per write).
     static let batchLimit = 64
-    /// The most bytes of JSON in one batch (a batch of `batchLimit` writes of the longest titles fits).
+    /// The most bytes of JSON in one batch (a batch of `batchLimit` writes of the longest titles fits); a
+    /// larger input (an image) goes alone.
     static let batchBytes = 256 * 1024
     /// The most writes waiting for a batch; beyond, a write is refused at once with 503 `storage_busy`
-    /// (memory bounded: about 2 KiB each at most).
+    /// (memory bounded: about 2 KiB each, but for an album image, whose download cap bounds it).
     static let queueLimit = 1024
+    /// Seconds a batch may go without an answer before its connection is presumed dead and closed: the
+    /// server ends every statement within its 3 s `statement_timeout`, so silence past that is the network.
+    static let silenceLimit = 4.0
 
-    /// Queues `write` for the next batch; `completion` (on the loop) gets the todo (nil for a delete) once
-    /// its batch committed and its entry is applied here, `.notFound`, `.busy` when `queueLimit` writes are
-    /// already waiting, or `.unavailable` within `answerWithin` seconds when the database cannot be reached.
-    /// A write answered `.unavailable` was not committed, except when the connection broke while its batch
-    /// was in flight (logged as unknown): its client settles it by sending it again with the same `key`
-    /// (`Idempotency-Key`), which is answered with what the first one did and never applied twice.
+    /// Queues a todo `write` for the next batch; `completion` (on the loop) gets the todo (nil for a delete)
+    /// once its batch committed and its entry is applied here, `.notFound`, `.busy` when `queueLimit` writes
+    /// are already waiting, `.unavailable` (not applied, never later) or `.outcomeUnknown` within
+    /// `answerWithin` seconds when the database cannot be reached. `key` is the client's `Idempotency-Key`:
+    /// a write sent again with the key of one that committed is answered with what that one did.
     package func write(
         _ write: Write, key: String? = nil, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
     ) {
-        let json = (try? JSONEncoder().encode(BatchWrite(write, key: key))) ?? Data()
+        let key = key ?? Self.serverKey()
+        enqueue(topic: "todos", write: write, change: nil, key: key, batchWrite: BatchWrite(write, key: key)) {
+            completion($0.map(\.todo))
+        }
+    }
+
+    /// Commits one journal entry of `topic` holding `json` (an input other than a todo write) in the next
+    /// batch; `completion` (on the loop) gets it once applied here — `repeated`, with the first request's
+    /// entry, when `key` (the client's `Idempotency-Key`) was committed before — or why not, as for `write`.
+    package func append(
+        topic: String, json: String, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+    ) {
+        append(topic: topic, json: json, key: key, claimed: nil, completion: completion)
+    }
+
+    /// `append`, taking the entry's download claim in its block when `claimed` is given
+    /// (`PostgresJournal+Claims.swift`); `claimed` gets the id when the claim was taken.
+    func append(
+        topic: String, json: String, key: String?, claimed: (@Sendable (Int64) -> Void)?,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+    ) {
+        let key = key ?? Self.serverKey()
+        let batchWrite = BatchWrite(input: topic, change: json, key: key, claim: claimed != nil)
+        enqueue(topic: topic, write: nil, change: json, key: key, batchWrite: batchWrite, claimed: claimed) { result in
+            completion(
+                result.map {
+                    JournalAppended(seq: $0.seq, repeated: $0.repeated, first: $0.repeated ? $0.change : nil)
+                })
+        }
+    }
+
+    /// `append` under a key of the server's.
+    package func append(
+        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
+    ) {
+        append(topic: topic, json: json, key: nil) { completion($0.map(\.seq)) }
+    }
+
+    private func enqueue(
+        topic: String, write: Write?, change: String?, key: String, batchWrite: BatchWrite,
+        claimed: (@Sendable (Int64) -> Void)? = nil, completion: @escaping @Sendable (Result<Committed, TodoError>) -> Void
+    ) {
+        let json = (try? JSONEncoder().encode(batchWrite)) ?? Data()
         loop.execute { [self] in
             guard let connection, connection.isReady else {
                 return completion(.failure(.unavailable("PostgreSQL is unreachable")))
@@ -53,19 +127,24 @@ extension PostgresJournal {
             writeNumber += 1
             let number = writeNumber
             let answer = Once(completion)
-            let deadline = loop.schedule(after: Self.answerWithin) { [weak self] in self?.expire(number, answer) }
+            let deadline = loop.schedule(after: Self.answerWithin) { [weak self] in self?.expire(number, answer, key) }
             queued.append(
-                QueuedWrite(number: number, write: write, key: key, json: json, answer: answer, deadline: deadline))
+                QueuedWrite(
+                    number: number, topic: topic, write: write, change: change, key: key, json: json, answer: answer,
+                    deadline: deadline, claimed: claimed))
             sendBatch()
         }
     }
 
     /// Sends the waiting writes (up to `batchLimit` and `batchBytes`) as one batch, unless one is in flight.
+    /// Writes left unsettled by an unknown outcome go first and alone, so the writes queued behind them
+    /// are never sent on a connection that may be stuck again (their 503 at the deadline stays final).
     func sendBatch() {
-        guard !batchInFlight, !queued.isEmpty, let connection, connection.isReady else { return }
+        guard inFlight.isEmpty, !queued.isEmpty, let connection, connection.isReady else { return }
+        let settling = queued[0].unsettled
         var count = 0
         var bytes = 2
-        while count < min(queued.count, Self.batchLimit),
+        while count < min(queued.count, Self.batchLimit), !settling || queued[count].unsettled,
             count == 0 || bytes + queued[count].json.count < Self.batchBytes
         {
             bytes += queued[count].json.count + 1
@@ -79,36 +158,58 @@ extension PostgresJournal {
             array.append(write.json)
         }
         array.append(UInt8(ascii: "]"))
-        batchInFlight = true
+        inFlight = batch
+        let watchdog = loop.schedule(after: Self.silenceLimit) { [weak connection] in
+            Log.error("postgres: a batch of \(batch.count) writes got no answer within \(Self.silenceLimit) s")
+            // NB: a connection that does not answer is presumed dead; its batch is resent after the reconnect.
+            connection?.close("no answer within \(Self.silenceLimit) s")
+        }
         connection.query(Self.batchStatement, [String(decoding: array, as: UTF8.self)]) { [self] result in
-            batchInFlight = false
-            for write in batch { write.deadline.cancel() }
+            watchdog.cancel()
+            inFlight = []
             settle(batch, result)
             sendBatch()
         }
     }
 
-    /// A write's deadline: still queued, it is taken out (never sent: the 503 is final); in flight, its
-    /// outcome is unknown and the connection, which does not answer, is presumed dead.
-    private func expire(_ number: Int, _ answer: Once<Result<Todo?, TodoError>>) {
+    /// A write's deadline: still queued and never sent, it is taken out (503: final); sent and unsettled,
+    /// or in flight, or committed before under its key and still being read, its outcome is unknown to
+    /// this instance: `outcomeUnknown` with its key, and nothing more is sent for it.
+    private func expire(_ number: Int, _ answer: Once<Result<Committed, TodoError>>, _ key: String) {
         if let index = queued.firstIndex(where: { $0.number == number }) {
-            queued.remove(at: index)
-            answer.call(.failure(.unavailable("PostgreSQL did not take the write in time")))
-            return
+            let write = queued.remove(at: index)
+            guard write.unsettled else {
+                answer.call(.failure(.unavailable("PostgreSQL did not take the write in time")))
+                return
+            }
         }
-        guard answer.call(.failure(.unavailable("PostgreSQL did not answer in time"))) else { return }
-        Log.error("postgres: a write got no answer within \(Self.answerWithin) s; outcome unknown")
-        connection?.close("no answer within \(Self.answerWithin) s")
+        if answer.call(.failure(.outcomeUnknown(key: key))) {
+            Log.error("postgres: a write got no answer within \(Self.answerWithin) s; outcome unknown (key \(key))")
+        }
     }
 
-    /// Answers the writes waiting for a batch (the connection broke before they were sent: not applied).
-    func refuseQueued(_ reason: String) {
-        let refused = queued
+    /// Answers every write waiting for a batch (shutdown): the unsettled ones `outcomeUnknown`.
+    func answerQueued(_ reason: String) {
+        let waiting = queued
         queued = []
-        for write in refused {
-            write.deadline.cancel()
-            write.answer.call(.failure(.unavailable(reason)))
+        for write in waiting {
+            finish(write, .failure(write.unsettled ? .outcomeUnknown(key: write.key) : .unavailable(reason)))
         }
+    }
+
+    private func finish(_ write: QueuedWrite, _ result: Result<Committed, TodoError>) {
+        write.deadline.cancel()
+        write.answer.call(result)
+    }
+
+    /// Puts the writes of a batch that failed as a whole back at the head of the queue, in order.
+    private func requeue(_ writes: [QueuedWrite], unsettled: Bool) {
+        let open = writes.filter { !$0.answer.isDone }.map { write in
+            var write = write
+            write.unsettled = write.unsettled || unsettled
+            return write
+        }
+        queued.insert(contentsOf: open, at: 0)
     }
 
     /// Answers each write of `batch` from its row of `result`, and applies the committed ones.
@@ -117,23 +218,16 @@ extension PostgresJournal {
         switch result {
         case .success(let answer): rows = answer
         case .failure(let error):
-            if error.kind == .outcomeUnknown {
-                Log.error(
-                    "postgres: connection lost during a batch of \(batch.count) writes; outcome unknown: \(error)")
-            }
-            let refused = error.kind == .refused && error.sqlState != "57014"
-            for write in batch {
-                write.answer.call(.failure(refused ? .storage(error.description) : .unavailable(error.description)))
-            }
+            failed(batch, error)
             return
         }
         commits += 1
         largestBatch = max(largestBatch, batch.count)
         var entries: [Entry] = []
-        var answers: [(Once<Result<Todo?, TodoError>>, Result<Todo?, TodoError>)] = []
+        var answers: [(QueuedWrite, Result<Committed, TodoError>)] = []
         for (index, write) in batch.enumerated() {
-            guard rows.rows.indices.contains(index), rows.rows[index].count == 6 else {
-                write.answer.call(.failure(.storage("the batch returned no row for the write")))
+            guard rows.rows.indices.contains(index), rows.rows[index].count == 7 else {
+                finish(write, .failure(.storage("the batch returned no row for the write")))
                 continue
             }
             if let state = rows.rows[index][5] {
@@ -141,138 +235,117 @@ extension PostgresJournal {
                 continue
             }
             guard let seq = rows.integer(index, 1) else {
-                write.answer.call(.failure(.storage("the batch returned no journal id")))
+                finish(write, .failure(.storage("the batch returned no journal id")))
                 continue
             }
             let todo = rows.integer(index, 2).map { id in
                 Todo(id: Int(id), title: rows.rows[index][3] ?? "", completed: rows.rows[index][4] == "t")
             }
-            let change: TodoChange
+            let change: Change
             switch (write.write, todo) {
-            case (.delete(let id), _): change = .delete(id: id)
-            case (_, let todo?): change = .upsert(todo)
+            case (nil, _): change = .input(topic: write.topic, json: write.change ?? "")
+            case (.delete(let id)?, _): change = .todo(.delete(id: id))
+            case (_, let todo?): change = .todo(.upsert(todo))
             default:
-                write.answer.call(.failure(.storage("the batch returned no todo")))
+                finish(write, .failure(.storage("the batch returned no todo")))
                 continue
             }
-            entries.append(Entry(seq: seq, change: .todo(change)))
-            let answered: Todo? = if case .delete = change { nil } else { todo }
-            answers.append((write.answer, .success(answered)))
+            if rows.rows[index][6] == "t" { write.claimed?(seq) }
+            entries.append(Entry(seq: seq, change: change))
+            let answered: Todo? = if case .todo(.upsert(let todo)) = change { todo } else { nil }
+            answers.append((write, .success(Committed(seq: seq, todo: answered, change: write.change))))
         }
         committedWrites += entries.count
         deliver(entries, answers)
     }
 
-    /// A write its block refused: an unknown id, or a key used before (answered with what that write did).
+    /// A batch that failed as a whole. Not sent or not answered: every write waits for the next connection
+    /// (the ones that were sent now unsettled). Refused by the database (a statement timeout): this attempt
+    /// committed nothing, so a write never sent before is answered 503 and an unsettled one tries again.
+    private func failed(_ batch: [QueuedWrite], _ error: PostgresError) {
+        switch error.kind {
+        case .unreachable, .outcomeUnknown:
+            if error.kind == .outcomeUnknown {
+                Log.error(
+                    "postgres: connection lost during a batch of \(batch.count) writes; outcome unknown, resent"
+                        + " with their keys once reconnected: \(error)")
+            }
+            requeue(batch, unsettled: error.kind == .outcomeUnknown)
+        case .refused:
+            let timedOut = error.sqlState == "57014"
+            for write in batch where !write.unsettled {
+                finish(
+                    write, .failure(timedOut ? .unavailable("PostgreSQL did not commit in time") : .storage("\(error)"))
+                )
+            }
+            let unsettled = batch.filter(\.unsettled)
+            if timedOut {
+                requeue(unsettled, unsettled: true)
+            } else {
+                for write in unsettled { finish(write, .failure(.outcomeUnknown(key: write.key))) }
+            }
+        }
+    }
+
+    /// A write its block refused: an unknown id, or a key committed before (answered with what that write did).
     private func refused(_ write: QueuedWrite, sqlState: String) {
         switch sqlState {
-        case "P0002": write.answer.call(.failure(.notFound(id: Self.id(of: write.write))))
-        case "23505" where write.key != nil:
-            let answer = write.answer
-            commit(Self.keyedStatement, [write.key], { answer.call($0) }) { rows in
-                switch rows.rows.first.flatMap({ Self.change(topic: "todos", json: $0[1] ?? "") }) {
-                case .todo(.upsert(let todo)): .success(todo)
-                case .todo(.delete): .success(nil)
-                default: .failure(.storage("the write key names no todo write"))
-                }
+        case "P0002": finish(write, .failure(.notFound(id: write.write.map(Self.id(of:)) ?? 0)))
+        case "23505": answerFromFirstAttempt(write)
+        default: finish(write, .failure(.storage("PostgreSQL refused the write (SQLSTATE \(sqlState))")))
+        }
+    }
+
+    /// Answers a write whose key was committed before from that entry, once it is applied here. A write this
+    /// instance resent after an unknown outcome is answered as its own first attempt (not `repeated`).
+    private func answerFromFirstAttempt(_ write: QueuedWrite) {
+        guard let connection, connection.isReady else { return requeue([write], unsettled: true) }
+        connection.query(Self.keyedStatement, [write.key]) { [self] result in
+            guard case .success(let rows) = result else {
+                // Committed under its key: the resend reads it again.
+                requeue([write], unsettled: true)
+                sendBatch()
+                return
             }
-        default: write.answer.call(.failure(.storage("PostgreSQL refused the write (SQLSTATE \(sqlState))")))
+            guard let seq = rows.integer(0, 0), let topic = rows.rows[0][1], let change = rows.rows[0][2] else {
+                return finish(write, .failure(.storage("the write key names no journal entry")))
+            }
+            guard topic == write.topic else { return finish(write, .failure(.keyReused)) }
+            var todo: Todo?
+            if write.write != nil, case .todo(.upsert(let upserted)) = Self.change(topic: topic, json: change) {
+                todo = upserted
+            }
+            let committed = Committed(
+                seq: seq, todo: todo, change: write.write == nil ? change : nil, repeated: !write.unsettled)
+            write.deadline.cancel()
+            let answer = write.answer
+            // Committed: answer once applied here, or a second later anyway.
+            loop.schedule(after: 1) { answer.call(.success(committed)) }
+            waiting.append((seq, { answer.call(.success(committed)) }))
+            catchUp()
         }
     }
 
     /// Applies a batch's committed entries at once when they follow the last applied one (the instance that
     /// wrote them needs no catch-up query for its own writes), then answers; after a gap (another instance
     /// committed in between, not read yet) the catch-up applies them first, as for any entry.
-    private func deliver(
-        _ entries: [Entry], _ answers: [(Once<Result<Todo?, TodoError>>, Result<Todo?, TodoError>)]
-    ) {
+    private func deliver(_ entries: [Entry], _ answers: [(QueuedWrite, Result<Committed, TodoError>)]) {
         guard let first = entries.first, let last = entries.last else { return }
+        for (write, _) in answers { write.deadline.cancel() }
         let consecutive = last.seq - first.seq == Int64(entries.count - 1)
         if let following, first.seq == lastApplied + 1, consecutive {
             lastApplied = last.seq
             following(entries)
             release(held: 0)
-            for (answer, result) in answers { answer.call(result) }
+            for (write, result) in answers { write.answer.call(result) }
             return
         }
-        for (entry, (answer, result)) in zip(entries, answers) {
+        for (entry, (write, result)) in zip(entries, answers) {
+            let answer = write.answer
             // Committed: answer once applied here, or a second later anyway (never 503 now).
             loop.schedule(after: 1) { answer.call(result) }
             waiting.append((entry.seq, { answer.call(result) }))
         }
         catchUp()
-    }
-
-    /// The statement of a batch: `$1` is the JSON array of `BatchWrite`s.
-    static let batchStatement = "SELECT * FROM livestate_write_batch($1::json)"
-
-    /// The batch, in the database (created at start with the schema). Per write, in order, in a block of its
-    /// own: the counter first (the lock that orders commits: every transaction takes it before any todo
-    /// row, so none can deadlock), the todo row (an unknown id raises `no_data_found`, P0002), the journal
-    /// entry with the write key (unique: 23505). A failing block is rolled back alone, its counter increment
-    /// with it, so the committed ids stay consecutive. One row per write: `n`, `seq`, the todo, `failure`
-    /// (the SQLSTATE, or NULL). One wake-up for the batch, whose payload is its newest id. A statement
-    /// timeout is not caught (`OTHERS` excludes it): the whole batch fails, nothing committed.
-    static let batchFunction = """
-        CREATE OR REPLACE FUNCTION livestate_write_batch(writes json)
-        RETURNS TABLE (n bigint, seq bigint, todo_id bigint, todo_title text, todo_completed boolean, failure text)
-        LANGUAGE plpgsql AS $batch$
-        DECLARE
-            w json;
-            newest bigint;
-        BEGIN
-            FOR w, n IN SELECT value, ordinality FROM json_array_elements(writes) WITH ORDINALITY ORDER BY ordinality
-            LOOP
-                seq := NULL; todo_id := NULL; todo_title := NULL; todo_completed := NULL; failure := NULL;
-                BEGIN
-                    UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id INTO seq;
-                    CASE w->>'op'
-                    WHEN 'insert' THEN
-                        INSERT INTO todos (title, completed) VALUES (w->>'title', (w->>'completed')::boolean)
-                        RETURNING id, title, completed INTO todo_id, todo_title, todo_completed;
-                    WHEN 'update' THEN
-                        UPDATE todos SET title = COALESCE(w->>'title', todos.title),
-                            completed = COALESCE((w->>'completed')::boolean, todos.completed)
-                        WHERE id = (w->>'id')::bigint RETURNING id, title, completed
-                        INTO todo_id, todo_title, todo_completed;
-                        IF NOT FOUND THEN RAISE no_data_found; END IF;
-                    WHEN 'delete' THEN
-                        DELETE FROM todos WHERE id = (w->>'id')::bigint RETURNING id INTO todo_id;
-                        IF NOT FOUND THEN RAISE no_data_found; END IF;
-                    END CASE;
-                    INSERT INTO livestate_events (id, topic, change, write_key) VALUES (seq, 'todos',
-                        CASE WHEN w->>'op' = 'delete' THEN json_build_object('op', 'delete', 'id', todo_id)
-                        ELSE json_build_object('op', 'upsert', 'todo', json_build_object(
-                            'id', todo_id, 'title', todo_title, 'completed', todo_completed)) END::text,
-                        w->>'key');
-                    newest := seq;
-                EXCEPTION WHEN OTHERS THEN
-                    seq := NULL; todo_id := NULL; todo_title := NULL; todo_completed := NULL;
-                    failure := SQLSTATE;
-                END;
-                RETURN NEXT;
-            END LOOP;
-            IF newest IS NOT NULL THEN PERFORM pg_notify('\(channel)', newest::text); END IF;
-        END
-        $batch$;
-        """
-}
-
-/// One write as `livestate_write_batch` reads it.
-private struct BatchWrite: Encodable {
-    var op: String
-    var id: Int?
-    var title: String?
-    var completed: Bool?
-    var key: String?
-
-    init(_ write: PostgresJournal.Write, key: String?) {
-        self.key = key
-        switch write {
-        case .insert(let title, let completed): (op, self.title, self.completed) = ("insert", title, completed)
-        case .update(let id, let title, let completed):
-            (op, self.id, self.title, self.completed) = ("update", id, title, completed)
-        case .delete(let id): (op, self.id) = ("delete", id)
-        }
     }
 }
