@@ -114,7 +114,8 @@ extension PostgresJournal {
 
     private func enqueue(
         topic: String, write: Write?, change: String?, key: String, batchWrite: BatchWrite,
-        claimed: (@Sendable (Int64) -> Void)? = nil, completion: @escaping @Sendable (Result<Committed, TodoError>) -> Void
+        claimed: (@Sendable (Int64) -> Void)? = nil,
+        completion: @escaping @Sendable (Result<Committed, TodoError>) -> Void
     ) {
         let json = (try? JSONEncoder().encode(batchWrite)) ?? Data()
         loop.execute { [self] in
