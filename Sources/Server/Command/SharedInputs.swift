@@ -17,6 +17,9 @@ final class SharedInputs: Sendable {
     /// Journal topics of the inputs (the todo writes are `todos`).
     enum Topic: String {
         case frameworks, movies, selection, image, posts, albums
+        /// A keyed `PUT /movies/keyword`: the key's record, which every instance skips (the keyword that
+        /// settles is journaled as `movies`).
+        case keyword
     }
 
     /// The JSON of an input entry; each topic uses some of the fields.
@@ -254,6 +257,7 @@ final class SharedInputs: Sendable {
                     models.albums.reloadEmbedded()
                 }
             }
+        case .keyword: break
         }
     }
 

@@ -12,11 +12,27 @@ extension Router {
             }
             return try .json(movies.search(request.query["q"] ?? ""))
         }
+        let shared = app.shared
         put("/movies/keyword") { request in
-            _ = try request.idempotencyKey()
+            let key = try request.idempotencyKey()
             let keyword: String = try request.jsonBody(fields: ["keyword"]).required("keyword")
-            movies.keyword = keyword
-            return try .json(["keyword": keyword], status: 202)
+            guard let shared, let key else {
+                movies.keyword = keyword
+                return try .json(["keyword": keyword], status: 202)
+            }
+            // With several instances and a key: the key is journaled first (an entry that changes nothing),
+            // so a repeat on any instance is answered from the first and not sent into $keyword again.
+            return .later { respond in
+                shared.append(.keyword, .init(keyword: keyword), key: key) { result in
+                    switch result {
+                    case .success(let first):
+                        if !first.repeated { movies.keyword = keyword }
+                        let answer = try? Response.json(["keyword": first.payload.keyword ?? keyword], status: 202)
+                        respond(answer ?? Response(error: .internalError))
+                    case .failure(let error): respond(Response(error: error))
+                    }
+                }
+            }
         }
     }
 }
