@@ -44,7 +44,8 @@ package enum ContentNegotiation {
     /// The answers to every request for `response` that gets the `gzip` encoding or not, worked out once;
     /// nil when the response is not negotiated (no tag: it goes out as it is).
     private static func representation(of response: Response, gzip: Bool) -> PreparedBody.Representation? {
-        let ok = negotiate(response, gzip: gzip, ifNoneMatch: nil)
+        var ok = negotiate(response, gzip: gzip, ifNoneMatch: nil)
+        ok.shared = SharedBytes(ok.body)
         let notModified = negotiate(response, gzip: gzip, ifNoneMatch: "*")
         guard notModified.status == 304, let tag = response.headers["ETag"] ?? response.prepared?.etag else {
             return nil
@@ -106,8 +107,7 @@ package enum ContentNegotiation {
     }
 
     private static func acceptEncoding(_ request: Request) -> String? {
-        let values = request.headers.all("Accept-Encoding")
-        return values.isEmpty ? nil : values.joined(separator: ",")
+        request.headers.combined("Accept-Encoding")
     }
 
     /// Adds `Accept-Encoding` to `Vary` unless it is there.

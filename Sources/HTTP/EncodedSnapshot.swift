@@ -59,7 +59,8 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
 
     /// The latest ready response.
     package var response: Response? {
-        current?.response
+        // NB: only the response is copied out (a GET's path): not the value and bytes beside it.
+        latest.withLock { $0?.response }
     }
 
     /// The latest snapshot (if any), then each new one, in emission order.

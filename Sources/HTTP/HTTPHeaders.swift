@@ -34,6 +34,23 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         fields.append((name, value))
     }
 
+    /// How many fields of that name there are (no array made).
+    package func count(of name: String) -> Int {
+        var count = 0
+        for field in fields where field.name.caseInsensitiveEquals(name) { count += 1 }
+        return count
+    }
+
+    /// The values of `name` joined with commas, as one field (RFC 9110 5.3); nil when there is none. A single
+    /// field is returned as it is, without an array.
+    package func combined(_ name: String) -> String? {
+        var combined: String?
+        for field in fields where field.name.caseInsensitiveEquals(name) {
+            combined = combined.map { $0 + "," + field.value } ?? field.value
+        }
+        return combined
+    }
+
     /// Whether a field of that name exists.
     package func contains(_ name: String) -> Bool {
         fields.contains { $0.name.caseInsensitiveEquals(name) }

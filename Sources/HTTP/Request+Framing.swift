@@ -7,6 +7,8 @@ extension Request {
     /// none for `HEAD` whatever its headers say. A proxy in front may have framed the same bytes differently
     /// (request smuggling), so RFC 9112 (6.1, 6.3) wants such a request refused and the connection closed.
     package var framingError: HTTPError? {
+        // The usual request declares neither: nothing to check, no array made.
+        guard headers.contains("Content-Length") || headers.contains("Transfer-Encoding") else { return nil }
         let lengths = headers.all("Content-Length")
         let codings = headers.all("Transfer-Encoding")
         if !lengths.isEmpty {
@@ -36,7 +38,7 @@ extension Request {
     /// (RFC 9112 3.2), and HTTP/1.0 has no `Transfer-Encoding` (RFC 9112 6.1: its framing is faulty).
     package func wireFramingError(isHTTP11: Bool) -> HTTPError? {
         if isHTTP11 {
-            let hosts = headers.all("Host").count
+            let hosts = headers.count(of: "Host")
             if hosts != 1 { return Self.framing(hosts == 0 ? "HTTP/1.1 needs a Host header" : "more than one Host") }
         } else if headers.contains("Transfer-Encoding") {
             return Self.framing("Transfer-Encoding in an HTTP/1.0 request")

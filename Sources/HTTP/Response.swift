@@ -13,6 +13,10 @@ package struct Response: Sendable {
     package var body: [UInt8]
     /// `body` prepared once for many sends (its tag, its gzip form), or nil; `ContentNegotiation` uses it.
     package var prepared: PreparedBody?
+    /// `body` as one shared object, for a reply made once and sent many times (`PreparedBody`'s answers):
+    /// the listener sends it by reference. Counts only while it holds `body`'s very storage
+    /// (`SharedBytes.isStorage(of:)`): a body replaced later goes out as it is.
+    package var shared: SharedBytes?
 
     package init(status: Int = 200, headers: HTTPHeaders = [:], body: [UInt8] = [], prepared: PreparedBody? = nil) {
         self.status = status

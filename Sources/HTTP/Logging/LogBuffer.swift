@@ -24,6 +24,13 @@ package final class LogBuffer: Sendable {
 
         /// Appends `2026-11-29T13:05:09.123Z LEVEL text\n` to `line`.
         mutating func format(_ level: Log.Level, _ text: String, into line: inout [UInt8]) {
+            start(level, into: &line)
+            line.append(contentsOf: text.utf8)
+            line.append(0x0A)
+        }
+
+        /// Appends `2026-11-29T13:05:09.123Z LEVEL ` to `line` (the text and its newline follow).
+        mutating func start(_ level: Log.Level, into line: inout [UInt8]) {
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
             if now.tv_sec != second { refresh(now.tv_sec) }
@@ -35,8 +42,6 @@ package final class LogBuffer: Sendable {
             line.append(contentsOf: "Z ".utf8)
             line.append(contentsOf: level.label.utf8)
             line.append(0x20)
-            line.append(contentsOf: text.utf8)
-            line.append(0x0A)
         }
 
         private mutating func refresh(_ seconds: Int) {
@@ -75,9 +80,17 @@ package final class LogBuffer: Sendable {
     /// Appends one line of `level` (`text` already free of control characters); writes the buffer out
     /// when it reaches `Log.flushSize`.
     func append(_ level: Log.Level, _ text: String) {
+        append(level) { $0.append(contentsOf: text.utf8) }
+    }
+
+    /// Appends one line of `level` whose text `write` appends to the buffer's bytes (no string made first;
+    /// the text must be free of control characters and end without a newline).
+    func append(_ level: Log.Level, _ write: (inout [UInt8]) -> Void) {
         Log.startFlusher()
         let full: [UInt8]? = state.withLock { state in
-            state.stamp.format(level, text, into: &state.bytes)
+            state.stamp.start(level, into: &state.bytes)
+            write(&state.bytes)
+            state.bytes.append(0x0A)
             guard state.bytes.count >= Log.flushSize else { return nil }
             defer { state.bytes.removeAll(keepingCapacity: true) }
             return state.bytes

@@ -233,7 +233,7 @@ package final class HTTPListener: @unchecked Sendable {
                 evhttp_add_header(output, "Content-Length", String(response.body.count))
             }
         } else if !response.body.isEmpty {
-            ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
+            ByteBox.append(body: response.body, shared: response.shared, to: evhttp_request_get_output_buffer(raw))
         }
         evhttp_send_reply(raw, Int32(response.status), nil, nil)
         log.write(status: response.status, to: requestLog)

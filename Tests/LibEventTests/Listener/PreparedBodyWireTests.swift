@@ -1,0 +1,63 @@
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import HTTP
+@testable import LibEvent
+
+/// A list snapshot's prepared answers over the wire: a large one goes out from its file (`FileBody`, with
+/// `sendfile`), a smaller one by reference; either way the client gets exactly the current bytes.
+@Suite struct PreparedBodyWireTests {
+    /// The current body of a route, replaced as a snapshot is on each change.
+    private final class Current: Sendable {
+        private let body: Mutex<PreparedBody>
+
+        init(_ bytes: [UInt8]) { body = Mutex(PreparedBody(bytes)) }
+
+        func replace(_ bytes: [UInt8]) { body.withLock { $0 = PreparedBody(bytes) } }
+
+        var response: Response {
+            let prepared = body.withLock { $0 }
+            return .json(encoded: prepared.identity, prepared: prepared)
+        }
+    }
+
+    /// JSON-looking bytes of `count` that gzip compresses, different for each `seed`.
+    private static func body(_ count: Int, seed: Int) -> [UInt8] {
+        let item = Array(#"{"id":\#(seed),"title":"an album photo","url":"/placeholder/600/92c952"},"#.utf8)
+        var bytes: [UInt8] = [UInt8(ascii: "[")]
+        while bytes.count < count - 1 { bytes += item }
+        return Array(bytes.prefix(count - 1)) + [UInt8(ascii: "]")]
+    }
+
+    @Test(arguments: [FileBody.minimumSize + 1, 1_000_000, 20_000])
+    func everyAnswerCarriesTheCurrentBytesWhole(size: Int) throws {
+        let current = Current(Self.body(size, seed: 1))
+        var router = Router()
+        router.get("/list") { _ in .response(current.response) }
+        let server = try TestListener(router)
+        let client = try RawHTTPClient(port: server.port)
+        let gzip = [("Accept-Encoding", "gzip")]
+        for seed in 1...3 {
+            let expected = Self.body(size, seed: seed)
+            if seed > 1 { current.replace(expected) }
+            // Several answers of each encoding on one kept-alive connection, a HEAD between them: each one
+            // is framed right and holds exactly the current bytes.
+            for _ in 0..<3 {
+                try client.sendRequest("GET", "/list")
+                let plain = try client.readResponse()
+                #expect(plain.status == 200)
+                #expect(plain.header("Content-Length") == String(size))
+                #expect(plain.body == expected)
+                try client.sendRequest("HEAD", "/list", headers: gzip)
+                let head = try client.readResponse(head: true)
+                #expect(head.header("Content-Encoding") == "gzip")
+                try client.sendRequest("GET", "/list", headers: gzip)
+                let packed = try client.readResponse()
+                #expect(packed.header("Content-Encoding") == "gzip")
+                #expect(packed.header("Content-Length") == head.header("Content-Length"))
+                #expect(packed.body == PreparedBody(expected).gzipped())
+            }
+        }
+    }
+}
