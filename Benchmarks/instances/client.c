@@ -32,7 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../common/sse-marker.h"
 
@@ -41,11 +44,19 @@
 #define MAX_WRITES 400000   // phase 2 stops sending at this many writes
 #define MAX_WRITERS 16384   // connections for writes in flight
 
+// An SSE connection: a plain non-blocking socket under one persistent read event, read with one recv
+// per wake-up into a shared buffer (a bufferevent costs an ioctl(FIONREAD) and an evbuffer copy per read:
+// this client is the measuring instrument, so it does as little as reading every byte can). What a read
+// leaves unfinished (a response head or marker split across reads) waits in `carry`.
+#define CARRY 2048
 struct conn {
-    struct bufferevent *bev;
+    int fd;
+    struct event *ev;
     int index, instance;
     int connected, ready, closed;
     uint8_t *seen;   // one bit per write sequence number
+    int carried;
+    char carry[CARRY];
 };
 
 struct writer {
@@ -105,6 +116,66 @@ static void push(uint32_t **a, long *n, long *cap, uint32_t v) {
 static void open_more(void);
 static void phase_ready(void);
 
+// CPU seconds during the latency phase (INSTANCES_CPU_PIDS: the servers; INSTANCES_PG_PID: the
+// postmaster, whose children are the backends): where the time of a run goes.
+static double proc_cpu(long pid) {
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    char *p = strrchr(text, ')');
+    unsigned long long utime = 0, stime = 0;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return 0;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double servers_cpu(void) {
+    const char *list = getenv("INSTANCES_CPU_PIDS");
+    double sum = 0;
+    for (char *end; list && *list; list = end) {
+        long pid = strtol(list, &end, 10);
+        if (end == list) break;
+        sum += proc_cpu(pid);
+    }
+    return sum;
+}
+
+static double pg_cpu(void) {
+    long pm = getenv("INSTANCES_PG_PID") ? atol(getenv("INSTANCES_PG_PID")) : 0;
+    if (pm <= 0) return 0;
+    double sum = proc_cpu(pm);
+    char path[96], text[8192];
+    snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pm, pm);
+    FILE *f = fopen(path, "r");
+    if (!f) return sum;
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    for (char *p = text, *end; *p; p = end) {
+        long pid = strtol(p, &end, 10);
+        if (end == p) break;
+        sum += proc_cpu(pid);
+    }
+    return sum;
+}
+
+static double self_cpu(void) {
+    struct rusage r;
+    getrusage(RUSAGE_SELF, &r);
+    return r.ru_utime.tv_sec + r.ru_utime.tv_usec / 1e6 + r.ru_stime.tv_sec + r.ru_stime.tv_usec / 1e6;
+}
+
+static double cpu_at[4], cpu_used[4];   // wall, client, servers, PostgreSQL
+static void cpu_sample(double *into) {
+    into[0] = now_ns() / 1e9;
+    into[1] = self_cpu();
+    into[2] = servers_cpu();
+    into[3] = pg_cpu();
+}
+
 // A delivery: the first sight of sequence number `seq` on this connection counts, repeats do not
 // (an event carries the whole list, so an older title can come again).
 static void delivered(struct conn *c, int seq, uint64_t t, uint64_t now) {
@@ -121,43 +192,102 @@ static void delivered(struct conn *c, int seq, uint64_t t, uint64_t now) {
 
 // Scans what arrived for "bench seq=S t=T" markers; everything else (frame syntax, chunk sizes, the
 // rest of the JSON) is skipped, and a marker split across reads is kept for the next read.
-static void on_read(struct bufferevent *bev, void *arg) {
-    struct conn *c = arg;
-    struct evbuffer *in = bufferevent_get_input(bev);
-    uint64_t now = now_ns();
+static void close_conn(struct conn *c) {
+    if (c->fd < 0) return;
+    event_free(c->ev);
+    close(c->fd);
+    c->fd = -1;
+}
+
+// Scans `data` (the carried bytes, then what was read) for the response head, then for every complete
+// "bench seq=S t=T" marker; keeps what may be the start of an unfinished one for the next read.
+static void scan(struct conn *c, char *data, size_t n, uint64_t now) {
+    static const size_t mlen = sizeof MARKER - 1;
+    size_t pos = 0;
     if (!c->connected) {
-        if (!sse_read_head(in, c->index)) return;
+        char *end = memmem(data, n, "\r\n\r\n", 4);
+        if (!end) {
+            if (n > CARRY) { fprintf(stderr, "connection %d: response head too long\n", c->index); exit(2); }
+            memmove(c->carry, data, n);
+            c->carried = (int)n;
+            return;
+        }
+        if (n < 12 || memcmp(data + 9, "200", 3) != 0) {
+            fprintf(stderr, "connection %d: HTTP status %.3s\n", c->index, n >= 12 ? data + 9 : "?");
+            exit(2);
+        }
         c->connected = 1;
         pending_connects--;
+        pos = (size_t)(end - data) + 4;
         open_more();
     }
-    int seq;
-    unsigned long long t;
-    while (sse_next_marker(in, &seq, &t)) {
+    size_t keep_from = n;
+    while (pos < n) {
+        char *m = memmem(data + pos, n - pos, MARKER, mlen);
+        if (!m) { keep_from = n - pos < mlen ? pos : n - (mlen - 1); break; }
+        size_t at = (size_t)(m - data);
+        char *quote = memchr(data + at + mlen, '"', n - at - mlen < 64 ? n - at - mlen : 64);
+        if (!quote) {
+            if (n - at < 64) { keep_from = at; break; }   // the rest of the title has not arrived yet
+            pos = at + mlen;                              // not a marker of ours: unreadable, skip it
+            continue;
+        }
+        char text[80];
+        size_t len = (size_t)(quote - (data + at + mlen));
+        memcpy(text, data + at + mlen, len);
+        text[len] = 0;
+        int seq = -2;
+        unsigned long long t = 0;
+        sscanf(text, "%d t=%llu", &seq, &t);
         if (!c->ready) {
             c->ready = 1;
             if (++n_ready == n_conns) phase_ready();
         }
         delivered(c, seq, t, now);
+        pos = (size_t)(quote - data) + 1;
+        keep_from = n;
     }
+    c->carried = (int)(n - keep_from);
+    memmove(c->carry, data + keep_from, (size_t)c->carried);
 }
 
-static void on_event(struct bufferevent *bev, short what, void *arg) {
+static void on_read(evutil_socket_t fd, short what, void *arg) {
+    (void)what;
+    static char buffer[CARRY + 65536];
     struct conn *c = arg;
-    if (what & BEV_EVENT_CONNECTED) {
-        sse_send_request(bev, host, ports[c->instance]);
-        return;
-    }
-    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
+    memcpy(buffer, c->carry, (size_t)c->carried);
+    ssize_t got = recv(fd, buffer + c->carried, sizeof buffer - (size_t)c->carried, 0);
+    if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+    if (got <= 0) {
         if (!c->connected) {
             fprintf(stderr, "connection %d to port %d failed\n", c->index, ports[c->instance]);
             exit(2);
         }
         c->closed = 1;
         n_closed_early++;
-        bufferevent_free(bev);
-        c->bev = NULL;
+        close_conn(c);
+        return;
     }
+    scan(c, buffer, (size_t)c->carried + (size_t)got, now_ns());
+}
+
+// The connect finished (or failed): send the request, then read for good.
+static void on_connect(evutil_socket_t fd, short what, void *arg) {
+    (void)what;
+    struct conn *c = arg;
+    int error = 0;
+    socklen_t size = sizeof error;
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size);
+    char request[256];
+    int len = snprintf(request, sizeof request,
+                       "GET /events?topics=todos HTTP/1.1\r\nHost: %s:%d\r\nAccept: text/event-stream\r\n\r\n",
+                       host, ports[c->instance]);
+    if (error != 0 || send(fd, request, (size_t)len, MSG_NOSIGNAL) != len) {
+        fprintf(stderr, "connection %d to port %d failed: %s\n", c->index, ports[c->instance], strerror(error));
+        exit(2);
+    }
+    event_assign(c->ev, base, fd, EV_READ | EV_PERSIST, on_read, c);
+    event_add(c->ev, NULL);
 }
 
 static void open_more(void) {
@@ -165,23 +295,28 @@ static void open_more(void) {
         struct conn *c = &conns[next_to_open];
         c->index = next_to_open++;
         c->instance = c->index % n_ports;
-        c->bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
-        bufferevent_setcb(c->bev, on_read, NULL, on_event, c);
-        bufferevent_enable(c->bev, EV_READ);
+        c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+        int one = 1;
+        setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(ports[c->instance])};
         inet_pton(AF_INET, host, &sin.sin_addr);
         pending_connects++;
-        if (bufferevent_socket_connect(c->bev, (struct sockaddr *)&sin, sizeof sin) < 0) {
-            fprintf(stderr, "connect failed\n");
+        if (c->fd < 0 || (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) < 0 && errno != EINPROGRESS)) {
+            fprintf(stderr, "connect failed: %s\n", strerror(errno));
             exit(2);
         }
+        c->ev = event_new(base, c->fd, EV_WRITE, on_connect, c);
+        event_add(c->ev, NULL);
     }
 }
 
 // Opens `count` connections (spread over the instances) with room for `bits` sequence numbers each.
 static void open_set(int count, int bits) {
     conns = calloc(count, sizeof *conns);
-    for (int i = 0; i < count; i++) conns[i].seen = calloc((bits + 7) / 8, 1);
+    for (int i = 0; i < count; i++) {
+        conns[i].seen = calloc((bits + 7) / 8, 1);
+        conns[i].fd = -1;
+    }
     n_conns = count;
     next_to_open = n_ready = pending_connects = 0;
     connect_start_ns = now_ns();
@@ -190,7 +325,7 @@ static void open_set(int count, int bits) {
 
 static void close_set(void) {
     for (int i = 0; i < n_conns; i++) {
-        if (conns[i].bev) bufferevent_free(conns[i].bev);
+        close_conn(&conns[i]);
         free(conns[i].seen);
     }
     free(conns);
@@ -293,6 +428,7 @@ static void phase_ready(void) {
     if (phase == 1) {
         fprintf(stderr, "%d clients ready in %.2fs; %d writes at %.0f/s over %d instance(s)\n", n_conns,
                 connect_seconds, n_events, rate, n_ports);
+        cpu_sample(cpu_at);
         struct timeval every = {(int)(1 / rate), (int)(1e6 / rate) % 1000000};
         publish_timer = event_new(base, -1, EV_PERSIST, publish_one, NULL);
         event_add(publish_timer, &every);
@@ -357,6 +493,8 @@ static void tick(evutil_socket_t fd, short what, void *arg) {
     long lost = at_limit ? 0 : count_lost(from, n_writes);
     if (lost > 0 && !timed_out) return;
     if (phase == 1) {
+        cpu_sample(cpu_used);
+        for (int i = 0; i < 4; i++) cpu_used[i] -= cpu_at[i];
         lost1 = lost;
         connect1_seconds = connect_seconds;
         phase1_acked = n_acked;
@@ -463,13 +601,14 @@ int main(int argc, char **argv) {
            "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f local_p50_ms=%.2f local_p99_ms=%.2f cross_p50_ms=%.2f "
            "cross_p99_ms=%.2f connect_s=%.2f phase1_s=%.2f deliveries_per_s=%.0f "
            "sat_writes=%d sat_acked=%d sat_failed=%d acked_per_s=%.0f sat_watchers=%d sat_lost=%ld "
-           "saturated=%d behind=%ld unanswered=%d\n",
+           "saturated=%d behind=%ld unanswered=%d cpu_wall_s=%.2f cpu_client_s=%.2f cpu_servers_s=%.2f "
+           "cpu_pg_s=%.2f\n",
            n_ports, per_instance * n_ports, n_events, phase1_acked, phase1_failed, n_all - behind1, lost1, closed1,
            pct(all, n_all, 0.5), pct(all, n_all, 0.99), n_all ? all[n_all - 1] / 1000.0 : 0,
            pct(lat_local, n_local, 0.5), pct(lat_local, n_local, 0.99), pct(lat_cross, n_cross, 0.5),
            pct(lat_cross, n_cross, 0.99), connect1_seconds, phase1_seconds,
            phase1_seconds > 0 ? (n_all - behind1) / phase1_seconds : 0, phase2_writes, phase2_acked,
            n_failed - phase1_failed, window > 0 ? phase2_acked / window : 0, watchers_per_instance * n_ports,
-           lost2, saturated1, behind1, unanswered1);
+           lost2, saturated1, behind1, unanswered1, cpu_used[0], cpu_used[1], cpu_used[2], cpu_used[3]);
     return lost1 == 0 && lost2 == 0 ? 0 : 1;   // at the limit nothing counts as lost: see "behind"
 }

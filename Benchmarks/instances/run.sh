@@ -75,6 +75,7 @@ fi
 
 # start NAME DATA [BIN]: one instance on a free port; appends its port to `ports`.
 ports=()
+pg_pid=0   # the running cluster's postmaster (its children are the backends), for the CPU columns
 start() {
     local name=$1 data=$2 bin=${3:-$LIVESTATE_BIN} port=""
     if [ "$data" = reference ]; then
@@ -96,7 +97,7 @@ start() {
 # measure NAME CLIENTS WRITE_SECONDS: the client against the instances in `ports`; prints "NAME key=value ...".
 measure() {
     local line
-    line=$(timeout 150 "$work/client" 127.0.0.1 "$2" "$EVENTS" "$RATE" "$3" "$CONCURRENCY" "$WATCHERS" \
+    line=$(INSTANCES_CPU_PIDS="${pids[*]}" INSTANCES_PG_PID="$pg_pid" timeout 150 "$work/client" 127.0.0.1 "$2" "$EVENTS" "$RATE" "$3" "$CONCURRENCY" "$WATCHERS" \
         "${ports[@]}" 2>"$work/client-$1.err" || true)
     if [ -z "$line" ]; then
         echo "run.sh: the client failed against $1:" >&2
@@ -128,12 +129,14 @@ postgres() {
     out=$(scripts/pg-test-cluster start --owner $$)
     cluster=$(sed -n 1p <<< "$out")
     uri=$(sed -n 2p <<< "$out")
+    pg_pid=$(head -n 1 "$cluster/data/postmaster.pid" 2>/dev/null || echo 0)
     ports=()
     for i in $(seq 1 "$COUNT"); do start "$1-$i" "$uri" "$2"; done
     each "$1"
     stop_all
     scripts/pg-test-cluster stop "$cluster"
     cluster=""
+    pg_pid=0
 }
 if [[ "$SETUPS" == *" postgres "* ]]; then
     [ -z "${LIVESTATE_BASELINE_BIN:-}" ] || postgres "base-pg-x$COUNT" "$LIVESTATE_BASELINE_BIN"
@@ -156,8 +159,10 @@ if [[ "$SETUPS" == *" reference "* ]]; then
 fi
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
-format='%-13s %8s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s\n'
-printf "\n$format" setup clients acked p50_ms p99_ms local_p50 cross_p50 cross_p99 lost deliveries/s acked/s sat_lost
+format='%-13s %8s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s %7s %7s %7s\n'
+printf "\n$format" setup clients acked p50_ms p99_ms local_p50 cross_p50 cross_p99 lost deliveries/s acked/s sat_lost \
+    cpu_cli cpu_srv cpu_pg
+percent() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0f%%", 100 * a / b; else printf "-" }'; }
 for line in "${results[@]}"; do
     name=${line%% *}
     if [[ "$line" == *failed ]]; then printf '%-13s failed\n' "$name"; continue; fi
@@ -175,14 +180,19 @@ for line in "${results[@]}"; do
         "$p50" "$p99" "$(field local_p50_ms "$line")" \
         "$(field cross_p50_ms "$line")" "$(field cross_p99_ms "$line")" "$lost" \
         "$(field deliveries_per_s "$line")" "$([ "$sat" = 0 ] && echo - || field acked_per_s "$line")" \
-        "$([ "$sat" = 0 ] && echo - || field sat_lost "$line")"
+        "$([ "$sat" = 0 ] && echo - || field sat_lost "$line")" \
+        "$(percent "$(field cpu_client_s "$line")" "$(field cpu_wall_s "$line")")" \
+        "$(percent "$(field cpu_servers_s "$line")" "$(field cpu_wall_s "$line")")" \
+        "$(percent "$(field cpu_pg_s "$line")" "$(field cpu_wall_s "$line")")"
 done
 echo "(latency: every delivery of an acknowledged write, send to read; local/cross: clients of the"
 echo " instance that took the write / of the others; lost: deliveries of acknowledged writes missing;"
 echo " behind:N and >=: the phase reached INSTANCES_PHASE_LIMIT=${INSTANCES_PHASE_LIMIT}s with N deliveries still"
 echo " queued, counted at their latency then; deliveries/s: achieved, against clients x $RATE/s offered;"
 echo " acked/s and sat_lost: the saturating phase; reference-c: $COUNT plain C servers, in memory, no database,"
-echo " each write sent to all of them: local/cross mean nothing there)"
+echo " each write sent to all of them: local/cross mean nothing there; cpu_cli/cpu_srv/cpu_pg: CPU time of the"
+echo " load generator / all servers / all PostgreSQL processes during the latency phase, in % of one core"
+echo " ($(nproc) cores in all))"
 echo "targets (across instances): p50 <= 5 ms, p99 <= 50 ms, >= 500 acknowledged writes/s, lost 0"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\nraw:\n'
