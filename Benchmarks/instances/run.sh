@@ -159,9 +159,9 @@ if [[ "$SETUPS" == *" reference "* ]]; then
 fi
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
-format='%-13s %8s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s %7s %7s %7s\n'
-printf "\n$format" setup clients acked p50_ms p99_ms local_p50 cross_p50 cross_p99 lost deliveries/s acked/s sat_lost \
-    cpu_cli cpu_srv cpu_pg
+format='%-13s %8s %9s %7s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s %7s %7s %7s\n'
+printf "\n$format" setup clients acked sent/s p50_ms p99_ms local_p50 cross_p50 cross_p99 ack_p50 lost deliveries/s acked/s \
+    sat_lost cpu_cli cpu_srv cpu_pg
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0f%%", 100 * a / b; else printf "-" }'; }
 for line in "${results[@]}"; do
     name=${line%% *}
@@ -177,8 +177,9 @@ for line in "${results[@]}"; do
     sat=$(field sat_writes "$line")
     # shellcheck disable=SC2059
     printf "$format" "$name" "$(field clients "$line")" "$(field acked "$line")/$(field writes "$line")" \
+        "$(field sent_per_s "$line")" \
         "$p50" "$p99" "$(field local_p50_ms "$line")" \
-        "$(field cross_p50_ms "$line")" "$(field cross_p99_ms "$line")" "$lost" \
+        "$(field cross_p50_ms "$line")" "$(field cross_p99_ms "$line")" "$(field ack_p50_ms "$line")" "$lost" \
         "$(field deliveries_per_s "$line")" "$([ "$sat" = 0 ] && echo - || field acked_per_s "$line")" \
         "$([ "$sat" = 0 ] && echo - || field sat_lost "$line")" \
         "$(percent "$(field cpu_client_s "$line")" "$(field cpu_wall_s "$line")")" \
@@ -187,6 +188,8 @@ for line in "${results[@]}"; do
 done
 echo "(latency: every delivery of an acknowledged write, send to read; local/cross: clients of the"
 echo " instance that took the write / of the others; lost: deliveries of acknowledged writes missing;"
+echo " sent/s: the write rate achieved in the latency phase (a late timer sends the overdue writes at once);"
+echo " ack_p50: a write's send to its 2xx (with the reference: to the last of the three answers);"
 echo " behind:N and >=: the phase reached INSTANCES_PHASE_LIMIT=${INSTANCES_PHASE_LIMIT}s with N deliveries still"
 echo " queued, counted at their latency then; deliveries/s: achieved, against clients x $RATE/s offered;"
 echo " acked/s and sat_lost: the saturating phase; reference-c: $COUNT plain C servers, in memory, no database,"
