@@ -32,8 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <dirent.h>
 #include <errno.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -118,37 +118,49 @@ static void push(uint32_t **a, long *n, long *cap, uint32_t v) {
 static void open_more(void);
 static void phase_ready(void);
 
-// CPU seconds during the latency phase (INSTANCES_CPU_PIDS: the servers; INSTANCES_PG_PID: the
-// postmaster, whose children are the backends): where the time of a run goes.
-static double proc_cpu(long pid) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = 0;
-    char *p = strrchr(text, ')');
-    unsigned long long utime = 0, stime = 0;
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2) return 0;
-    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+// CPU seconds, and seconds spent runnable but waiting for a core (the kernel's schedstat, summed over
+// every thread), during the latency phase: of the servers (INSTANCES_CPU_PIDS), of PostgreSQL
+// (INSTANCES_PG_PID: the postmaster, whose children are the backends) and of this client. The wait says
+// how much of a latency is the machine's other load rather than the work itself.
+struct times { double cpu, wait; };
+
+static void add_task_times(long pid, struct times *into) {
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%ld/task", pid);
+    DIR *tasks = opendir(path);
+    if (!tasks) return;
+    for (struct dirent *task; (task = readdir(tasks));) {
+        if (task->d_name[0] == '.') continue;
+        char file[320];
+        snprintf(file, sizeof file, "/proc/%ld/task/%s/schedstat", pid, task->d_name);
+        FILE *f = fopen(file, "r");
+        if (!f) continue;
+        unsigned long long cpu = 0, wait = 0;
+        if (fscanf(f, "%llu %llu", &cpu, &wait) == 2) {
+            into->cpu += cpu / 1e9;
+            into->wait += wait / 1e9;
+        }
+        fclose(f);
+    }
+    closedir(tasks);
 }
 
-static double servers_cpu(void) {
+static struct times servers_times(void) {
+    struct times sum = {0, 0};
     const char *list = getenv("INSTANCES_CPU_PIDS");
-    double sum = 0;
     for (char *end; list && *list; list = end) {
         long pid = strtol(list, &end, 10);
         if (end == list) break;
-        sum += proc_cpu(pid);
+        add_task_times(pid, &sum);
     }
     return sum;
 }
 
-static double pg_cpu(void) {
+static struct times pg_times(void) {
+    struct times sum = {0, 0};
     long pm = getenv("INSTANCES_PG_PID") ? atol(getenv("INSTANCES_PG_PID")) : 0;
-    if (pm <= 0) return 0;
-    double sum = proc_cpu(pm);
+    if (pm <= 0) return sum;
+    add_task_times(pm, &sum);
     char path[96], text[8192];
     snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pm, pm);
     FILE *f = fopen(path, "r");
@@ -159,23 +171,18 @@ static double pg_cpu(void) {
     for (char *p = text, *end; *p; p = end) {
         long pid = strtol(p, &end, 10);
         if (end == p) break;
-        sum += proc_cpu(pid);
+        add_task_times(pid, &sum);
     }
     return sum;
 }
 
-static double self_cpu(void) {
-    struct rusage r;
-    getrusage(RUSAGE_SELF, &r);
-    return r.ru_utime.tv_sec + r.ru_utime.tv_usec / 1e6 + r.ru_stime.tv_sec + r.ru_stime.tv_usec / 1e6;
-}
-
-static double cpu_at[4], cpu_used[4];   // wall, client, servers, PostgreSQL
+// wall, then cpu and wait of: client, servers, PostgreSQL
+static double cpu_at[7], cpu_used[7];
 static void cpu_sample(double *into) {
-    into[0] = now_ns() / 1e9;
-    into[1] = self_cpu();
-    into[2] = servers_cpu();
-    into[3] = pg_cpu();
+    struct times self = {0, 0}, servers = servers_times(), pg = pg_times();
+    add_task_times((long)getpid(), &self);
+    double values[7] = {now_ns() / 1e9, self.cpu, self.wait, servers.cpu, servers.wait, pg.cpu, pg.wait};
+    memcpy(into, values, sizeof values);
 }
 
 // A delivery: the first sight of sequence number `seq` on this connection counts, repeats do not
@@ -506,7 +513,7 @@ static void tick(evutil_socket_t fd, short what, void *arg) {
     if (lost > 0 && !timed_out) return;
     if (phase == 1) {
         cpu_sample(cpu_used);
-        for (int i = 0; i < 4; i++) cpu_used[i] -= cpu_at[i];
+        for (int i = 0; i < 7; i++) cpu_used[i] -= cpu_at[i];
         lost1 = lost;
         connect1_seconds = connect_seconds;
         phase1_acked = n_acked;
@@ -614,8 +621,8 @@ int main(int argc, char **argv) {
            "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f local_p50_ms=%.2f local_p99_ms=%.2f cross_p50_ms=%.2f "
            "cross_p99_ms=%.2f connect_s=%.2f phase1_s=%.2f deliveries_per_s=%.0f "
            "sat_writes=%d sat_acked=%d sat_failed=%d acked_per_s=%.0f sat_watchers=%d sat_lost=%ld "
-           "saturated=%d behind=%ld unanswered=%d cpu_wall_s=%.2f cpu_client_s=%.2f cpu_servers_s=%.2f "
-           "cpu_pg_s=%.2f ack_p50_ms=%.2f ack_p99_ms=%.2f sent_per_s=%.1f\n",
+           "saturated=%d behind=%ld unanswered=%d cpu_wall_s=%.2f cpu_client_s=%.2f wait_client_s=%.2f "
+           "cpu_servers_s=%.2f wait_servers_s=%.2f cpu_pg_s=%.2f wait_pg_s=%.2f ack_p50_ms=%.2f ack_p99_ms=%.2f sent_per_s=%.1f\n",
            n_ports, per_instance * n_ports, n_events, phase1_acked, phase1_failed, n_all - behind1, lost1, closed1,
            pct(all, n_all, 0.5), pct(all, n_all, 0.99), n_all ? all[n_all - 1] / 1000.0 : 0,
            pct(lat_local, n_local, 0.5), pct(lat_local, n_local, 0.99), pct(lat_cross, n_cross, 0.5),
@@ -623,6 +630,7 @@ int main(int argc, char **argv) {
            phase1_seconds > 0 ? (n_all - behind1) / phase1_seconds : 0, phase2_writes, phase2_acked,
            n_failed - phase1_failed, window > 0 ? phase2_acked / window : 0, watchers_per_instance * n_ports,
            lost2, saturated1, behind1, unanswered1, cpu_used[0], cpu_used[1], cpu_used[2], cpu_used[3],
+           cpu_used[4], cpu_used[5], cpu_used[6],
            pct(lat_ack, n_ack, 0.5), pct(lat_ack, n_ack, 0.99),
            n_events > 1 ? (n_events - 1) / ((send_ns[n_events - 1] - send_ns[0]) / 1e9) : 0);
     return lost1 == 0 && lost2 == 0 ? 0 : 1;   // at the limit nothing counts as lost: see "behind"

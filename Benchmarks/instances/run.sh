@@ -22,6 +22,9 @@
 #   SWIFT_SCRATCH=.build-release      SwiftPM scratch path of the release build
 #   LIVESTATE_BIN=path                skip the build and use this binary
 #   LIVESTATE_BASELINE_BIN=path       also run the PostgreSQL setup with this binary (before/after)
+# Besides the latencies the table shows the achieved write rate (sent/s), a write's send-to-2xx p50, and
+# the CPU time and the time waiting for a core of the load generator, the servers and PostgreSQL during
+# the latency phase (docs/benchmarks.md).
 # Stops by itself in about 3 minutes at the defaults (each client run is cut at 150 s; plus the release
 # build the first time).
 set -euo pipefail
@@ -159,10 +162,11 @@ if [[ "$SETUPS" == *" reference "* ]]; then
 fi
 
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<< "$2"; }
-format='%-13s %8s %9s %7s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s %7s %7s %7s\n'
+format='%-13s %8s %9s %7s %9s %9s %9s %9s %9s %9s %9s %12s %8s %8s %11s %11s %11s\n'
 printf "\n$format" setup clients acked sent/s p50_ms p99_ms local_p50 cross_p50 cross_p99 ack_p50 lost deliveries/s acked/s \
-    sat_lost cpu_cli cpu_srv cpu_pg
+    sat_lost cli_cpu/wait srv_cpu/wait pg_cpu/wait
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.0f%%", 100 * a / b; else printf "-" }'; }
+usage() { echo "$(percent "$(field "cpu_$1_s" "$2")" "$(field cpu_wall_s "$2")")/$(percent "$(field "wait_$1_s" "$2")" "$(field cpu_wall_s "$2")")"; }
 for line in "${results[@]}"; do
     name=${line%% *}
     if [[ "$line" == *failed ]]; then printf '%-13s failed\n' "$name"; continue; fi
@@ -182,9 +186,7 @@ for line in "${results[@]}"; do
         "$(field cross_p50_ms "$line")" "$(field cross_p99_ms "$line")" "$(field ack_p50_ms "$line")" "$lost" \
         "$(field deliveries_per_s "$line")" "$([ "$sat" = 0 ] && echo - || field acked_per_s "$line")" \
         "$([ "$sat" = 0 ] && echo - || field sat_lost "$line")" \
-        "$(percent "$(field cpu_client_s "$line")" "$(field cpu_wall_s "$line")")" \
-        "$(percent "$(field cpu_servers_s "$line")" "$(field cpu_wall_s "$line")")" \
-        "$(percent "$(field cpu_pg_s "$line")" "$(field cpu_wall_s "$line")")"
+        "$(usage client "$line")" "$(usage servers "$line")" "$(usage pg "$line")"
 done
 echo "(latency: every delivery of an acknowledged write, send to read; local/cross: clients of the"
 echo " instance that took the write / of the others; lost: deliveries of acknowledged writes missing;"
@@ -193,9 +195,9 @@ echo " ack_p50: a write's send to its 2xx (with the reference: to the last of th
 echo " behind:N and >=: the phase reached INSTANCES_PHASE_LIMIT=${INSTANCES_PHASE_LIMIT}s with N deliveries still"
 echo " queued, counted at their latency then; deliveries/s: achieved, against clients x $RATE/s offered;"
 echo " acked/s and sat_lost: the saturating phase; reference-c: $COUNT plain C servers, in memory, no database,"
-echo " each write sent to all of them: local/cross mean nothing there; cpu_cli/cpu_srv/cpu_pg: CPU time of the"
-echo " load generator / all servers / all PostgreSQL processes during the latency phase, in % of one core"
-echo " ($(nproc) cores in all))"
+echo " each write sent to all of them: local/cross mean nothing there; cli/srv/pg cpu/wait: CPU time, and time"
+echo " runnable but waiting for a core (schedstat, all threads), of the load generator / all servers / all"
+echo " PostgreSQL processes during the latency phase, in % of one core ($(nproc) cores in all))"
 echo "targets (across instances): p50 <= 5 ms, p99 <= 50 ms, >= 500 acknowledged writes/s, lost 0"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '\nraw:\n'
