@@ -53,6 +53,12 @@ package protocol Journal: AnyObject, Sendable {
     /// be (within `timeout` seconds).
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void)
 
+    /// The newest rows of every topic, newest first, at most `limit` and within `bytes` of JSON: the events
+    /// of earlier runs a restarted server puts back in its recent-events buffer. Blocks: startup only.
+    /// PostgreSQL answers none (an instance's buffer starts at its start; a client resuming from before
+    /// that gets current values).
+    func recent(limit: Int, bytes: Int) -> [JournalRow]
+
     /// Stops following and closes the storage (shutdown).
     func stop()
 }

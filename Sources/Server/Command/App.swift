@@ -14,12 +14,13 @@ final class App: Sendable {
     let configuration: Configuration
     /// The HTTP event loops (`--threads`); `loops[0]` also runs the service's timers.
     let loops: [EventLoop]
-    /// The todo store (`--data`: an SQLite file, or `:memory:`; with PostgreSQL, this instance's replica).
+    /// The todos as this server applied them from the journal (the view model's store; never written).
     let store: any TodoStore
-    /// With `--data postgres://…`: the shared todos and their journal (`Journal`); todo writes go through it.
-    let journal: (any Journal)?
-    /// With `--data postgres://…`: the other inputs of the view models, shared through `journal`.
-    let shared: SharedInputs?
+    /// The storage (`--data`: an SQLite file or `:memory:`, or PostgreSQL): every input is committed in it
+    /// with its journal entry, and every entry applied from it.
+    let journal: any Journal
+    /// The inputs other than todo writes, committed through `journal`.
+    let shared: SharedInputs
     /// The seed view models every route and event stream shares.
     let models: LiveStateModels
     /// Their lists, encoded once per change for `GET` and `/events` alike.
@@ -42,48 +43,41 @@ final class App: Sendable {
         loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
             try EventLoop(name: "livestate-http-\(index)")
         }
-        let ids: EventIDSource
-        let start: JournalSnapshot?
-        var sqlite: SQLiteTodoStore?
+        // One storage protocol for both engines: every input is committed with its journal entry, and every
+        // entry is applied to the view models from the journal (docs/architecture-instances.md).
+        let journal: any Journal
         if PostgresURI.matches(configuration.dataPath) {
             let loop = try EventLoop(name: "livestate-postgres")
             loop.run()
-            let journal: any Journal = PostgresJournal(
+            journal = PostgresJournal(
                 uri: configuration.dataPath, loop: loop, retention: Int64(configuration.journalRetention))
-            let snapshot = journal.start()
-            self.journal = journal
-            start = snapshot
-            store = InMemoryTodoStore(todos: snapshot.todos)
-            ids = EventIDSource(journalFloor: UInt64(snapshot.lastSeq) * EventIDSource.journalBlock)
         } else {
-            journal = nil
-            start = nil
-            // The journal is in the file: each write's event takes its entry's id, and this run's other
-            // events the ids after the block the store took at start (docs/architecture-instances.md).
-            let file = try SQLiteTodoStore(path: configuration.dataPath, retention: configuration.journalRetention)
-            let fileIDs = EventIDSource(journalFloor: UInt64(file.startSeq) * EventIDSource.journalBlock)
-            file.onCommit { seq in fileIDs.pin(UInt64(seq) * EventIDSource.journalBlock, for: .todos) }
-            store = file
-            ids = fileIDs
-            sqlite = file
+            journal = try SQLiteJournal(path: configuration.dataPath, retention: configuration.journalRetention)
         }
+        self.journal = journal
+        let start = journal.start()
+        store = InMemoryTodoStore(todos: start.todos)
+        // Each entry's events take its id; the events that are not journaled the ids after `start.lastSeq`.
+        let ids = EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock)
         httpClient = HTTPClient(loop: loops[0], tls: tls)
         models = try LiveStateModels(
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
-            maxTodos: configuration.maxTodos, shared: journal != nil)
-        shared = journal.map { [models, httpClient] journal in
-            SharedInputs(
-                journal: journal, models: models, ids: ids, loader: httpClient, upstream: configuration.upstream)
-        }
+            maxTodos: configuration.maxTodos, shared: true)
+        let shared = SharedInputs(
+            journal: journal, models: models, ids: ids, loader: httpClient, upstream: configuration.upstream)
+        self.shared = shared
         lists = ListSnapshots(models)
         events = EventHub(ids: ids, heartbeat: configuration.heartbeat)
-        if let sqlite {
-            // The events of the runs before this one, so a `Last-Event-ID` resume survives the restart.
-            let (count, bytes) = events.bufferBounds
-            let entries = try sqlite.recentEntries(limit: count)
-            events.seed(
-                JournalReplay.records(entries, current: models.todos.currentTasks, count: count, bytes: bytes))
-        }
+        // The selection, its image and the keyword's result the journal holds, before the events are attached:
+        // a restarted server shows what it showed, and a new instance what the others show.
+        shared.restore(upTo: start.lastSeq)
+        // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`
+        // resume survives a restart.
+        let (count, bytes) = events.bufferBounds
+        events.seed(
+            JournalReplay.records(
+                journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
+                bytes: bytes))
         events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }
@@ -96,26 +90,24 @@ final class App: Sendable {
             }
         }
         onShutdown { selectionLog.cancel() }
-        if let journal, let start, let shared {
-            // Every instance applies the journal in order; each change's event takes the journal's id.
-            journal.follow(after: start.lastSeq) { [models] entries in
-                for entry in entries {
-                    switch entry.change {
-                    case .todo(let change):
-                        ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: .todos) {
-                            models.todos.apply(change)
-                        }
-                    case .input(let topic, let json):
-                        shared.apply(seq: entry.seq, topic: topic, json: json)
+        // Entries are applied in order; each change's event takes the journal's id.
+        journal.follow(after: start.lastSeq) { [models] entries in
+            for entry in entries {
+                switch entry.change {
+                case .todo(let change):
+                    ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: .todos) {
+                        models.todos.apply(change)
                     }
+                case .input(let topic, let json):
+                    shared.apply(seq: entry.seq, topic: topic, json: json)
                 }
             }
-            // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
-            shared.loadAtStart()
-            onShutdown {
-                shared.cancel()
-                journal.stop()
-            }
+        }
+        // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
+        shared.loadAtStart()
+        onShutdown {
+            shared.cancel()
+            journal.stop()
         }
     }
 

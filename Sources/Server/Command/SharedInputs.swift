@@ -226,6 +226,10 @@ final class SharedInputs: Sendable {
             Log.error("journal entry \(seq) (\(name.prefix(40))) cannot be read; skipped")
             return
         }
+        apply(seq: seq, topic: topic, payload)
+    }
+
+    private func apply(seq: Int64, topic: Topic, _ payload: Payload) {
         let id = UInt64(seq) * EventIDSource.journalBlock
         switch topic {
         case .frameworks:
@@ -234,6 +238,12 @@ final class SharedInputs: Sendable {
             ids.pinned(id, for: .movies) { models.movies.apply(keyword: payload.keyword ?? "") }
         case .selection:
             latestSelection.withLock { $0 = seq }
+            // `switchToLatest`: a download of an older selection here is moot; it is cancelled.
+            let moot = downloads.withLock { downloads in
+                defer { downloads = downloads.filter { $0.key >= seq } }
+                return downloads.filter { $0.key < seq }.map(\.value)
+            }
+            for download in moot { download.cancel() }
             models.albums.recordSelection(url: payload.url ?? "")
             if let url = payload.url { watch(selection: seq, url: url) }
         case .image:
@@ -262,6 +272,37 @@ final class SharedInputs: Sendable {
     }
 
     // MARK: Start
+
+    /// Applies the journal's newest selection, image and keyword entries up to `lastSeq` (the entries after
+    /// it are `follow`'s): a restarted server shows the selection, its image and the keyword's result it
+    /// showed, and a new instance what the others show. Call before the events are attached (these are the
+    /// current values, not new events). Blocks until the journal answered (startup only; 10 s at most).
+    func restore(upTo lastSeq: Int64) {
+        var newest: [Topic: (seq: Int64, payload: Payload)] = [:]
+        for topic in [Topic.selection, .image, .movies] {
+            let answer = Mutex<(seq: Int64, json: String)?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            journal.latest(topic: topic.rawValue) { result in
+                if case .success(let entry?) = result { answer.withLock { $0 = entry } }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 10) == .success, let entry = answer.withLock({ $0 }),
+                entry.seq <= lastSeq, let payload = try? JSONDecoder().decode(Payload.self, from: Data(entry.json.utf8))
+            else { continue }
+            newest[topic] = (entry.seq, payload)
+        }
+        if let (_, payload) = newest[.movies] { models.movies.apply(keyword: payload.keyword ?? "") }
+        // The newest image is shown (as it was, even when a newer selection is still pending); then that
+        // newer selection is recorded as pending.
+        if let (seq, image) = newest[.image], let selection = image.selection {
+            latestSelection.withLock { $0 = selection }
+            apply(seq: seq, topic: .image, image)
+        }
+        if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
+            latestSelection.withLock { $0 = seq }
+            models.albums.recordSelection(url: selection.url ?? "")
+        }
+    }
 
     /// With `--upstream`: shows the posts and photos of the journal's newest entry (the list another
     /// instance loaded at its start or at a refresh), or, when the journal holds none, fetches them here

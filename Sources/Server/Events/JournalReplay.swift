@@ -21,15 +21,16 @@ enum JournalReplay {
     /// oldest first: at most `count` of them and `bytes` of frames (the newest always, if any), and none
     /// older than an entry that cannot be reverted.
     static func records(
-        _ entries: [SQLiteJournalEntry], current: [Todo], count: Int, bytes: Int
+        _ rows: [JournalRow], current: [Todo], count: Int, bytes: Int
     ) -> [(record: EventRecord, json: [UInt8])] {
+        let entries = rows.filter { $0.topic == "todos" }.map { SQLiteJournalEntry(seq: $0.seq, json: $0.json) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var after = current
         var records: [(record: EventRecord, json: [UInt8])] = []
         var total = 0
         for entry in entries {
-            guard records.count < count, let before = entry.reverted(after),
+            guard records.count < count, let entry, let before = entry.reverted(after),
                 let json = try? JSONCoding.encode(after),
                 let diff = try? encoder.encode(CollectionDiff(from: before, to: after))
             else { break }

@@ -11,13 +11,19 @@ import Synchronization
 /// let refresh = SharedLoad { posts.refresh() }
 /// post("/posts/refresh") { _ in refresh.reply() }   // 200 [Post], or the NetworkError's 502/504
 /// ```
-final class SharedLoad<Value: Encodable & Sendable>: Sendable {
-    private let start: @Sendable () -> Future<Value, NetworkError>
+final class SharedLoad: Sendable {
+    private let start: @Sendable () -> Future<Response, Never>
     /// The answer of the load in flight; nil when none is.
     private let inFlight = Mutex<Future<Response, Never>?>(nil)
 
     /// `start` begins one load (it is only called when none is in flight).
-    init(_ start: @escaping @Sendable () -> Future<Value, NetworkError>) {
+    init<Value: Encodable & Sendable>(_ start: @escaping @Sendable () -> Future<Value, NetworkError>) {
+        self.start = { Self.answer(start()) }
+    }
+
+    /// `start` begins one load and makes its response (a load that journals what it got answers once the
+    /// entry is committed).
+    init(responding start: @escaping @Sendable () -> Future<Response, Never>) {
         self.start = start
     }
 
@@ -27,7 +33,7 @@ final class SharedLoad<Value: Encodable & Sendable>: Sendable {
         // NB: the check and the start happen under one lock, so two callers never both start a load.
         let (answer, started) = inFlight.withLock { current -> (Future<Response, Never>, Bool) in
             if let current { return (current, false) }
-            let answer = Self.answer(start())
+            let answer = start()
             current = answer
             return (answer, true)
         }
@@ -46,7 +52,9 @@ final class SharedLoad<Value: Encodable & Sendable>: Sendable {
     }
 
     /// The response to `load`'s outcome, made once for every caller sharing it.
-    private static func answer(_ load: Future<Value, NetworkError>) -> Future<Response, Never> {
+    private static func answer<Value: Encodable & Sendable>(
+        _ load: Future<Value, NetworkError>
+    ) -> Future<Response, Never> {
         Future { promise in
             load.subscribe(
                 Subscribers.Sink(

@@ -13,7 +13,6 @@ extension Router {
     mutating func addAlbumRoutes(_ app: App) {
         let albums = app.models.albums
         let snapshot = app.lists.albums
-        let refresh = SharedLoad { albums.refresh() }
 
         let list: Handler = { request in
             try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value }
@@ -41,31 +40,8 @@ extension Router {
             ]
             return .response(Response(status: 200, headers: headers, body: image.data))
         }
-        if let shared = app.shared {
-            addSharedAlbumSelection(shared)
-            return
-        }
-        post("/albums/refresh") { request in
-            _ = try request.idempotencyKey()  // NB: checked, not stored: one server answers before it forgets
-            try request.acceptNoInput()
-            // `NetworkManager.getData(endPoint: .photos)` again (the embedded set without --upstream), shared
-            // by every refresh that arrives while it runs.
-            return refresh.reply()
-        }
-        post("/albums/selection") { request in
-            _ = try request.idempotencyKey()
-            let body = try request.jsonBody(fields: ["url", "id"])
-            let given: (url: String?, id: Int?) = (try body.optional("url"), try body.optional("id"))
-            let url: String
-            switch given {
-            case (let given?, nil):
-                try albums.select(url: given)
-                url = given
-            case (nil, let id?): url = try albums.select(id: id)
-            default: throw HTTPError.badRequest("give either 'url' or 'id'", code: "invalid_field")
-            }
-            return try .json(["url": url], status: 202)
-        }
+        // `POST /albums/refresh` is with the posts' (`addSharedRefreshes`).
+        addSharedAlbumSelection(app.shared)
     }
 
     static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")

@@ -12,7 +12,7 @@ extension Router {
                 let connect: @Sendable () -> Void = {
                     hub.connect(stream, topics: options.topics, diff: options.diff, lastEventID: options.lastEventID)
                 }
-                guard let journal, let seen = options.lastEventID, seen > hub.lastEventID else { return connect() }
+                guard let seen = options.lastEventID, seen > hub.lastEventID else { return connect() }
                 // The client saw an event this instance has not applied yet (it lags behind the one the client
                 // came from): held until this instance caught up, so it never gets a state older than its own.
                 // Held clients share the catch-up query; an id nobody gave is served as unknown after 5 s.

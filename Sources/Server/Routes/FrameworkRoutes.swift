@@ -11,12 +11,6 @@ extension Router {
         get("/frameworks") { request in
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
-        if let shared = app.shared { return addSharedFrameworkSelection(shared) }
-        post("/frameworks/selection") { request in
-            _ = try request.idempotencyKey()  // NB: checked, not stored: one server answers before it forgets
-            let name: String = try request.jsonBody(fields: ["name"]).required("name")
-            let selected = try frameworks.select(name: name)
-            return try .json(["selected": selected], status: 202)
-        }
+        addSharedFrameworkSelection(app.shared)
     }
 }

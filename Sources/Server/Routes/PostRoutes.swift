@@ -7,7 +7,6 @@ extension Router {
     mutating func addPostRoutes(_ app: App) {
         let posts = app.models.posts
         let snapshot = app.lists.posts
-        let refresh = SharedLoad { posts.refresh() }
 
         get("/posts") { request in
             try ListQuery.reply(request, cached: snapshot) { posts.posts.value }
@@ -17,13 +16,7 @@ extension Router {
             guard let post = posts.post(id: id) else { throw HTTPError.notFound("There is no post with id \(id).") }
             return try .json(post)
         }
-        if let shared = app.shared { return addSharedRefreshes(shared) }
-        post("/posts/refresh") { request in
-            _ = try request.idempotencyKey()  // NB: checked, not stored: one server answers before it forgets
-            try request.acceptNoInput()
-            // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), shared
-            // by every refresh that arrives while it runs.
-            return refresh.reply()
-        }
+        // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), journaled.
+        addSharedRefreshes(app.shared)
     }
 }

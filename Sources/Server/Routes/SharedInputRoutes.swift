@@ -4,7 +4,7 @@ import HTTP
 import Reactive
 
 extension Router {
-    /// With several instances: a framework selection is journaled and answered once applied here, so every
+    /// `POST /frameworks/selection`: the selection is journaled and answered once applied here, so every
     /// instance's `/events` clients get it with one id (docs/architecture-instances.md).
     mutating func addSharedFrameworkSelection(_ shared: SharedInputs) {
         let frameworks = shared.models.frameworks
@@ -27,8 +27,8 @@ extension Router {
         }
     }
 
-    /// With several instances: a selection is journaled (every instance shows it pending) and answered once
-    /// applied here; this instance downloads it and journals the image for all.
+    /// `POST /albums/selection`: the selection is journaled (every instance shows it pending) and answered
+    /// once applied here; this server downloads it and journals the image for all.
     mutating func addSharedAlbumSelection(_ shared: SharedInputs) {
         let albums = shared.models.albums
         post("/albums/selection") { request in
@@ -52,37 +52,55 @@ extension Router {
         }
     }
 
-    /// With several instances: `POST /posts/refresh` and `POST /albums/refresh` fetch once (the embedded set,
-    /// or the upstream through this instance) and journal what came, answered once applied here.
+    /// `POST /posts/refresh` and `POST /albums/refresh` fetch once (the embedded set, or the upstream through
+    /// this server) and journal what came, answered once applied here. Refreshes without a key that arrive
+    /// while one is in flight share it (one upstream request, one entry); a keyed one is its own (its key is
+    /// journaled with it).
     mutating func addSharedRefreshes(_ shared: SharedInputs) {
-        post("/posts/refresh") { request in
-            let key = try request.idempotencyKey()
-            try request.acceptNoInput()
-            return Self.sharedRefresh(
+        let posts: @Sendable (String?) -> Future<Response, Never> = { key in
+            Self.sharedRefresh(
                 shared, .posts, key: key, embedded: EmbeddedData.posts,
                 upstream: shared.upstream?.getData(endPoint: .posts, type: Post.self), payload: { .init(posts: $0) }
             ) { $0.posts }
         }
-        post("/albums/refresh") { request in
-            let key = try request.idempotencyKey()
-            try request.acceptNoInput()
-            return Self.sharedRefresh(
+        let albums: @Sendable (String?) -> Future<Response, Never> = { key in
+            Self.sharedRefresh(
                 shared, .albums, key: key, embedded: EmbeddedData.albums,
                 upstream: shared.upstream?.getData(endPoint: .photos, type: AlbumModel.self),
                 payload: { .init(albums: $0) }
             ) { $0.albums }
         }
+        let sharedPosts = SharedLoad(responding: { posts(nil) })
+        let sharedAlbums = SharedLoad(responding: { albums(nil) })
+        post("/posts/refresh") { request in
+            let key = try request.idempotencyKey()
+            try request.acceptNoInput()
+            return key == nil ? sharedPosts.reply() : Self.later(posts(key))
+        }
+        post("/albums/refresh") { request in
+            let key = try request.idempotencyKey()
+            try request.acceptNoInput()
+            return key == nil ? sharedAlbums.reply() : Self.later(albums(key))
+        }
+    }
+
+    /// The reply that answers `response` once it resolves.
+    private static func later(_ response: Future<Response, Never>) -> Reply {
+        .later { respond in response.subscribe(Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: respond)) }
     }
 
     /// Journals a refresh: the embedded set as an input (every instance reloads it), or the list the
-    /// upstream gave this instance (every instance shows that list); answers 200 with the list applied here
-    /// (the first request's, when its key was committed before).
+    /// upstream gave this server (every instance shows that list); resolves to 200 with the list applied
+    /// here (the first request's, when its key was committed before).
     private static func sharedRefresh<Item: Encodable & Sendable>(
         _ shared: SharedInputs, _ topic: SharedInputs.Topic, key: String?, embedded: [Item],
         upstream: Future<[Item], NetworkError>?, payload: @escaping @Sendable ([Item]?) -> SharedInputs.Payload,
         list: @escaping @Sendable (SharedInputs.Payload) -> [Item]?
-    ) -> Reply {
-        .later { respond in
+    ) -> Future<Response, Never> {
+        Future { promise in
+            // NB: Reactive's Future takes its promise under its lock, from any thread (Combine's has no @Sendable).
+            nonisolated(unsafe) let promise = promise
+            let respond: @Sendable (Response) -> Void = { promise(.success($0)) }
             guard let upstream else {
                 shared.append(topic, payload(nil), key: key) { result in
                     respond(Self.answer(result) { try .json(list($0.payload) ?? embedded) })

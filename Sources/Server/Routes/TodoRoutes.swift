@@ -19,46 +19,7 @@ extension Router {
             guard let todo = todos.todo(id: id) else { throw TodoError.notFound(id: id) }
             return try .json(todo)
         }
-        if let journal = app.journal {
-            addSharedTodoWrites(journal, todos: todos)
-            return
-        }
-        // NB: on SQLite an `Idempotency-Key` is checked (a malformed one is refused, as with PostgreSQL) but
-        // not stored: a write here is committed or refused before it is answered.
-        post("/todos") { request in
-            _ = try request.idempotencyKey()
-            let body = try request.jsonBody(fields: Self.todoFields)
-            let title: String = try body.required("title")
-            let completed = try body.optional("completed", as: Bool.self) ?? false
-            let todo = try todos.add(title: title, completed: completed)
-            return try .json(todo, status: 201, headers: ["Location": "/todos/\(todo.id)"])
-        }
-        put("/todos/:id") { request in
-            let id = try request.require("id", as: Int.self)
-            _ = try request.idempotencyKey()
-            let body = try request.jsonBody(fields: Self.todoFields)
-            let title: String = try body.required("title")
-            let completed: Bool = try body.required("completed")
-            return try .json(todos.update(id: id, title: title, completed: completed))
-        }
-        patch("/todos/:id") { request in
-            let id = try request.require("id", as: Int.self)
-            _ = try request.idempotencyKey()
-            let body = try request.jsonBody(fields: Self.todoFields)
-            if body.isEmpty {
-                throw HTTPError.badRequest(
-                    "the body names no field to change; the fields are title, completed", code: "missing_field")
-            }
-            let title: String? = try body.optional("title")
-            let completed: Bool? = try body.optional("completed")
-            return try .json(todos.update(id: id, title: title, completed: completed))
-        }
-        delete("/todos/:id") { request in
-            let id = try request.require("id", as: Int.self)
-            _ = try request.idempotencyKey()
-            try todos.delete(id: id)
-            return .response(.noContent)
-        }
+        addTodoWrites(app.journal, todos: todos)
     }
 
     /// The fields of a todo body (`id` is the server's).
@@ -66,10 +27,11 @@ extension Router {
 }
 
 extension Router {
-    /// The todo writes of several instances (reads are as on one instance: this instance's list, which
-    /// follows the journal): committed in PostgreSQL with their journal entry and answered once this
-    /// instance applied it, so a read here right after a 2xx sees the write.
-    fileprivate mutating func addSharedTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
+    /// The todo writes (reads are this server's list, which follows the journal): committed with their
+    /// journal entry (SQLite or PostgreSQL) and answered once this server applied it, so a read here right
+    /// after a 2xx sees the write. On SQLite an `Idempotency-Key` is checked (a malformed one is refused)
+    /// but not stored: a write there is committed or refused before it is answered.
+    fileprivate mutating func addTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
         post("/todos") { request in
             let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)

@@ -42,7 +42,7 @@ package struct SQLiteJournalEntry: Equatable, Sendable {
     }
 
     /// The entry of a row; nil when its JSON is not a todo change.
-    init?(seq: Int64, json: String) {
+    package init?(seq: Int64, json: String) {
         guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(json.utf8)) else { return nil }
         switch (stored.op, stored.todo, stored.id) {
         case ("upsert", let todo?, _): change = .upsert(todo)

@@ -34,7 +34,7 @@ import Testing
     @Test func eachEventIsTheListAfterItsEntryWithTheEntrysId() throws {
         let (store, lists) = try written(4)
         let records = JournalReplay.records(
-            try store.recentEntries(limit: 10), current: try store.all(), count: 10, bytes: 1 << 20)
+            try store.recent(limit: 10, bytes: 1 << 30), current: try store.all(), count: 10, bytes: 1 << 20)
         #expect(records.map(\.record.id) == (1...4).map { UInt64(store.startSeq + Int64($0)) * 65536 })
         #expect(try records.map(\.json) == lists.map { try JSONCoding.encode($0) })
         #expect(
@@ -44,7 +44,7 @@ import Testing
 
     @Test func theWalkStopsAtTheLogsBoundsKeepingTheNewest() throws {
         let (store, _) = try written(8)
-        let entries = try store.recentEntries(limit: 10)
+        let entries = try store.recent(limit: 10, bytes: 1 << 30)
         let all = JournalReplay.records(entries, current: try store.all(), count: 10, bytes: 1 << 20)
         #expect(
             JournalReplay.records(entries, current: try store.all(), count: 3, bytes: 1 << 20).map(\.record.id)
