@@ -238,12 +238,15 @@ final class SharedInputs: Sendable {
             ids.pinned(id, for: .movies) { models.movies.apply(keyword: payload.keyword ?? "") }
         case .selection:
             latestSelection.withLock { $0 = seq }
-            // `switchToLatest`: a download of an older selection here is moot; it is cancelled.
+            // `switchToLatest`: a download of an older selection here is moot; it is cancelled, its claim given back.
             let moot = downloads.withLock { downloads in
                 defer { downloads = downloads.filter { $0.key >= seq } }
-                return downloads.filter { $0.key < seq }.map(\.value)
+                return downloads.filter { $0.key < seq }
             }
-            for download in moot { download.cancel() }
+            for (older, download) in moot {
+                download.cancel()
+                release(older)
+            }
             models.albums.recordSelection(url: payload.url ?? "")
             if let url = payload.url { watch(selection: seq, url: url) }
         case .image:
@@ -301,6 +304,7 @@ final class SharedInputs: Sendable {
         if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
             latestSelection.withLock { $0 = seq }
             models.albums.recordSelection(url: selection.url ?? "")
+            if let url = selection.url { watch(selection: seq, url: url) }
         }
     }
 
