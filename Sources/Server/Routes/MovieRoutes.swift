@@ -16,11 +16,11 @@ extension Router {
         put("/movies/keyword") { request in
             let key = try request.idempotencyKey()
             let keyword: String = try request.jsonBody(fields: ["keyword"]).required("keyword")
-            guard let shared, let key else {
+            guard let key else {
                 movies.keyword = keyword
                 return try .json(["keyword": keyword], status: 202)
             }
-            // With several instances and a key: the key is journaled first (an entry that changes nothing),
+            // With a key: the key is journaled first (an entry that changes nothing),
             // so a repeat on any instance is answered from the first and not sent into $keyword again.
             return .later { respond in
                 shared.append(.keyword, .init(keyword: keyword), key: key) { result in
