@@ -21,14 +21,6 @@ enum ByteBox {
         append(SharedBytes(bytes), to: buffer)
     }
 
-    /// Adds a response's body: a large prepared one as its file (`FileBody`, sent with `sendfile`), a shared
-    /// one by reference (no object made per response), any other as `append(_:to:)` does.
-    static func append(body: [UInt8], shared: SharedBytes?, to buffer: OpaquePointer?) {
-        guard let shared, shared.isStorage(of: body) else { return append(body, to: buffer) }
-        if let file = FileBody.of(shared), file.append(to: buffer) { return }
-        append(shared: shared, to: buffer, referenceSize: bodyReferenceSize)
-    }
-
     /// Adds a frame that many buffers share: referenced (retained until written) unless it is small.
     static func append(shared frame: SharedBytes, to buffer: OpaquePointer?, referenceSize: Int = frameReferenceSize) {
         guard frame.count >= referenceSize else {

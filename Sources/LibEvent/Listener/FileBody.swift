@@ -7,7 +7,7 @@ import HTTP
 /// instead of copying the bytes into the socket (one copy per response fewer; on loopback the receiver's
 /// copy is then the only one).
 ///
-/// Made once per body (`SharedBytes.attachment`) and freed with it; libevent counts the responses still
+/// Made once per body (`PreparedWire`) and freed with it; libevent counts the responses still
 /// sending it and closes the file after the last one. Costs the body's size once more in memory (the
 /// file's pages) for as long as the body is current.
 final class FileBody: @unchecked Sendable {
@@ -29,13 +29,9 @@ final class FileBody: @unchecked Sendable {
         evbuffer_file_segment_free(segment)
     }
 
-    /// The file segment of `shared`, made on first use; nil when it is too small or no file could be made.
-    static func of(_ shared: SharedBytes) -> FileBody? {
-        guard shared.count >= minimumSize else { return nil }
-        return shared.attachment(FileBody.self) { make(shared.bytes) }
-    }
-
-    private static func make(_ bytes: [UInt8]) -> FileBody? {
+    /// `bytes` in a new file; nil when they are too small for it or no file could be made.
+    static func make(_ bytes: [UInt8]) -> FileBody? {
+        guard bytes.count >= minimumSize else { return nil }
         let descriptor = CEvent_memfd_create("livestate-body")
         guard descriptor >= 0 else { return nil }
         let written = bytes.withUnsafeBytes { raw in

@@ -224,18 +224,28 @@ package final class HTTPListener: @unchecked Sendable {
     ) {
         precondition(loop.inLoop)
         let output = evhttp_request_get_output_headers(raw)
-        for field in response.headers where Self.addHeader(output, field.name, field.value) != 0 {
-            Log.error("dropped invalid response header \(field.name)")
-        }
-        if log.method == .head {
-            // evhttp sends no body and no length for HEAD; say what GET would send.
-            if lengthOfGet, !response.headers.contains("Content-Length") {
-                evhttp_add_header(output, "Content-Length", String(response.body.count))
+        let wire = PreparedWire.of(response)
+        // `reason`: the status line's reason phrase with a prepared answer's header lines (`PreparedWire`),
+        // or nil: evhttp's phrase, and the fields added one by one.
+        func reply(_ reason: UnsafePointer<CChar>?) {
+            if reason == nil {
+                for field in response.headers where Self.addHeader(output, field.name, field.value) != 0 {
+                    Log.error("dropped invalid response header \(field.name)")
+                }
             }
-        } else if !response.body.isEmpty {
-            ByteBox.append(body: response.body, shared: response.shared, to: evhttp_request_get_output_buffer(raw))
+            if log.method == .head {
+                // evhttp sends no body and no length for HEAD; say what GET would send.
+                if lengthOfGet, !response.headers.contains("Content-Length") {
+                    evhttp_add_header(output, "Content-Length", String(response.body.count))
+                }
+            } else if let wire {
+                wire.appendBody(of: response, to: evhttp_request_get_output_buffer(raw))
+            } else if !response.body.isEmpty {
+                ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
+            }
+            evhttp_send_reply(raw, Int32(response.status), reason, nil)
         }
-        evhttp_send_reply(raw, Int32(response.status), nil, nil)
+        if let wire { wire.withHead(of: response, reply) } else { reply(nil) }
         log.write(status: response.status, to: requestLog)
     }
 

@@ -18,7 +18,9 @@ import Testing
 
         var response: Response {
             let prepared = body.withLock { $0 }
-            return .json(encoded: prepared.identity, prepared: prepared)
+            return .json(
+                encoded: prepared.identity, headers: ["X-Total-Count": String(prepared.identity.count / 10)],
+                prepared: prepared)
         }
     }
 
@@ -49,6 +51,11 @@ import Testing
                 #expect(plain.status == 200)
                 #expect(plain.header("Content-Length") == String(size))
                 #expect(plain.body == expected)
+                // Each field once, the prepared ones (written out once per change) and evhttp's own.
+                #expect(plain.headers.map(\.name).sorted() == Self.fields)
+                #expect(plain.header("X-Total-Count") == String(size / 10))
+                #expect(plain.header("Content-Type") == Response.jsonContentType)
+                #expect(plain.header("ETag") == PreparedBody(expected).etag)
                 try client.sendRequest("HEAD", "/list", headers: gzip)
                 let head = try client.readResponse(head: true)
                 #expect(head.header("Content-Encoding") == "gzip")
@@ -57,7 +64,33 @@ import Testing
                 #expect(packed.header("Content-Encoding") == "gzip")
                 #expect(packed.header("Content-Length") == head.header("Content-Length"))
                 #expect(packed.body == PreparedBody(expected).gzipped())
+                #expect(packed.headers.map(\.name).sorted() == (Self.fields + ["Content-Encoding"]).sorted())
+                #expect(packed.header("ETag") == PreparedBody(expected).gzipTag)
             }
         }
+    }
+
+    private static let fields = ["Content-Length", "Content-Type", "Date", "ETag", "Vary", "X-Total-Count"]
+
+    @Test func answersDecoratedPerRequestCarryTheirOwnFields() throws {
+        let current = Current(Self.body(30_000, seed: 1))
+        var router = Router()
+        router.get("/list") { _ in .response(current.response) }
+        let server = try TestListener(router, cors: CORSPolicy(parsing: "http://a.example,http://b.example"))
+        let client = try RawHTTPClient(port: server.port)
+        // CORS adds its fields after the answer was prepared: each origin gets its own, never another's.
+        for origin in ["http://a.example", "http://b.example", "http://a.example", "http://c.example"] {
+            try client.sendRequest("GET", "/list", headers: [("Origin", origin)])
+            let answer = try client.readResponse()
+            #expect(answer.body == Self.body(30_000, seed: 1))
+            let allowed = origin == "http://c.example" ? nil : origin
+            #expect(answer.header("Access-Control-Allow-Origin") == allowed)
+            #expect(answer.headers.filter { $0.name == "ETag" }.count == 1)
+        }
+        try client.sendRequest("GET", "/list")
+        let plain = try client.readResponse()
+        #expect(plain.header("Access-Control-Allow-Origin") == nil)
+        // A list of origins varies by `Origin`, asked or not.
+        #expect(plain.headers.map(\.name).sorted() == (Self.fields + ["Vary"]).sorted())
     }
 }
