@@ -188,3 +188,66 @@ def test_the_journal_stays_bounded_and_an_id_older_than_it_gets_current_values(b
             assert client.read_head() == 200
             events = todos_events(client, has_title("write 59"))
             assert [e.json()[-1]["title"] for e in events] == [f"write {n:02d}" for n in range(50, 60)]
+
+
+
+def collect(client, seen, predicate, timeout=15):
+    """Appends `client`'s events to `seen` until one satisfies `predicate`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, f"timed out with {frames(seen)}"
+        event = client.next(timeout=max(0.1, deadline - time.monotonic()))
+        if event is not None and event.id:
+            seen.append(event)
+            if predicate(event):
+                return event
+
+
+def test_every_input_survives_a_kill_and_a_resume_gets_exactly_the_missed_events_of_every_topic(binary, data):
+    """An album selection (the server downloads the photo's placeholder from itself, on loopback), a movie
+    keyword and a framework selection are journal entries in the file: after kill -9 and a restart on the
+    same file the selection, its image and the keyword's result are what they were, and a client resuming
+    with its Last-Event-ID gets exactly the events it missed, every topic, with their original ids."""
+    topics = "/events?topics=todos,image,movies,frameworks"
+    server = Server(binary=binary, data=data).start()
+    witness = SSEClient.of(server, topics)
+    client = SSEClient.of(server, topics)
+    assert witness.read_head() == 200 and client.read_head() == 200
+    server.add_todo("seen before")
+    last = client.until(lambda e: e.event == "todos" and "seen before" in e.data)
+    client.close()
+    seen = []
+    collect(witness, seen, lambda e: e.id == last.id)
+    # Missed: the image of album 2, a keyword (searched after its 0.5 s debounce), a framework, a todo.
+    assert server.call("POST", "/albums/selection", {"id": 2})[0] == 202
+    collect(witness, seen, lambda e: e.event == "image")
+    assert server.call("PUT", "/movies/keyword", {"keyword": "alien"})[0] == 202
+    collect(witness, seen, lambda e: e.event == "movies")
+    assert server.call("POST", "/frameworks/selection", {"name": "Combine"})[0] == 202
+    collect(witness, seen, lambda e: e.event == "frameworks")
+    server.add_todo("missed todo")
+    collect(witness, seen, lambda e: e.event == "todos" and "missed todo" in e.data)
+    witness.close()
+    missed = [e for e in seen if int(e.id) > int(last.id)]
+    assert [e.event for e in missed] == ["image", "movies", "frameworks", "todos"], frames(missed)
+    status, _, selection = server.call("GET", "/albums/selection")
+    assert status == 200
+    image = server.request("GET", "/albums/selection/image")
+    assert image.status == 200 and len(image.body) == selection["bytes"]
+    server.kill9()
+
+    with Server(binary=binary, data=data) as again:
+        # What the server shows is what it showed.
+        assert again.call("GET", "/albums/selection")[2] == selection
+        assert again.request("GET", "/albums/selection/image").body == image.body
+        with SSEClient.of(again, "/events?topics=movies") as first:
+            assert first.read_head() == 200
+            keyword = first.until(lambda e: e.event == "movies").json()
+        assert keyword["expression"] == "alien" and keyword["results"]
+        # A resume gets the missed events byte for byte, with their ids, and nothing else.
+        resumed = SSEClient.of(again, topics, headers={"Last-Event-ID": last.id})
+        assert resumed.read_head() == 200
+        events = [e for e in resumed.drain(1.0) if e.id]
+        resumed.close()
+    assert [(e.id, e.event) for e in events] == [(e.id, e.event) for e in missed]
+    assert frames(events) == frames(missed)

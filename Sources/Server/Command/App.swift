@@ -77,7 +77,10 @@ final class App: Sendable {
         events.seed(
             JournalReplay.records(
                 journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
-                bytes: bytes))
+                bytes: bytes
+            ) { [httpClient] scratch, scratchIDs in
+                SharedInputs(journal: journal, models: scratch, ids: scratchIDs, loader: httpClient, upstream: nil)
+            })
         events.attach(models, lists: lists)
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }

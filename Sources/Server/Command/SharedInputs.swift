@@ -276,6 +276,19 @@ final class SharedInputs: Sendable {
 
     // MARK: Start
 
+    /// Applies the input entries `rows` (oldest first) as `follow` did when they were committed (a scratch
+    /// copy rebuilding the events of an earlier run: `JournalReplay`). An image whose selection is older
+    /// than the rows was shown if no selection among them came before it.
+    func replay(_ rows: [JournalRow]) {
+        let firstShown = rows.first { $0.topic == Topic.selection.rawValue || $0.topic == Topic.image.rawValue }
+        if let firstShown, firstShown.topic == Topic.image.rawValue,
+            let selection = (try? JSONDecoder().decode(Payload.self, from: Data(firstShown.json.utf8)))?.selection
+        {
+            latestSelection.withLock { $0 = selection }
+        }
+        for row in rows { apply(seq: row.seq, topic: row.topic, json: row.json) }
+    }
+
     /// Applies the journal's newest selection, image and keyword entries up to `lastSeq` (the entries after
     /// it are `follow`'s): a restarted server shows the selection, its image and the keyword's result it
     /// showed, and a new instance what the others show. Call before the events are attached (these are the

@@ -139,6 +139,9 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Every event the log holds, oldest first (a scratch hub's, replaying a journal: `JournalReplay`).
+    var recorded: [EventRecord] { state.withLock { $0.log.held } }
+
     /// The recent-events log's bounds: how many events, how many bytes of frames.
     var bufferBounds: (count: Int, bytes: Int) { state.withLock { ($0.log.maxCount, $0.log.maxBytes) } }
 

@@ -72,6 +72,9 @@ struct EventLog {
         return records[start...].compactMap { $0 }
     }
 
+    /// Every record held, oldest first.
+    var held: [EventRecord] { records[head...].compactMap { $0 } }
+
     /// Whether the log holds every event after `id` (a resume can be served from it).
     func holdsEvents(after id: UInt64) -> Bool {
         start(after: id) != nil
