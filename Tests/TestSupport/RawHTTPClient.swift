@@ -28,26 +28,31 @@ package final class RawHTTPClient {
     package let fd: Int32
 
     /// Connects to `127.0.0.1:port`.
+    // NB: `self.fd` is set only once connected. A class whose init throws after its properties are set still
+    // runs `deinit`, so closing a failed socket here and again in `deinit` closed the descriptor twice — the
+    // second time after another test's thread had been given that number (a child's stdout pipe: the child
+    // then died of EPIPE on its `listening on` line).
     package init(port: Int, timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket failed") }
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
         guard connected else {
             let reason = String(cString: strerror(errno))
-            close(fd)
+            close(descriptor)
             throw Failure(description: "connect to port \(port) failed: \(reason)")
         }
+        fd = descriptor
     }
 
     deinit { close(fd) }
