@@ -79,16 +79,14 @@ package struct RawRequestCheck: Sendable {
     /// `feed` without a copy (the listener's path, on the input buffer's own memory).
     @discardableResult
     package mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
-        // NB: `case` tests, not `==`: comparing the verdict (a `Head` of strings and arrays) per byte cost
-        // more than the byte's own check.
-        guard case .incomplete = verdict, consumed <= limit else { return verdict }
+        guard verdict == .incomplete, consumed <= limit else { return verdict }
         for byte in bytes {
             consumed += 1
             if let reason = step(byte) {
                 verdict = .invalid(reason)
                 return verdict
             }
-            guard case .incomplete = verdict, consumed <= limit else { return verdict }
+            if verdict != .incomplete || consumed > limit { return verdict }
         }
         return verdict
     }
