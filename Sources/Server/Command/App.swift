@@ -52,7 +52,9 @@ final class App: Sendable {
             journal = PostgresJournal(
                 uri: configuration.dataPath, loop: loop, retention: Int64(configuration.journalRetention))
         } else {
-            journal = try SQLiteJournal(path: configuration.dataPath, retention: configuration.journalRetention)
+            journal = try SQLiteJournal(
+                path: configuration.dataPath, retention: configuration.journalRetention,
+                maxTodos: configuration.maxTodos)
         }
         self.journal = journal
         let start = journal.start()

@@ -37,8 +37,9 @@ extension Router {
             let body = try request.jsonBody(fields: Self.todoFields)
             let title = try TodoTitle.validated(body.required("title", as: String.self))
             let completed = try body.optional("completed", as: Bool.self) ?? false
-            // NB: checked against this instance's list: instances adding at once may pass the limit by the
-            // writes in flight between them, a bounded overshoot.
+            // NB: a quick refusal against this instance's list. SQLite checks again under its commit lock
+            // (exact); PostgreSQL instances adding at once may pass the limit by the writes in flight between
+            // them, a bounded overshoot.
             guard todos.currentTasks.count < todos.maxCount else { throw TodoError.tooManyTodos(limit: todos.maxCount) }
             return .later { respond in
                 journal.write(.insert(title: title, completed: completed), key: key) { result in

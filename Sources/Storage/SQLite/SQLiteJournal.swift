@@ -20,20 +20,28 @@ package final class SQLiteJournal: Journal {
     private struct State {
         var lastApplied: Int64
         var handler: (@Sendable ([JournalEntry]) -> Void)?
+        /// The todos in the file, kept under the same lock as the commits: `maxTodos` holds exactly.
+        var todoCount: Int
     }
 
     /// The file: the todos, the journal, the counter.
     package let store: SQLiteTodoStore
     private let snapshot: JournalSnapshot
     private let state: Mutex<State>
+    /// The most todos an insert may leave in the file (`--max-todos`).
+    private let maxTodos: Int
 
     /// Opens or creates the file at `path` (`:memory:` keeps nothing on disk), keeping the newest
-    /// `retention` entries; a file that cannot be used throws (the server does not start on it).
-    package init(path: String, retention: Int = 100_000) throws(TodoStoreError) {
+    /// `retention` entries and refusing an insert beyond `maxTodos` todos; a file that cannot be used throws
+    /// (the server does not start on it).
+    package init(
+        path: String, retention: Int = 100_000, maxTodos: Int = TaskListViewModel.defaultMaxCount
+    ) throws(TodoStoreError) {
         store = try SQLiteTodoStore(path: path, retention: retention)
         // NB: the block after `startSeq` is this run's, so its events that are not journaled repeat no id.
         snapshot = JournalSnapshot(todos: try store.all(), lastSeq: store.startSeq)
-        state = Mutex(State(lastApplied: store.startSeq))
+        state = Mutex(State(lastApplied: store.startSeq, todoCount: snapshot.todos.count))
+        self.maxTodos = maxTodos
     }
 
     /// The todos read when the file was opened, at the id this run took (`SQLiteTodoStore.startSeq`).
@@ -50,11 +58,21 @@ package final class SQLiteJournal: Journal {
 
     /// Commits `write` and its entry, applies the entry, then answers. `key` is not stored: a write here
     /// is committed or refused before it is answered, so there is no unknown outcome for a key to settle.
+    /// An insert when the file holds `maxTodos` todos is refused (`.tooManyTodos`) under the commit's lock,
+    /// so adds on several loops at once cannot pass the limit.
     package func write(
         _ write: TodoWrite, key: String?, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
     ) {
-        let result = committing { () throws(TodoStoreError) -> (Todo?, JournalEntry)? in
-            guard let (todo, seq) = try store.commit(write) else { return nil }
+        let result = committing { (state: inout State) throws(TodoError) -> (Todo?, JournalEntry)? in
+            if case .insert = write, state.todoCount >= maxTodos { throw .tooManyTodos(limit: maxTodos) }
+            guard let (todo, seq) = try Self.stored({ () throws(TodoStoreError) in try store.commit(write) }) else {
+                return nil
+            }
+            switch write {
+            case .insert: state.todoCount += 1
+            case .delete: state.todoCount -= 1
+            case .update: break
+            }
             // NB: `commit` answers the todo of every insert and update, and nil for a delete.
             let change: TodoChange = todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))
             return (todo, JournalEntry(seq: seq, change: .todo(change)))
@@ -70,8 +88,8 @@ package final class SQLiteJournal: Journal {
     package func append(
         topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
     ) {
-        let result = committing { () throws(TodoStoreError) -> (Int64, JournalEntry)? in
-            let seq = try store.append(topic: topic, json: json)
+        let result = committing { (_: inout State) throws(TodoError) -> (Int64, JournalEntry)? in
+            let seq = try Self.stored { () throws(TodoStoreError) in try store.append(topic: topic, json: json) }
             return (seq, JournalEntry(seq: seq, change: .input(topic: topic, json: json)))
         }
         completion(result.flatMap { $0.map { .success($0.0) } ?? .failure(.storage("the entry was not written")) })
@@ -115,17 +133,26 @@ package final class SQLiteJournal: Journal {
     /// Runs `commit` and delivers the entry it returns under one lock: entries reach the handler in id
     /// order. The handler runs under the lock on purpose (as the view model emits under its own).
     private func committing<T>(
-        _ commit: () throws(TodoStoreError) -> (T, JournalEntry)?
+        _ commit: (inout State) throws(TodoError) -> (T, JournalEntry)?
     ) -> Result<(T, JournalEntry)?, TodoError> {
         state.withLock { state in
-            do throws(TodoStoreError) {
-                guard let (result, entry) = try commit() else { return .success(nil) }
+            do throws(TodoError) {
+                guard let (result, entry) = try commit(&state) else { return .success(nil) }
                 state.lastApplied = entry.seq
                 state.handler?([entry])
                 return .success((result, entry))
             } catch {
-                return .failure(.storage(error.description))
+                return .failure(error)
             }
+        }
+    }
+
+    /// What the store answers; its failure as the error a client gets (`.storage`).
+    private static func stored<R>(_ body: () throws(TodoStoreError) -> R) throws(TodoError) -> R {
+        do {
+            return try body()
+        } catch {
+            throw .storage(error.description)
         }
     }
 
