@@ -18,7 +18,12 @@ def unique(prefix: str) -> str:
 
 
 def read_replay_then(client: SSEClient, server: Server, title: str):
-    """Adds a todo titled `title` and returns (events before it, its event): what came first is the replay."""
+    """Adds a todo titled `title` and returns (events before it, its event): what came first is the replay.
+
+    The todo is added only once the stream's head arrived (the server has subscribed the client by then):
+    added earlier, on a loaded machine the write could reach the list before the stream connected, and the
+    replay's own todos event would then already hold it."""
+    assert client.read_head() == 200
     server.add_todo(title)
     before = []
     while True:
