@@ -66,7 +66,8 @@ final class App: Sendable {
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
             maxTodos: configuration.maxTodos, shared: true)
         let shared = SharedInputs(
-            journal: journal, models: models, ids: ids, loader: httpClient, upstream: configuration.upstream)
+            journal: journal, models: models, ids: ids, loader: httpClient, upstream: configuration.upstream,
+            workers: workers)
         self.shared = shared
         lists = ListSnapshots(models)
         events = EventHub(ids: ids, heartbeat: configuration.heartbeat)

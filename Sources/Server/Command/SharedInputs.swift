@@ -45,6 +45,8 @@ final class SharedInputs: Sendable {
     let models: LiveStateModels
     private let ids: EventIDSource
     private let loader: any DataLoader
+    /// Where a downloaded image is encoded and journaled (nil: where the download finished).
+    private let workers: WorkerPool?
     /// The upstream of `--upstream`, fetched once per refresh by the instance that took it.
     let upstream: NetworkManager?
     /// The journal id of the latest selection applied here: an image for an older one is not shown
@@ -64,8 +66,12 @@ final class SharedInputs: Sendable {
     /// list only if none newer came meanwhile).
     private let appliedLists = Mutex<[Topic: Int64]>([:])
 
-    init(journal: any Journal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?) {
+    init(
+        journal: any Journal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?,
+        workers: WorkerPool? = nil
+    ) {
         self.journal = journal
+        self.workers = workers
         self.claims = journal as? any DownloadClaims
         self.models = models
         self.ids = ids
@@ -154,7 +160,12 @@ final class SharedInputs: Sendable {
     private func download(_ url: String, selection seq: Int64) {
         guard let parsed = URL(string: url) else { return release(seq) }
         let download = AlbumViewModel.download(url, parsed, loader: loader).sink { [weak self] outcome in
-            self?.shareImage(outcome.result, url: url, selection: seq)
+            guard let self else { return }
+            // NB: a 16 MiB image is 22 MiB of base64 JSON to encode and, on SQLite, to commit and apply (some
+            // 300 ms): done on a worker, not on the loop that finished the download (inline when the queue is full).
+            let result = outcome.result
+            if let workers, workers.submit({ self.shareImage(result, url: url, selection: seq) }) { return }
+            shareImage(result, url: url, selection: seq)
         }
         downloads.withLock { $0[seq] = download }
     }
