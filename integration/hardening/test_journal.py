@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from livestate import Server, SSEClient
+from livestate import Server, SSEClient, fake_upstream, upstream_control
 
 KILLS = int(os.environ.get("LIVESTATE_JOURNAL_KILLS", "4"))
 
@@ -251,3 +251,32 @@ def test_every_input_survives_a_kill_and_a_resume_gets_exactly_the_missed_events
         resumed.close()
     assert [(e.id, e.event) for e in events] == [(e.id, e.event) for e in missed]
     assert frames(events) == frames(missed)
+
+
+def test_a_selection_whose_download_the_kill_interrupted_is_downloaded_after_the_restart(binary, data):
+    """kill -9 while the selected image is still downloading: the restarted server shows the selection as
+    pending and downloads it again itself (one process: nobody else would), instead of pending forever."""
+    with fake_upstream() as upstream:
+        url = upstream + "/images/00ff00.png"
+        upstream_control(upstream, "/_control", {"path": "/images/00ff00.png", "mode": "hang"})
+        server = Server(binary=binary, data=data).start()
+        assert server.call("POST", "/albums/selection", {"url": url})[0] == 202
+        deadline = time.monotonic() + 10
+        while "/images/00ff00.png" not in upstream_control(upstream, "/_control/log")["requests"]:
+            assert time.monotonic() < deadline, "the download never reached the upstream"
+            time.sleep(0.05)
+        assert server.call("GET", "/albums/selection")[2].get("pending", {}).get("url") == url
+        server.kill9()
+        upstream_control(upstream, "/_control", {"path": "/images/00ff00.png", "mode": "ok"})
+
+        with Server(binary=binary, data=data) as again:
+            deadline = time.monotonic() + 15
+            while True:
+                status, _, state = again.call("GET", "/albums/selection")
+                if status == 200 and state.get("contentType") == "image/png":
+                    break
+                assert time.monotonic() < deadline, f"still not shown after the restart: {status} {state}"
+                time.sleep(0.1)
+            assert state["url"] == url
+            image = again.request("GET", "/albums/selection/image")
+            assert image.status == 200 and image.body[:8] == b"\x89PNG\r\n\x1a\n"

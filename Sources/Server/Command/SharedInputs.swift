@@ -328,7 +328,11 @@ final class SharedInputs: Sendable {
         if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
             latestSelection.withLock { $0 = seq }
             models.albums.recordSelection(url: selection.url ?? "")
-            if let url = selection.url { watch(selection: seq, url: url) }
+            // Still pending: with several instances one of them takes the download over once its downloader's
+            // claim is gone; one process (SQLite) died during the download, so it downloads again itself.
+            if let url = selection.url {
+                if claims == nil { download(url, selection: seq) } else { watch(selection: seq, url: url) }
+            }
         }
     }
 
