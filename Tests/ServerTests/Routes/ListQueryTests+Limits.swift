@@ -100,6 +100,12 @@ extension ListQueryTests {
         // Each match is cheap, but 20 of them on each of 400,000 items take more than the budget.
         let everyFilter = Array(repeating: (name: "title_like", value: "a.*c.*u.*s"), count: ListQuery.maxFilters)
         #expect(hostileRefusal(everyFilter, items: Self.hostileManyAlbums) == "query_too_expensive")
+    }
+
+    /// The budget leaves room for an ordinary filter over the default album list (5,000 items).
+    /// NB: a CPU-time bound: stage 88 leaves this test out under AddressSanitizer, whose instrumented loop
+    /// spends more than the budget on the same work (the product then answers 400, as it should).
+    @Test func answersAnOrdinaryFilterOverTheDefaultAlbumListWithinTheWorkBudget() {
         #expect(
             hostileRefusal([("title_like", "a.*c.*u.*s")], items: Array(Self.hostileManyAlbums.prefix(5_000))) == nil)
     }
