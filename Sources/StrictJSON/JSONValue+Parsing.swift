@@ -27,6 +27,7 @@ extension JSONValue {
     public init(
         parsing bytes: [UInt8], maxDepth: Int = JSONValue.defaultMaxDepth, maxValues: Int = .max
     ) throws(JSONParseError) {
+        if let nul = bytes.firstIndex(of: 0) { throw Self.nulByte(in: bytes, at: nul) }
         let limits = Converter(maxDepth: maxDepth, maxValues: maxValues)
         var text = bytes
         // A number out of range stops jansson with only a position; to name the field it sits in, the number
@@ -137,6 +138,18 @@ extension JSONValue {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "-")
         return "\u{0}livestate-out-of-range-\(random)"
+    }
+
+    /// NB: a raw NUL byte is never JSON (not whitespace, not allowed unescaped in a string), but jansson's
+    /// reader takes a NUL after a value as the end of its input (`444\0` and `[1]\0` parse): so it is
+    /// refused here, before jansson sees the text, with its place (found by the fuzz stage, `80-fuzz`).
+    private static func nulByte(in text: [UInt8], at offset: Int) -> JSONParseError {
+        let before = text[..<offset]
+        let line = 1 + before.lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        let column = offset - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return .invalid(
+            reason: .syntax, message: "a NUL byte is not JSON (write \\u0000 inside a string)", line: line,
+            column: column, offset: offset)
     }
 
     /// `text` as a JSON string literal (the marker holds only ASCII and control characters).

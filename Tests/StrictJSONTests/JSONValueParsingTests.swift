@@ -64,6 +64,21 @@ import Testing
         #expect(reason(Array(#"{"a\u0000b":1}"#.utf8)) == .nulInKey)
     }
 
+    /// A raw NUL byte is not JSON anywhere; jansson alone took `444\0` and `[1]\0` (a NUL after the value
+    /// ended its input), which the fuzz stage found.
+    @Test(arguments: ["444\u{0}", "[1]\u{0}", "{}\u{0}", "true\u{0}\u{0}", "\u{0}{}", "\"a\u{0}b\"", "[1,\u{0} 2]"])
+    func rejectsARawNULByteAnywhere(text: String) {
+        #expect(reason(Array(text.utf8)) == .syntax)
+    }
+
+    @Test func namesThePlaceOfARawNULByte() {
+        #expect(
+            throws: JSONParseError.invalid(
+                reason: .syntax, message: "a NUL byte is not JSON (write \\u0000 inside a string)", line: 2, column: 3,
+                offset: 6)
+        ) { try JSONValue(parsing: Array("[1,\n 2\u{0}]".utf8)) }
+    }
+
     @Test func keepsNULInsideAString() throws {
         let value = try parse(#"{"title":"abc\u0000def"}"#)
         #expect(value["title"] == .string("abc\u{0}def"))
