@@ -54,9 +54,9 @@ package protocol Journal: AnyObject, Sendable {
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void)
 
     /// The newest rows of every topic, newest first, at most `limit` and within `bytes` of JSON: the events
-    /// of earlier runs a restarted server puts back in its recent-events buffer. Blocks: startup only.
-    /// PostgreSQL answers none (an instance's buffer starts at its start; a client resuming from before
-    /// that gets current values).
+    /// of earlier runs a restarted server puts back in its recent-events buffer (PostgreSQL: up to the start's
+    /// snapshot, and none older than an entry written before its todo entries carried `before`). Blocks:
+    /// startup only, after `start` and before `follow`.
     func recent(limit: Int, bytes: Int) -> [JournalRow]
 
     /// Stops following and closes the storage (shutdown).

@@ -13,7 +13,7 @@ import LibEvent
 /// retention's advisory lock keys (7428001, 7428002).
 extension PostgresJournal: DownloadClaims {
     /// Commits a selection entry of `topic` holding `json` under `key` and takes its download claim in the
-    /// same transaction (its block of the batch: `livestate_write_batch_keyed`); `claimed` runs on the loop
+    /// same transaction (its block of the batch: `livestate_write_batch_v5`); `claimed` runs on the loop
     /// as soon as the commit answered, before the entry is applied here, with the id when the claim was
     /// taken. `completion` as for `append`.
     package func appendClaimed(

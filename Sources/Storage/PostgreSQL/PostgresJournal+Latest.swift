@@ -24,10 +24,6 @@ extension PostgresJournal {
         }
     }
 
-    /// None: an instance's recent-events buffer starts at its start (todo entries here hold no row before
-    /// the change, so the lists of earlier events cannot be rebuilt as SQLite's are).
-    package func recent(limit: Int, bytes: Int) -> [JournalRow] { [] }
-
     /// The newest entry of topic `$1`.
     static let latestStatement = "SELECT id, change FROM livestate_events WHERE topic = $1 ORDER BY id DESC LIMIT 1"
 }

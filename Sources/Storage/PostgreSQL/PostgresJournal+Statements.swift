@@ -55,9 +55,12 @@ extension PostgresJournal {
         }
     }
 
-    /// Version 4 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`; 4:
-    /// `livestate_write_batch_keyed`, which takes every input and checks each write's key first — the version 3
-    /// function stays for instances of the older binary during a rolling upgrade). The counter starts above
+    /// Version 5 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`; 4:
+    /// `livestate_write_batch_keyed`, which takes every input and checks each write's key first; 5:
+    /// `livestate_write_batch_v5`, whose todo entries carry the row before the change — each older function
+    /// stays for instances of the older binary during a rolling upgrade). A database of version 3 or 4 keeps
+    /// its tables, todos and entries: the migration only adds the function and sets the version; its entries
+    /// without `before` are where a restarted instance's replay stops (`recent`). The counter starts above
     /// every clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
     /// entry leaves room for).
     static let schema = """
@@ -89,7 +92,7 @@ extension PostgresJournal {
             INSERT INTO todos (title, completed) SELECT 'Buy Milk', false FROM fresh RETURNING 1
         )
         INSERT INTO livestate_schema (version) SELECT 1 FROM seeded;
-        UPDATE livestate_schema SET version = 4 WHERE version < 4;
+        UPDATE livestate_schema SET version = 5 WHERE version < 5;
         \(batchFunction)
         """
 

@@ -45,6 +45,9 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     private var connecting = false
     private var backoff = 0.1
     var lastApplied: Int64 = 0
+    /// The journal id of the snapshot `start` answered: `recent` reads the entries up to it, so the lists
+    /// rebuilt backwards from that snapshot's todos match what each entry's event carried.
+    var startSeq: Int64 = 0
     var following: (@Sendable ([Entry]) -> Void)?
     private var catchingUp = false
     private var catchUpAgain = false
@@ -288,6 +291,7 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
                     loop.schedule(after: 1) { [weak self] in self?.bootstrap(done) }
                     return
                 }
+                startSeq = snapshot.lastSeq
                 done(snapshot)
             }
         }

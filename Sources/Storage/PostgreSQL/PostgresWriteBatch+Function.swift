@@ -2,7 +2,7 @@ import Foundation
 
 extension PostgresJournal {
     /// The statement of a batch: `$1` is the JSON array of `BatchWrite`s.
-    static let batchStatement = "SELECT * FROM livestate_write_batch_keyed($1::json)"
+    static let batchStatement = "SELECT * FROM livestate_write_batch_v5($1::json)"
 
     /// The batch, in the database (created at start with the schema). Per write, in order, in a block of its
     /// own: the counter first (the lock that orders commits: every transaction takes it before any todo
@@ -15,19 +15,27 @@ extension PostgresJournal {
     /// its counter increment with it, so the committed ids stay consecutive. One row per write: `n`, `seq`,
     /// the todo, `failure` (the SQLSTATE, or NULL), `claimed` (a selection's download claim taken). One wake-up for the batch, whose payload is its newest
     /// id. A statement timeout is not caught (`OTHERS` excludes it): the whole batch fails, nothing committed.
+    ///
+    /// Version 5: a todo entry carries the row as it was before an update or delete (`before`, read under the
+    /// row's lock in the same block) and an insert says so (`insert`), so a restarted instance rebuilds the
+    /// lists its earlier events carried (`recent`). The version 4 function (`livestate_write_batch_keyed`,
+    /// entries without them) stays for instances of the older binary during a rolling upgrade: their entries
+    /// are replay boundaries (`PostgresJournal+Recent.swift`).
     static let batchFunction = """
-        CREATE OR REPLACE FUNCTION livestate_write_batch_keyed(writes json)
+        CREATE OR REPLACE FUNCTION livestate_write_batch_v5(writes json)
         RETURNS TABLE (n bigint, seq bigint, todo_id bigint, todo_title text, todo_completed boolean, failure text,
             claimed boolean)
         LANGUAGE plpgsql AS $batch$
         DECLARE
             w json;
             newest bigint;
+            old_title text;
+            old_completed boolean;
         BEGIN
             FOR w, n IN SELECT value, ordinality FROM json_array_elements(writes) WITH ORDINALITY ORDER BY ordinality
             LOOP
                 seq := NULL; todo_id := NULL; todo_title := NULL; todo_completed := NULL; failure := NULL;
-                claimed := NULL;
+                claimed := NULL; old_title := NULL; old_completed := NULL;
                 BEGIN
                     UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id INTO seq;
                     IF EXISTS (SELECT 1 FROM livestate_events WHERE write_key = w->>'key') THEN
@@ -38,22 +46,31 @@ extension PostgresJournal {
                         INSERT INTO todos (title, completed) VALUES (w->>'title', (w->>'completed')::boolean)
                         RETURNING id, title, completed INTO todo_id, todo_title, todo_completed;
                     WHEN 'update' THEN
+                        SELECT title, completed INTO old_title, old_completed FROM todos
+                        WHERE id = (w->>'id')::bigint FOR UPDATE;
+                        IF NOT FOUND THEN RAISE no_data_found; END IF;
                         UPDATE todos SET title = COALESCE(w->>'title', todos.title),
                             completed = COALESCE((w->>'completed')::boolean, todos.completed)
                         WHERE id = (w->>'id')::bigint RETURNING id, title, completed
                         INTO todo_id, todo_title, todo_completed;
                         IF NOT FOUND THEN RAISE no_data_found; END IF;
                     WHEN 'delete' THEN
-                        DELETE FROM todos WHERE id = (w->>'id')::bigint RETURNING id INTO todo_id;
+                        DELETE FROM todos WHERE id = (w->>'id')::bigint RETURNING id, title, completed
+                        INTO todo_id, old_title, old_completed;
                         IF NOT FOUND THEN RAISE no_data_found; END IF;
                     WHEN 'input' THEN
                         NULL;
                     END CASE;
                     INSERT INTO livestate_events (id, topic, change, write_key) VALUES (seq, w->>'topic',
                         CASE WHEN w->>'op' = 'input' THEN w->>'change'
-                        WHEN w->>'op' = 'delete' THEN json_build_object('op', 'delete', 'id', todo_id)::text
+                        WHEN w->>'op' = 'delete' THEN json_build_object('op', 'delete', 'id', todo_id,
+                            'before', json_build_object('id', todo_id, 'title', old_title, 'completed', old_completed))::text
+                        WHEN w->>'op' = 'insert' THEN json_build_object('op', 'upsert', 'insert', true,
+                            'todo', json_build_object('id', todo_id, 'title', todo_title, 'completed', todo_completed))::text
                         ELSE json_build_object('op', 'upsert', 'todo', json_build_object(
-                            'id', todo_id, 'title', todo_title, 'completed', todo_completed))::text END,
+                            'id', todo_id, 'title', todo_title, 'completed', todo_completed),
+                            'before', json_build_object('id', todo_id, 'title', old_title, 'completed', old_completed))::text
+                        END,
                         w->>'key');
                     -- NB: a session lock, last in the block: nothing after it can roll the block back.
                     IF (w->>'claim')::boolean THEN claimed := pg_try_advisory_lock(seq); END IF;

@@ -4,7 +4,7 @@ import HTTP
 import LibEvent
 
 /// Group commit of every write (todo writes and the other inputs): the writes that arrive while a batch is
-/// in flight go together in the next one — one statement (`livestate_write_batch_keyed`), one transaction,
+/// in flight go together in the next one — one statement (`livestate_write_batch_v5`), one transaction,
 /// one commit (one fsync) for all of them.
 ///
 /// Each write keeps its own answer: the function runs every write in a block of its own (a savepoint), so a
