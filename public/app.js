@@ -513,13 +513,29 @@
     typing.at = Date.now();
     $("movie-status").textContent = keyword.trim() ? "Searching…" : "";
     $("movie-error").textContent = "";
-    const result = await api("PUT", "/movies/keyword", { keyword });
-    if (!result.ok && typing.keyword === keyword) {
-      typing.keyword = null;
-      $("movie-status").textContent = "";
-      $("movie-error").textContent = failure(result);
-    }
+    sendKeyword(keyword);
   });
+
+  // One keyword request at a time, the newest typed going next: requests sent at once may travel on
+  // different connections and reach the server out of order, which would leave it with an older
+  // keyword than the box shows (a fast typist's last letter lost in every window).
+  const outgoing = { sending: false, next: null };
+  async function sendKeyword(keyword) {
+    outgoing.next = keyword;
+    if (outgoing.sending) return;
+    outgoing.sending = true;
+    while (outgoing.next !== null) {
+      const sent = outgoing.next;
+      outgoing.next = null;
+      const result = await api("PUT", "/movies/keyword", { keyword: sent });
+      if (!result.ok && typing.keyword === sent && outgoing.next === null) {
+        typing.keyword = null;
+        $("movie-status").textContent = "";
+        $("movie-error").textContent = failure(result);
+      }
+    }
+    outgoing.sending = false;
+  }
   $("movie-form").addEventListener("submit", (event) => event.preventDefault());
 
   function renderMovies(result) {
