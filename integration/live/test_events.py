@@ -198,7 +198,9 @@ def test_a_reader_that_never_reads_is_cut_off_and_the_others_get_everything(fres
                 received.append(event)
         while len(received) < count:
             event = fast.next(timeout=5)
-            assert event is not None, f"fast reader got {len(received)} of {count} events"
+            assert event is not None, (
+                f"fast reader got {len(received)} of {count} events; its stream "
+                + ("was ended by the server" if fast.closed else "is open but silent for 5 s"))
             received.append(event)
         lengths = [len(event.json()) for event in received]
         assert lengths == sorted(lengths) and len(set(lengths)) == count, "the reading client missed an event"
