@@ -38,8 +38,8 @@ package protocol Journal: AnyObject, Sendable {
     /// Commits one entry of `topic` holding `json` (an input other than a todo write); `completion` gets its
     /// id once it is applied here.
     func append(topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
-    /// Commits one entry as `append` does, under `key` (the client's `Idempotency-Key`; nil: one of the
-    /// storage's own where it keeps keys); `completion` gets it once applied here — `repeated`, with the first
+    /// Commits one entry as `append` does, under `key` (the client's `Idempotency-Key`; nil: PostgreSQL makes
+    /// one of its own, SQLite stores none); `completion` gets it once applied here — `repeated`, with the first
     /// request's JSON, when the key was committed before.
     func append(
         topic: String, json: String, key: String?,
@@ -61,17 +61,6 @@ package protocol Journal: AnyObject, Sendable {
 
     /// Stops following and closes the storage (shutdown).
     func stop()
-}
-
-extension Journal {
-    /// Keys not stored (SQLite: an input is committed or refused before it is answered, so no outcome is
-    /// left unknown to settle): the plain `append`.
-    package func append(
-        topic: String, json: String, key: String?,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
-    ) {
-        append(topic: topic, json: json) { completion($0.map { JournalAppended(seq: $0) }) }
-    }
 }
 
 /// A committed input entry.

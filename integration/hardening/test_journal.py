@@ -126,7 +126,7 @@ def test_a_file_of_the_old_schema_keeps_its_todos_and_an_old_clock_id_gets_a_fre
             live = todos_events(client, has_title("after the upgrade"))[-1]
             assert int(live.id) > int(snapshot.id)
     db = sqlite3.connect(data)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
     assert db.execute("SELECT count(*) FROM livestate_events").fetchone()[0] == 1
     db.close()
 
@@ -280,3 +280,44 @@ def test_a_selection_whose_download_the_kill_interrupted_is_downloaded_after_the
             assert state["url"] == url
             image = again.request("GET", "/albums/selection/image")
             assert image.status == 200 and image.body[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_write_sent_again_with_its_key_is_answered_from_the_first_also_after_a_restart(binary, data):
+    # The client whose answer was lost (a dropped connection, or the server killed between its commit and
+    # its answer) sends the same request again with the same Idempotency-Key: applied once.
+    posted = {"Idempotency-Key": "post-1"}
+    with Server(binary=binary, data=data) as server:
+        status, headers, first = server.call("POST", "/todos", {"title": "Walk the dog"}, headers=posted)
+        assert status == 201, first
+        again = server.call("POST", "/todos", {"title": "Walk the dog"}, headers=posted)
+        assert (again[0], again[2], again[1]["Location"]) == (201, first, headers["Location"])
+        patched = server.call("PATCH", f"/todos/{first['id']}", {"completed": True}, headers={"Idempotency-Key": "patch-1"})
+        assert patched[0] == 200 and patched[2]["completed"] is True
+        assert server.call("POST", "/frameworks/selection", {"name": "Combine"},
+                           headers={"Idempotency-Key": "select-1"})[0] == 202
+        server.kill9()
+    with Server(binary=binary, data=data) as server:
+        with SSEClient.of(server, "/events?topics=todos,frameworks") as client:
+            assert client.read_head() == 200
+            again = server.call("POST", "/todos", {"title": "Walk the dog"}, headers=posted)
+            assert (again[0], again[2]) == (201, first)
+            # The repeat of the PATCH answers what the first one wrote, though its body asks otherwise.
+            repeat = server.call("PATCH", f"/todos/{first['id']}", {"completed": False},
+                                 headers={"Idempotency-Key": "patch-1"})
+            assert repeat[0] == 200 and repeat[2]["completed"] is True, repeat
+            selected = server.call("POST", "/frameworks/selection", {"name": "SwiftUI"},
+                                   headers={"Idempotency-Key": "select-1"})
+            assert selected[0] == 202 and "Combine" in json.dumps(selected[2]), selected
+            # A key committed by another kind of request is refused and changes nothing.
+            reused = server.call("POST", "/frameworks/selection", {"name": "UIKit"}, headers=posted)
+            assert reused[0] == 422 and reused[2]["error"] == "idempotency_key_reused", reused
+            todos = server.call("GET", "/todos")[2]
+            assert [t for t in todos if t["title"] == "Walk the dog"] == [dict(first, completed=True)]
+            # The repeats caused no event: the next one a client sees is a new write's.
+            server.add_todo("a new write")
+            seen = todos_events(client, has_title("a new write"))
+            assert len(seen) == 2, [(e.id, e.data) for e in seen]  # the current list, then the new write
+    db = sqlite3.connect(data)
+    keys = [row[0] for row in db.execute("SELECT write_key FROM livestate_events WHERE write_key IS NOT NULL ORDER BY id")]
+    db.close()
+    assert keys == ["post-1", "patch-1", "select-1"]

@@ -140,7 +140,8 @@ final class SharedInputs: Sendable {
         guard let claims else {
             return journal.append(topic: Topic.selection.rawValue, json: json, key: key) { [self] result in
                 completion(result.map { Shared($0, payload) })
-                if case .success(let appended) = result { download(url, selection: appended.seq) }
+                // NB: a repeat (its key committed before) was downloaded, or is being, by its first request.
+                if case .success(let appended) = result, !appended.repeated { download(url, selection: appended.seq) }
             }
         }
         claims.appendClaimed(

@@ -29,8 +29,8 @@ extension Router {
 extension Router {
     /// The todo writes (reads are this server's list, which follows the journal): committed with their
     /// journal entry (SQLite or PostgreSQL) and answered once this server applied it, so a read here right
-    /// after a 2xx sees the write. On SQLite an `Idempotency-Key` is checked (a malformed one is refused)
-    /// but not stored: a write there is committed or refused before it is answered.
+    /// after a 2xx sees the write. An `Idempotency-Key` is kept with the write's entry on both engines, so a
+    /// repeat is answered from the first write and changes nothing.
     fileprivate mutating func addTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
         post("/todos") { request in
             let key = try request.idempotencyKey()

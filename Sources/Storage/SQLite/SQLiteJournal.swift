@@ -6,7 +6,9 @@ import Synchronization
 /// its entry in one `BEGIN IMMEDIATE … COMMIT` (`SQLiteTodoStore`), and the wake-up is a function call: the
 /// entry is handed to `follow`'s handler before the completion runs, on the calling thread.
 ///
-/// Writes are short and synchronous, so every completion runs at once, on the caller's thread. One lock
+/// Writes are short and synchronous, so every completion runs at once, on the caller's thread. An
+/// `Idempotency-Key` is kept in its write's entry (as on PostgreSQL), so a write sent again after a lost
+/// answer — or after the server died between its commit and its answer — is applied once. One lock
 /// covers a commit and the delivery of its entry, so entries reach the handler in id order even when
 /// several loops write at once.
 ///
@@ -56,30 +58,46 @@ package final class SQLiteJournal: Journal {
         }
     }
 
-    /// Commits `write` and its entry, applies the entry, then answers. `key` is not stored: a write here
-    /// is committed or refused before it is answered, so there is no unknown outcome for a key to settle.
-    /// An insert when the file holds `maxTodos` todos is refused (`.tooManyTodos`) under the commit's lock,
-    /// so adds on several loops at once cannot pass the limit.
+    /// Commits `write` and its entry under `key` (the client's `Idempotency-Key`, kept in the entry), applies
+    /// the entry, then answers. A write sent again with the key of one that committed, also after a restart,
+    /// is answered with the todo that one wrote and changes nothing (`.keyReused` when that one was another
+    /// input). An insert when the file holds `maxTodos` todos is refused (`.tooManyTodos`) under the commit's
+    /// lock, so adds on several loops at once cannot pass the limit.
     package func write(
         _ write: TodoWrite, key: String?, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
     ) {
-        let result = committing { (state: inout State) throws(TodoError) -> (Todo?, JournalEntry)? in
-            if case .insert = write, state.todoCount >= maxTodos { throw .tooManyTodos(limit: maxTodos) }
-            guard let (todo, seq) = try Self.stored({ () throws(TodoStoreError) in try store.commit(write) }) else {
-                return nil
+        let result = committing { (state: inout State) throws(TodoError) -> SQLiteCommit<Todo?> in
+            if case .insert = write, state.todoCount >= maxTodos {
+                // NB: a repeat of an insert that committed changes nothing, so the limit does not refuse it.
+                let first = try key.flatMap { key throws(TodoError) in
+                    try Self.stored { () throws(TodoStoreError) in try store.entry(key: key) }
+                }
+                guard let first else { throw .tooManyTodos(limit: maxTodos) }
+                return .repeated(first)
             }
-            switch write {
-            case .insert: state.todoCount += 1
-            case .delete: state.todoCount -= 1
-            case .update: break
+            let commit = try Self.stored { () throws(TodoStoreError) in try store.commit(write, key: key) }
+            if case .committed = commit {
+                switch write {
+                case .insert: state.todoCount += 1
+                case .delete: state.todoCount -= 1
+                case .update: break
+                }
             }
+            return commit
+        } entry: { todo, seq in
             // NB: `commit` answers the todo of every insert and update, and nil for a delete.
-            let change: TodoChange = todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))
-            return (todo, JournalEntry(seq: seq, change: .todo(change)))
+            JournalEntry(seq: seq, change: .todo(todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))))
         }
         switch result {
-        case .success(nil): completion(.failure(.notFound(id: Self.id(of: write))))
-        case .success(let (todo, _)?): completion(.success(todo))
+        case .success(.committed(let todo, _)): completion(.success(todo))
+        case .success(.unchanged): completion(.failure(.notFound(id: Self.id(of: write))))
+        case .success(.repeated(let first)):
+            guard first.topic == "todos" else { return completion(.failure(.keyReused)) }
+            var todo: Todo?
+            if case .upsert(let upserted)? = SQLiteJournalEntry(seq: first.seq, json: first.json)?.change {
+                todo = upserted
+            }
+            completion(.success(todo))
         case .failure(let error): completion(.failure(error))
         }
     }
@@ -88,11 +106,29 @@ package final class SQLiteJournal: Journal {
     package func append(
         topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
     ) {
-        let result = committing { (_: inout State) throws(TodoError) -> (Int64, JournalEntry)? in
-            let seq = try Self.stored { () throws(TodoStoreError) in try store.append(topic: topic, json: json) }
-            return (seq, JournalEntry(seq: seq, change: .input(topic: topic, json: json)))
+        append(topic: topic, json: json, key: nil) { completion($0.map(\.seq)) }
+    }
+
+    /// Commits one entry of `topic` under `key` (kept in the entry), applies it, then answers its id; when
+    /// `key` was committed before (also by an earlier run) that entry, `repeated` with its JSON, and nothing
+    /// is written (`.keyReused` when that entry is of another topic).
+    package func append(
+        topic: String, json: String, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+    ) {
+        let result = committing { (_: inout State) throws(TodoError) -> SQLiteCommit<Void> in
+            try Self.stored { () throws(TodoStoreError) in try store.append(topic: topic, json: json, key: key) }
+        } entry: { _, seq in
+            JournalEntry(seq: seq, change: .input(topic: topic, json: json))
         }
-        completion(result.flatMap { $0.map { .success($0.0) } ?? .failure(.storage("the entry was not written")) })
+        switch result {
+        case .success(.committed(_, let seq)): completion(.success(JournalAppended(seq: seq)))
+        case .success(.repeated(let first)):
+            guard first.topic == topic else { return completion(.failure(.keyReused)) }
+            completion(.success(JournalAppended(seq: first.seq, repeated: true, first: first.json)))
+        case .success(.unchanged): completion(.failure(.storage("the entry was not written")))
+        case .failure(let error): completion(.failure(error))
+        }
     }
 
     /// The newest entry of `topic`, answered at once.
@@ -130,17 +166,21 @@ package final class SQLiteJournal: Journal {
         }
     }
 
-    /// Runs `commit` and delivers the entry it returns under one lock: entries reach the handler in id
-    /// order. The handler runs under the lock on purpose (as the view model emits under its own).
+    /// Runs `commit` and delivers the entry of what it committed (`entry`, from its result and id) under one
+    /// lock: entries reach the handler in id order. The handler runs under the lock on purpose (as the view
+    /// model emits under its own).
     private func committing<T>(
-        _ commit: (inout State) throws(TodoError) -> (T, JournalEntry)?
-    ) -> Result<(T, JournalEntry)?, TodoError> {
+        _ commit: (inout State) throws(TodoError) -> SQLiteCommit<T>,
+        entry: (T, Int64) -> JournalEntry
+    ) -> Result<SQLiteCommit<T>, TodoError> {
         state.withLock { state in
             do throws(TodoError) {
-                guard let (result, entry) = try commit(&state) else { return .success(nil) }
-                state.lastApplied = entry.seq
-                state.handler?([entry])
-                return .success((result, entry))
+                let commit = try commit(&state)
+                if case .committed(let result, let seq) = commit {
+                    state.lastApplied = seq
+                    state.handler?([entry(result, seq)])
+                }
+                return .success(commit)
             } catch {
                 return .failure(error)
             }

@@ -9,10 +9,16 @@ import Foundation
 ///   journal ids come from). A file of version 1 keeps its todos; its counter starts above every
 ///   clock-based event id the older binary handed out (microseconds since 1970, divided by the 65,536 ids
 ///   each entry leaves for the events that are not journaled), so a browser's `Last-Event-ID` from before
-///   the upgrade compares below every new id.
+///   the upgrade compares below every new id;
+/// - version 3: `livestate_events.write_key`, the `Idempotency-Key` a write was committed under (NULL
+///   without one), unique, so a write sent again with it is answered from its entry; kept as long as its
+///   entry. Entries of version 2 have none.
+///
+/// A file of a version above `version` was written by a newer LiveState: it is refused (the server does not
+/// start) rather than written by a binary that does not know what the newer tables mean.
 enum SQLiteSchema {
     /// The version written to `PRAGMA user_version` once every table of it exists.
-    static let version = 2
+    static let version = 3
 
     /// Journal entry `n` is event id `n × journalBlock` (as with PostgreSQL).
     static let journalBlock: Int64 = 65536
@@ -20,6 +26,11 @@ enum SQLiteSchema {
     /// Brings the file of `connection` to `version`; a file already there is left as it is.
     static func migrate(_ connection: SQLiteConnection, now: Date = Date()) throws(TodoStoreError) {
         let found = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
+        guard found <= version else {
+            throw TodoStoreError(
+                "the file has schema version \(found), written by a newer LiveState;"
+                    + " this one knows versions up to \(version)")
+        }
         if found < 1 {
             try transaction(connection) { () throws(TodoStoreError) in
                 try connection.execute(
@@ -55,6 +66,17 @@ enum SQLiteSchema {
                     WHERE NOT EXISTS (SELECT 1 FROM livestate_counter)
                     """, [.integer(firstCounter(now))])
                 try connection.execute("PRAGMA user_version = 2")
+            }
+        }
+        if found < 3 {
+            try transaction(connection) { () throws(TodoStoreError) in
+                try connection.execute(
+                    """
+                    ALTER TABLE livestate_events ADD COLUMN write_key TEXT;
+                    CREATE UNIQUE INDEX livestate_events_write_key ON livestate_events (write_key)
+                        WHERE write_key IS NOT NULL;
+                    PRAGMA user_version = 3;
+                    """)
             }
         }
     }

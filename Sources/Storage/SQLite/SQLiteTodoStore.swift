@@ -120,7 +120,7 @@ package final class SQLiteTodoStore: TodoStore {
 
     /// Inserts a todo and commits it with its journal entry; the id is new.
     package func insert(title: String, completed: Bool) throws(TodoStoreError) -> Todo {
-        guard let (todo, _) = try commit(.insert(title: title, completed: completed)), let todo else {
+        guard case .committed(let todo?, _) = try commit(.insert(title: title, completed: completed), key: nil) else {
             throw TodoStoreError("the insert wrote no row")
         }
         return todo
@@ -129,18 +129,20 @@ package final class SQLiteTodoStore: TodoStore {
     /// Replaces title and completion of `todo.id` and commits with its journal entry; `false` when there is
     /// no such todo (nothing is written).
     package func update(_ todo: Todo) throws(TodoStoreError) -> Bool {
-        try commit(.update(id: todo.id, title: todo.title, completed: todo.completed)) != nil
+        try commit(.update(id: todo.id, title: todo.title, completed: todo.completed), key: nil) != .unchanged
     }
 
     /// Deletes `id` and commits with its journal entry; `false` when there is no such todo.
     package func delete(id: Int) throws(TodoStoreError) -> Bool {
-        try commit(.delete(id: id)) != nil
+        try commit(.delete(id: id), key: nil) != .unchanged
     }
 
-    /// Commits a todo write with its journal entry (`SQLiteJournalEntry`: the change and the row before it);
-    /// nil when an update or delete names no todo (nothing is written). The todo is nil for a delete.
-    package func commit(_ write: TodoWrite) throws(TodoStoreError) -> (todo: Todo?, seq: Int64)? {
-        try journaled(topic: "todos") { connection throws(TodoStoreError) -> (Todo?, String)? in
+    /// Commits a todo write with its journal entry (`SQLiteJournalEntry`: the change and the row before it)
+    /// under `key` (the client's `Idempotency-Key`, or nil); `.unchanged` when an update or delete names no
+    /// todo, `.repeated` when `key` was committed before (nothing is written either way). The todo is nil
+    /// for a delete.
+    package func commit(_ write: TodoWrite, key: String?) throws(TodoStoreError) -> SQLiteCommit<Todo?> {
+        try journaled(topic: "todos", key: key) { connection throws(TodoStoreError) -> (Todo?, String)? in
             switch write {
             case .insert(let title, let completed):
                 try connection.query(
@@ -163,45 +165,61 @@ package final class SQLiteTodoStore: TodoStore {
     }
 
     /// Commits one journal entry of `topic` holding `json` (an input other than a todo write: a selection,
-    /// a keyword, a refresh, a downloaded image) and answers its id.
-    package func append(topic: String, json: String) throws(TodoStoreError) -> Int64 {
-        guard let (_, seq) = try journaled(topic: topic, { _ in ((), json) }) else {
-            throw TodoStoreError("the entry was not written")
-        }
-        return seq
+    /// a keyword, a refresh, a downloaded image) under `key` (the client's `Idempotency-Key`, or nil) and
+    /// answers its id — or, when `key` was committed before, that entry (nothing is written).
+    package func append(topic: String, json: String, key: String? = nil) throws(TodoStoreError) -> SQLiteCommit<Void> {
+        let commit = try journaled(topic: topic, key: key) { _ in ((), json) }
+        if case .unchanged = commit { throw TodoStoreError("the entry was not written") }
+        return commit
+    }
+
+    /// The entry committed under `key`; nil when there is none (any more: keys go with their entries).
+    package func entry(key: String) throws(TodoStoreError) -> JournalRow? {
+        try connection.withLock { connection throws(TodoStoreError) in try Self.entry(key: key, connection) }
     }
 
     /// Runs `body` and writes the journal entry (of `topic`, JSON) it returns in one transaction (nil:
-    /// nothing to write, rolled back): the counter takes the next id, the entry is inserted, entries beyond
-    /// `retention` are deleted. Answers `body`'s result and the entry's id.
+    /// nothing to write, rolled back) under `key`: the counter takes the next id, the entry is inserted,
+    /// entries beyond `retention` are deleted (their keys with them). Answers `body`'s result and the
+    /// entry's id; when `key` names an entry already, that entry, and neither `body` nor a write runs.
     private func journaled<T>(
-        topic: String, _ body: (SQLiteConnection) throws(TodoStoreError) -> (T, String)?
-    ) throws(TodoStoreError) -> (T, Int64)? {
-        let (result, seq) = try writing { connection throws(TodoStoreError) -> (T?, Int64?) in
+        topic: String, key: String?, _ body: (SQLiteConnection) throws(TodoStoreError) -> (T, String)?
+    ) throws(TodoStoreError) -> SQLiteCommit<T> {
+        let commit = try writing { connection throws(TodoStoreError) -> SQLiteCommit<T> in
             try connection.query("BEGIN IMMEDIATE")
             do throws(TodoStoreError) {
+                if let key, let first = try Self.entry(key: key, connection) {
+                    try connection.query("ROLLBACK")
+                    return .repeated(first)
+                }
                 guard let (result, json) = try body(connection) else {
                     try connection.query("ROLLBACK")
-                    return (nil, nil)
+                    return .unchanged
                 }
                 let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
                 guard let seq = taken.first?.first?.integer else {
                     throw TodoStoreError("the journal counter is missing")
                 }
                 try connection.query(
-                    "INSERT INTO livestate_events (id, topic, change) VALUES (?, ?, ?)",
-                    [.integer(seq), .text(topic), .text(json)])
+                    "INSERT INTO livestate_events (id, topic, change, write_key) VALUES (?, ?, ?, ?)",
+                    [.integer(seq), .text(topic), .text(json), key.map { .text($0) } ?? .null])
                 try connection.query("DELETE FROM livestate_events WHERE id <= ?", [.integer(seq - retention)])
                 try connection.query("COMMIT")
-                return (result, seq)
+                return .committed(result, seq: seq)
             } catch {
                 _ = try? connection.query("ROLLBACK")
                 throw error
             }
         }
-        guard let result, let seq else { return nil }
-        if let handler = committed.withLock({ $0 }) { handler(seq) }
-        return (result, seq)
+        if case .committed(_, let seq) = commit, let handler = committed.withLock({ $0 }) { handler(seq) }
+        return commit
+    }
+
+    private static func entry(key: String, _ connection: SQLiteConnection) throws(TodoStoreError) -> JournalRow? {
+        try connection.query("SELECT id, topic, change FROM livestate_events WHERE write_key = ?", [.text(key)])
+            .first.flatMap { row in
+                row[0].integer.map { JournalRow(seq: $0, topic: row[1].text ?? "", json: row[2].text ?? "") }
+            }
     }
 
     /// Runs a write under the lock, checking that the data file is still the one opened, before (nothing
@@ -225,3 +243,15 @@ package final class SQLiteTodoStore: TodoStore {
         Todo(id: Int(row[0].integer ?? 0), title: row[1].text ?? "", completed: (row[2].integer ?? 0) != 0)
     }
 }
+
+/// What a write into the journal did.
+package enum SQLiteCommit<Value> {
+    /// Committed: the write's result and its entry's id.
+    case committed(Value, seq: Int64)
+    /// Nothing to write (an update or delete of a todo that does not exist); nothing was written.
+    case unchanged
+    /// Its key was committed before, by this entry; nothing was written.
+    case repeated(JournalRow)
+}
+
+extension SQLiteCommit: Equatable where Value: Equatable {}
