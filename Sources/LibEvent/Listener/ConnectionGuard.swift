@@ -374,17 +374,9 @@ final class ConnectionGuard {
         let action = onClose
         onClose = nil
         action?()
-        let descriptor = bufferevent_getfd(bev)
-        if descriptor >= 0, !lingerForbidden, lingerWanted || unfinished || ConnectionFacts.hasUnreadInput(descriptor) {
-            // NB: a duplicate keeps the socket open past evhttp's close, which then only shuts down the
-            // sending side: the client gets the whole answer and an end of stream.
-            let copy = dup(descriptor)
-            if copy >= 0, let base = bufferevent_get_base(bev) {
-                LingeringClose.start(descriptor: copy, base: base)
-            } else if copy >= 0 {
-                Glibc.close(copy)
-            }
-        }
+        // NB: evhttp then only shuts down the sending side (the client gets the whole answer and an end of
+        // stream); the socket is closed here, never before the loop removed its epoll entry (`takeSocket`).
+        closeSocket { !lingerForbidden && (lingerWanted || unfinished || ConnectionFacts.hasUnreadInput($0)) }
         release()
         listener?.connectionClosed(self)
     }

@@ -26,6 +26,8 @@ package final class HTTPListener: @unchecked Sendable {
     private let limits: ListenerLimits
     /// This loop's request lines, buffered apart from every other loop's (flushed by `Log`).
     private let requestLog = LogBuffer()
+    /// This loop's `Date` value, formatted once a second.
+    private let date = DateField()
     /// Each open connection's guard (the raw-head check, deadlines, lingering close), by bufferevent.
     private var guards: [OpaquePointer: ConnectionGuard] = [:]
     /// Guards of connections accepted in this turn of the loop, attached by `attachEvent` right after.
@@ -97,10 +99,14 @@ package final class HTTPListener: @unchecked Sendable {
     }
 
     deinit {
+        // NB: the sockets are taken before evhttp frees the connections, which would otherwise shut down
+        // each descriptor after its bufferevent closed it (a number another thread may have reused by then).
+        let sockets = guards.values.map { $0.takeSocket() }
         for connectionGuard in guards.values { connectionGuard.detach() }
         guards = [:]
         if let attachEvent { event_free(attachEvent) }
         evhttp_free(http)
+        for socket in sockets where socket >= 0 { close(socket) }
         if let chunk { evbuffer_free(chunk) }
     }
 
@@ -137,8 +143,10 @@ package final class HTTPListener: @unchecked Sendable {
 
     /// Each accepted connection's bufferevent: large single writes, the error-page rewrite and its guard.
     private func makeBufferEvent(_ base: OpaquePointer?) -> OpaquePointer? {
-        // Same options as evhttp's default (it closes the socket itself).
-        guard let bev = bufferevent_socket_new(base, -1, 0) else { return nil }
+        // NB: closed on free, so that evhttp does not close the socket itself (http.c,
+        // `evhttp_connection_free`): the guard takes it from the bufferevent when evhttp closes the
+        // connection, and closes it once the loop has applied its epoll changes (`ConnectionGuard.closed`).
+        guard let bev = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
         bufferevent_set_max_single_write(bev, Self.maxSingleWrite)
         ErrorPages.install(on: bufferevent_get_output(bev))
         let connectionGuard = ConnectionGuard(bev: bev, listener: self, limits: limits)
@@ -243,6 +251,11 @@ package final class HTTPListener: @unchecked Sendable {
                 wire.appendBody(of: response, to: evhttp_request_get_output_buffer(raw))
             } else if !response.body.isEmpty {
                 ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
+            }
+            // NB: evhttp adds a `Date` to HTTP/1.1 answers only, formatted per response; this one is made once a
+            // second. A prepared block never holds one (`PreparedWire.evhttpFields`).
+            if raw.pointee.major == 1, raw.pointee.minor >= 1, reason != nil || !response.headers.contains("Date") {
+                date.withValue { _ = evhttp_add_header(output, "Date", $0) }
             }
             evhttp_send_reply(raw, Int32(response.status), reason, nil)
         }

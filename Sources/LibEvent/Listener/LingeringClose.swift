@@ -23,7 +23,7 @@ final class LingeringClose {
         self.descriptor = descriptor
     }
 
-    /// Lingers on `descriptor` (a duplicate the caller hands over) on `base`'s loop.
+    /// Lingers on `descriptor` (the connection's socket, which the caller hands over) on `base`'s loop.
     static func start(descriptor: Int32, base: OpaquePointer) {
         let lingering = LingeringClose(descriptor: descriptor)
         // NB: the pending event holds the object; `finish` releases it.
@@ -43,6 +43,16 @@ final class LingeringClose {
         lingering.event = event
         var quiet = LoopTimer.timeval(seconds: quietTime)
         event_add(event, &quiet)
+    }
+
+    /// Closes `descriptor` on `base`'s next turn, after the loop applied the epoll changes made for it in
+    /// this one: a timer, since an event made active now could still run in this turn.
+    static func closeAfterTurn(_ descriptor: Int32, base: OpaquePointer) {
+        var soon = timeval(tv_sec: 0, tv_usec: 1)
+        // NB: the descriptor travels as the context, plus one (0 must not be nil).
+        let context = UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1)
+        let closeIt: event_callback_fn = { _, _, context in _ = Glibc.close(Int32(Int(bitPattern: context) - 1)) }
+        if event_base_once(base, -1, Int16(EV_TIMEOUT), closeIt, context, &soon) != 0 { Glibc.close(descriptor) }
     }
 
     private func readable(timedOut: Bool) {

@@ -37,7 +37,7 @@ package final class EventLoop: @unchecked Sendable {
     /// Creates the base; `run()` starts its thread.
     package init(name: String) throws(LibEventError) {
         guard Self.threadsEnabled else { throw LibEventError("evthread_use_pthreads failed") }
-        guard let base = event_base_new() else { throw LibEventError("event_base_new failed") }
+        guard let base = Self.makeBase() else { throw LibEventError("event_base_new failed") }
         self.name = name
         self.base = base
         let wake = event_new(
@@ -50,6 +50,21 @@ package final class EventLoop: @unchecked Sendable {
             throw LibEventError("event_new failed")
         }
         wakeEvent = wake
+    }
+
+    /// A base whose epoll changes are batched per loop turn (`EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST`): evhttp
+    /// turns reading off and writing on for each response, then back, four `epoll_ctl` calls per request
+    /// that the changelist folds into at most two (issue 14: about a sixth less server CPU per `GET /todos`).
+    ///
+    /// NB: libevent warns that the changelist is unsafe with `dup()`ed descriptors: a removal deferred past
+    /// the close of a descriptor whose file another descriptor keeps open leaves the file in the epoll
+    /// set, ready on every turn. Nothing here duplicates a watched descriptor; the lingering close takes
+    /// the connection's own socket over from evhttp instead (`ConnectionGuard.closed`).
+    private static func makeBase() -> OpaquePointer? {
+        guard let config = event_config_new() else { return nil }
+        defer { event_config_free(config) }
+        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+        return event_base_new_with_config(config)
     }
 
     deinit {
