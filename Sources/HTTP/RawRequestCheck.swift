@@ -44,7 +44,12 @@ package struct RawRequestCheck: Sendable {
 
     /// Heads longer than this are evhttp's to refuse (its max headers size); the check stops there.
     private let limit: Int
-    private(set) package var verdict: Verdict = .incomplete
+    private(set) package var verdict: Verdict = .incomplete {
+        didSet { decided = true }
+    }
+    /// The verdict is no longer `.incomplete` (a flag: comparing the enum, whose `.complete` carries strings,
+    /// for every byte cost more than the rest of the check).
+    private var decided = false
     private var consumed = 0
     private var line = Line.request
     private var lineLength = 0
@@ -79,16 +84,44 @@ package struct RawRequestCheck: Sendable {
     /// `feed` without a copy (the listener's path, on the input buffer's own memory).
     @discardableResult
     package mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
-        guard verdict == .incomplete, consumed <= limit else { return verdict }
-        for byte in bytes {
+        guard !decided, consumed <= limit, let base = bytes.baseAddress else { return verdict }
+        var index = 0
+        while index < bytes.count {
+            // NB: the request target and the values of fields that do not decide the framing are most of a
+            // head's bytes and need only a range check each; they are passed over here, not stepped through.
+            let skipped = skipPlainBytes(base + index, min(bytes.count - index, limit + 1 - consumed))
+            if skipped > 0 {
+                index += skipped
+                consumed += skipped
+                lineLength += skipped
+                if consumed > limit { return verdict }
+                continue
+            }
             consumed += 1
-            if let reason = step(byte) {
+            if let reason = step(base[index]) {
                 verdict = .invalid(reason)
                 return verdict
             }
-            if verdict != .incomplete || consumed > limit { return verdict }
+            index += 1
+            if decided || consumed > limit { return verdict }
         }
         return verdict
+    }
+
+    /// How many bytes from `start` need no step: inside the request target (any visible byte but a space),
+    /// or inside a value that is not kept (a visible byte, a space or a tab). Stops before any other byte.
+    private func skipPlainBytes(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int {
+        guard !afterCR else { return 0 }  // the byte after a CR must be its LF: stepped
+        var index = 0
+        switch line {
+        case .request where spaces == 1:
+            while index < count, start[index] > 0x20, start[index] < 0x7F { index += 1 }
+        case .value where framingName == nil:
+            while index < count, start[index] >= 0x20 && start[index] < 0x7F || start[index] == 0x09 { index += 1 }
+        default:
+            break
+        }
+        return index
     }
 
     // MARK: Bytes

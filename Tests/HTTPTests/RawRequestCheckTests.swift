@@ -77,4 +77,26 @@ import Testing
         #expect(check.feed(Array(("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 64)).utf8)) == .incomplete)
         #expect(check.feed(Array("\0\r\n\r\n".utf8)) == .incomplete)
     }
+
+    /// Heads whose target and plain values the check passes over in runs (`skipPlainBytes`): cut anywhere,
+    /// fed in two parts, each gives the verdict of the whole, reason included.
+    @Test(arguments: [
+        "GET /todos?_page=2&q=caf%C3%A9 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nAccept: */*\r\n\r\n",
+        "POST /todos HTTP/1.1\r\nUser-Agent: a b\tc\r\nContent-Length: 12\r\n\r\n",
+        "GET /to\u{7f}dos HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nX: long value\rb\r\n\r\n",
+        "GET / HTTP/1.1\r\nX: long value\u{1}\r\n\r\n", "GET /a\rb HTTP/1.1\r\n\r\n",
+        "GET / HTTP/1.1\r\nX: caf\u{e9} ok\r\n folded\r\n\r\n",
+    ])
+    func everyCutGivesTheVerdictOfTheWholeHead(_ text: String) {
+        let whole = verdict(text)
+        for split in 0...text.utf8.count {
+            #expect(verdict(text, split: split) == whole, "cut at \(split) of \(text.debugDescription)")
+        }
+    }
+
+    @Test func theLimitCountsSkippedBytes() {
+        var check = RawRequestCheck(limit: 32)
+        #expect(
+            check.feed(Array(("GET /" + String(repeating: "a", count: 64) + " HTTP/1.1\r\n\r\n").utf8)) == .incomplete)
+    }
 }
