@@ -39,9 +39,9 @@ package final class PostgresConnection: @unchecked Sendable {
 
     /// The loop the connection runs on.
     package let loop: EventLoop
-    /// Called on the loop with the channel and the payload of each `NOTIFY` received on a channel this
-    /// connection listens to.
-    package var onNotification: ((_ channel: String, _ payload: String) -> Void)?
+    /// Called on the loop with the channel, the payload and the notifying backend's process id of each
+    /// `NOTIFY` received on a channel this connection listens to.
+    package var onNotification: ((_ channel: String, _ payload: String, _ sender: Int32) -> Void)?
     /// Called once on the loop when the connection breaks or is closed.
     package var onClose: ((PostgresError) -> Void)?
 
@@ -83,6 +83,13 @@ package final class PostgresConnection: @unchecked Sendable {
     package var isReady: Bool {
         if case .ready = status { return true }
         return false
+    }
+
+    /// The process id of this connection's backend (0 when not connected): what `onNotification`'s
+    /// `sender` is for the notifications this session's own commits send.
+    package var backendPID: Int32 {
+        guard case .ready = status, let connection else { return 0 }
+        return PQbackendPID(connection)
     }
 
     /// Statements given and not yet answered, the one in flight included.
@@ -272,8 +279,9 @@ package final class PostgresConnection: @unchecked Sendable {
         while let connection, let notification = PQnotifies(connection) {
             let channel = String(cString: notification.pointee.relname)
             let payload = notification.pointee.extra.map { String(cString: $0) } ?? ""
+            let sender = notification.pointee.be_pid
             PQfreemem(notification)
-            onNotification?(channel, payload)
+            onNotification?(channel, payload, sender)
         }
     }
 

@@ -9,6 +9,12 @@ package import LibEvent
 /// transaction (so they follow commit order), and `NOTIFY livestate_events` — no payload — wakes every
 /// instance to read the entries after the last one it applied. See docs/architecture-instances.md.
 ///
+/// Two connections (`PostgresJournal+Connections.swift`): one for the write batches (and what must share
+/// their session: the download claims, the key lookups, retention), one that `LISTEN`s and reads the
+/// journal (catch-ups, reloads, `latest`), so a read never waits behind a batch's commit nor a batch behind
+/// a read, and a wake-up is not held by a backend busy in a batch (PostgreSQL delivers a `NOTIFY` to a
+/// session only between its transactions).
+///
 /// Runs on its own loop; `write`, `append` and `whenApplied` may be called from any thread. Entries reach
 /// `follow`'s handler on that loop, strictly in id order, each exactly once.
 ///
@@ -40,16 +46,23 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     package let loop: EventLoop
     /// How many of the newest entries retention keeps.
     let retention: Int64
-    private let uri: String
+    let uri: String
+    /// The write batches' connection (and the claims', key lookups' and retention's).
     var connection: PostgresConnection?
-    private var connecting = false
-    private var backoff = 0.1
+    /// The connection that listens and reads the journal.
+    var reader: PostgresConnection?
+    /// Each connection's reconnect state.
+    var links: [Link: LinkState] = [.writes: LinkState(), .reads: LinkState()]
     var lastApplied: Int64 = 0
+    /// This instance's committed entries that could not be applied from their batch's result yet (an entry
+    /// of another instance before them was not read yet), in id order: applied as soon as they follow the
+    /// last applied id, or read by a catch-up like any entry.
+    var deferred: [Entry] = []
     /// The journal id of the snapshot `start` answered: `recent` reads the entries up to it, so the lists
     /// rebuilt backwards from that snapshot's todos match what each entry's event carried.
     var startSeq: Int64 = 0
     var following: (@Sendable ([Entry]) -> Void)?
-    private var catchingUp = false
+    var catchingUp = false
     private var catchUpAgain = false
     /// Answered once the entry with this journal id is applied here: writes (read-your-writes) and held
     /// `/events` clients whose `Last-Event-ID` is ahead of this instance.
@@ -64,7 +77,6 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     var largestBatch = 0
     private var timers: [LoopTimer] = []
     var stopped = false
-    private var outage: Date?
     /// Catch-up queries sent, and how many of them only because a held client asked (the reconnect-storm
     /// figure: docs/architecture-instances.md).
     private var queries = 0
@@ -88,10 +100,13 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
         let box = SnapshotBox()
         let ready = DispatchSemaphore(value: 0)
         loop.execute { [self] in
-            connect { [self] in
-                bootstrap { snapshot in
-                    box.value = snapshot
-                    ready.signal()
+            connect(.writes) { [self] in
+                bootstrap { [self] snapshot in
+                    // NB: the reader connects once the schema is there (it LISTENs and reads its tables).
+                    connect(.reads) {
+                        box.value = snapshot
+                        ready.signal()
+                    }
                 }
             }
         }
@@ -111,7 +126,7 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
         }
     }
 
-    /// Stops reconnecting and closes the connection (shutdown).
+    /// Stops reconnecting and closes the connections (shutdown).
     package func stop() {
         loop.execute { [self] in
             stopped = true
@@ -120,6 +135,8 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
             timers = []
             connection?.close("shutting down")
             connection = nil
+            reader?.close("shutting down")
+            reader = nil
         }
     }
 
@@ -138,10 +155,10 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
 
     // MARK: Following
 
-    /// Reads and applies the entries after the last applied one; one query at a time (a wake-up during a
-    /// query causes one more query, not one each).
+    /// Reads and applies the entries after the last applied one, on the reader; one query at a time (a
+    /// wake-up during a query causes one more query, not one each).
     func catchUp() {
-        guard following != nil, let connection, connection.isReady else { return }
+        guard following != nil, let reader, reader.isReady else { return }
         guard !catchingUp else {
             catchUpAgain = true
             return
@@ -150,27 +167,59 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
         catchUpAgain = false
         queries += 1
         let held = waiting.count
-        connection.query(Self.catchUpStatement, [String(lastApplied)]) { [self] result in
+        let watchdog = silence(reader, "a catch-up")
+        reader.query(Self.catchUpStatement, [String(lastApplied)]) { [self] result in
+            watchdog.cancel()
             catchingUp = false
             guard case .success(let rows) = result else { return }
             if let prunedBelow = rows.integer(0, 3), lastApplied + 1 < prunedBelow {
                 reload(after: prunedBelow)
                 return
             }
-            var entries: [Entry] = []
-            for (index, row) in rows.rows.enumerated() {
-                guard let seq = rows.integer(index, 0), seq > lastApplied else { continue }
-                guard let change = Self.change(topic: row[1] ?? "", json: row[2] ?? "") else {
-                    Log.error("postgres: journal entry \(seq) cannot be read; skipped")
-                    lastApplied = seq
-                    continue
-                }
-                entries.append(Entry(seq: seq, change: change))
-                lastApplied = seq
-            }
-            if !entries.isEmpty { following?(entries) }
+            apply(rows)
             release(held: held)
             if rows.rows.count == 1000 || catchUpAgain { catchUp() }
+        }
+    }
+
+    /// Applies the entries of a catch-up's `rows` after the last applied one (the rows are every id above
+    /// the one asked from, in order; those a faster read applied meanwhile are skipped), then the deferred
+    /// entries of this instance's batches that follow them.
+    func apply(_ rows: PostgresRows) {
+        var entries: [Entry] = []
+        for (index, row) in rows.rows.enumerated() {
+            guard let seq = rows.integer(index, 0), seq > lastApplied else { continue }
+            guard let change = Self.change(topic: row[1] ?? "", json: row[2] ?? "") else {
+                Log.error("postgres: journal entry \(seq) cannot be read; skipped")
+                lastApplied = seq
+                continue
+            }
+            entries.append(Entry(seq: seq, change: change))
+            lastApplied = seq
+        }
+        if !entries.isEmpty { following?(entries) }
+        applyDeferred()
+    }
+
+    /// Applies the deferred entries of this instance's batches that follow the last applied id now (the
+    /// entries before them were read), and forgets the ones a catch-up applied.
+    func applyDeferred() {
+        guard let following else { return }
+        deferred.removeAll { $0.seq <= lastApplied }
+        var next: [Entry] = []
+        while let first = deferred.first, first.seq == lastApplied + 1 {
+            next.append(deferred.removeFirst())
+            lastApplied = first.seq
+        }
+        if !next.isEmpty { following(next) }
+    }
+
+    /// Closes `connection` when `what` sent on it now gets no answer within `silenceLimit`: the server ends
+    /// every statement within its 3 s `statement_timeout`, so silence past that is the network.
+    func silence(_ connection: PostgresConnection, _ what: String) -> LoopTimer {
+        loop.schedule(after: Self.silenceLimit) { [weak connection] in
+            Log.error("postgres: \(what) got no answer within \(Self.silenceLimit) s")
+            connection?.close("no answer within \(Self.silenceLimit) s")
         }
     }
 
@@ -189,110 +238,28 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     /// This instance was away longer than retention keeps entries: the ones it missed are gone, so it loads
     /// the whole list at the journal's position instead and goes on from there (`TodoChange.all`).
     private func reload(after prunedBelow: Int64) {
-        guard let connection, connection.isReady else { return }
+        guard let reader, reader.isReady else { return }
         Log.warning("postgres: entries \(lastApplied + 1)..<\(prunedBelow) were deleted by retention; reloading")
         catchingUp = true
-        connection.query(Self.snapshotStatement) { [self] result in
+        reader.query(Self.snapshotStatement) { [self] result in
             catchingUp = false
             guard case .success(let rows) = result, let snapshot = Self.snapshot(rows) else { return }
             lastApplied = snapshot.lastSeq
             following?([Entry(seq: snapshot.lastSeq, change: .todo(.all(snapshot.todos)))])
+            applyDeferred()
             release(held: waiting.count)
             catchUp()
         }
     }
 
     /// Keeps the journal bounded: one instance at a time deletes all but the newest `retention` entries.
-    /// An instance's memory holds far fewer, so no resume it can serve needs a deleted one.
+    /// An instance's memory holds far fewer, so no resume it can serve needs a deleted one. On the write
+    /// connection: its `UPDATE` of the counter row waits for a batch's lock, which must not hold up reads.
     private func prune() {
         guard let connection, connection.isReady else { return }
         connection.query(Self.pruneStatement(keep: retention)) { result in
             if case .failure(let error) = result, error.kind == .refused {
                 Log.error("postgres: journal retention failed: \(error)")
-            }
-        }
-    }
-
-    // MARK: Connection
-
-    /// Opens a connection (retrying with backoff), sets it up, then runs `ready` once.
-    private func connect(then ready: (@Sendable () -> Void)? = nil) {
-        guard !connecting, !stopped else { return }
-        connecting = true
-        PostgresConnection.open(uri, on: loop, timeout: 5) { [self] result in
-            connecting = false
-            switch result {
-            case .success(let connection):
-                self.connection = connection
-                backoff = 0.1
-                if let since = outage {
-                    Log.info("postgres: reconnected after \(String(format: "%.1f", Date().timeIntervalSince(since))) s")
-                    outage = nil
-                }
-                // NB: the payload is the newest id the notifying commit holds: nothing to read when it is applied.
-                connection.onNotification = { [weak self] _, payload in
-                    guard let self, Int64(payload).map({ $0 > self.lastApplied }) ?? true else { return }
-                    catchUp()
-                }
-                connection.onClose = { [weak self] error in self?.lost(error) }
-                connection.query("SET statement_timeout = '3s'") { _ in }
-                // NB: the writes' CTEs are estimated far above one row: JIT compiled each (1–3 s of CPU).
-                connection.query("SET jit = off") { _ in }
-                // NB: a host that vanishes without closing its socket frees its session (and its download
-                // claims: PostgresJournal+Claims.swift) after 5 s idle + 3 unanswered probes 2 s apart.
-                connection.query(
-                    "SELECT set_config('tcp_keepalives_idle', '5', false), "
-                        + "set_config('tcp_keepalives_interval', '2', false), "
-                        + "set_config('tcp_keepalives_count', '3', false)"
-                ) { _ in }
-                connection.query("LISTEN \(Self.channel)") { _ in }
-                ready?()
-                catchUp()
-                sendBatch()
-            case .failure(let error):
-                if outage == nil { outage = Date() }
-                let delay = backoff * Double.random(in: 0.5...1.0)
-                backoff = min(backoff * 2, 2)
-                Log.error("postgres: cannot connect (\(error)); retrying in \(String(format: "%.1f", delay)) s")
-                loop.schedule(after: delay) { [weak self] in self?.connect(then: ready) }
-            }
-        }
-    }
-
-    private func lost(_ error: PostgresError) {
-        connection = nil
-        catchingUp = false
-        // NB: the batch in flight is back in the queue (its completion ran first); queued writes wait for
-        // the reconnect until their deadline.
-        guard !stopped else { return answerQueued("the server is shutting down") }
-        if outage == nil { outage = Date() }
-        Log.error("postgres: connection lost (\(error)); reconnecting")
-        let delay = backoff * Double.random(in: 0.5...1.0)
-        loop.schedule(after: delay) { [weak self] in self?.connect() }
-    }
-
-    /// Creates or migrates the schema (one implicit transaction under an advisory lock, so instances that
-    /// start together do not race), then reads the todos and the counter in one snapshot.
-    private func bootstrap(_ done: @escaping @Sendable (Snapshot) -> Void) {
-        guard let connection, connection.isReady else {
-            // The connection broke before the schema was there: `lost` reconnects; try again then.
-            loop.schedule(after: 0.5) { [weak self] in self?.bootstrap(done) }
-            return
-        }
-        connection.script(Self.schema) { [self] result in
-            if case .failure(let error) = result {
-                Log.error("postgres: schema setup failed (\(error)); retrying")
-                loop.schedule(after: 1) { [weak self] in self?.bootstrap(done) }
-                return
-            }
-            connection.query(Self.snapshotStatement) { [self] result in
-                guard case .success(let rows) = result, let snapshot = Self.snapshot(rows) else {
-                    Log.error("postgres: cannot read the todos; retrying")
-                    loop.schedule(after: 1) { [weak self] in self?.bootstrap(done) }
-                    return
-                }
-                startSeq = snapshot.lastSeq
-                done(snapshot)
             }
         }
     }

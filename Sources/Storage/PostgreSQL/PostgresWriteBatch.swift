@@ -160,11 +160,8 @@ extension PostgresJournal {
         }
         array.append(UInt8(ascii: "]"))
         inFlight = batch
-        let watchdog = loop.schedule(after: Self.silenceLimit) { [weak connection] in
-            Log.error("postgres: a batch of \(batch.count) writes got no answer within \(Self.silenceLimit) s")
-            // NB: a connection that does not answer is presumed dead; its batch is resent after the reconnect.
-            connection?.close("no answer within \(Self.silenceLimit) s")
-        }
+        // NB: a connection that does not answer is presumed dead; its batch is resent after the reconnect.
+        let watchdog = silence(connection, "a batch of \(batch.count) writes")
         connection.query(Self.batchStatement, [String(decoding: array, as: UTF8.self)]) { [self] result in
             watchdog.cancel()
             inFlight = []
@@ -328,25 +325,41 @@ extension PostgresJournal {
     }
 
     /// Applies a batch's committed entries at once when they follow the last applied one (the instance that
-    /// wrote them needs no catch-up query for its own writes), then answers; after a gap (another instance
-    /// committed in between, not read yet) the catch-up applies them first, as for any entry.
+    /// wrote them needs no catch-up query for its own writes), then answers. After a gap (another instance
+    /// committed in between, not read yet) they wait in `deferred` and are applied as soon as the reader has
+    /// read what comes before them; entries a catch-up on the reader applied already are answered at once.
     private func deliver(_ entries: [Entry], _ answers: [(QueuedWrite, Result<Committed, TodoError>)]) {
-        guard let first = entries.first, let last = entries.last else { return }
+        guard !entries.isEmpty else { return }
         for (write, _) in answers { write.deadline.cancel() }
-        let consecutive = last.seq - first.seq == Int64(entries.count - 1)
-        if let following, first.seq == lastApplied + 1, consecutive {
-            lastApplied = last.seq
-            following(entries)
-            release(held: 0)
-            for (write, result) in answers { write.answer.call(result) }
-            return
-        }
+        deferred.append(contentsOf: entries.filter { $0.seq > lastApplied })
+        deferred.sort { $0.seq < $1.seq }
+        applyDeferred()
+        release(held: 0)
         for (entry, (write, result)) in zip(entries, answers) {
+            guard entry.seq > lastApplied else {
+                write.answer.call(result)
+                continue
+            }
             let answer = write.answer
             // Committed: answer once applied here, or a second later anyway (never 503 now).
             loop.schedule(after: 1) { answer.call(result) }
             waiting.append((entry.seq, { answer.call(result) }))
         }
-        catchUp()
+        if !deferred.isEmpty { readGap() }
+    }
+
+    /// Reads the entries before this instance's deferred ones on the write connection, right after the batch
+    /// (before the next batch): that read's snapshot is after the commit, so one round trip fills the gap,
+    /// where a catch-up already running on the reader may predate the commit and need a second.
+    private func readGap() {
+        guard following != nil, let connection, connection.isReady else { return catchUp() }
+        connection.query(Self.catchUpStatement, [String(lastApplied)]) { [self] result in
+            guard case .success(let rows) = result, rows.integer(0, 3).map({ lastApplied + 1 >= $0 }) ?? true else {
+                return catchUp()
+            }
+            apply(rows)
+            release(held: 0)
+            if !deferred.isEmpty { catchUp() }
+        }
     }
 }

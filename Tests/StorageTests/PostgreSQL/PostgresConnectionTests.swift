@@ -94,7 +94,7 @@ struct PostgresConnectionTests {
         let listener = try open(uri, on: loop)
         let sender = try open(uri, on: loop)
         let channels = LockedBox<[String]>([])
-        loop.execute { listener.onNotification = { channel, _ in channels.mutate { $0.append(channel) } } }
+        loop.execute { listener.onNotification = { channel, _, _ in channels.mutate { $0.append(channel) } } }
         #expect((try? query(listener, "LISTEN livestate_test")?.get()) != nil)
         #expect((try? query(sender, "SELECT pg_notify('livestate_test', '')")?.get()) != nil)
         #expect(eventually(timeout: 10) { channels.value == ["livestate_test"] })
