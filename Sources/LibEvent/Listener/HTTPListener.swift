@@ -16,6 +16,8 @@ package final class HTTPListener: @unchecked Sendable {
     private let service: HTTPService
     private let http: OpaquePointer
     private var bound: OpaquePointer?
+    /// The bound socket `stopAccepting` closes on the next turn.
+    private var closingBound: OpaquePointer?
     /// Closes new connections cleanly, instead of spinning, when descriptors run out.
     private var acceptGuard: AcceptGuard?
     /// Open streams, so shutdown can end them.
@@ -118,9 +120,17 @@ package final class HTTPListener: @unchecked Sendable {
         if let bound {
             acceptGuard?.invalidate()
             acceptGuard = nil
-            // Closes this listener's duplicate of the listening socket.
-            evhttp_del_accept_socket(http, bound)
+            // NB: this listener's duplicate of the listening socket is closed a loop turn later: with the epoll
+            // changelist (`EventLoop.makeBase`) its removal from this loop's set waits for the next turn, and
+            // closed before, the other loops' copies would keep it there, ready on every turn while a
+            // connection waits in the backlog.
+            evhttp_bound_socket_get_listener(bound).map { _ = evconnlistener_disable($0) }
+            closingBound = bound
             self.bound = nil
+            loop.schedule(after: 1e-6) { [self] in
+                if let closingBound { evhttp_del_accept_socket(http, closingBound) }
+                closingBound = nil
+            }
         }
     }
 

@@ -16,6 +16,13 @@ import Testing
         return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -1
     }
 
+    /// A listener answering `GET /doc` with `{"a":1}`.
+    private static func docServer() throws -> TestListener {
+        var router = Router()
+        router.get("/doc") { _ in .response(.json(encoded: Array(#"{"a":1}"#.utf8))) }
+        return try TestListener(router)
+    }
+
     @Test func aSocketClosedAfterTheTurnStaysOpenUntilTheLoopTurnedOnce() throws {
         let loop = try EventLoop(name: "test-close")
         loop.run()
@@ -36,9 +43,7 @@ import Testing
     }
 
     @Test func aClosedConnectionGetsItsAnswerAndAnEndOfStream() throws {
-        var router = Router()
-        router.get("/doc") { _ in .response(.json(encoded: Array(#"{"a":1}"#.utf8))) }
-        let server = try TestListener(router)
+        let server = try Self.docServer()
         for _ in 0..<20 {
             let client = try RawHTTPClient(port: server.port)
             try client.sendRequest("GET", "/doc", close: true)
@@ -49,9 +54,7 @@ import Testing
     }
 
     @Test func responsesCarryOneDateOfNow() throws {
-        var router = Router()
-        router.get("/doc") { _ in .response(.json(encoded: Array(#"{"a":1}"#.utf8))) }
-        let server = try TestListener(router)
+        let server = try Self.docServer()
         let client = try RawHTTPClient(port: server.port)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -64,6 +67,20 @@ import Testing
             #expect(dates.count == 1)
             let date = try #require(dates.first.flatMap { formatter.date(from: $0.value) })
             #expect(abs(date.timeIntervalSinceNow) < 5)
+        }
+    }
+
+    @Test func openConnectionsAreServedAfterStopAcceptingClosedTheListenerCopy() throws {
+        let server = try Self.docServer()
+        let client = try RawHTTPClient(port: server.port)
+        try client.sendRequest("GET", "/doc")
+        #expect(try client.readResponse().status == 200)
+        let listener = server.listener
+        server.onLoop { listener.stopAccepting() }
+        // The copy is closed on a later turn; the open connection goes on being served across it.
+        for _ in 0..<3 {
+            try client.sendRequest("GET", "/doc")
+            #expect(try client.readResponse().text == #"{"a":1}"#)
         }
     }
 }
