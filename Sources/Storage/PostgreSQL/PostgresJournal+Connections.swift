@@ -109,14 +109,18 @@ extension PostgresJournal {
     }
 
     /// Creates or migrates the schema (one implicit transaction under an advisory lock, so instances that
-    /// start together do not race), then reads the todos and the counter in one snapshot.
-    func bootstrap(_ done: @escaping @Sendable (Snapshot) -> Void) {
+    /// start together do not race), then reads the todos and the counter in one snapshot; a database of a
+    /// newer schema version is refused (not retried: waiting would not make this binary know it).
+    func bootstrap(_ done: @escaping @Sendable (Result<Snapshot, PostgresError>) -> Void) {
         guard let connection, connection.isReady else {
             // The connection broke before the schema was there: `lost` reconnects; try again then.
             loop.schedule(after: 0.5) { [weak self] in self?.bootstrap(done) }
             return
         }
         connection.script(Self.schema) { [self] result in
+            if case .failure(let error) = result, error.sqlState == Self.newerSchemaState {
+                return refuseNewer(connection, done)
+            }
             if case .failure(let error) = result {
                 Log.error("postgres: schema setup failed (\(error)); retrying")
                 loop.schedule(after: 1) { [weak self] in self?.bootstrap(done) }
@@ -129,8 +133,23 @@ extension PostgresJournal {
                     return
                 }
                 startSeq = snapshot.lastSeq
-                done(snapshot)
+                done(.success(snapshot))
             }
+        }
+    }
+
+    private func refuseNewer(
+        _ connection: PostgresConnection, _ done: @escaping @Sendable (Result<Snapshot, PostgresError>) -> Void
+    ) {
+        connection.query("SELECT max(version) FROM livestate_schema") { result in
+            let found = (try? result.get().integer(0, 0)).map { String($0) } ?? "above \(Self.schemaVersion)"
+            done(
+                .failure(
+                    PostgresError(
+                        .refused,
+                        "the database has schema version \(found), written by a newer LiveState;"
+                            + " this one knows versions up to \(Self.schemaVersion)",
+                        sqlState: Self.newerSchemaState)))
         }
     }
 }

@@ -55,6 +55,11 @@ extension PostgresJournal {
         }
     }
 
+    /// The schema version this binary writes and knows.
+    static let schemaVersion = 5
+    /// The SQLSTATE the schema script raises on a database of a newer version.
+    static let newerSchemaState = "LSV01"
+
     /// Version 5 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`; 4:
     /// `livestate_write_batch_keyed`, which takes every input and checks each write's key first; 5:
     /// `livestate_write_batch_v5`, whose todo entries carry the row before the change — each older function
@@ -62,10 +67,16 @@ extension PostgresJournal {
     /// its tables, todos and entries: the migration only adds the function and sets the version; its entries
     /// without `before` are where a restarted instance's replay stops (`recent`). The counter starts above
     /// every clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
-    /// entry leaves room for).
+    /// entry leaves room for). A database of a version above `schemaVersion` was written by a newer LiveState:
+    /// the script stops (`LSV01`) before it changes anything, and the server does not start.
     static let schema = """
         SELECT pg_advisory_xact_lock(7428001);
         CREATE TABLE IF NOT EXISTS livestate_schema (version integer NOT NULL);
+        DO $$ BEGIN
+            IF (SELECT max(version) FROM livestate_schema) > \(schemaVersion) THEN
+                RAISE EXCEPTION 'schema version newer than \(schemaVersion)' USING ERRCODE = '\(newerSchemaState)';
+            END IF;
+        END $$;
         CREATE TABLE IF NOT EXISTS todos (
             id BIGSERIAL PRIMARY KEY,
             title TEXT NOT NULL,
@@ -92,7 +103,7 @@ extension PostgresJournal {
             INSERT INTO todos (title, completed) SELECT 'Buy Milk', false FROM fresh RETURNING 1
         )
         INSERT INTO livestate_schema (version) SELECT 1 FROM seeded;
-        UPDATE livestate_schema SET version = 5 WHERE version < 5;
+        UPDATE livestate_schema SET version = \(schemaVersion) WHERE version < \(schemaVersion);
         \(batchFunction)
         """
 
@@ -134,5 +145,5 @@ final class Once<Value>: @unchecked Sendable {
 /// The snapshot handed from the loop to the thread waiting in `start`.
 final class SnapshotBox: @unchecked Sendable {
     // NB: @unchecked because the semaphore orders the write on the loop before the read.
-    var value: PostgresJournal.Snapshot?
+    var value: Result<PostgresJournal.Snapshot, PostgresError>?
 }

@@ -94,24 +94,40 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
 
     /// Connects (retrying with backoff while the database is unreachable, and logging each try), creates or
     /// migrates the schema and reads the todos with their journal position. Blocks the calling thread, which
-    /// must not be `loop`'s: the server does not serve before its data is there.
+    /// must not be `loop`'s: the server does not serve before its data is there. A database written by a
+    /// newer LiveState (`open`'s error) ends the process with status 1 and a line naming both versions.
     package func start() -> Snapshot {
+        do {
+            return try open()
+        } catch {
+            Log.error("postgres: \(error.message); not starting")
+            exit(1)
+        }
+    }
+
+    /// `start`, but a database of a schema version above this binary's is thrown (nothing in it changed).
+    package func open() throws(PostgresError) -> Snapshot {
         precondition(!loop.inLoop, "start waits for the loop")
         let box = SnapshotBox()
         let ready = DispatchSemaphore(value: 0)
         loop.execute { [self] in
             connect(.writes) { [self] in
-                bootstrap { [self] snapshot in
+                bootstrap { [self] result in
+                    guard case .success = result else {
+                        box.value = result
+                        ready.signal()
+                        return
+                    }
                     // NB: the reader connects once the schema is there (it LISTENs and reads its tables).
                     connect(.reads) {
-                        box.value = snapshot
+                        box.value = result
                         ready.signal()
                     }
                 }
             }
         }
         ready.wait()
-        return box.value!
+        return try box.value!.get()
     }
 
     /// Starts applying the entries after `seq`, in order, on the loop: after every wake-up, every reconnect,

@@ -19,6 +19,16 @@ struct PostgresRecentTests {
         return String(uri[..<slash]) + "/" + name
     }
 
+    /// A new database whose `livestate_schema` says `version`, with the tables `sql` creates; its URI.
+    private func database(version: Int, on loop: EventLoop, _ sql: String = "") throws -> String {
+        let uri = try freshDatabase(on: loop)
+        try run(
+            uri, on: loop,
+            "CREATE TABLE livestate_schema (version integer NOT NULL); INSERT INTO livestate_schema VALUES (\(version));"
+                + sql)
+        return uri
+    }
+
     /// Runs `sql` (a script) on a connection of its own and waits for its answer.
     @discardableResult
     private func run(_ uri: String, on loop: EventLoop, _ sql: String) throws -> PostgresRows {
@@ -97,14 +107,11 @@ struct PostgresRecentTests {
         let loop = try EventLoop(name: "pg-migrate-test")
         loop.run()
         defer { loop.stop() }
-        let uri = try freshDatabase(on: loop)
         // The tables of versions 3 and 4 as the migration knows them (they differ only in their function),
         // with entries as those versions wrote them: no `before`, no `insert`.
-        try run(
-            uri, on: loop,
+        let uri = try database(
+            version: version, on: loop,
             """
-            CREATE TABLE livestate_schema (version integer NOT NULL);
-            INSERT INTO livestate_schema VALUES (\(version));
             CREATE TABLE todos (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN NOT NULL DEFAULT false);
             CREATE TABLE livestate_counter (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
                 last_id BIGINT NOT NULL, pruned_below BIGINT NOT NULL DEFAULT 0);
@@ -130,5 +137,23 @@ struct PostgresRecentTests {
         defer { again.stop() }
         #expect(restart.todos == [Todo(id: 1, title: "New", completed: true)])
         #expect(again.recent(limit: 1024, bytes: 16 << 20).map(\.seq) == [1001])
+    }
+
+    @Test func aDatabaseOfANewerSchemaVersionIsRefusedAndLeftAsItIs() throws {
+        let loop = try EventLoop(name: "pg-newer-test")
+        loop.run()
+        defer { loop.stop() }
+        // Written by a newer LiveState: version 6, whose tables this binary does not know.
+        let uri = try database(version: 6, on: loop)
+        let journal = PostgresJournal(uri: uri, loop: loop)
+        defer { journal.stop() }
+        #expect {
+            _ = try journal.open()
+        } throws: { error in
+            let message = (error as? PostgresError)?.message ?? ""
+            return message.contains("schema version 6") && message.contains("versions up to 5")
+        }
+        #expect(try run(uri, on: loop, "SELECT version FROM livestate_schema").rows == [["6"]])
+        #expect(try run(uri, on: loop, "SELECT to_regclass('todos') IS NULL").rows == [["t"]])
     }
 }
