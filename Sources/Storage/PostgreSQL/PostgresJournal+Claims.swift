@@ -1,4 +1,5 @@
 package import Domain
+import HTTP
 import LibEvent
 
 /// Download claims of album selections (docs/architecture-instances.md, "A downloader that dies"): the
@@ -28,9 +29,11 @@ extension PostgresJournal: DownloadClaims {
     package func claim(_ seq: Int64, outcome key: String, _ done: @escaping @Sendable (Bool) -> Void) {
         loop.execute { [self] in
             guard let connection, connection.isReady else { return done(false) }
-            connection.query(Self.claimStatement, [String(seq), key]) { result in
+            connection.query(Self.claimStatement, [String(seq), key]) { [self] result in
                 guard case .success(let rows) = result else { return done(false) }
-                done(rows.rows.first?[0] == "t")
+                let taken = rows.rows.first?[0] == "t"
+                if taken { claims.insert(seq) }
+                done(taken)
             }
         }
     }
@@ -38,7 +41,21 @@ extension PostgresJournal: DownloadClaims {
     /// Gives the download claim of the selection `seq` back (its outcome is journaled, or moot).
     package func unclaim(_ seq: Int64) {
         loop.execute { [self] in
+            claims.remove(seq)
             connection?.query("SELECT pg_advisory_unlock($1::bigint)", [String(seq)]) { _ in }
+        }
+    }
+
+    /// A batch with a selection failed as a whole (a statement timeout) after its block may have taken the
+    /// claim: a session-level advisory lock outlives the rollback of the transaction that took it, so the
+    /// session would hold a claim for an id that was rolled back — and taken again by the next entry, whose
+    /// downloader (on any instance) would then never get its claim. Releases every advisory lock of the
+    /// session but the claims it holds for committed selections; sent before the next batch.
+    func releaseStrayClaims() {
+        guard let connection, connection.isReady else { return }
+        let held = "{" + claims.map(String.init).joined(separator: ",") + "}"
+        connection.query(Self.releaseStrayStatement, [held]) { result in
+            if case .failure(let error) = result { Log.error("postgres: stray download claims not released: \(error)") }
         }
     }
 
@@ -46,6 +63,15 @@ extension PostgresJournal: DownloadClaims {
     package func after(_ seconds: Double, _ work: @escaping @Sendable () -> Void) {
         loop.schedule(after: seconds, work)
     }
+
+    /// Releases the session's advisory locks on bigint keys (`objsubid` 1; the key is `classid`, `objid`) other
+    /// than `$1`.
+    static let releaseStrayStatement = """
+        SELECT pg_advisory_unlock(k) FROM (
+            SELECT (l.classid::bigint << 32) | l.objid::bigint AS k FROM pg_locks l
+            WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.pid = pg_backend_pid() AND l.granted
+        ) held WHERE k <> ALL($1::bigint[])
+        """
 
     /// The claim, not taken when the outcome is there already (`CASE` evaluates the lock only then).
     static let claimStatement = """

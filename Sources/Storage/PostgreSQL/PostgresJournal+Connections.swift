@@ -94,6 +94,8 @@ extension PostgresJournal {
         switch link {
         case .writes:
             connection = nil
+            // NB: PostgreSQL ended the session's advisory locks with it.
+            claims = []
             // NB: the batch in flight is back in the queue (its completion ran first); queued writes wait for
             // the reconnect until their deadline.
             guard !stopped else { return answerQueued("the server is shutting down") }

@@ -58,6 +58,8 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     /// of another instance before them was not read yet), in id order: applied as soon as they follow the
     /// last applied id, or read by a catch-up like any entry.
     var deferred: [Entry] = []
+    /// The download claims the write session holds (`PostgresJournal+Claims.swift`).
+    var claims: Set<Int64> = []
     /// The journal id of the snapshot `start` answered: `recent` reads the entries up to it, so the lists
     /// rebuilt backwards from that snapshot's todos match what each entry's event carried.
     var startSeq: Int64 = 0

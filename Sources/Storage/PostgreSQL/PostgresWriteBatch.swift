@@ -248,7 +248,10 @@ extension PostgresJournal {
                 finish(write, .failure(.storage("the batch returned no todo")))
                 continue
             }
-            if rows.rows[index][6] == "t" { write.claimed?(seq) }
+            if rows.rows[index][6] == "t" {
+                claims.insert(seq)
+                write.claimed?(seq)
+            }
             entries.append(Entry(seq: seq, change: change))
             let answered: Todo? = if case .todo(.upsert(let todo)) = change { todo } else { nil }
             answers.append((write, .success(Committed(seq: seq, todo: answered, change: write.change))))
@@ -270,6 +273,7 @@ extension PostgresJournal {
             }
             requeue(batch, unsettled: error.kind == .outcomeUnknown)
         case .refused:
+            if batch.contains(where: { $0.claimed != nil }) { releaseStrayClaims() }
             let timedOut = error.sqlState == "57014"
             for write in batch where !write.unsettled {
                 finish(

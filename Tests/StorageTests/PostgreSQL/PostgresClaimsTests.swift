@@ -70,4 +70,35 @@ struct PostgresClaimsTests {
         _ = eventually(timeout: 10) { answer.value != nil }
         return answer.value
     }
+
+    @Test func aClaimTakenInABatchThatFailsAsAWholeIsReleased() throws {
+        try PostgresReadConnectionTests.following { journal, uri, _ in try strayClaim(journal, uri) }
+    }
+
+    /// A selection's block takes its claim, then its batch fails as a whole.
+    private func strayClaim(_ journal: PostgresJournal, _ uri: String) throws {
+        let loop = journal.loop
+        let (todo, holder) = try PostgresReadConnectionTests.heldTodo(journal, uri)
+        // One batch: the selection (its block takes the claim), then an update that waits for the row until
+        // the statement timeout fails the whole batch — nothing committed, the selection answered 503.
+        let answers = LockedBox<[String]>([])
+        loop.execute {
+            journal.write(.insert(title: "goes first, alone", completed: false)) { _ in }
+            journal.appendClaimed(
+                topic: "selection", json: #"{"url":"/placeholder/8/445566"}"#, key: nil,
+                claimed: { _ in answers.mutate { $0.append("claimed") } }
+            ) { result in
+                let line = if case .failure(.unavailable) = result { "selection 503" } else { "selection \(result)" }
+                answers.mutate { $0.append(line) }
+            }
+            journal.write(.update(id: todo.id, title: "waits for the row", completed: nil)) { _ in }
+        }
+        #expect(eventually(timeout: 20) { answers.value.contains { $0.hasPrefix("selection") } })
+        #expect(answers.value == ["selection 503"])
+        try holder.run("ROLLBACK")
+        // The claim the rolled-back block took is not left with the session.
+        let writer = PostgresReadConnectionTests.backends(journal).writes
+        let locks = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = $1::int"
+        #expect(eventually(timeout: 10) { (try? holder.run(locks, [String(writer)]).integer(0, 0)) == 0 })
+    }
 }

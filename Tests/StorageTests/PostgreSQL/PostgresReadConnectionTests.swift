@@ -6,37 +6,50 @@ import Testing
 @testable import LibEvent
 @testable import Storage
 
+/// A plain session beside the journal (another instance, or an operator).
+final class PostgresSession: @unchecked Sendable {
+    // NB: @unchecked because `connection` is set once before use and used on its loop only.
+    let loop: EventLoop
+    var connection: PostgresConnection?
+
+    init(_ uri: String, on loop: EventLoop) throws {
+        self.loop = loop
+        let box = LockedBox<Result<PostgresConnection, PostgresError>?>(nil)
+        loop.execute { PostgresConnection.open(uri, on: loop, timeout: 5) { box.value = $0 } }
+        #expect(eventually(timeout: 10) { box.value != nil })
+        connection = try #require(box.value).get()
+    }
+
+    /// Runs `sql` and waits for its answer.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
+        let box = LockedBox<Result<PostgresRows, PostgresError>?>(nil)
+        loop.execute { [self] in connection?.query(sql, parameters) { box.value = $0 } }
+        #expect(eventually(timeout: 10) { box.value != nil })
+        return try #require(box.value).get()
+    }
+}
+
 /// The journal's second connection on a real PostgreSQL (`TestPostgres`): the wake-ups and catch-ups go on
 /// a connection of their own, so an entry another instance committed is applied while this instance's
 /// write batch is held in the database, and both connections come back after their backends are killed.
 @Suite(.enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct PostgresReadConnectionTests {
-    /// A plain session beside the journal (another instance, or an operator).
-    private final class Session: @unchecked Sendable {
-        // NB: @unchecked because `connection` is set once before use and used on its loop only.
-        let loop: EventLoop
-        var connection: PostgresConnection?
-
-        init(_ uri: String, on loop: EventLoop) throws {
-            self.loop = loop
-            let box = LockedBox<Result<PostgresConnection, PostgresError>?>(nil)
-            loop.execute { PostgresConnection.open(uri, on: loop, timeout: 5) { box.value = $0 } }
-            #expect(eventually(timeout: 10) { box.value != nil })
-            connection = try #require(box.value).get()
-        }
-
-        /// Runs `sql` and waits for its answer.
-        @discardableResult
-        func run(_ sql: String, _ parameters: [String?] = []) throws -> PostgresRows {
-            let box = LockedBox<Result<PostgresRows, PostgresError>?>(nil)
-            loop.execute { [self] in connection?.query(sql, parameters) { box.value = $0 } }
-            #expect(eventually(timeout: 10) { box.value != nil })
-            return try #require(box.value).get()
-        }
+    /// A todo `journal` inserted, and a session holding its row's lock (in a transaction left open).
+    static func heldTodo(_ journal: PostgresJournal, _ uri: String) throws -> (Todo, PostgresSession) {
+        let inserted = LockedBox<Result<Todo?, TodoError>?>(nil)
+        journal.write(.insert(title: "held by a row lock", completed: false)) { inserted.value = $0 }
+        #expect(eventually(timeout: 10) { inserted.value != nil })
+        let insertedTodo = try #require(inserted.value).get()
+        let todo = try #require(insertedTodo)
+        let holder = try PostgresSession(uri, on: journal.loop)
+        try holder.run("BEGIN")
+        try holder.run("SELECT id FROM todos WHERE id = $1::bigint FOR UPDATE", [String(todo.id)])
+        return (todo, holder)
     }
 
     /// The backend process ids of the journal's write and read connections (0: not connected).
-    private func backends(_ journal: PostgresJournal) -> (writes: Int32, reads: Int32) {
+    static func backends(_ journal: PostgresJournal) -> (writes: Int32, reads: Int32) {
         let box = LockedBox<(Int32, Int32)?>(nil)
         journal.loop.execute {
             box.value = (journal.connection?.backendPID ?? 0, journal.reader?.backendPID ?? 0)
@@ -47,7 +60,7 @@ struct PostgresReadConnectionTests {
 
     /// Runs `body` with a journal on a running loop, following from its start, its URI, and what happened
     /// in order: "entry <id>" for each entry applied (`body` adds its own lines).
-    private func following(_ body: (PostgresJournal, String, LockedBox<[String]>) throws -> Void) throws {
+    static func following(_ body: (PostgresJournal, String, LockedBox<[String]>) throws -> Void) throws {
         let loop = try EventLoop(name: "pg-read-test")
         loop.run()
         defer { loop.stop() }
@@ -68,7 +81,7 @@ struct PostgresReadConnectionTests {
     }
 
     @Test func anEntryIsAppliedWhileThisInstancesBatchIsHeldInTheDatabase() throws {
-        try following { journal, uri, events in
+        try Self.following { journal, uri, events in
             try heldBatch(journal, uri, events)
         }
     }
@@ -76,14 +89,10 @@ struct PostgresReadConnectionTests {
     /// Another instance commits an entry while this instance's batch waits in the database for a row lock.
     private func heldBatch(_ journal: PostgresJournal, _ uri: String, _ events: LockedBox<[String]>) throws {
         let loop = journal.loop
-        let inserted = LockedBox<Result<Todo?, TodoError>?>(nil)
-        journal.write(.insert(title: "held by a row lock", completed: false)) { inserted.value = $0 }
-        #expect(eventually(timeout: 10) { inserted.value != nil })
-        let insertedTodo = try #require(inserted.value).get()
-        let todo = try #require(insertedTodo)
-        let other = try Session(uri, on: loop)  // another instance writing an entry
-        let rowHolder = try Session(uri, on: loop)
-        let observer = try Session(uri, on: loop)
+        // A session holds a todo's row: this instance's batch, once it has the counter row, waits for it.
+        let (todo, rowHolder) = try Self.heldTodo(journal, uri)
+        let other = try PostgresSession(uri, on: loop)  // another instance writing an entry
+        let observer = try PostgresSession(uri, on: loop)
         // The other instance's transaction takes the counter row (its entry's id) and stays open.
         try other.run("BEGIN")
         let counted = try other.run("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
@@ -92,14 +101,11 @@ struct PostgresReadConnectionTests {
             "INSERT INTO livestate_events (id, topic, change, write_key) VALUES ($1::bigint, 'keyword', '{}', $2)",
             [String(seq), "read-test-\(UInt64.random(in: 0...UInt64.max))"])
         try other.run("SELECT pg_notify('livestate_events', $1)", [String(seq)])
-        // A session holds the todo's row: this instance's batch, once it has the counter row, waits for it.
-        try rowHolder.run("BEGIN")
-        try rowHolder.run("SELECT id FROM todos WHERE id = $1::bigint FOR UPDATE", [String(todo.id)])
         journal.write(.update(id: todo.id, title: "written while held", completed: nil)) { result in
             let line = if case .success = result { "write: ok" } else { "write: \(result)" }
             events.mutate { $0.append(line) }
         }
-        let writer = backends(journal).writes
+        let writer = Self.backends(journal).writes
         let waiting = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1::int AND wait_event_type = 'Lock'"
         #expect(eventually(timeout: 10) { (try? observer.run(waiting, [String(writer)]).integer(0, 0)) == 1 })
         // The other instance commits: the batch takes the counter row after it and waits for the todo row.
@@ -117,7 +123,7 @@ struct PostgresReadConnectionTests {
     }
 
     @Test func bothConnectionsComeBackAfterTheirBackendsAreKilled() throws {
-        try following { journal, uri, events in
+        try Self.following { journal, uri, events in
             try killedBackends(journal, uri, events)
         }
     }
@@ -125,9 +131,9 @@ struct PostgresReadConnectionTests {
     /// Both of the journal's backends are terminated; another instance commits an entry meanwhile.
     private func killedBackends(_ journal: PostgresJournal, _ uri: String, _ events: LockedBox<[String]>) throws {
         let loop = journal.loop
-        let before = backends(journal)
+        let before = Self.backends(journal)
         #expect(before.writes != 0 && before.reads != 0 && before.writes != before.reads)
-        let other = try Session(uri, on: loop)
+        let other = try PostgresSession(uri, on: loop)
         try other.run(
             "SELECT pg_terminate_backend($1::int), pg_terminate_backend($2::int)",
             [String(before.writes), String(before.reads)])
@@ -141,7 +147,7 @@ struct PostgresReadConnectionTests {
         let seq = try #require(committed.integer(0, 0))
         #expect(
             eventually(timeout: 20) {
-                let now = backends(journal)
+                let now = Self.backends(journal)
                 return now.writes != 0 && now.reads != 0 && now.writes != before.writes && now.reads != before.reads
             })
         #expect(eventually(timeout: 10) { events.value.contains("entry \(seq)") })
