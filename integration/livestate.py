@@ -219,7 +219,8 @@ class Server:
         try:
             r = self.request("GET", "/healthz", timeout=timeout)
             return r.status == 200 and r.json() == {"status": "ok"}
-        except (OSError, ValueError):
+        except (OSError, ValueError, Closed):
+            # NB: Closed too: a server out of descriptors closes a new connection unanswered (not healthy yet).
             return False
 
     def call(self, method: str, path: str, body=None, headers: dict | None = None):

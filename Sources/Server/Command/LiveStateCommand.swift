@@ -50,6 +50,12 @@ package enum LiveStateCommand {
             source.resume()
             return source
         }
+        // NB: the main run loop takes descriptors when it is first made and first run (epoll, eventfd,
+        // timerfd; the main queue's eventfd), and so does dispatch's first timer. Made here, before the server
+        // accepts: once connections hold every descriptor (stage 75 fills the table), Foundation cannot
+        // make them and halts the process (SIGILL in `__CFRunLoopCreate`).
+        _ = RunLoop.main.run(mode: .default, before: Date())
+        DispatchQueue.global().asyncAfter(deadline: .now()) {}
         server.start()
         // Written straight to the descriptor: no stdio buffer holds it back when stdout is a pipe.
         FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
