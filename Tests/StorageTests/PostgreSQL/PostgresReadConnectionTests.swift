@@ -116,7 +116,10 @@ struct PostgresReadConnectionTests {
         #expect(!events.value.contains { $0.hasPrefix("write:") }, "\(events.value)")
         try rowHolder.run("COMMIT")
         #expect(eventually(timeout: 10) { events.value.contains { $0.hasPrefix("write:") } })
-        #expect(events.value.contains("write: ok"), "\(events.value)")
+        // NB: committed, or — when holding the row took longer than a write's 5 s bound (a loaded machine,
+        // AddressSanitizer) — answered 503 as the contract says; never anything else.
+        let unavailable = "write: failure(Domain.TodoError.unavailable(\"PostgreSQL did not commit in time\"))"
+        #expect(events.value.contains("write: ok") || events.value.contains(unavailable), "\(events.value)")
         // Strictly in id order, each once.
         let applied = ids(events.value)
         #expect(applied == applied.sorted() && Set(applied).count == applied.count, "\(applied)")
