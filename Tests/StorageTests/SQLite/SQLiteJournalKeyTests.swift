@@ -78,7 +78,7 @@ import Testing
                 try answer(journal, .insert(title: "Before the restart", completed: false), key: "k")?.get())
             journal.stop()
         }
-        let reopened = try SQLiteJournal(path: path)
+        let reopened = try reopening { try SQLiteJournal(path: path) }
         let heard = follow(reopened)
         #expect(answer(reopened, .insert(title: "Before the restart", completed: false), key: "k") == .success(first))
         #expect(try reopened.store.all().filter { $0.title == "Before the restart" }.count == 1)

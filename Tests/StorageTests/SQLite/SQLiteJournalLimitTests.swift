@@ -66,7 +66,7 @@ import Testing
             _ = insertConcurrently(journal, count: 3, threads: 1)
             journal.stop()
         }
-        let reopened = try SQLiteJournal(path: path, maxTodos: 3)
+        let reopened = try reopening { try SQLiteJournal(path: path, maxTodos: 3) }
         #expect(answer(reopened, .insert(title: "one too many", completed: false)) == .failure(.tooManyTodos(limit: 3)))
     }
 }

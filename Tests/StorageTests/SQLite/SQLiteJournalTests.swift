@@ -67,11 +67,11 @@ import Testing
         #expect(first * 65536 > Int64(Date().timeIntervalSince1970 * 1_000_000) - 60_000_000)
         let second: Int64
         do {
-            let store = try SQLiteTodoStore(path: path)
+            let store = try reopening { try SQLiteTodoStore(path: path) }
             _ = try store.insert(title: "Walk the dog", completed: false)
             second = store.startSeq
         }
-        let third = try SQLiteTodoStore(path: path)
+        let third = try reopening { try SQLiteTodoStore(path: path) }
         #expect(second > first)
         #expect(third.startSeq > second + 1)
         #expect(try third.recentEntries(limit: 10).map(\.seq) == [second + 1])
@@ -89,7 +89,7 @@ import Testing
                 """)
         }
         let clock = Int64(Date().timeIntervalSince1970 * 1_000_000)
-        let store = try SQLiteTodoStore(path: path)
+        let store = try reopening { try SQLiteTodoStore(path: path) }
         #expect(try store.all().map(\.title) == ["Buy Milk", "Kept"])
         #expect(store.startSeq * 65536 > clock)
         #expect(try store.recentEntries(limit: 10).isEmpty)

@@ -31,7 +31,7 @@ import Testing
             #expect(try store.update(Todo(id: 1, title: "Buy oat milk", completed: true)))
             #expect(try store.delete(id: 2))
         }
-        let reopened = try SQLiteTodoStore(path: path)
+        let reopened = try reopening { try SQLiteTodoStore(path: path) }
         #expect(
             try reopened.all() == [
                 Todo(id: 1, title: "Buy oat milk", completed: true),
@@ -44,7 +44,7 @@ import Testing
             let store = try SQLiteTodoStore(path: path)
             #expect(try store.delete(id: 1))
         }
-        #expect(try SQLiteTodoStore(path: path).all() == [])
+        #expect(try reopening { try SQLiteTodoStore(path: path) }.all() == [])
     }
 
     @Test func idsAreNeverReusedEvenAfterDeletingTheNewestAndRestarting() throws {
@@ -54,7 +54,7 @@ import Testing
             #expect(second.id == 2)
             #expect(try store.delete(id: second.id))
         }
-        let reopened = try SQLiteTodoStore(path: path)
+        let reopened = try reopening { try SQLiteTodoStore(path: path) }
         #expect(try reopened.insert(title: "Third", completed: false).id == 3)
     }
 
