@@ -319,9 +319,13 @@ def test_deeply_nested_json_is_400_not_a_stack_overflow(server, body):
         assert server.alive(), f"crashed on {method} {path}"
 
 
-def test_wrong_content_type_is_415(server):
-    r = post_raw(server, "/todos", b'{"title":"milk and honey"}', content_type="text/plain")
-    assert_rejected(r, statuses=(415,), allow_close=False)
+@pytest.mark.parametrize("content_type", ["text/plain", "", "; charset=utf-8"])
+def test_wrong_content_type_is_415(server, content_type):
+    # An empty value once crashed the server (found by stage 80's fuzzer).
+    for path, method in (("/todos", "POST"), ("/todos/1", "PATCH"), ("/movies/keyword", "PUT")):
+        r = post_raw(server, path, b'{"title":"milk and honey"}', content_type=content_type, method=method)
+        assert_rejected(r, statuses=(415,), allow_close=False)
+        assert server.alive(), f"crashed on {method} {path} with Content-Type {content_type!r}"
 
 
 def test_body_over_one_mebibyte_is_413(server):
