@@ -36,7 +36,9 @@ import Testing
     }
 
     /// An empty value, or one that is only parameters, names no media type (the empty one once crashed: fuzz).
-    @Test(arguments: [Optional("text/plain"), "application/x-www-form-urlencoded", nil, "", " ", ";", "; charset=utf-8"])
+    @Test(arguments: [
+        Optional("text/plain"), "application/x-www-form-urlencoded", nil, "", " ", ";", "; charset=utf-8",
+    ])
     func nonJSONContentTypeIs415(contentType: String?) {
         #expect(throws: HTTPError.unsupportedMediaType) {
             try request(#"{"title":"x"}"#, contentType: contentType).jsonBody(fields: Self.fields)

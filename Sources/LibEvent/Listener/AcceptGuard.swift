@@ -11,6 +11,15 @@ import Synchronization
 /// This guard holds one spare descriptor: on EMFILE it frees it, accepts the waiting connection and closes
 /// it at once (the client sees the connection closed, not a hang), then takes the spare back. When even
 /// that fails, accepting pauses for a moment instead of spinning. Connections already open are untouched.
+///
+/// Every loop has a guard on its own listener of the one listening socket, so the loops race for a freed
+/// descriptor. Two rules keep at least one guard holding a spare, so a waiting connection is always closed
+/// rather than left to hang in the backlog:
+/// - freeing a spare, the accept into it and taking it back happen under one process-wide lock, and a guard
+///   without a spare takes one only under that lock, so no guard takes another's freed descriptor;
+/// - a guard that has lost its spare (another loop's ordinary accept took the freed descriptor, which then
+///   served a client) keeps its listener disabled until it has a spare again, so its ordinary accepts
+///   cannot take the descriptor another guard frees.
 final class AcceptGuard: @unchecked Sendable {
     // NB: @unchecked because `spare` and `paused` are used on `loop`'s thread only (libevent calls the error
     // callback there, and `invalidate` runs there).
@@ -24,6 +33,9 @@ final class AcceptGuard: @unchecked Sendable {
 
     /// The guards by their `evconnlistener`: libevent hands the error callback evhttp's context, not ours.
     private static let guards = Mutex<[Int: AcceptGuard]>([:])
+
+    /// Held from freeing a spare until it is taken back, and while a guard without one opens one.
+    private static let spareExchange = Mutex(())
 
     /// Installs the guard on `listener` (an `evhttp` bound socket's `evconnlistener`), on `loop`.
     init(listener: OpaquePointer, loop: EventLoop) {
@@ -58,30 +70,41 @@ final class AcceptGuard: @unchecked Sendable {
             Log.error("accept failed: \(String(cString: strerror(error)))")
             return
         }
-        if spare >= 0 {
+        let accepted: Int32 = Self.spareExchange.withLock { _ in
+            guard spare >= 0 else {
+                spare = Self.openSpare()
+                return -1
+            }
             close(spare)
-            spare = -1
+            let accepted = accept(evconnlistener_get_fd(listener), nil, nil)
+            if accepted >= 0 { close(accepted) }
+            spare = Self.openSpare()
+            return accepted
         }
-        let accepted = accept(evconnlistener_get_fd(listener), nil, nil)
-        if accepted >= 0 { close(accepted) }
-        spare = Self.openSpare()
         refusedSinceWarning += accepted >= 0 ? 1 : 0
         warnAtMostEverySecond()
         if accepted < 0 || spare < 0 { pause() }
     }
 
-    /// Stops accepting for 100 ms, so a loop with no descriptor to spare does not spin.
+    /// Stops accepting for 100 ms, so a loop with no descriptor to spare does not spin; a guard without a
+    /// spare stays paused, trying every 100 ms, until it has one.
     private func pause() {
         guard !paused else { return }
         paused = true
         evconnlistener_disable(listener)
+        resumeLater()
+    }
+
+    private func resumeLater() {
         loop.schedule(after: 0.1) { [self] in
-            guard paused else { return }
-            paused = false
             // The listener is still ours unless `invalidate` ran meanwhile.
-            if AcceptGuard.guards.withLock({ $0[Self.key(listener)] }) === self {
-                evconnlistener_enable(listener)
+            guard paused, AcceptGuard.guards.withLock({ $0[Self.key(listener)] }) === self else { return }
+            if spare < 0 {
+                Self.spareExchange.withLock { _ in spare = Self.openSpare() }
+                guard spare >= 0 else { return resumeLater() }
             }
+            paused = false
+            evconnlistener_enable(listener)
         }
     }
 
