@@ -20,14 +20,24 @@ import Synchronization
 /// - a guard that has lost its spare (another loop's ordinary accept took the freed descriptor, which then
 ///   served a client) keeps its listener disabled until it has a spare again, so its ordinary accepts
 ///   cannot take the descriptor another guard frees.
+///
+/// The guard also spreads new connections over the loops: its listener accepts one connection per turn of
+/// the loop, and waits a moment while its loop has more open connections than another (see `accepted`).
 final class AcceptGuard: @unchecked Sendable {
     // NB: @unchecked because `spare` and `paused` are used on `loop`'s thread only (libevent calls the error
     // callback there, and `invalidate` runs there).
 
     private let listener: OpaquePointer
+    private let socket: ObjectIdentifier
     private let loop: EventLoop
     private var spare: Int32
     private var paused = false
+    /// Off for the rest of this turn after an accept (`accepted`), on again in `turnEnded`.
+    private var heldForTurn = false
+    /// This loop's open connections, read by the other loops' guards (`isAheadOfAnotherLoop`).
+    private let openConnections = Atomic<Int>(0)
+    /// False once `invalidate` ran: the listener is being freed and must not be enabled again.
+    private var installed = true
     private var lastWarning: UInt64 = 0
     private var refusedSinceWarning = 0
 
@@ -37,10 +47,12 @@ final class AcceptGuard: @unchecked Sendable {
     /// Held from freeing a spare until it is taken back, and while a guard without one opens one.
     private static let spareExchange = Mutex(())
 
-    /// Installs the guard on `listener` (an `evhttp` bound socket's `evconnlistener`), on `loop`.
-    init(listener: OpaquePointer, loop: EventLoop) {
+    /// Installs the guard on `listener` (an `evhttp` bound socket's `evconnlistener`), on `loop`; `socket`
+    /// names the listening socket the listener accepts on (its loops are the ones it compares with).
+    init(listener: OpaquePointer, loop: EventLoop, socket: ObjectIdentifier) {
         self.listener = listener
         self.loop = loop
+        self.socket = socket
         spare = Self.openSpare()
         Self.guards.withLock { $0[Self.key(listener)] = self }
         evconnlistener_set_error_cb(listener) { listener, _ in
@@ -59,11 +71,61 @@ final class AcceptGuard: @unchecked Sendable {
     func invalidate() {
         precondition(loop.inLoop)
         _ = Self.guards.withLock { $0.removeValue(forKey: Self.key(listener)) }
+        installed = false
         if spare >= 0 {
             close(spare)
             spare = -1
         }
     }
+
+    // MARK: One accept per turn
+
+    /// How many connections this loop has open; on the loop, whenever that changes.
+    func setOpenConnections(_ count: Int) {
+        openConnections.store(count, ordering: .relaxed)
+    }
+
+    /// The listener accepted a connection; on the loop, from evhttp's accept (`HTTPListener.makeBufferEvent`).
+    ///
+    /// Disables the listener for the rest of this turn. libevent's listener otherwise accepts until the
+    /// backlog is empty, so the loop that wakes first takes a whole burst of connections (a client's 64
+    /// keep-alive connections often all landed on one of two loops, and stayed there) while the others find
+    /// none. The epoll changelist turns a disable and an enable within one turn into at most one system call.
+    func accepted() {
+        guard installed, !paused, !heldForTurn else { return }
+        heldForTurn = true
+        evconnlistener_disable(listener)
+    }
+
+    /// This turn's new connections are attached: accepting goes on, unless it is paused; a loop with more
+    /// open connections than another waits a millisecond first, so the others (woken by the same listening
+    /// socket) take the next ones. The wait is short and ends by itself, so a loop stuck in a long callback
+    /// delays its neighbours' accepts by at most that.
+    func turnEnded() {
+        guard heldForTurn else { return }
+        heldForTurn = false
+        guard installed, !paused else { return }
+        guard isAheadOfAnotherLoop() else { return _ = evconnlistener_enable(listener) }
+        loop.schedule(after: Self.aheadWait) { [self] in
+            if installed, !paused, !heldForTurn { evconnlistener_enable(listener) }
+        }
+    }
+
+    /// How long a loop ahead of another waits before it accepts again.
+    static let aheadWait = 0.001
+    /// How many more open connections than another loop make a loop wait.
+    static let aheadBy = 2
+
+    private func isAheadOfAnotherLoop() -> Bool {
+        let mine = openConnections.load(ordering: .relaxed)
+        return Self.guards.withLock { guards in
+            guards.values.contains {
+                $0 !== self && $0.socket == socket && $0.openConnections.load(ordering: .relaxed) + Self.aheadBy < mine
+            }
+        }
+    }
+
+    // MARK: Out of descriptors
 
     private func acceptFailed(_ error: Int32) {
         guard error == EMFILE || error == ENFILE else {
@@ -98,7 +160,7 @@ final class AcceptGuard: @unchecked Sendable {
     private func resumeLater() {
         loop.schedule(after: 0.1) { [self] in
             // The listener is still ours unless `invalidate` ran meanwhile.
-            guard paused, AcceptGuard.guards.withLock({ $0[Self.key(listener)] }) === self else { return }
+            guard paused, installed else { return }
             if spare < 0 {
                 Self.spareExchange.withLock { _ in spare = Self.openSpare() }
                 guard spare >= 0 else { return resumeLater() }

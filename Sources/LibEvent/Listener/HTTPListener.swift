@@ -97,7 +97,9 @@ package final class HTTPListener: @unchecked Sendable {
             throw LibEventError("evhttp_accept_socket_with_handle failed")
         }
         self.bound = bound
-        acceptGuard = evhttp_bound_socket_get_listener(bound).map { AcceptGuard(listener: $0, loop: loop) }
+        acceptGuard = evhttp_bound_socket_get_listener(bound).map {
+            AcceptGuard(listener: $0, loop: loop, socket: ObjectIdentifier(socket))
+        }
     }
 
     deinit {
@@ -164,6 +166,8 @@ package final class HTTPListener: @unchecked Sendable {
         guards[bev]?.detach()
         guards[bev] = connectionGuard
         unattached.append(connectionGuard)
+        acceptGuard?.setOpenConnections(guards.count)
+        acceptGuard?.accepted()
         if let attachEvent { event_active(attachEvent, EV_TIMEOUT, 0) }
         return bev
     }
@@ -172,11 +176,13 @@ package final class HTTPListener: @unchecked Sendable {
         let fresh = unattached
         unattached = []
         for connectionGuard in fresh { connectionGuard.attach() }
+        acceptGuard?.turnEnded()
     }
 
     /// evhttp closed the connection of `connectionGuard`.
     func connectionClosed(_ connectionGuard: ConnectionGuard) {
         if guards[connectionGuard.bev] === connectionGuard { guards[connectionGuard.bev] = nil }
+        acceptGuard?.setOpenConnections(guards.count)
     }
 
     private func guardOf(_ raw: UnsafeMutablePointer<evhttp_request>) -> ConnectionGuard? {
