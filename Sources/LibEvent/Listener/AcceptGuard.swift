@@ -36,6 +36,8 @@ final class AcceptGuard: @unchecked Sendable {
     private var heldForTurn = false
     /// This loop's open connections, read by the other loops' guards (`isAheadOfAnotherLoop`).
     private let openConnections = Atomic<Int>(0)
+    /// Set while `turnEnded` keeps the listener off because this loop is ahead of another.
+    private let waitingWhileAhead = Atomic<Bool>(false)
     /// False once `invalidate` ran: the listener is being freed and must not be enabled again.
     private var installed = true
     private var lastWarning: UInt64 = 0
@@ -97,21 +99,38 @@ final class AcceptGuard: @unchecked Sendable {
         evconnlistener_disable(listener)
     }
 
-    /// This turn's new connections are attached: accepting goes on, unless it is paused; a loop with more
-    /// open connections than another waits a millisecond first, so the others (woken by the same listening
-    /// socket) take the next ones. The wait is short and ends by itself, so a loop stuck in a long callback
-    /// delays its neighbours' accepts by at most that.
+    /// This turn's new connections are attached: accepting goes on, unless it is paused. A loop with more
+    /// open connections than another waits instead, so the others (woken by the same listening socket) take
+    /// the next ones. It goes on as soon as a loop that accepted finds it no longer ahead, or after
+    /// `aheadWait` at the latest, so a neighbour stuck in a long callback slows its accepts but cannot stop
+    /// them. The loop with the fewest connections never waits, so some loop is always accepting.
     func turnEnded() {
         guard heldForTurn else { return }
         heldForTurn = false
         guard installed, !paused else { return }
-        guard isAheadOfAnotherLoop() else { return _ = evconnlistener_enable(listener) }
-        loop.schedule(after: Self.aheadWait) { [self] in
-            if installed, !paused, !heldForTurn { evconnlistener_enable(listener) }
+        if isAheadOfAnotherLoop() {
+            waitingWhileAhead.store(true, ordering: .relaxed)
+            loop.schedule(after: Self.aheadWait) { [self] in resumeAfterWaiting() }
+        } else {
+            evconnlistener_enable(listener)
+        }
+        let waiting = Self.guards.withLock { guards in
+            guards.values.filter {
+                $0 !== self && $0.socket == socket && $0.waitingWhileAhead.load(ordering: .relaxed)
+            }
+        }
+        for other in waiting where !other.isAheadOfAnotherLoop() {
+            other.loop.execute { other.resumeAfterWaiting() }
         }
     }
 
-    /// How long a loop ahead of another waits before it accepts again.
+    /// Ends a wait of `turnEnded` (once, whichever comes first: the timer or another loop); on the loop.
+    private func resumeAfterWaiting() {
+        guard waitingWhileAhead.exchange(false, ordering: .relaxed) else { return }
+        if installed, !paused, !heldForTurn { evconnlistener_enable(listener) }
+    }
+
+    /// How long a loop ahead of another waits at most before it accepts again.
     static let aheadWait = 0.001
     /// How many more open connections than another loop make a loop wait.
     static let aheadBy = 2
