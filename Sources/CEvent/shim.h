@@ -15,11 +15,6 @@
 #include <event2/dns.h>
 #include <event2/listener.h>
 
-// memfd_create (LibEvent's FileBody): glibc declares it only under _GNU_SOURCE, which <sys/select.h> above
-// was read without; the prototype is glibc's (sys/mman.h), MFD_CLOEXEC is 1.
-int memfd_create(const char *name, unsigned int flags);
-static inline int CEvent_memfd_create(const char *name) { return memfd_create(name, 1u); }
-
 // glibc's malloc_trim and mallinfo2 (LibEvent's Allocator): returning freed pages after clients leave.
 #include <malloc.h>
 

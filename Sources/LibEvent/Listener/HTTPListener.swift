@@ -263,7 +263,6 @@ package final class HTTPListener: @unchecked Sendable {
                     evhttp_add_header(output, "Content-Length", String(response.body.count))
                 }
             } else if let wire {
-                if response.body.count >= FileBody.minimumSize { Self.cork(raw) }
                 wire.appendBody(of: response, to: evhttp_request_get_output_buffer(raw))
             } else if !response.body.isEmpty {
                 ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
@@ -277,32 +276,6 @@ package final class HTTPListener: @unchecked Sendable {
         }
         if let wire { wire.withHead(of: response, reply) } else { reply(nil) }
         log.write(status: response.status, to: requestLog)
-    }
-
-    /// Holds the head of a large prepared answer until its body follows (`TCP_CORK`), released when the
-    /// connection's output has drained. libevent writes the head (`writev`) and the body's file (`sendfile`)
-    /// in two loop turns; uncorked, the head leaves as a small segment of its own, which wakes the client
-    /// once more per response (issue 14: `GET /albums` 0.91x the C server without, 1.09-1.23x with it).
-    /// The kernel sends corked bytes after 200 ms at the latest, should the drain never come.
-    private static func cork(_ raw: UnsafeMutablePointer<evhttp_request>) {
-        guard let bev = evhttp_request_get_connection(raw).flatMap(evhttp_connection_get_bufferevent) else { return }
-        let descriptor = bufferevent_getfd(bev)
-        var on: Int32 = 1
-        guard setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
-        else { return }
-        // NB: the descriptor travels as the context (plus one: 0 must not be nil); the callback is freed with
-        // the buffer if the connection closes first.
-        let context = UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1)
-        _ = evbuffer_add_cb(bufferevent_get_output(bev), uncork, context)
-    }
-
-    /// The output buffer's callback after `cork`: once it is empty, lets the held bytes go and removes itself.
-    private static let uncork: evbuffer_cb_func = { buffer, _, context in
-        guard evbuffer_get_length(buffer) == 0 else { return }
-        var off: Int32 = 0
-        let descriptor = Int32(Int(bitPattern: context) - 1)
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
-        evbuffer_remove_cb(buffer, HTTPListener.uncork, context)
     }
 
     func replyFinished() {
