@@ -24,13 +24,21 @@ package final class PreparedBody: Sendable {
     /// What every `GET` of this body with one encoding is answered: the `200` as sent (its headers —
     /// `Content-Type`, `Vary`, `ETag`, `Content-Encoding`… — and body) and the `304` for a matching
     /// `If-None-Match`, made once per change instead of per request.
-    package struct Representation: Sendable {
+    ///
+    /// NB: a class, so a `GET` takes it out of the lock with one retain, not a copy of two responses.
+    package final class Representation: Sendable {
         /// The `200`.
-        package var response: Response
+        package let response: Response
         /// The `304`.
-        package var notModified: Response
+        package let notModified: Response
         /// The identity form's tag, which `If-None-Match` is compared with (and its `-gzip` form).
-        package var identityTag: String
+        package let identityTag: String
+
+        package init(response: Response, notModified: Response, identityTag: String) {
+            self.response = response
+            self.notModified = notModified
+            self.identityTag = identityTag
+        }
     }
 
     /// `etag` nil: a tag from the bytes' checksums (`Checksum.fingerprint`).

@@ -56,8 +56,19 @@ package struct RawRequestCheck: Sendable {
     private var afterCR = false
     // The request line: its three parts.
     private var spaces = 0
-    private var method: [UInt8] = []
-    private var version: [UInt8] = []
+    /// The method's first eight bytes, packed (the first in the lowest byte), and its length: every method a
+    /// server usually sees is kept without an allocation. A longer method is kept in `longMethod` (its first
+    /// `maxKept + 1` bytes).
+    private var packedMethod: UInt64 = 0
+    private var methodLength = 0
+    private var longMethod: [UInt8] = []
+    /// The method as a string, made when its last byte arrived.
+    private var method = ""
+    /// The version: its length so far, whether it reads `HTTP/DIGIT.DIGIT` so far, and its two digits (checked
+    /// as the bytes arrive, so that no bytes are kept).
+    private var versionLength = 0
+    private var versionSound = true
+    private var versionDigits: (major: UInt8, minor: UInt8) = (0, 0)
     // The header line being read: whether its name may still be one of the two that decide the framing
     // (compared byte by byte, case-insensitively, so that no name is stored), and then that value.
     private var mayBeContentLength = true
@@ -68,7 +79,7 @@ package struct RawRequestCheck: Sendable {
     private var transferEncodings: [[UInt8]] = []
 
     /// Whether the method read so far is `HEAD` (its answer then carries no body).
-    package var isHEAD: Bool { method == Array("HEAD".utf8) }
+    package var isHEAD: Bool { methodLength == 4 && packedMethod == Self.packedHEAD }
 
     package init(limit: Int = 64 << 10) {
         self.limit = limit
@@ -180,6 +191,7 @@ package struct RawRequestCheck: Sendable {
     private mutating func requestLine(_ byte: UInt8) -> String? {
         if byte == 0x20 {
             guard lineLength > 0, spaces < 2 else { return "a request line that is not method, target, version" }
+            if spaces == 0 { method = methodName() }
             spaces += 1
             return nil
         }
@@ -187,13 +199,45 @@ package struct RawRequestCheck: Sendable {
         switch spaces {
         case 0:
             guard Self.isTokenCharacter(byte) else { return "a method that is not a token" }
-            if method.count <= Self.maxKept { method.append(byte) }
+            methodByte(byte)
         case 2:
-            if version.count <= Self.maxKept { version.append(byte) }
+            versionByte(byte)
         default:
             break
         }
         return nil
+    }
+
+    /// One byte of the method, at `methodLength`.
+    private mutating func methodByte(_ byte: UInt8) {
+        if methodLength < 8 {
+            packedMethod |= UInt64(byte) << (8 * methodLength)
+        } else if methodLength <= Self.maxKept {
+            if longMethod.isEmpty { longMethod = Self.unpacked(packedMethod, count: 8) }
+            longMethod.append(byte)
+        }
+        methodLength += 1
+    }
+
+    /// The method read so far, as a string: one of `knownMethods` (a literal: nothing made), or made from
+    /// its bytes.
+    private func methodName() -> String {
+        guard methodLength <= 8 else { return String(decoding: longMethod, as: UTF8.self) }
+        for known in Self.knownMethods where known.packed == packedMethod { return known.name }
+        return String(decoding: Self.unpacked(packedMethod, count: methodLength), as: UTF8.self)
+    }
+
+    /// One byte of the version, at `versionLength`: `HTTP/` then a digit, `.`, a digit, and nothing more.
+    private mutating func versionByte(_ byte: UInt8) {
+        let isDigit = byte >= 0x30 && byte <= 0x39
+        switch versionLength {
+        case 0..<5: versionSound = versionSound && byte == Self.httpSlash[versionLength]
+        case 5: (versionSound, versionDigits.major) = (versionSound && isDigit, byte)
+        case 6: versionSound = versionSound && byte == UInt8(ascii: ".")
+        case 7: (versionSound, versionDigits.minor) = (versionSound && isDigit, byte)
+        default: versionSound = false
+        }
+        versionLength += 1
     }
 
     private mutating func endOfLine() -> String? {
@@ -205,10 +249,10 @@ package struct RawRequestCheck: Sendable {
         }
         switch line {
         case .request:
-            guard spaces == 2, !version.isEmpty, !method.isEmpty else {
+            guard spaces == 2, versionLength > 0, !method.isEmpty else {
                 return "a request line that is not method, target, version"
             }
-            guard Self.isVersion(version) else { return "an HTTP version that is not HTTP/DIGIT.DIGIT" }
+            guard versionSound, versionLength == 8 else { return "an HTTP version that is not HTTP/DIGIT.DIGIT" }
             line = .name
         case .name:
             if lineLength == 0 {
@@ -243,8 +287,9 @@ package struct RawRequestCheck: Sendable {
         }
         let chunked = transferEncodings.count == 1 && transferEncodings[0].map(Self.lowercased) == Self.chunked
         return Head(
-            length: consumed, method: String(decoding: method, as: UTF8.self),
-            isHTTP11: version[5] == UInt8(ascii: "1") && version[7] >= UInt8(ascii: "1"), contentLength: length,
+            length: consumed, method: method,
+            isHTTP11: versionDigits.major == UInt8(ascii: "1") && versionDigits.minor >= UInt8(ascii: "1"),
+            contentLength: length,
             transferEncodings: transferEncodings.map { String(decoding: $0, as: UTF8.self) }, chunked: chunked)
     }
 
@@ -260,9 +305,17 @@ package struct RawRequestCheck: Sendable {
         }
     }
 
-    private static func isVersion(_ version: [UInt8]) -> Bool {
-        version.count == 8 && version.starts(with: httpSlash) && version[6] == UInt8(ascii: ".")
-            && (0x30...0x39).contains(version[5]) && (0x30...0x39).contains(version[7])
+    private static let knownMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
+        .map { (packed: packed($0), name: $0) }
+    private static let packedHEAD = packed("HEAD")
+
+    /// The first eight bytes of `text` as `packedMethod` packs them.
+    private static func packed(_ text: String) -> UInt64 {
+        text.utf8.prefix(8).enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * $1.offset) }
+    }
+
+    private static func unpacked(_ packed: UInt64, count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: packed >> (8 * $0)) }
     }
 
     private static let contentLength = Array("content-length".utf8)

@@ -12,8 +12,8 @@ import Synchronization
 package final class SharedBytes: Sendable {
     /// The bytes.
     package let bytes: [UInt8]
-    /// What a sender made once from these bytes for all its sends (LibEvent: a large body as a file the
-    /// kernel sends from), kept for as long as the bytes live.
+    /// What a sender made once from these bytes for all its sends (LibEvent: a prepared answer's header
+    /// lines), kept for as long as the bytes live.
     private let attached = Mutex<(any AnyObject & Sendable)?>(nil)
 
     /// Wraps `bytes` (no copy: the array's storage is shared).
@@ -32,11 +32,15 @@ package final class SharedBytes: Sendable {
             }
     }
 
-    /// The object of type `T` attached to these bytes, made by `make` on first use (nil: none could be
-    /// made; asked again next time). Made under the lock, so concurrent first senders make it once.
-    package func attachment<T: AnyObject & Sendable>(_ type: T.Type = T.self, make: () -> T?) -> T? {
+    /// The object attached to these bytes, made by `make` on first use (nil: none could be made; asked
+    /// again next time). Made under the lock, so concurrent first senders make it once. One kind of sender
+    /// attaches (LibEvent's `PreparedWire`), which casts what it gets back.
+    ///
+    /// NB: not generic: called from another module, a generic one made `Optional<T>`'s type metadata and a
+    /// dynamic cast at run time on every call (about 600 instructions per `GET`, docs/benchmarks.md).
+    package func attachment(make: () -> (any AnyObject & Sendable)?) -> (any AnyObject & Sendable)? {
         attached.withLock { attached in
-            if let kept = attached as? T { return kept }
+            if let attached { return attached }
             let made = make()
             if let made { attached = made }
             return made

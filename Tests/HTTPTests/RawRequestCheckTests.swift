@@ -32,6 +32,38 @@ import Testing
         }
     }
 
+    /// The method comes back as sent whatever its length (the usual ones are kept packed, longer ones as
+    /// bytes) and wherever the bytes are split; `isHEAD` is exactly `HEAD`.
+    @Test(arguments: ["GET", "HEAD", "OPTIONS", "PROPFIND", "MKCALENDAR", "BASELINE-CONTROL", "HEADX", "HEA"])
+    func methodIsKeptAsSent(method: String) {
+        let text = "\(method) /todos HTTP/1.1\r\nHost: x\r\n\r\n"
+        for split in [nil, 1, 3, 4, 8, 9, method.utf8.count + 3] {
+            var check = RawRequestCheck()
+            let bytes = Array(text.utf8)
+            if let split { check.feed(bytes[..<split]) }
+            guard case .complete(let head) = check.feed(bytes[(split ?? 0)...]) else {
+                Issue.record("\(method) not complete when split at \(String(describing: split))")
+                continue
+            }
+            #expect(head.method == method)
+            #expect(check.isHEAD == (method == "HEAD"))
+        }
+    }
+
+    @Test func versionIsHTTPDigitDotDigit() {
+        let isHTTP11 = { (version: String) -> Bool? in
+            guard case .complete(let head) = self.verdict("GET / \(version)\r\nHost: x\r\n\r\n") else { return nil }
+            return head.isHTTP11
+        }
+        #expect(isHTTP11("HTTP/1.1") == true)
+        #expect(isHTTP11("HTTP/1.9") == true)
+        #expect(isHTTP11("HTTP/1.0") == false)
+        #expect(isHTTP11("HTTP/2.0") == false)
+        for bad in ["HTTP/1.10", "HTTP/1", "HTTP/11", "HTTP 1.1", "http/1.1", "HTTP/a.1", "HTTP/1,1", "XHTTP/1.1"] {
+            #expect(isHTTP11(bad) == nil, "\(bad) was taken")
+        }
+    }
+
     @Test func chunkedAloneIsChunkedAndBareLineFeedsEndLines() {
         guard case .complete(let head) = verdict("PUT / HTTP/1.0\nTransfer-Encoding: Chunked\n\n") else {
             Issue.record("not complete")

@@ -39,8 +39,9 @@ package final class LogBuffer: Sendable {
             line.append(UInt8(48 + millis / 100))
             line.append(UInt8(48 + millis / 10 % 10))
             line.append(UInt8(48 + millis % 10))
-            line.append(contentsOf: "Z ".utf8)
-            line.append(contentsOf: level.label.utf8)
+            line.append(UInt8(ascii: "Z"))
+            line.append(0x20)
+            for byte in level.label.utf8 { line.append(byte) }
             line.append(0x20)
         }
 

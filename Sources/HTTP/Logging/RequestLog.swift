@@ -27,26 +27,33 @@ package struct RequestLog: Sendable {
     package func write(status: Int, note: String = "", to buffer: LogBuffer? = nil) {
         guard Log.enabled(.info) else { return }
         let micros = (Self.now() - arrived) / 1000
-        // NB: a loop's line is formatted straight into its buffer (the hot path of every request); a path
+        // NB: a loop's line is formatted straight into its buffer (the hot path of every request), byte by byte
+        // (`append(contentsOf:)` of a string's UTF-8 costs more than the copy for these short texts); a path
         // with anything but printable ASCII takes the string path, which escapes control characters.
-        guard let buffer, path.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else {
+        guard let buffer, Self.isPrintableASCII(path) else {
             let line = "\(method.rawValue) \(path) \(status) \(micros / 1000).\(micros % 1000 / 100)ms\(note)"
             if let buffer { buffer.append(.info, Log.oneLine(line)) } else { Log.info(line) }
             return
         }
         buffer.append(.info) { line in
-            line.append(contentsOf: method.rawValue.utf8)
+            for byte in method.rawValue.utf8 { line.append(byte) }
             line.append(0x20)
-            line.append(contentsOf: path.utf8)
+            for byte in path.utf8 { line.append(byte) }
             line.append(0x20)
             Self.appendDecimal(UInt64(max(0, status)), to: &line)
             line.append(0x20)
             Self.appendDecimal(micros / 1000, to: &line)
             line.append(0x2E)
             line.append(UInt8(48 + micros % 1000 / 100))
-            line.append(contentsOf: "ms".utf8)
-            line.append(contentsOf: note.utf8)
+            line.append(UInt8(ascii: "m"))
+            line.append(UInt8(ascii: "s"))
+            for byte in note.utf8 { line.append(byte) }
         }
+    }
+
+    private static func isPrintableASCII(_ text: String) -> Bool {
+        for byte in text.utf8 where byte < 0x20 || byte >= 0x7F { return false }
+        return true
     }
 
     private static func appendDecimal(_ value: UInt64, to line: inout [UInt8]) {

@@ -170,15 +170,17 @@ final class ConnectionGuard {
         guard length > start else { return }
         var position = evbuffer_ptr()
         guard evbuffer_ptr_set(input, &position, start, EVBUFFER_PTR_SET) == 0 else { return }
-        // NB: new bytes are mostly in one chunk of the buffer; more chunks take a second look.
+        // NB: new bytes are mostly in one chunk of the buffer, fed without making an array; more chunks take a
+        // second look.
         var first = iovec()
         let count = Int(evbuffer_peek(input, length - start, &position, &first, 1))
         guard count > 0 else { return }
-        var vectors = [first]
-        if count > 1 {
-            vectors = [iovec](repeating: iovec(), count: count)
-            _ = evbuffer_peek(input, length - start, &position, &vectors, Int32(count))
+        if count == 1 {
+            guard let base = first.iov_base?.assumingMemoryBound(to: UInt8.self) else { return }
+            return feed(UnsafeMutableBufferPointer(start: base, count: min(first.iov_len, length - start)))
         }
+        var vectors = [iovec](repeating: iovec(), count: count)
+        _ = evbuffer_peek(input, length - start, &position, &vectors, Int32(count))
         var remaining = length - start
         for vector in vectors where feeding && remaining > 0 {
             let size = min(vector.iov_len, remaining)
@@ -234,7 +236,8 @@ final class ConnectionGuard {
         if !sound.transferEncodings.isEmpty, let error = Request.transferCodingError(sound.transferEncodings) {
             return refuse(error)
         }
-        guard Self.bodyMethods.contains(sound.method), sound.chunked || (sound.contentLength ?? 0) > 0 else {
+        // NB: the framing first: most heads declare no body, and then no method name is hashed.
+        guard sound.chunked || (sound.contentLength ?? 0) > 0, Self.bodyMethods.contains(sound.method) else {
             feeding = false
             return
         }
@@ -254,7 +257,7 @@ final class ConnectionGuard {
     private static let bodyMethods: Set<String> = ["POST", "PUT", "PATCH", "GET", "DELETE", "OPTIONS", "CONNECT"]
 
     private func bodyExpected(_ sound: RawRequestCheck.Head) -> Bool {
-        Self.bodyMethods.contains(sound.method) && (sound.chunked || (sound.contentLength ?? 0) > 0)
+        (sound.chunked || (sound.contentLength ?? 0) > 0) && Self.bodyMethods.contains(sound.method)
     }
 
     /// The head timeout, plus the declared length at the minimum rate; a chunked body gets the cap.

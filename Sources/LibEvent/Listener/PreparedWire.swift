@@ -31,7 +31,7 @@ final class PreparedWire: Sendable {
     /// The wire form of `response` when it is a prepared answer (its `shared` bytes are its body).
     static func of(_ response: Response) -> PreparedWire? {
         guard let shared = response.shared, shared.isStorage(of: response.body) else { return nil }
-        return shared.attachment(PreparedWire.self) { PreparedWire(response) }
+        return shared.attachment { PreparedWire(response) } as? PreparedWire
     }
 
     /// Calls `body` with the reason phrase carrying `response`'s header lines, when the block stands for
