@@ -26,6 +26,8 @@ package final class HTTPListener: @unchecked Sendable {
     private let pendingReplies = Atomic<Int>(0)
     private let writeTimeout: timeval
     private let limits: ListenerLimits
+    /// The folder a large prepared body's file goes in (`FileBody`), or nil: every body goes by reference.
+    private let bodyFiles: String?
     /// This loop's request lines, buffered apart from every other loop's (flushed by `Log`).
     private let requestLog = LogBuffer()
     /// This loop's `Date` value, formatted once a second.
@@ -42,16 +44,19 @@ package final class HTTPListener: @unchecked Sendable {
     /// Largest write handed to the kernel at once (libevent's default of 16 KiB splits a 23 KB reply).
     static let maxSingleWrite = 4 << 20
 
-    /// Sets up the `evhttp` on `loop` (not yet running) and starts accepting on a duplicate of `socket`.
-    package init(loop: EventLoop, service: HTTPService, limits: ListenerLimits, socket: ListeningSocket)
-        throws(LibEventError)
-    {
+    /// Sets up the `evhttp` on `loop` (not yet running) and starts accepting on a duplicate of `socket`;
+    /// `bodyFiles` as the property says.
+    package init(
+        loop: EventLoop, service: HTTPService, limits: ListenerLimits, socket: ListeningSocket,
+        bodyFiles: String? = nil
+    ) throws(LibEventError) {
         guard let http = evhttp_new(loop.base) else { throw LibEventError("evhttp_new failed") }
         self.loop = loop
         self.service = service
         self.http = http
         writeTimeout = LoopTimer.timeval(seconds: limits.timeout)
         self.limits = limits
+        self.bodyFiles = bodyFiles
 
         // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here; TRACE and the methods
         // libevent does not know (QUERY, BREW: its internal EVHTTP_REQ_UNKNOWN_, 1 << 15) are let in so they get
@@ -248,7 +253,7 @@ package final class HTTPListener: @unchecked Sendable {
     ) {
         precondition(loop.inLoop)
         let output = evhttp_request_get_output_headers(raw)
-        let wire = PreparedWire.of(response)
+        let wire = PreparedWire.of(response, bodyFiles: bodyFiles)
         // `reason`: the status line's reason phrase with a prepared answer's header lines (`PreparedWire`),
         // or nil: evhttp's phrase, and the fields added one by one.
         func reply(_ reason: UnsafePointer<CChar>?) {
@@ -263,6 +268,7 @@ package final class HTTPListener: @unchecked Sendable {
                     evhttp_add_header(output, "Content-Length", String(response.body.count))
                 }
             } else if let wire {
+                if wire.sendsFile { Self.cork(raw) }
                 wire.appendBody(of: response, to: evhttp_request_get_output_buffer(raw))
             } else if !response.body.isEmpty {
                 ByteBox.append(response.body, to: evhttp_request_get_output_buffer(raw))
@@ -276,6 +282,32 @@ package final class HTTPListener: @unchecked Sendable {
         }
         if let wire { wire.withHead(of: response, reply) } else { reply(nil) }
         log.write(status: response.status, to: requestLog)
+    }
+
+    /// Holds the head of an answer whose body goes from a file (`TCP_CORK`) until the body follows, released
+    /// when the connection's output has drained. libevent writes the head (`writev`) and the file
+    /// (`sendfile`) one after the other; uncorked, the head leaves as a small segment of its own, which wakes
+    /// the client once more per response. The kernel sends corked bytes after 200 ms at the latest, should
+    /// the drain never come.
+    private static func cork(_ raw: UnsafeMutablePointer<evhttp_request>) {
+        guard let bev = evhttp_request_get_connection(raw).flatMap(evhttp_connection_get_bufferevent) else { return }
+        let descriptor = bufferevent_getfd(bev)
+        var on: Int32 = 1
+        guard setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_CORK, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+        else { return }
+        // NB: the descriptor travels as the context (plus one: 0 must not be nil); the callback is freed with
+        // the buffer if the connection closes first.
+        let context = UnsafeMutableRawPointer(bitPattern: Int(descriptor) + 1)
+        _ = evbuffer_add_cb(bufferevent_get_output(bev), uncork, context)
+    }
+
+    /// The output buffer's callback after `cork`: once it is empty, lets the held bytes go and removes itself.
+    private static let uncork: evbuffer_cb_func = { buffer, _, context in
+        guard evbuffer_get_length(buffer) == 0 else { return }
+        var off: Int32 = 0
+        let descriptor = Int32(Int(bitPattern: context) - 1)
+        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_CORK, &off, socklen_t(MemoryLayout<Int32>.size))
+        evbuffer_remove_cb(buffer, HTTPListener.uncork, context)
     }
 
     func replyFinished() {

@@ -3,12 +3,9 @@ import HTTP
 
 /// What the listener makes once from a prepared answer (`Response.shared`: a list snapshot's or a static
 /// file's `200`, the same for every `GET` until the next change) and reuses for every send of it: the
-/// answer's header lines as one block. The body goes by reference to the shared bytes (`ByteBox`), so
-/// libevent writes head and body in one `writev`.
-///
-/// A body is not sent from a memory file with `sendfile`: measured on this project's machine (Linux 6.18,
-/// `GET /albums`, 724 KB), the file's splice cost twice the kernel CPU per response of the `writev` copy
-/// (docs/benchmarks.md, session 10).
+/// answer's header lines as one block, and from 64 KiB on the body as a file on disk (`FileBody`, sent with
+/// `sendfile`). A smaller body, or one whose file could not be made, goes by reference to the shared bytes
+/// (`ByteBox`), so libevent writes head and body in one `writev`.
 ///
 /// evhttp builds a response head field by field: `evhttp_add_header` (three allocations and a check per
 /// field), then a `printf` per field into the output, then frees them all, per request. The block holds
@@ -18,21 +15,30 @@ import HTTP
 ///
 /// Kept in the `SharedBytes` (`attachment`), so it lives exactly as long as the prepared answer.
 final class PreparedWire: Sendable {
+    /// The body as a file the kernel sends from, when large enough and a folder for such files is set.
+    private let file: FileBody?
     /// The fields the block was made from.
     private let headers: HTTPHeaders
     /// `OK\r\nName: value\r\n…Name: value`, NUL-terminated; nil when a field could not go in a block.
     private let block: [CChar]?
 
-    private init(_ response: Response) {
+    private init(_ response: Response, bodyFiles: String?) {
+        file = bodyFiles.flatMap { FileBody.make(response.body, in: $0) }
         headers = response.headers
         block = response.status == 200 ? Self.block("OK", response.headers) : nil
     }
 
     /// The wire form of `response` when it is a prepared answer (its `shared` bytes are its body).
-    static func of(_ response: Response) -> PreparedWire? {
+    /// `bodyFiles`: the folder a large body's file goes in (`FileBody`), or nil for none. The first listener to
+    /// send the answer makes its wire form; all listeners of a server are given the same folder.
+    static func of(_ response: Response, bodyFiles: String?) -> PreparedWire? {
         guard let shared = response.shared, shared.isStorage(of: response.body) else { return nil }
-        return shared.attachment { PreparedWire(response) } as? PreparedWire
+        return shared.attachment { PreparedWire(response, bodyFiles: bodyFiles) } as? PreparedWire
     }
+
+    /// Whether the body goes from a file (`sendfile`), whose head the listener then holds back until the body
+    /// follows (`TCP_CORK`).
+    var sendsFile: Bool { file != nil }
 
     /// Calls `body` with the reason phrase carrying `response`'s header lines, when the block stands for
     /// them (same status, same fields: CORS decorates some answers per request, and those go field by
@@ -44,8 +50,9 @@ final class PreparedWire: Sendable {
         return block.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 
-    /// Adds the body to `buffer`, by reference to the shared bytes.
+    /// Adds the body to `buffer`: from the file, or by reference to the shared bytes.
     func appendBody(of response: Response, to buffer: OpaquePointer?) {
+        if let file, file.append(to: buffer) { return }
         if let shared = response.shared {
             ByteBox.append(shared: shared, to: buffer, referenceSize: ByteBox.bodyReferenceSize)
         }

@@ -50,6 +50,8 @@ enum CommandLineOptions {
           --journal-retention N
                              the newest changes the events table keeps, for Last-Event-ID resume after a
                              restart and an instance's catch-up (LIVESTATE_JOURNAL_RETENTION, default 100000)
+          --body-files DIR   folder where bodies of 64 KiB or more are also kept, as unlinked files sent with
+                             sendfile; off sends every body from memory (LIVESTATE_BODY_FILES, default /var/tmp)
           -h, --help         print this help and exit
           --version          print the version and exit
 
@@ -65,6 +67,7 @@ enum CommandLineOptions {
         "token": "LIVESTATE_TOKEN",
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
         "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
+        "body-files": "LIVESTATE_BODY_FILES",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -162,6 +165,16 @@ enum CommandLineOptions {
         }
         if let retention = try integer("journal-retention", in: 1...100_000_000, "a number of changes") {
             configuration.journalRetention = retention
+        }
+        if let (path, source) = value("body-files") {
+            if path == "off" {
+                configuration.bodyFiles = nil
+            } else {
+                guard LiveStateServer.isWritableFolder(path) else {
+                    throw CommandLineError("\(source): '\(path)' is not a writable directory (or off)")
+                }
+                configuration.bodyFiles = path
+            }
         }
         if let (text, source) = value("cors") {
             guard let policy = CORSPolicy(parsing: text) else {

@@ -39,6 +39,11 @@ struct Configuration: Sendable, Equatable {
     /// Seconds a connection may stay idle (reading a request or between requests).
     var timeout: Double = 60
 
+    /// The folder a large prepared body (from 64 KiB, such as `GET /albums`) is also written to, as an unlinked
+    /// file sent with `sendfile` (`FileBody`); nil (`--body-files off`) sends every body from memory. The
+    /// default is on a disk's filesystem on Debian (`/tmp` may be a memory one, whose `sendfile` costs more).
+    var bodyFiles: String? = "/var/tmp"
+
     init() {}
 
     /// One event loop per processor the process may run on (`Processors.available`), within the 1–64 that

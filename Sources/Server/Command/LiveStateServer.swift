@@ -20,6 +20,9 @@ final class LiveStateServer: Sendable {
     private let socket: ListeningSocket
     private let listeners: [HTTPListener]
     private let stopped = Atomic<Bool>(false)
+    /// The folder for large bodies' files (`--body-files`) when it is not a writable directory (the default
+    /// `/var/tmp` may be missing); said in a warning at start, and every body then goes from memory.
+    private let unusableBodyFiles: String?
 
     /// Binds the socket, then builds everything; nothing is served until `start()`.
     ///
@@ -43,9 +46,13 @@ final class LiveStateServer: Sendable {
         self.socket = socket
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.
         app.httpClient.resolveRelativeURLs(against: Self.selfURL(host: configuration.host, port: socket.port))
+        let bodyFiles = configuration.bodyFiles.flatMap { Self.isWritableFolder($0) ? $0 : nil }
+        unusableBodyFiles = bodyFiles == nil ? configuration.bodyFiles : nil
         do {
             listeners = try app.loops.map { loop throws(LibEventError) in
-                try HTTPListener(loop: loop, service: service, limits: configuration.listenerLimits, socket: socket)
+                try HTTPListener(
+                    loop: loop, service: service, limits: configuration.listenerLimits, socket: socket,
+                    bodyFiles: bodyFiles)
             }
         } catch {
             app.runShutdownActions()
@@ -74,6 +81,13 @@ final class LiveStateServer: Sendable {
         return URL(string: "http://\(reachable):\(port)")!
     }
 
+    /// Whether `path` is a directory this process may create files in.
+    static func isWritableFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            && FileManager.default.isWritableFile(atPath: path)
+    }
+
     /// Starts every loop's thread.
     func start() {
         for loop in app.loops { loop.run() }
@@ -83,6 +97,9 @@ final class LiveStateServer: Sendable {
         // NB: said once the server runs, so that a start that fails prints its one line and no more.
         if let folder = app.configuration.publicPath, app.staticFiles == nil {
             Log.warning("no static files (no page at /): \(folder) is not a directory; see --public")
+        }
+        if let folder = unusableBodyFiles {
+            Log.warning("large bodies go from memory: \(folder) is not a writable directory; see --body-files")
         }
     }
 

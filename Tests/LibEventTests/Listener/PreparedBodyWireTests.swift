@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
@@ -5,8 +6,9 @@ import Testing
 @testable import HTTP
 @testable import LibEvent
 
-/// A list snapshot's prepared answers over the wire, small and large (by reference to the shared bytes): the
-/// client gets exactly the current bytes, framed by the prepared head.
+/// A list snapshot's prepared answers over the wire, small and large: the client gets exactly the current
+/// bytes, framed by the prepared head, whether a large body goes from its file (`FileBody`, with `sendfile`,
+/// the head corked until it follows) or by reference to the shared bytes.
 @Suite struct PreparedBodyWireTests {
     /// The current body of a route, replaced as a snapshot is on each change.
     private final class Current: Sendable {
@@ -32,12 +34,18 @@ import Testing
         return Array(bytes.prefix(count - 1)) + [UInt8(ascii: "]")]
     }
 
-    @Test(arguments: [724_358, 1_000_000, 20_000])
-    func everyAnswerCarriesTheCurrentBytesWhole(size: Int) throws {
+    /// How bodies may go: from files in a folder, with no folder, or with a folder that is not there.
+    enum Files: CaseIterable, Sendable { case folder, none, missingFolder }
+
+    @Test(arguments: [724_358, 1_000_000, 20_000], Files.allCases)
+    func everyAnswerCarriesTheCurrentBytesWhole(size: Int, files: Files) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-bodies-\(UUID())")
+        if files == .folder { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: folder) }
         let current = Current(Self.body(size, seed: 1))
         var router = Router()
         router.get("/list") { _ in .response(current.response) }
-        let server = try TestListener(router)
+        let server = try TestListener(router, bodyFiles: files == .none ? nil : folder.path)
         let client = try RawHTTPClient(port: server.port)
         let gzip = [("Accept-Encoding", "gzip")]
         for seed in 1...3 {
@@ -67,6 +75,22 @@ import Testing
                 #expect(packed.headers.map(\.name).sorted() == (Self.fields + ["Content-Encoding"]).sorted())
                 #expect(packed.header("ETag") == PreparedBody(expected).gzipTag)
             }
+            if files == .folder {
+                // The current snapshot's large body (its gzip form is small) is one open file with no name;
+                // the files of replaced snapshots are closed, and the folder stays empty.
+                #expect(Self.openBodyFiles(in: folder.path) == (size >= FileBody.minimumSize ? 1 : 0))
+                #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+            }
+        }
+    }
+
+    /// How many unlinked body files in `folder` this process holds open (`/proc/self/fd` links read
+    /// `FOLDER/livestate-body-XXXXXX (deleted)`).
+    private static func openBodyFiles(in folder: String) -> Int {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.count { descriptor in
+            let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+            return target.map { $0.hasPrefix(folder + "/livestate-body-") && $0.hasSuffix(" (deleted)") } ?? false
         }
     }
 

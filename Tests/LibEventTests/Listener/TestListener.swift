@@ -11,11 +11,15 @@ final class TestListener: Sendable {
     let socket: ListeningSocket
     let listener: HTTPListener
 
-    init(_ router: Router, limits: ListenerLimits = ListenerLimits(), cors: CORSPolicy? = nil) throws {
+    init(
+        _ router: Router, limits: ListenerLimits = ListenerLimits(), cors: CORSPolicy? = nil,
+        bodyFiles: String? = nil
+    ) throws {
         loop = try EventLoop(name: "test-http")
         socket = try ListeningSocket(host: "127.0.0.1", port: 0)
         listener = try HTTPListener(
-            loop: loop, service: HTTPService(router: router, cors: cors), limits: limits, socket: socket)
+            loop: loop, service: HTTPService(router: router, cors: cors), limits: limits, socket: socket,
+            bodyFiles: bodyFiles)
         loop.run()
     }
 

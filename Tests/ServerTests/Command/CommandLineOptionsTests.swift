@@ -32,6 +32,7 @@ import Testing
         #expect(defaults.upstream == nil)
         #expect(defaults.maxTodos == 10_000)
         #expect(defaults.caFile == nil)
+        #expect(defaults.bodyFiles == "/var/tmp")
     }
 
     @Test func everyFlagIsRead() throws {
@@ -40,7 +41,9 @@ import Testing
             "--host", "0.0.0.0", "--port=0", "--data", ":memory:", "--public", folder, "--upstream",
             "https://jsonplaceholder.typicode.com", "--token", "t0k", "--heartbeat", "0.5", "--threads", "4",
             "--cors", "*", "--max-todos", "25", "--ca-file", #filePath, "--journal-retention", "40",
+            "--body-files", folder,
         ])
+        #expect(parsed.bodyFiles == folder)
         #expect(parsed.maxTodos == 25)
         #expect(parsed.journalRetention == 40)
         #expect(parsed.host == "0.0.0.0")
@@ -58,11 +61,12 @@ import Testing
     @Test func environmentIsReadAndAFlagWins() throws {
         let environment = [
             "LIVESTATE_PORT": "9000", "LIVESTATE_THREADS": "2", "LIVESTATE_CORS": "http://a.test",
-            "LIVESTATE_MAX_TODOS": "7", "LIVESTATE_JOURNAL_RETENTION": "12",
+            "LIVESTATE_MAX_TODOS": "7", "LIVESTATE_JOURNAL_RETENTION": "12", "LIVESTATE_BODY_FILES": "off",
         ]
         let fromEnvironment = try configuration([], environment)
         #expect(fromEnvironment.maxTodos == 7)
         #expect(fromEnvironment.journalRetention == 12)
+        #expect(fromEnvironment.bodyFiles == nil)
         #expect(fromEnvironment.port == 9000)
         #expect(fromEnvironment.threads == 2)
         #expect(fromEnvironment.cors == CORSPolicy(origins: .list(["http://a.test"])))
@@ -89,7 +93,8 @@ import Testing
         (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
         (["--journal-retention", "0"], "--journal-retention"), (["stray"], "stray"), (["--data"], "--data"),
-        (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"),
+        (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),
+        (["--body-files", #filePath], "--body-files"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {
