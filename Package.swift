@@ -46,9 +46,10 @@ let package = Package(
         .target(name: "ReactiveNetworking", dependencies: ["Reactive"], swiftSettings: swiftSettings),
         // Virtual-time scheduler for tests of time-based operators.
         .target(name: "ReactiveTesting", dependencies: ["Reactive"], swiftSettings: swiftSettings),
-        // Models, embedded data and the seed view models. Knows no HTTP, no libevent (libdeflate, through
-        // Deflate, packs the placeholder PNGs).
-        .target(name: "Domain", dependencies: ["Reactive", "Deflate"], swiftSettings: swiftSettings),
+        // Models, embedded data, the seed view models and the view model of a data file's resources. Knows no
+        // HTTP, no libevent (libdeflate, through Deflate, packs the placeholder PNGs; StrictJSON holds the
+        // file's schemaless items).
+        .target(name: "Domain", dependencies: ["Reactive", "Deflate", "StrictJSON"], swiftSettings: swiftSettings),
         // Compiled regular expressions with hard limits on size and work per match (wraps Sources/CPCRE2:
         // Debian's libpcre2-dev, the 8-bit library).
         .target(name: "Patterns", swiftSettings: wrapping("CPCRE2")),

@@ -1,5 +1,5 @@
 import Foundation
-import StrictJSON
+package import StrictJSON
 
 extension Request {
     /// Whether the `Content-Type` names JSON (`application/json`, `application/*+json`, any parameters).
@@ -76,5 +76,29 @@ extension HTTPError {
             self = .badRequest(
                 "the body holds a number out of range: \(JSONBody.quoted(text))", code: "invalid_json")
         }
+    }
+}
+
+extension Request {
+    /// The body as a strict JSON object with any members (a data file's schemaless item), under the limits of
+    /// `jsonBody(fields:)` but deeper and larger (an item may nest `maxDepth` levels and hold any number of
+    /// values the 1 MiB body bound allows): 415 for a body that is not JSON, 400 for one that is not strict
+    /// JSON, nests deeper, or is not an object.
+    package func jsonObjectBody(maxDepth: Int = 64) throws(HTTPError) -> JSONObject {
+        if !body.isEmpty && !hasJSONContentType { throw HTTPError.unsupportedMediaType }
+        guard !body.isEmpty else {
+            throw HTTPError.badRequest("this request needs a JSON body", code: "invalid_json")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: body, maxDepth: maxDepth)
+        } catch {
+            throw HTTPError(parsing: error)
+        }
+        guard case .object(let object) = value else {
+            throw HTTPError.badRequest(
+                "the body must be a JSON object, not \(value.kindDescription)", code: "invalid_json")
+        }
+        return object
     }
 }

@@ -206,7 +206,7 @@ package struct ListQuery: Sendable, Equatable {
         return keys
     }
 
-    private static func window(_ query: QueryParameters) throws(HTTPError) -> Window {
+    static func window(_ query: QueryParameters) throws(HTTPError) -> Window {
         let limit = try number(query, "_limit", minimum: 0)
         if let page = try number(query, "_page", minimum: 1) {
             if query["_start"] != nil || query["_end"] != nil {

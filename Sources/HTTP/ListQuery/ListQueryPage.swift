@@ -1,5 +1,5 @@
 /// The answer of a `ListQuery`: the selected items, how many passed the filters, and the page if paged.
-package struct ListQueryPage<Item: ListQueryItem>: Sendable {
+package struct ListQueryPage<Item: Sendable>: Sendable {
     /// The items of the window, in order.
     package var items: [Item]
     /// How many items passed the filters (before the window): the `X-Total-Count` header.

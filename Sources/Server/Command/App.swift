@@ -33,34 +33,48 @@ final class App: Sendable {
     let staticFiles: StaticFiles?
     /// Threads for CPU-heavy work (placeholder images), so no event loop waits on it.
     let workers = WorkerPool()
+    /// The user's data file (`livestate FILE.json`), served instead of the seeds; nil without one.
+    let dataFile: DataFileService?
+    /// The topics `/events` serves: the seeds', or the data file's resources.
+    let eventTopics: [EventTopic]
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
         self.configuration = configuration
         // First: an unusable --ca-file fails the start before any file or thread exists.
         let tls = try TLSClientContext(trust: configuration.caFile.map { .file($0) } ?? .system)
-        staticFiles = configuration.publicPath.flatMap { StaticFiles(folder: $0) }
+        // With a data file, `--public` serves the user's files instead of the built-in page (only when given).
+        let servesFolder = configuration.dataFile == nil || configuration.publicGiven
+        staticFiles = servesFolder ? configuration.publicPath.flatMap { StaticFiles(folder: $0) } : nil
         loops = try (0..<max(1, configuration.threads)).map { index throws(LibEventError) in
             try EventLoop(name: "livestate-http-\(index)")
         }
         // One storage protocol for both engines: every input is committed with its journal entry, and every
         // entry is applied to the view models from the journal (docs/architecture-instances.md).
+        // With a data file, `--data` is its journal; the seeds (not served) keep nothing.
+        let seedDataPath = configuration.dataFile == nil ? configuration.dataPath : ":memory:"
         let journal: any Journal
-        if PostgresURI.matches(configuration.dataPath) {
+        if PostgresURI.matches(seedDataPath) {
             let loop = try EventLoop(name: "livestate-postgres")
             loop.run()
             journal = PostgresJournal(
-                uri: configuration.dataPath, loop: loop, retention: Int64(configuration.journalRetention))
+                uri: seedDataPath, loop: loop, retention: Int64(configuration.journalRetention))
         } else {
             journal = try SQLiteJournal(
-                path: configuration.dataPath, retention: configuration.journalRetention,
+                path: seedDataPath, retention: configuration.journalRetention,
                 maxTodos: configuration.maxTodos)
         }
         self.journal = journal
         let start = journal.start()
         store = InMemoryTodoStore(todos: start.todos)
         // Each entry's events take its id; the events that are not journaled the ids after `start.lastSeq`.
-        let ids = EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock)
+        let dataFile = try configuration.dataFile.map { path in
+            try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
+        }
+        self.dataFile = dataFile
+        eventTopics = dataFile?.topics ?? EventTopic.allCases
+        let ids =
+            dataFile?.ids ?? EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock)
         httpClient = HTTPClient(loop: loops[0], tls: tls)
         models = try LiveStateModels(
             store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
@@ -74,17 +88,26 @@ final class App: Sendable {
         // The selection, its image and the keyword's result the journal holds, before the events are attached:
         // a restarted server shows what it showed, and a new instance what the others show.
         shared.restore(upTo: start.lastSeq)
+        if let dataFile {
+            for (resource, topic) in zip(dataFile.store.resources, dataFile.topics) {
+                events.attach(topic, documents: resource)
+            }
+            dataFile.startWatching()
+            onShutdown { dataFile.stop() }
+        }
         // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`
         // resume survives a restart.
         let (count, bytes) = events.bufferBounds
-        events.seed(
-            JournalReplay.records(
-                journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
-                bytes: bytes
-            ) { [httpClient] scratch, scratchIDs in
-                SharedInputs(journal: journal, models: scratch, ids: scratchIDs, loader: httpClient, upstream: nil)
-            })
-        events.attach(models, lists: lists)
+        if dataFile == nil {
+            events.seed(
+                JournalReplay.records(
+                    journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
+                    bytes: bytes
+                ) { [httpClient] scratch, scratchIDs in
+                    SharedInputs(journal: journal, models: scratch, ids: scratchIDs, loader: httpClient, upstream: nil)
+                })
+            events.attach(models, lists: lists)
+        }
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }
         let memoryReturn = MemoryReturn.start(on: loops[0]) { [events] in events.clientCount }

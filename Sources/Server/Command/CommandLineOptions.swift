@@ -27,10 +27,11 @@ struct CommandLineError: Error, Equatable, CustomStringConvertible {
 enum CommandLineOptions {
     /// The usage text of `--help`.
     static let usage = """
-        Usage: livestate [options]
+        Usage: livestate [options] [FILE.json]
                livestate healthcheck [--host HOST] [--port PORT]
 
-        Serves the state of the seed apps' view models over HTTP, with live updates on /events.
+        Serves the state of the seed apps' view models over HTTP, with live updates on /events; with a JSON
+        file, serves that file's resources json-server style instead, live and durable (docs/own-data.md).
 
         Options (each also read from the environment variable shown; a flag wins):
           --host HOST        address to listen on (LIVESTATE_HOST, default 127.0.0.1)
@@ -52,6 +53,17 @@ enum CommandLineOptions {
                              restart and an instance's catch-up (LIVESTATE_JOURNAL_RETENTION, default 100000)
           --body-files DIR   folder where bodies of 64 KiB or more are also kept, as unlinked files sent with
                              sendfile; off sends every body from memory (LIVESTATE_BODY_FILES, default /var/tmp)
+        With a data file (FILE.json, or LIVESTATE_FILE; created with an example when missing):
+          --id FIELD         the field holding an item's id (LIVESTATE_ID, default id; also -i)
+          --foreignKeySuffix SUFFIX
+                             the suffix of a field naming a parent (LIVESTATE_FOREIGN_KEY_SUFFIX, default Id;
+                             also --fks): postId points into posts, for _embed, _expand, nested routes, and
+                             the cascade of a delete
+          --read-only        refuse every write with 405 (LIVESTATE_READ_ONLY=1; also --ro)
+          --data PATH        the journal of the file's changes (default FILE.json.livestate beside it), or
+                             :memory: (nothing kept, the file left untouched), or postgres://…
+          --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
+          --watch, -w        accepted for json-server's sake: the file is always watched
           -h, --help         print this help and exit
           --version          print the version and exit
 
@@ -67,7 +79,17 @@ enum CommandLineOptions {
         "token": "LIVESTATE_TOKEN",
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
         "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
-        "body-files": "LIVESTATE_BODY_FILES",
+        "body-files": "LIVESTATE_BODY_FILES", "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
+        "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
+    ]
+
+    /// Options that take no value (present means on).
+    private static let switches: Set<String> = ["read-only", "watch"]
+
+    /// json-server's spellings, for a user who comes from it.
+    private static let aliases: [String: String] = [
+        "-p": "port", "-H": "host", "-i": "id", "--fks": "foreignKeySuffix", "--ro": "read-only",
+        "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -77,13 +99,22 @@ enum CommandLineOptions {
         var arguments = arguments[...]
         let healthcheck = arguments.first == "healthcheck"
         if healthcheck { arguments = arguments.dropFirst() }
-        let allowed: Set<String> = healthcheck ? ["host", "port"] : Set(flags.keys)
+        let allowed: Set<String> = healthcheck ? ["host", "port"] : Set(flags.keys).union(switches)
+        var file: String?
 
         var given: [String: String] = [:]
         while let argument = arguments.popFirst() {
             if argument == "--help" || argument == "-h" { return .help }
             if argument == "--version" { return .version }
-            guard argument.hasPrefix("--") else { throw CommandLineError("unexpected argument '\(argument)'") }
+            var argument = argument
+            if let alias = aliases[argument] { argument = "--" + alias }
+            guard argument.hasPrefix("--") else {
+                guard !healthcheck, !argument.hasPrefix("-"), file == nil else {
+                    throw CommandLineError("unexpected argument '\(argument)'")
+                }
+                file = argument
+                continue
+            }
             var name = String(argument.dropFirst(2))
             var value: String?
             if let equals = name.firstIndex(of: "=") {
@@ -91,6 +122,12 @@ enum CommandLineOptions {
                 name = String(name[..<equals])
             }
             guard allowed.contains(name) else { throw CommandLineError("unknown option '--\(name)'") }
+            if switches.contains(name) {
+                guard value == nil || value == "true" || value == "1" else {
+                    throw CommandLineError("--\(name) takes no value")
+                }
+                value = "1"
+            }
             if value == nil {
                 guard let next = arguments.popFirst() else { throw CommandLineError("--\(name) needs a value") }
                 value = next
@@ -121,9 +158,30 @@ enum CommandLineOptions {
         if let port = try integer("port", in: 0...65535, "a port") { configuration.port = port }
         if healthcheck { return .healthcheck(host: configuration.host, port: configuration.port) }
 
+        if let path = file ?? environment["LIVESTATE_FILE"].flatMap({ $0.isEmpty ? nil : $0 }) {
+            configuration.dataFile = path
+            configuration.dataPath = path + ".livestate"
+        }
         if let (path, source) = value("data") {
             guard !path.isEmpty else { throw CommandLineError("\(source): the data path is empty") }
             configuration.dataPath = path
+        }
+        if let (field, source) = value("id") {
+            guard !field.isEmpty, !field.contains(".") else {
+                throw CommandLineError("\(source): '\(field)' is not a field name")
+            }
+            configuration.idField = field
+        }
+        if let (suffix, source) = value("foreignKeySuffix") {
+            guard !suffix.isEmpty else { throw CommandLineError("\(source): the suffix is empty") }
+            configuration.foreignKeySuffix = suffix
+        }
+        if let (flag, source) = value("read-only") {
+            switch flag.lowercased() {
+            case "1", "true", "yes": configuration.readOnly = true
+            case "0", "false", "no", "": configuration.readOnly = false
+            default: throw CommandLineError("\(source): '\(flag)' is not 1 or 0")
+            }
         }
         if let (path, source) = value("public") {
             var isDirectory: ObjCBool = false
@@ -131,6 +189,7 @@ enum CommandLineOptions {
                 throw CommandLineError("\(source): '\(path)' is not a directory")
             }
             configuration.publicPath = path
+            configuration.publicGiven = true
         }
         if let (text, source) = value("upstream") {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),

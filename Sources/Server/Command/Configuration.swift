@@ -15,6 +15,18 @@ struct Configuration: Sendable, Equatable {
     var dataPath = "./livestate.sqlite"
     /// The folder of static files served at `/`; nil serves none.
     var publicPath: String? = "./public"
+    /// Whether `--public` (or its variable) named the folder: with a data file, only then is it served
+    /// instead of the built-in page.
+    var publicGiven = false
+    /// The user's JSON data file (`livestate FILE.json`, `LIVESTATE_FILE`): its resources are served instead
+    /// of the seed view models.
+    var dataFile: String?
+    /// The field that holds an item's id in the data file (`--id`).
+    var idField = "id"
+    /// The suffix of a field naming a parent item (`--foreignKeySuffix`): `postId` points into `posts`.
+    var foreignKeySuffix = "Id"
+    /// Every write to the data file's resources answers 405 (`--read-only`).
+    var readOnly = false
     /// A jsonplaceholder-compatible base URL; nil uses the embedded data set.
     var upstream: URL?
     /// A PEM file of the certificate authorities https downloads trust instead of the system store.

@@ -30,7 +30,7 @@ final class EventClient: @unchecked Sendable {
     /// The connection.
     let stream: any HTTPStream
     /// The topics the client asked for, one bit per topic (a `Set` would be a heap buffer per client).
-    private let topicBits: UInt8
+    private let topicBits: UInt64
     /// Whether collection topics are sent as changes (`?diff=1`).
     let diff: Bool
     /// Cut the client off once more live bytes than this wait unsent.
@@ -70,8 +70,8 @@ final class EventClient: @unchecked Sendable {
         self.readLog = readLog
     }
 
-    /// The topics the client asked for.
-    var topics: Set<EventTopic> { Set(EventTopic.allCases.filter { topicBits & $0.bit != 0 }) }
+    /// Whether the client asked for `topic`.
+    func wants(_ topic: EventTopic) -> Bool { topicBits & topic.bit != 0 }
 
     /// Starts the replay (the `retry:` line, then the current values or the missed events), written as the
     /// client reads.

@@ -239,7 +239,7 @@ final class EventHub: Sendable {
 
     private static let retry = SharedBytes(SSE.retry)
 
-    private func keep(_ cancellable: AnyCancellable) {
+    func keep(_ cancellable: AnyCancellable) {
         upstream.withLock { $0.append(cancellable) }
     }
 

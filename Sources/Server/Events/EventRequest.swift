@@ -20,14 +20,14 @@ struct EventRequest: Sendable, Equatable {
     static let parameterNames = ["topics", "diff", "lastEventID"]
 
     /// Reads the options; an unknown parameter or topic, or a bad `diff` value, is a 400 naming it.
-    init(_ request: Request) throws(HTTPError) {
+    init(_ request: Request, known: [EventTopic] = EventTopic.allCases) throws(HTTPError) {
         if let unknown = request.query.names.first(where: { !Self.parameterNames.contains($0) }) {
             let hint = unknown.lowercased() == "topic" ? " (did you mean 'topics'?)" : ""
             throw .badRequest(
                 "unknown parameter '\(unknown)'\(hint); /events takes \(Self.parameterNames.joined(separator: ", "))",
                 code: "invalid_query")
         }
-        topics = try EventTopic.parse(request.query.all("topics"))
+        topics = try EventTopic.parse(request.query.all("topics"), known: known)
         switch request.query["diff"] {
         case nil, "0", "false": diff = false
         case "", "1", "true": diff = true

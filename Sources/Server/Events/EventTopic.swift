@@ -1,62 +1,82 @@
 import HTTP
 
-/// A named stream of `/events`: one per view-model subject the page shows.
+/// A named stream of `/events`: one per view-model subject the server shows (the seeds' six, or one per
+/// resource of a user's data file).
 ///
 /// ```swift
-/// EventTopic(rawValue: "todos")?.replaysCurrentValue  // true
-/// EventTopic.frameworks.replaysCurrentValue          // false: a passthrough subject
+/// EventTopic.todos.replaysCurrentValue                       // true
+/// EventTopic.frameworks.replaysCurrentValue                  // false: a passthrough subject
+/// try EventTopic.parse(["todos,posts"], known: EventTopic.allCases)
 /// ```
-enum EventTopic: String, CaseIterable, Sendable, Hashable {
-    /// `TaskListViewModel.tasks`: `[Todo]`.
-    case todos
-    /// `PostViewModel.posts`: `[Post]`.
-    case posts
-    /// `AlbumViewModel.albumSubject`: `[AlbumModel]`.
-    case albums
-    /// `AlbumViewModel.imageSubject`: `{"url", "contentType", "bytes"}` once there is an image.
-    case image
-    /// `FrameworkListViewModel.didSelect`: `{"selected": AppleFramework}`.
-    case frameworks
-    /// `MovieSearchViewModel.results`: a search result once a search ran.
-    case movies
+struct EventTopic: Sendable, Hashable {
+    /// The name clients ask for in `topics` and see as `event:`.
+    let rawValue: String
+    /// The topic's bit in a client's topic mask (`EventClient`), distinct among a server's topics.
+    let bit: UInt64
+    /// Whether the subject is a current-value subject, whose latest value a new subscriber gets first.
+    let replaysCurrentValue: Bool
+    /// Whether the value is a list of identifiable items, so `?diff=1` can send changes instead.
+    let isCollection: Bool
 
-    /// The topic's bit in a client's topic mask (`EventClient`), distinct per topic.
-    var bit: UInt8 {
-        switch self {
-        case .todos: 1
-        case .posts: 2
-        case .albums: 4
-        case .image: 8
-        case .frameworks: 16
-        case .movies: 32
-        }
+    /// The seed topic named `rawValue`, or nil.
+    init?(rawValue: String) {
+        guard let topic = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = topic
     }
 
-    /// Whether the subject is a current-value subject, whose latest value a new subscriber gets first.
-    var replaysCurrentValue: Bool { self != .frameworks }
+    private init(_ name: String, bit: UInt64, replays: Bool = true, collection: Bool = false) {
+        rawValue = name
+        self.bit = bit
+        replaysCurrentValue = replays
+        isCollection = collection
+    }
 
-    /// Whether the value is a list of identifiable items, so `?diff=1` can send changes instead.
-    var isCollection: Bool { self == .todos || self == .posts || self == .albums }
+    /// `TaskListViewModel.tasks`: `[Todo]`.
+    static let todos = EventTopic("todos", bit: 1, collection: true)
+    /// `PostViewModel.posts`: `[Post]`.
+    static let posts = EventTopic("posts", bit: 2, collection: true)
+    /// `AlbumViewModel.albumSubject`: `[AlbumModel]`.
+    static let albums = EventTopic("albums", bit: 4, collection: true)
+    /// `AlbumViewModel.imageSubject`: `{"url", "contentType", "bytes"}` once there is an image.
+    static let image = EventTopic("image", bit: 8)
+    /// `FrameworkListViewModel.didSelect`: `{"selected": AppleFramework}`.
+    static let frameworks = EventTopic("frameworks", bit: 16, replays: false)
+    /// `MovieSearchViewModel.results`: a search result once a search ran.
+    static let movies = EventTopic("movies", bit: 32)
 
-    /// The topics named by every `topics` query value (comma-separated, repeatable); all when there is none.
+    /// The seed topics, in the order `/events` lists them.
+    static let allCases: [EventTopic] = [.todos, .posts, .albums, .image, .frameworks, .movies]
+
+    /// The most resources a data file may have: one bit each in a client's 64-bit topic mask.
+    static let maxDocumentTopics = 64
+
+    /// The topic of a data file's resource `name`, the `index`th of the file (below `maxDocumentTopics`).
+    static func document(_ name: String, index: Int, collection: Bool) -> EventTopic {
+        precondition(index >= 0 && index < maxDocumentTopics, "a data file has at most 64 resources")
+        return EventTopic(name, bit: 1 << UInt64(index), collection: collection)
+    }
+
+    /// The topics of `known` named by every `topics` query value (comma-separated, repeatable); all of
+    /// `known` when there is none.
     ///
     /// An unknown name, or a value that names nothing, is a 400 naming it.
-    static func parse(_ values: [String]) throws(HTTPError) -> Set<EventTopic> {
-        guard !values.isEmpty else { return Set(allCases) }
+    static func parse(_ values: [String], known: [EventTopic] = allCases) throws(HTTPError) -> Set<EventTopic> {
+        guard !values.isEmpty else { return Set(known) }
+        let list = known.map(\.rawValue).joined(separator: ",")
         var topics = Set<EventTopic>()
         for value in values {
             for name in value.split(separator: ",", omittingEmptySubsequences: true) {
                 let name = trimmingSpaces(name)
                 guard !name.isEmpty else { continue }
-                guard let topic = EventTopic(rawValue: String(name)) else {
+                guard let topic = known.first(where: { $0.rawValue == name }) else {
                     throw .badRequest(
-                        "unknown topic \"\(name)\" in topics; known topics: \(known)", code: "unknown_topic")
+                        "unknown topic \"\(name)\" in topics; known topics: \(list)", code: "unknown_topic")
                 }
                 topics.insert(topic)
             }
         }
         guard !topics.isEmpty else {
-            throw .badRequest("topics names no topic; known topics: \(known)", code: "unknown_topic")
+            throw .badRequest("topics names no topic; known topics: \(list)", code: "unknown_topic")
         }
         return topics
     }
@@ -68,6 +88,4 @@ enum EventTopic: String, CaseIterable, Sendable, Hashable {
         while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
         return text
     }
-
-    private static var known: String { allCases.map(\.rawValue).joined(separator: ",") }
 }

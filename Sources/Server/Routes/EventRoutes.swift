@@ -6,8 +6,9 @@ extension Router {
     mutating func addEventRoutes(_ app: App) {
         let hub = app.events
         let journal = app.journal
+        let topics = app.eventTopics
         get("/events") { request in
-            let options = try EventRequest(request)
+            let options = try EventRequest(request, known: topics)
             return .stream(status: 200, headers: Self.eventStreamHeaders) { stream in
                 let connect: @Sendable () -> Void = {
                     hub.connect(stream, topics: options.topics, diff: options.diff, lastEventID: options.lastEventID)

@@ -11,6 +11,12 @@ func buildRouter(_ app: App) -> Router {
     var router = Router()
     router.addSystemRoutes(app)
     router.addOpenAPIRoutes(app)
+    if let dataFile = app.dataFile {
+        // A user's data file: its resources instead of the seeds'.
+        router.addDocumentRoutes(dataFile, readOnly: app.configuration.readOnly)
+        router.addEventRoutes(app)
+        return router
+    }
     // The resources of the seed view models.
     router.addTodoRoutes(app)
     router.addPostRoutes(app)

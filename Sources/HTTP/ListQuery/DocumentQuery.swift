@@ -1,0 +1,345 @@
+import Foundation
+import Patterns
+package import StrictJSON
+
+/// json-server 0.17's list query over schemaless items (a user's data file), with json-server v1's operators
+/// besides, so that code written for either works:
+///
+/// - `?field=value`, deep (`?author.name=typicode`, `?tags.0=x`); a repeated key matches any of its values.
+/// - `field_ne`, `field_gte`, `field_lte`, `field_like` (PCRE2, case-insensitive, bounded), and
+///   `field:op=value` with `lt`, `lte`, `gt`, `gte`, `eq`, `ne`, `in` (comma-separated), `contains`,
+///   `startsWith`, `endsWith`.
+/// - `q`: case-insensitive substring of any string value at any depth.
+/// - `_sort=a,-b&_order=asc,desc`, `_page`/`_limit`, `_start`/`_end` as `ListQuery`; `_embed` and `_expand`
+///   are read here and applied by the routes, which know the other collections.
+///
+/// Values compare as json-server compares them: the item's value as JavaScript's `toString()` gives it,
+/// against the parameter's text; `_gte`/`_lte` and the ordering operators compare numbers as numbers when the
+/// item's value is a number. A field no item has matches nothing: the answer is an empty list, not a 400.
+///
+/// ```swift
+/// let query = try DocumentQuery(request.query)
+/// let page = try query.apply(to: documents) { $0.object }
+/// ```
+package struct DocumentQuery: Sendable {
+    /// How a filter compares an item's value with the parameter's values.
+    package enum Operator: String, Sendable, CaseIterable {
+        case equal = "eq", notEqual = "ne", atLeast = "gte", atMost = "lte", lessThan = "lt", greaterThan = "gt"
+        case like, oneOf = "in", contains, startsWith, endsWith
+    }
+
+    /// One filter: the value at `path` compared with `values` by `operator`; any value may match.
+    package struct Filter: Sendable {
+        /// The parameter as the client wrote it, for messages.
+        package var name: String
+        /// The field's path (`author.name` → `["author", "name"]`).
+        package var path: [String]
+        /// The comparison.
+        package var `operator`: Operator
+        /// The parameter's values (one per repetition).
+        package var values: [String]
+        /// The `like` values compiled.
+        var patterns: [Pattern] = []
+    }
+
+    /// The filters, every one of which an item passes.
+    package var filters: [Filter] = []
+    /// The `q` text, lowercased; nil when there is none.
+    package var search: String?
+    /// The sort keys, most significant first.
+    package var sortKeys: [(path: [String], descending: Bool)] = []
+    /// The part answered.
+    package var window: ListQuery.Window = .all
+    /// The collections `_embed` names (children by `<resource>Id`).
+    package var embed: [String] = []
+    /// The parents `_expand` names (by `<name>Id`).
+    package var expand: [String] = []
+
+    /// The parameters that are not filters.
+    package static let reservedNames: Set<String> = [
+        "q", "_sort", "_order", "_page", "_limit", "_start", "_end", "_embed", "_expand",
+    ]
+
+    /// Parses `query`; a 400 names the first parameter it cannot use.
+    package init(_ query: QueryParameters) throws(HTTPError) {
+        let count = query.pairs.count(where: { $0.name == "q" || !Self.reservedNames.contains($0.name) })
+        if count > ListQuery.maxFilters {
+            throw ListQuery.tooExpensive("a query holds at most \(ListQuery.maxFilters) filters; this one has \(count)")
+        }
+        for name in query.names where !Self.reservedNames.contains(name) {
+            var filter = try Self.filter(name, values: query.all(name))
+            if filter.operator == .like {
+                for pattern in filter.values { filter.patterns.append(try ListQuery.compile(pattern, for: name)) }
+            }
+            filters.append(filter)
+        }
+        search = query.all("q").first { !$0.isEmpty }?.lowercased()
+        sortKeys = try Self.sortKeys(query)
+        window = try ListQuery.window(query)
+        embed = Self.names(query.all("_embed"))
+        expand = Self.names(query.all("_expand"))
+    }
+
+    /// The items that pass, sorted, and the part of them the window selects.
+    ///
+    /// Throws `query_too_expensive` when a `like` match reaches its limit or the work outlasts the budget.
+    package func apply<Item>(to items: [Item], object: (Item) -> JSONObject) throws(HTTPError)
+        -> ListQueryPage<Item>
+    {
+        var meter = ListQuery.Meter()
+        var selected: [Item] = items
+        if !filters.isEmpty || search != nil {
+            let matchers = filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
+            selected = []
+            for item in items {
+                try meter.check()
+                if try matches(object(item), matchers) { selected.append(item) }
+            }
+        }
+        if !sortKeys.isEmpty {
+            let keyed = selected.enumerated().map { index, item in
+                (index: index, item: item, keys: sortKeys.map { Self.value(at: $0.path, in: object(item)) })
+            }
+            var failed: HTTPError?
+            selected = keyed.sorted { lhs, rhs in
+                if failed == nil {
+                    do throws(HTTPError) { try meter.check() } catch { failed = error }
+                }
+                for (position, key) in sortKeys.enumerated() {
+                    let order = Self.order(lhs.keys[position], rhs.keys[position])
+                    if order != 0 { return key.descending ? order > 0 : order < 0 }
+                }
+                return lhs.index < rhs.index
+            }.map(\.item)
+            if let failed { throw failed }
+        }
+        return Self.window(window, of: selected)
+    }
+
+    /// Whether `object` passes every filter and the search (a live query's test of one item).
+    package func matches(_ object: JSONObject) throws(HTTPError) -> Bool {
+        try matches(object, filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) })
+    }
+
+    private func matches(_ object: JSONObject, _ matchers: [(Filter, [PatternMatcher])]) throws(HTTPError) -> Bool {
+        for (filter, patterns) in matchers where try !Self.passes(object, filter, patterns) { return false }
+        if let search, !Self.contains(.object(object), search) { return false }
+        return true
+    }
+
+    /// The window's part of `items` (all of them counted in `totalCount`).
+    static func window<Item>(_ window: ListQuery.Window, of items: [Item]) -> ListQueryPage<Item> {
+        let total = items.count
+        switch window {
+        case .all:
+            return ListQueryPage(items: items, totalCount: total, page: nil)
+        case .page(let number, let limit):
+            let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: limit)
+            let start = overflow ? total : min(offset, total)
+            let end = start + min(limit, total - start)
+            return ListQueryPage(items: Array(items[start..<end]), totalCount: total, page: (number, limit))
+        case .range(let start, let end):
+            let lower = min(start, total)
+            let upper = max(lower, min(end ?? total, total))
+            return ListQueryPage(items: Array(items[lower..<upper]), totalCount: total, page: nil)
+        }
+    }
+
+    // MARK: Values
+
+    /// The value at `path` in `object` (array elements by their index), or nil.
+    package static func value(at path: [String], in object: JSONObject) -> JSONValue? {
+        var current = JSONValue.object(object)
+        for component in path {
+            switch current {
+            case .object(let members):
+                guard let next = members[component] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(component), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    /// The value as JavaScript's `String(value)` gives it (arrays joined by commas).
+    package static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .null: ""
+        case .bool(let flag): flag ? "true" : "false"
+        case .integer(let number): String(number)
+        case .real(let number): JSONValue.javaScriptText(number)
+        case .string(let text): text
+        case .array(let elements): elements.map(text).joined(separator: ",")
+        case .object: "[object Object]"
+        }
+    }
+
+    /// -1, 0 or 1: how two sort values order (numbers numerically, text by UTF-16 code units as JavaScript,
+    /// false before true, numbers before text before booleans; a missing or null value after every other).
+    static func order(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Int {
+        func rank(_ value: JSONValue?) -> Int {
+            switch value {
+            case .integer, .real: 0
+            case .string: 1
+            case .bool: 2
+            case .array, .object: 3
+            case .null, nil: 4
+            }
+        }
+        let (left, right) = (rank(lhs), rank(rhs))
+        guard left == right else { return left < right ? -1 : 1 }
+        switch (lhs, rhs) {
+        case (.integer(let a), .integer(let b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case (let a?, let b?) where left == 0:
+            let (x, y) = (number(a) ?? 0, number(b) ?? 0)
+            return x == y ? 0 : (x < y ? -1 : 1)
+        case (.string(let a), .string(let b)):
+            if a == b { return 0 }
+            return a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1
+        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
+        default: return 0
+        }
+    }
+
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .integer(let number): Double(number)
+        case .real(let number): number
+        default: nil
+        }
+    }
+
+    private static func passes(_ object: JSONObject, _ filter: Filter, _ patterns: [PatternMatcher]) throws(HTTPError)
+        -> Bool
+    {
+        guard let value = value(at: filter.path, in: object), value != .null else { return false }
+        let form = text(value)
+        switch filter.operator {
+        case .equal: return filter.values.contains(form)
+        case .notEqual: return filter.values.contains { $0 != form }
+        case .atLeast: return filter.values.contains { compare(value, $0).map { $0 >= 0 } ?? false }
+        case .atMost: return filter.values.contains { compare(value, $0).map { $0 <= 0 } ?? false }
+        case .lessThan: return filter.values.contains { compare(value, $0).map { $0 < 0 } ?? false }
+        case .greaterThan: return filter.values.contains { compare(value, $0).map { $0 > 0 } ?? false }
+        case .oneOf:
+            return filter.values.contains { $0.split(separator: ",").contains { String($0) == form } }
+        case .contains:
+            if case .array(let elements) = value {
+                return filter.values.contains { wanted in elements.contains { text($0) == wanted } }
+            }
+            return filter.values.contains { form.localizedCaseInsensitiveContains($0) }
+        case .startsWith: return filter.values.contains { form.lowercased().hasPrefix($0.lowercased()) }
+        case .endsWith: return filter.values.contains { form.lowercased().hasSuffix($0.lowercased()) }
+        case .like:
+            for pattern in patterns {
+                do {
+                    if try pattern.matches(form) { return true }
+                } catch {
+                    throw ListQuery.tooExpensive("the '\(filter.name)' pattern needs too much work; simplify it")
+                }
+            }
+            return false
+        }
+    }
+
+    /// How the item's `value` orders against the parameter `raw` (JavaScript's relational comparison of a
+    /// value with a query string): numerically for a number, by code units for text; nil when they do not
+    /// compare (a number against text that is not a number, or an array, object or boolean).
+    private static func compare(_ value: JSONValue, _ raw: String) -> Int? {
+        switch value {
+        case .integer, .real:
+            guard let parameter = Double(raw.trimmingCharacters(in: .whitespaces)), let item = number(value) else {
+                return nil
+            }
+            return item == parameter ? 0 : (item < parameter ? -1 : 1)
+        case .string(let text):
+            if text == raw { return 0 }
+            return text.utf16.lexicographicallyPrecedes(raw.utf16) ? -1 : 1
+        default: return nil
+        }
+    }
+
+    /// Whether some string value at any depth of `value` contains `search` (lowercased), ignoring case.
+    private static func contains(_ value: JSONValue, _ search: String) -> Bool {
+        switch value {
+        case .string(let text): text.lowercased().contains(search)
+        case .array(let elements): elements.contains { contains($0, search) }
+        case .object(let object): object.members.contains { contains($0.value, search) }
+        default: false
+        }
+    }
+
+    // MARK: Parsing
+
+    private static func filter(_ name: String, values: [String]) throws(HTTPError) -> Filter {
+        var field = name
+        var op = Operator.equal
+        if let colon = name.lastIndex(of: ":") {
+            let raw = String(name[name.index(after: colon)...])
+            guard let parsed = Operator(rawValue: raw) else {
+                let known = Operator.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ListQuery.invalid("'\(name)' names no operator LiveState knows; the operators are \(known)")
+            }
+            op = parsed
+            field = String(name[..<colon])
+        } else {
+            for (suffix, suffixOperator) in [
+                ("_ne", Operator.notEqual), ("_gte", .atLeast), ("_lte", .atMost),
+                ("_like", .like),
+            ]
+            where name.hasSuffix(suffix) && name.count > suffix.count {
+                field = String(name.dropLast(suffix.count))
+                op = suffixOperator
+                break
+            }
+        }
+        if field.hasPrefix("_") {
+            let known = reservedNames.sorted().joined(separator: ", ")
+            throw ListQuery.invalid("'\(name)' is not a query parameter LiveState knows; the _ parameters are \(known)")
+        }
+        let path = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !path.contains(where: \.isEmpty) else { throw ListQuery.invalid("'\(name)' is not a field path") }
+        return Filter(name: name, path: path, operator: op, values: values)
+    }
+
+    private static func sortKeys(_ query: QueryParameters) throws(HTTPError) -> [(path: [String], descending: Bool)] {
+        guard let sort = query["_sort"], !sort.isEmpty else {
+            if query["_order"] != nil { throw ListQuery.invalid("'_order' needs '_sort'") }
+            return []
+        }
+        let names = sort.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if names.count > ListQuery.maxSortKeys {
+            throw ListQuery.tooExpensive(
+                "'_sort' names at most \(ListQuery.maxSortKeys) fields; this one names \(names.count)")
+        }
+        let orders = query["_order"].map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        var keys: [(path: [String], descending: Bool)] = []
+        for (index, raw) in names.enumerated() {
+            let minus = raw.hasPrefix("-")
+            let field = minus ? String(raw.dropFirst()) : raw
+            let path = field.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            guard !field.isEmpty, !path.contains(where: \.isEmpty) else {
+                throw ListQuery.invalid("'_sort' holds an empty field name")
+            }
+            var descending = minus
+            if let orders, !orders.isEmpty {
+                let order = (index < orders.count ? orders[index] : (orders.count == 1 ? orders[0] : "asc"))
+                    .lowercased()
+                switch order {
+                case "asc", "": descending = minus
+                case "desc": descending = !minus
+                default: throw ListQuery.invalid("'_order' must be asc or desc, not '\(order)'")
+                }
+            }
+            keys.append((path, descending))
+        }
+        return keys
+    }
+
+    private static func names(_ values: [String]) -> [String] {
+        values.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,390 @@
+import Dispatch
+import Domain
+import Foundation
+import HTTP
+import Storage
+import StrictJSON
+import Synchronization
+
+/// A user's data file served: loaded at start, its resources' view models, the store their writes go
+/// through, and the file kept in step both ways — every committed change written back into the file
+/// (whole and atomically) within a second, and a person's edit of the file loaded and broadcast as ordinary
+/// changes.
+///
+/// At start the file and the journal are reconciled: when the file is as the server last wrote it, the
+/// journal (which may hold acknowledged changes the file does not show yet, after `kill -9`) is the state;
+/// when a person changed the file meanwhile, the file is the state, with the journal's changes it does not
+/// show put back on top of it. A person's edit while the server runs is treated the same way (see
+/// `reload`), so neither side's change is lost; where both changed the same item since the file was last
+/// written, the client's acknowledged change stays and the person's version of that item is written to
+/// the log in full.
+final class DataFileService: Sendable {
+    /// The data file's path.
+    let path: String
+    /// The store of the file's resources.
+    let store: DocumentStore
+    /// The resources' `/events` topics, in the file's order.
+    let topics: [EventTopic]
+    /// Whether the file is written back (not with `--data :memory:`).
+    let writesBack: Bool
+    /// The event ids: each entry's event takes its journal id's block; others the ids after this run's.
+    let ids: EventIDSource
+
+    private struct Sync {
+        /// The newest committed entry.
+        var committedSeq: Int64
+        /// The newest entry the file shows.
+        var fileSeq: Int64
+        /// The hash of the file's bytes as the server last read or wrote them.
+        var fileHash: String
+        /// A write-back is scheduled.
+        var scheduled = false
+        /// The last identity of the file seen by the watch (size, modification time).
+        var seen: FileStamp?
+    }
+
+    private let journal: SQLiteDocumentJournal
+    private let sync: Mutex<Sync>
+    private let writer = DispatchQueue(label: "livestate-datafile-writer")
+    private let watching = Atomic<Bool>(false)
+
+    /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
+    init(path: String, dataPath: String, configuration: Configuration) throws {
+        self.path = path
+        writesBack = dataPath != ":memory:"
+        var bytes: [UInt8]
+        if FileManager.default.fileExists(atPath: path) {
+            bytes = try Self.read(path)
+        } else {
+            bytes = Array(DataFileContent.example.utf8)
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+                throw DataFileError("\(path) does not exist and cannot be created")
+            }
+            Log.info("\(path) did not exist: created it with an example (posts, comments, profile)")
+        }
+        let content: DataFileContent
+        do {
+            content = try DataFileContent(bytes: bytes, idField: configuration.idField)
+        } catch {
+            throw DataFileError("\(path): \(error.description)")
+        }
+        let journal: SQLiteDocumentJournal
+        do {
+            journal = try SQLiteDocumentJournal(path: dataPath, retention: configuration.journalRetention)
+        } catch {
+            throw DataFileError(error.description)
+        }
+        self.journal = journal
+        let ids = EventIDSource(journalFloor: UInt64(journal.startSeq) * EventIDSource.journalBlock)
+        self.ids = ids
+        var resources = content.resources
+        var nextPositions: [String: Int64] = [:]
+        var fileSeq = journal.startSeq
+        var dirty = false
+        if let state = try journal.load(), state.fileHash == content.hash,
+            Set(state.resources.map(\.name)) == Set(content.resources.map(\.name))
+        {
+            // The file is as the server left it: the journal holds it and any change it does not show yet.
+            resources = try state.resources.map { record in
+                let kind = DocumentResource.Kind(rawValue: record.kind) ?? .collection
+                nextPositions[record.name] = (record.documents.last?.position ?? 0) + 1
+                return DataFileContent.Resource(
+                    name: record.name, kind: kind,
+                    documents: try record.documents.map { row in
+                        let object = try Self.object(row.body)
+                        return StoredDocument(
+                            id: kind == .singular
+                                ? nil : DocumentID(pathSegment: row.key).withValue(object[configuration.idField]),
+                            object: object)
+                    })
+            }
+            fileSeq = state.fileSeq
+            dirty = state.fileSeq < journal.startSeq - 1
+        } else {
+            if let state = try journal.load() {
+                // A person edited the file while no server ran: it is the state, with the acknowledged changes
+                // it does not show put back on top.
+                let unshown = try journal.entries(after: state.fileSeq)
+                if !unshown.isEmpty {
+                    resources = try Self.applying(unshown, to: resources, idField: configuration.idField)
+                    dirty = true
+                    Log.info("\(path) was edited while stopped; \(unshown.count) change(s) it did not show were kept")
+                }
+            }
+            try journal.seed(
+                resources.map { resource in
+                    DocumentResourceRecord(
+                        name: resource.name, kind: resource.kind.rawValue,
+                        documents: resource.documents.enumerated().map { index, document in
+                            StoredRow(
+                                key: document.id?.key ?? "", position: Int64(index + 1),
+                                body: String(decoding: document.bytes, as: UTF8.self))
+                        })
+                }, fileHash: dirty ? "" : content.hash)
+            for resource in resources { nextPositions[resource.name] = Int64(resource.documents.count) + 1 }
+            fileSeq = journal.startSeq
+        }
+        topics = resources.enumerated().map { index, resource in
+            EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
+        }
+        let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
+        store = DocumentStore(
+            resources: models, journal: journal, ids: ids,
+            topics: Dictionary(uniqueKeysWithValues: zip(models.map(\.name), topics)),
+            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix,
+            nextPositions: nextPositions)
+        sync = Mutex(
+            Sync(
+                committedSeq: journal.startSeq, fileSeq: dirty ? 0 : fileSeq, fileHash: content.hash,
+                seen: FileStamp(path)))
+        let service = WeakBox<DataFileService>()
+        store.onCommit.withLock { $0 = { seq in service.value?.committed(seq) } }
+        service.value = self
+        if !writesBack {
+            Log.info("\(path): --data :memory: keeps nothing; the file is left as it is")
+        } else if dirty {
+            scheduleWriteBack()
+        }
+    }
+
+    /// Starts watching the file for a person's edits (every 250 ms: a changed size or modification time).
+    func startWatching() {
+        guard writesBack else { return }
+        watching.store(true, ordering: .relaxed)
+        watchAgain()
+    }
+
+    private func watchAgain() {
+        writer.asyncAfter(deadline: .now() + .milliseconds(250)) { [weak self] in
+            guard let self, watching.load(ordering: .relaxed) else { return }
+            checkFile()
+            watchAgain()
+        }
+    }
+
+    /// Stops the watch and writes back what the file does not show yet (shutdown).
+    func stop() {
+        watching.store(false, ordering: .relaxed)
+        writer.sync { writeBack() }
+        journal.checkpoint()
+    }
+
+    // MARK: Write-back
+
+    private func committed(_ seq: Int64) {
+        sync.withLock { $0.committedSeq = max($0.committedSeq, seq) }
+        scheduleWriteBack()
+    }
+
+    private func scheduleWriteBack() {
+        guard writesBack else { return }
+        let schedule = sync.withLock { sync in
+            defer { sync.scheduled = true }
+            return !sync.scheduled
+        }
+        // NB: 200 ms gathers a burst of writes into one rewrite and keeps the file within a second of them.
+        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in self?.writeBack() } }
+    }
+
+    /// Writes the whole state into the file (on the writer queue), if it shows less than what is committed.
+    private func writeBack() {
+        let seq = sync.withLock { sync in
+            sync.scheduled = false
+            return sync.committedSeq > sync.fileSeq ? sync.committedSeq : nil
+        }
+        guard let seq, writesBack else { return }
+        // NB: items are read after `seq` was: the file shows at least every entry up to it.
+        let bytes = DataFileContent.fileBytes(store.resources.map { ($0.name, $0.kind, $0.items) })
+        let hash = DataFileContent.hash(bytes)
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
+            writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
+            return
+        }
+        sync.withLock { sync in
+            sync.fileSeq = max(sync.fileSeq, seq)
+            sync.fileHash = hash
+            sync.seen = FileStamp(path)
+        }
+        do {
+            try journal.markFile(seq: seq, hash: hash)
+        } catch {
+            Log.error("journal: cannot record the file's write-back: \(error.description)")
+        }
+    }
+
+    // MARK: A person's edits
+
+    /// Looks at the file (on the writer queue): when its stamp changed and its bytes are not the server's own
+    /// last write, loads it.
+    private func checkFile() {
+        let stamp = FileStamp(path)
+        let changed = sync.withLock { sync in
+            defer { sync.seen = stamp }
+            return stamp != sync.seen
+        }
+        guard changed else { return }
+        guard let stamp else {
+            Log.warning("\(path) is gone; serving the last state, the journal keeps every change")
+            return
+        }
+        guard stamp.isRegularFile else {
+            Log.warning("\(path) is no longer a regular file; serving the last state until it is one again")
+            return
+        }
+        guard let bytes = try? Self.read(path) else { return }
+        let hash = DataFileContent.hash(bytes)
+        guard hash != sync.withLock({ $0.fileHash }) else { return }
+        reload(bytes, hash: hash)
+    }
+
+    /// Loads an edited file: its differences from the served state (with the acknowledged changes the file
+    /// does not show yet kept on top) are committed as ordinary changes, so they reach every client.
+    private func reload(_ bytes: [UInt8], hash: String) {
+        let content: DataFileContent
+        do {
+            content = try DataFileContent(bytes: bytes, idField: store.idField)
+        } catch {
+            Log.warning("\(path) was saved but cannot be loaded: \(error.description); serving the last good state")
+            return
+        }
+        let fileSeq = sync.withLock { $0.fileSeq }
+        let unshown = (try? journal.entries(after: fileSeq)) ?? []
+        let touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
+        let path = self.path
+        let idField = store.idField
+        let done = DispatchSemaphore(value: 0)
+        store.submit({ view throws(HTTPError) in
+            var entries: [DocumentStore.Planned] = []
+            for resource in content.resources {
+                guard let model = view.store.byName[resource.name], model.kind == resource.kind else {
+                    Log.warning("\(path): '\(resource.name)' is new or changed kind; restart the server to serve it")
+                    continue
+                }
+                if resource.kind == .singular {
+                    let edited = resource.documents.first?.object ?? JSONObject()
+                    if touched.contains("\(resource.name)/") { continue }
+                    if edited != view.singular(resource.name) {
+                        entries.append(.init(resource: resource.name, id: nil, document: edited))
+                    }
+                    continue
+                }
+                let current = Dictionary(view.documents(resource.name), uniquingKeysWith: { first, _ in first })
+                var inFile = Set<DocumentID>()
+                for document in resource.documents {
+                    guard let id = document.id else { continue }
+                    inFile.insert(id)
+                    guard current[id] != document.object else { continue }
+                    if touched.contains("\(resource.name)/\(id.key)") {
+                        Log.warning(
+                            "\(path): \(resource.name)/\(id.key) was changed both in the file and by a client since the "
+                                + "file was last written; the client's change stays. The file's version was: "
+                                + String(decoding: document.bytes, as: UTF8.self))
+                        continue
+                    }
+                    entries.append(.init(resource: resource.name, id: id, document: document.object))
+                }
+                for id in current.keys where !inFile.contains(id) {
+                    if touched.contains("\(resource.name)/\(id.key)") { continue }
+                    entries.append(.init(resource: resource.name, id: id, document: nil))
+                }
+            }
+            _ = idField
+            return DocumentStore.Plan(entries: entries, response: .noContent)
+        }) { _ in done.signal() }
+        done.wait()
+        sync.withLock { sync in
+            sync.fileHash = hash
+            // The file now differs from the state only by the client changes kept on top: write it back.
+            if !touched.isEmpty { sync.fileSeq = 0 }
+        }
+        Log.info("\(path) changed on disk: loaded")
+        if !touched.isEmpty { scheduleWriteBack() }
+    }
+
+    // MARK: Helpers
+
+    private static func read(_ path: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw DataFileError("\(path) is not a file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DataFileError("\(path) cannot be read")
+        }
+        return Array(data)
+    }
+
+    private static func object(_ body: String) throws -> JSONObject {
+        guard case .object(let object) = try JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
+            throw DataFileError("the journal holds an item that is not an object")
+        }
+        return object
+    }
+
+    /// `resources` with journal entries applied on top, in order.
+    private static func applying(
+        _ entries: [DocumentEntryRecord], to resources: [DataFileContent.Resource], idField: String
+    ) throws -> [DataFileContent.Resource] {
+        var result = resources
+        for entry in entries {
+            guard let index = result.firstIndex(where: { $0.name == entry.resource }) else { continue }
+            let object = try entry.body.map(Self.object)
+            if result[index].kind == .singular {
+                if let object { result[index].documents = [StoredDocument(id: nil, object: object)] }
+                continue
+            }
+            let id = DocumentID(pathSegment: entry.key).withValue(object?[idField])
+            if let position = result[index].documents.firstIndex(where: { $0.id == id }) {
+                if let object {
+                    result[index].documents[position] = StoredDocument(id: id, object: object)
+                } else {
+                    result[index].documents.remove(at: position)
+                }
+            } else if let object {
+                result[index].documents.append(StoredDocument(id: id, object: object))
+            }
+        }
+        return result
+    }
+}
+
+extension DocumentID {
+    /// This id with the value the item holds (a number stays a number, `"1"` stays a string).
+    func withValue(_ value: JSONValue?) -> DocumentID {
+        if let value, let id = DocumentID(value), id.key == key { return id }
+        return self
+    }
+}
+
+/// What the watch compares: the file's kind, size and modification time.
+struct FileStamp: Equatable, Sendable {
+    var size: Int
+    var modified: Double
+    var inode: Int
+    var isRegularFile: Bool
+
+    init?(_ path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+        size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? 0
+        isRegularFile = (attributes[.type] as? FileAttributeType) == .typeRegular
+    }
+}
+
+/// A weak reference that can be set after the closure holding it is made (`init`'s callbacks to `self`).
+private final class WeakBox<T: AnyObject & Sendable>: Sendable {
+    private let reference = Mutex<Weak?>(nil)
+    private struct Weak: @unchecked Sendable {
+        // NB: @unchecked: a weak reference to a Sendable object.
+        weak var value: T?
+    }
+
+    var value: T? {
+        get { reference.withLock { $0?.value } }
+        set { reference.withLock { $0 = Weak(value: newValue) } }
+    }
+}

@@ -1,0 +1,224 @@
+import Domain
+import Foundation
+import HTTP
+import StrictJSON
+
+extension Router {
+    /// A user's data file, json-server style: per collection `GET/POST /name`, `GET/PUT/PATCH/DELETE
+    /// /name/:id`, nested `GET/POST /name/:id/:child`; per singular resource `GET/PUT/PATCH/POST /name`; and
+    /// `GET /db`. Every write goes through the `DocumentStore` and is answered once committed; with
+    /// `--read-only` no write route exists, so the table answers 405 with `Allow`.
+    mutating func addDocumentRoutes(_ service: DataFileService, readOnly: Bool) {
+        let store = service.store
+        get("/db") { _ in
+            var out: [UInt8] = [UInt8(ascii: "{")]
+            for (index, resource) in store.resources.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONValue.writeString(resource.name, into: &out)
+                out.append(UInt8(ascii: ":"))
+                out.append(contentsOf: resource.bytes)
+            }
+            out.append(UInt8(ascii: "}"))
+            return .response(.json(encoded: out))
+        }
+        for resource in store.resources {
+            switch resource.kind {
+            case .collection: addCollection(resource, store, readOnly: readOnly)
+            case .singular: addSingular(resource, store, readOnly: readOnly)
+            }
+        }
+    }
+
+    private mutating func addCollection(_ resource: DocumentResource, _ store: DocumentStore, readOnly: Bool) {
+        let name = resource.name
+        get("/\(name)") { request in
+            if request.query.isEmpty { return .response(.json(encoded: resource.bytes)) }
+            let query = try DocumentQuery(request.query)
+            let documents = resource.items.documents
+            let page = try query.apply(to: documents) { $0.object }
+            let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
+            return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))
+        }
+        get("/\(name)/:id") { request in
+            let id = DocumentID(pathSegment: try request.require("id", as: String.self))
+            guard let document = resource.items.document(id) else { throw Self.missing(name, id) }
+            let query = try DocumentQuery(Self.relationsOnly(request.query))
+            return .response(
+                .json(encoded: DocumentRelations(store: store, query: query, resource: name).encode(document)))
+        }
+        get("/\(name)/:id/:child") { request in
+            let parent = DocumentID(pathSegment: try request.require("id", as: String.self))
+            let childName = try request.require("child", as: String.self)
+            guard let child = store.byName[childName], child.kind == .collection else {
+                throw HTTPError.notFound("no collection '\(childName)' in the data file")
+            }
+            guard let parentDocument = resource.items.document(parent) else { throw Self.missing(name, parent) }
+            let field = store.parentField(of: name)
+            let key = parentDocument.id?.key ?? parent.key
+            let query = try DocumentQuery(request.query)
+            let children = child.items.documents.filter { document in
+                document.object[field].map(DocumentQuery.text) == key
+            }
+            let page = try query.apply(to: children) { $0.object }
+            let body = DocumentRelations(store: store, query: query, resource: childName).encodeList(page.items)
+            return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))
+        }
+        guard !readOnly else { return }
+        post("/\(name)") { request in
+            let body = try request.jsonObjectBody()
+            return Self.submit(store) { view throws(HTTPError) in
+                try Self.insert(body, into: name, view: &view, store: store)
+            }
+        }
+        post("/\(name)/:id/:child") { request in
+            let parent = DocumentID(pathSegment: try request.require("id", as: String.self))
+            let childName = try request.require("child", as: String.self)
+            guard let child = store.byName[childName], child.kind == .collection else {
+                throw HTTPError.notFound("no collection '\(childName)' in the data file")
+            }
+            let given = try request.jsonObjectBody()
+            let field = store.parentField(of: name)
+            return Self.submit(store) { view throws(HTTPError) in
+                guard let parentDocument = view.document(name, parent) else { throw Self.missing(name, parent) }
+                // The parent's id as the parent stores it: a number stays a number.
+                var body = given
+                body[field] = parentDocument[store.idField] ?? parent.value
+                return try Self.insert(body, into: childName, view: &view, store: store)
+            }
+        }
+        put("/\(name)/:id") { request in
+            let id = DocumentID(pathSegment: try request.require("id", as: String.self))
+            let body = try request.jsonObjectBody()
+            return Self.submit(store) { view throws(HTTPError) in
+                guard let old = view.document(name, id) else { throw Self.missing(name, id) }
+                let object = DataFileContent.withID(body, idField: store.idField, value: old[store.idField] ?? id.value)
+                return Self.plan(name, id, object, status: 200)
+            }
+        }
+        patch("/\(name)/:id") { request in
+            let id = DocumentID(pathSegment: try request.require("id", as: String.self))
+            let body = try request.jsonObjectBody()
+            return Self.submit(store) { view throws(HTTPError) in
+                guard var object = view.document(name, id) else { throw Self.missing(name, id) }
+                for (key, value) in body.members where key != store.idField { object[key] = value }
+                return Self.plan(name, id, object, status: 200)
+            }
+        }
+        delete("/\(name)/:id") { request in
+            let id = DocumentID(pathSegment: try request.require("id", as: String.self))
+            return Self.submit(store) { view throws(HTTPError) in
+                guard view.document(name, id) != nil else { throw Self.missing(name, id) }
+                var entries = [DocumentStore.Planned(resource: name, id: id, document: nil)]
+                // json-server's cascade: the items of other collections that name this one as their parent.
+                let field = store.parentField(of: name)
+                for other in store.resources where other.kind == .collection && other.name != name {
+                    for (childID, child) in view.documents(other.name)
+                    where child[field].map(DocumentQuery.text) == id.key {
+                        entries.append(DocumentStore.Planned(resource: other.name, id: childID, document: nil))
+                    }
+                }
+                return DocumentStore.Plan(entries: entries, response: .json(encoded: Array("{}".utf8)))
+            }
+        }
+    }
+
+    private mutating func addSingular(_ resource: DocumentResource, _ store: DocumentStore, readOnly: Bool) {
+        let name = resource.name
+        get("/\(name)") { _ in .response(.json(encoded: resource.bytes)) }
+        guard !readOnly else { return }
+        let replace: Router.Handler = { request in
+            let body = try request.jsonObjectBody()
+            return Self.submit(store) { _ throws(HTTPError) in Self.plan(name, nil, body, status: 200) }
+        }
+        put("/\(name)", replace)
+        post("/\(name)", replace)
+        patch("/\(name)") { request in
+            let body = try request.jsonObjectBody()
+            return Self.submit(store) { view throws(HTTPError) in
+                var object = view.singular(name)
+                for (key, value) in body.members { object[key] = value }
+                return Self.plan(name, nil, object, status: 200)
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func submit(
+        _ store: DocumentStore, _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> DocumentStore.Plan
+    ) -> Reply {
+        .later { respond in store.submit(plan, respond: respond) }
+    }
+
+    private static func insert(
+        _ body: JSONObject, into name: String, view: inout DocumentView, store: DocumentStore
+    ) throws(HTTPError) -> DocumentStore.Plan {
+        let id = try view.newID(in: name, requested: body[store.idField])
+        let object = DataFileContent.withID(body, idField: store.idField, value: id.value)
+        var plan = plan(name, id, object, status: 201)
+        plan.response.headers["Location"] = "/\(name)/\(Self.pathEncoded(id.key))"
+        return plan
+    }
+
+    private static func plan(_ name: String, _ id: DocumentID?, _ object: JSONObject, status: Int) -> DocumentStore.Plan
+    {
+        DocumentStore.Plan(
+            entries: [DocumentStore.Planned(resource: name, id: id, document: object)],
+            response: .json(encoded: object.compactBytes, status: status))
+    }
+
+    private static func missing(_ name: String, _ id: DocumentID) -> HTTPError {
+        .notFound("\(name) has no item with id \(id.key.prefix(200))")
+    }
+
+    /// Only `_embed` and `_expand` of a query (an item's `GET` takes no filter).
+    private static func relationsOnly(_ query: QueryParameters) -> QueryParameters {
+        QueryParameters(query.pairs.filter { $0.name == "_embed" || $0.name == "_expand" })
+    }
+
+    private static func pathEncoded(_ key: String) -> String {
+        key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? key
+    }
+}
+
+/// `_embed` and `_expand` of a list or an item: children (`comments` whose `postId` is the item's id) and
+/// parents (the `post` named by the item's `postId`), added as members of the answered items.
+struct DocumentRelations {
+    let store: DocumentStore
+    let query: DocumentQuery
+    let resource: String
+
+    /// The items as a JSON array, each with its relations.
+    func encodeList(_ documents: [StoredDocument]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        for (index, document) in documents.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: encode(document))
+        }
+        out.append(UInt8(ascii: "]"))
+        return out
+    }
+
+    /// One item with its relations (its stored bytes when the query asks for none).
+    func encode(_ document: StoredDocument) -> [UInt8] {
+        guard !query.embed.isEmpty || !query.expand.isEmpty else { return document.bytes }
+        var object = document.object
+        let key = document.id?.key ?? ""
+        for childName in query.embed {
+            guard let child = store.byName[childName], child.kind == .collection else { continue }
+            let field = store.parentField(of: resource)
+            let children = child.items.documents.filter { $0.object[field].map(DocumentQuery.text) == key }
+            object[childName] = .array(children.map { .object($0.object) })
+        }
+        for parentName in query.expand {
+            let field = parentName + store.foreignKeySuffix
+            guard let raw = document.object[field] else { continue }
+            let candidates = [parentName + "s", parentName, parentName + "es", String(parentName.dropLast()) + "ies"]
+            guard let parent = candidates.compactMap({ store.byName[$0] }).first(where: { $0.kind == .collection }),
+                let found = parent.items.document(DocumentID(pathSegment: DocumentQuery.text(raw)))
+            else { continue }
+            object[parentName] = .object(found.object)
+        }
+        return object.compactBytes
+    }
+}

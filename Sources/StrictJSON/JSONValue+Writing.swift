@@ -1,0 +1,133 @@
+/// Writing a `JSONValue` back as text, members in their order, in the form JavaScript's `JSON.stringify`
+/// gives: what a json-server user's file looks like, and what their front end expects to read.
+///
+/// ```swift
+/// JSONValue.object(["id": .integer(1)]).compactBytes           // {"id":1}
+/// JSONValue.object(["id": .integer(1)]).prettyBytes()          // {\n  "id": 1\n}
+/// ```
+extension JSONValue {
+    /// The value as one line (`JSON.stringify(value)`).
+    public var compactBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(into: &out, indent: 0, depth: 0)
+        return out
+    }
+
+    /// The value with `indent` spaces per level (`JSON.stringify(value, null, 2)`): empty arrays and objects
+    /// stay `[]` and `{}`, a member is `"key": value`.
+    public func prettyBytes(indent: Int = 2) -> [UInt8] {
+        var out: [UInt8] = []
+        write(into: &out, indent: indent, depth: 0)
+        return out
+    }
+
+    /// Appends the value's text to `out`; `indent` 0 writes one line.
+    public func write(into out: inout [UInt8], indent: Int, depth: Int) {
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .integer(let value): out.append(contentsOf: String(value).utf8)
+        case .real(let value): out.append(contentsOf: Self.javaScriptText(value).utf8)
+        case .string(let value): Self.writeString(value, into: &out)
+        case .array(let elements):
+            guard !elements.isEmpty else { return out.append(contentsOf: "[]".utf8) }
+            out.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.newline(&out, indent: indent, depth: depth + 1)
+                element.write(into: &out, indent: indent, depth: depth + 1)
+            }
+            Self.newline(&out, indent: indent, depth: depth)
+            out.append(UInt8(ascii: "]"))
+        case .object(let object):
+            object.write(into: &out, indent: indent, depth: depth)
+        }
+    }
+
+    /// A number as JavaScript prints it: integral values below 1e21 without a fraction (`1.0` is `1`),
+    /// others in the shortest form that reads back the same, exponents without leading zeros (`1e-7`).
+    public static func javaScriptText(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e21 {
+            if abs(value) < 9.0e18 { return String(Int64(value)) }
+            var digits = ""
+            var remaining = abs(value)
+            // NB: exact: an integral double below 1e21 is a whole number of at most 21 digits.
+            while remaining >= 1 {
+                let digit = remaining.truncatingRemainder(dividingBy: 10)
+                digits.append(Character(String(Int(digit))))
+                remaining = (remaining - digit) / 10
+            }
+            return (value < 0 ? "-" : "") + String(digits.reversed())
+        }
+        var text = value.description
+        if let e = text.firstIndex(of: "e") {
+            var exponent = text[text.index(after: e)...]
+            var sign = "+"
+            if exponent.first == "-" || exponent.first == "+" {
+                sign = String(exponent.removeFirst())
+            }
+            while exponent.count > 1, exponent.first == "0" { exponent.removeFirst() }
+            var mantissa = String(text[..<e])
+            if mantissa.hasSuffix(".0") { mantissa.removeLast(2) }
+            text = mantissa + "e" + sign + exponent
+        }
+        return text
+    }
+
+    /// A string in quotes, escaped as `JSON.stringify` escapes: quote, backslash, and control characters.
+    public static func writeString(_ value: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
+            case 0x08: out.append(contentsOf: #"\b"#.utf8)
+            case 0x0C: out.append(contentsOf: #"\f"#.utf8)
+            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
+            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
+            case 0x09: out.append(contentsOf: #"\t"#.utf8)
+            case ..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: #"\u00"#.utf8)
+                out.append(hex[Int(byte >> 4)])
+                out.append(hex[Int(byte & 0xF)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    static func newline(_ out: inout [UInt8], indent: Int, depth: Int) {
+        guard indent > 0 else { return }
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * depth))
+    }
+}
+
+extension JSONObject {
+    /// The object as one line (`JSON.stringify(object)`), members in their order.
+    public var compactBytes: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64)
+        write(into: &out, indent: 0, depth: 0)
+        return out
+    }
+
+    /// Appends the object's text to `out` (see `JSONValue.write(into:indent:depth:)`).
+    public func write(into out: inout [UInt8], indent: Int, depth: Int) {
+        guard count > 0 else { return out.append(contentsOf: "{}".utf8) }
+        out.append(UInt8(ascii: "{"))
+        for (index, member) in members.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSONValue.newline(&out, indent: indent, depth: depth + 1)
+            JSONValue.writeString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if indent > 0 { out.append(UInt8(ascii: " ")) }
+            member.value.write(into: &out, indent: indent, depth: depth + 1)
+        }
+        JSONValue.newline(&out, indent: indent, depth: depth)
+        out.append(UInt8(ascii: "}"))
+    }
+}
