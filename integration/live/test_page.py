@@ -24,7 +24,7 @@ from livestate import Server, fake_upstream  # noqa: E402
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 PHONE = (390, 844)
-# The budget for a first load: the page, its scripts and styles, its API calls and the first
+# The budget for a first load: the page, its scripts and styles, its API calls and the first
 # 5 s of /events, as bytes on the wire (headers included).
 BUDGET = 150_000
 
