@@ -98,7 +98,9 @@ final class LiveStateServer: Sendable {
             "serving on \(url) with \(app.loops.count) loop(s), data \(PostgresURI.redacted(app.configuration.dataPath)), "
                 + "public \(app.staticFiles?.root ?? "(none)")")
         // NB: said once the server runs, so that a start that fails prints its one line and no more.
-        if let folder = app.configuration.publicPath, app.staticFiles == nil {
+        if let folder = app.configuration.publicPath, app.staticFiles == nil,
+            app.configuration.dataFile == nil || app.configuration.publicGiven
+        {
             Log.warning("no static files (no page at /): \(folder) is not a directory; see --public")
         }
         if let folder = unusableBodyFiles {

@@ -44,6 +44,8 @@ final class DataFileService: Sendable {
         var seen: FileStamp?
         /// The file on disk is a person's save that does not parse: it is not overwritten until fixed.
         var brokenSave = false
+        /// How long the last rewrite took.
+        var lastRewriteMilliseconds = 0
         /// When the file came to show each entry (newest last, a few seconds' worth): what a person's
         /// editor may have read.
         var shown: [(at: DispatchTime, seq: Int64)] = []
@@ -195,8 +197,10 @@ final class DataFileService: Sendable {
             defer { sync.scheduled = true }
             return !sync.scheduled
         }
-        // NB: 200 ms gathers a burst of writes into one rewrite and keeps the file within a second of them.
-        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in self?.writeBack() } }
+        // NB: 200 ms gathers a burst of writes into one rewrite; a large file waits as long as its last rewrite
+        // took (at most 800 ms), so rewrites take at most half of a core and the file is within ~1 s.
+        let wait = min(800, max(200, sync.withLock { $0.lastRewriteMilliseconds }))
+        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(wait)) { [weak self] in self?.writeBack() } }
     }
 
     /// Writes the whole state into the file (on the writer queue), if it shows less than what is committed.
@@ -206,6 +210,7 @@ final class DataFileService: Sendable {
             return sync.committedSeq > sync.fileSeq ? sync.committedSeq : nil
         }
         guard var seq = wanted, writesBack else { return }
+        let started = DispatchTime.now()
         var bytes: [UInt8] = []
         var hash = ""
         while true {
@@ -231,6 +236,8 @@ final class DataFileService: Sendable {
             sync.fileSeq = max(sync.fileSeq, seq)
             sync.fileHash = hash
             sync.seen = FileStamp(path)
+            sync.lastRewriteMilliseconds = Int(
+                (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
             let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow
             while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
