@@ -8,6 +8,7 @@ library would, `Server.call` is an ordinary client (urllib), and `SSEClient` rea
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -28,6 +29,10 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# prctl(PR_SET_PDEATHSIG, …) for the servers started here, loaded before any fork.
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
 CI = os.environ.get("CI") == "true"
 
 
@@ -97,6 +102,9 @@ class Server:
 
         def limits():
             os.setsid()
+            # NB: the server dies with this process (a pytest killed by its timeout leaves none behind).
+            # The signal comes when the thread that started it ends: tests start servers on the main thread.
+            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if nofile:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
