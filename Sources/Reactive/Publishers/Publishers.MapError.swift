@@ -46,7 +46,7 @@ private struct MapErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Su
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("MapError", subscription))
+        downstream.receive(subscription: subscription)
     }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {

@@ -42,7 +42,7 @@ private struct SetFailureTypeInner<Downstream: Subscriber>: Subscriber {
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("SetFailureType", subscription))
+        downstream.receive(subscription: subscription)
     }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
     func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }

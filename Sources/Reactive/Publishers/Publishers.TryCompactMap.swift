@@ -35,3 +35,16 @@ extension Publisher {
         Publishers.TryCompactMap(upstream: self, transform: transform)
     }
 }
+
+extension Publishers.TryCompactMap {
+    /// Fuses the throwing optional transform with another into one `TryCompactMap` of the same upstream, as
+    /// Combine does.
+    ///
+    /// ```swift
+    /// strings.tryCompactMap(parse).compactMap { $0 > 0 ? $0 : nil }   // one TryCompactMap of `strings`
+    /// ```
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap<Upstream, T>(upstream: upstream) { try first($0).flatMap(transform) }
+    }
+}

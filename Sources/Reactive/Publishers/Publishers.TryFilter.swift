@@ -37,3 +37,21 @@ extension Publisher {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
     }
 }
+
+extension Publishers.TryFilter {
+    /// Fuses the throwing predicate with another into one `TryFilter` of the same upstream, as Combine does.
+    ///
+    /// ```swift
+    /// numbers.tryFilter(check).filter { $0 > 0 }   // one TryFilter of `numbers`
+    /// ```
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// Fuses two throwing predicates into one `TryFilter` of the same upstream.
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+}

@@ -1,0 +1,37 @@
+import Reactive
+import Testing
+
+/// Combine's `map`, `filter`, `compactMap`, `mapError` and `setFailureType` hand the upstream's own subscription
+/// to the downstream: requests and cancels reach the upstream directly, and the downstream sees its name.
+@Suite struct PassThroughSubscriptionTests {
+    private func subscriptionSeen<P: Publisher>(_ make: (ManualPublisher<Int, Never>) -> P) -> String
+    where P.Output: Equatable {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = make(upstream).track(initialDemand: .max(2))
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(2))])
+        tracker.cancel()
+        #expect(upstream.subscription.calls == [.requested(.max(2)), .cancelled])
+        return tracker.subscription.map { String(describing: $0) } ?? "none"
+    }
+
+    @Test func mapHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.map { $0 + 1 } } == "RecordingSubscription")
+    }
+
+    @Test func filterHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.filter { $0 > 0 } } == "RecordingSubscription")
+    }
+
+    @Test func compactMapHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.compactMap { $0 } } == "RecordingSubscription")
+    }
+
+    @Test func mapErrorHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.mapError { _ in TestError() } } == "RecordingSubscription")
+    }
+
+    @Test func setFailureTypeHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.setFailureType(to: TestError.self) } == "RecordingSubscription")
+    }
+}
