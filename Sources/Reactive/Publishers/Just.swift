@@ -44,7 +44,7 @@ final class OneShotSubscription: Subscription, CombineDescribed, @unchecked Send
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        demand.assertNonZero()
         delivery.withLock { $0.take() }?()
     }
 

@@ -38,7 +38,9 @@ extension Publisher {
 
 /// A nil result asks the upstream for one more, so the downstream's demand stays whole.
 @usableFromInline
-struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber {
+struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    @usableFromInline var combineName: String { "CompactMap" }
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline let downstream: Downstream
     @usableFromInline let transform: (Input) -> Downstream.Input?

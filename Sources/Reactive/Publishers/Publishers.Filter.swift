@@ -40,7 +40,9 @@ extension Publisher {
 
 /// A dropped value asks the upstream for one more, so the downstream's demand stays whole.
 @usableFromInline
-struct FilterInner<Downstream: Subscriber>: Subscriber {
+struct FilterInner<Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    @usableFromInline var combineName: String { "Filter" }
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline let downstream: Downstream

@@ -38,7 +38,9 @@ extension Publisher {
 
 /// Passes the upstream subscription straight through, as Combine's `map` does: no state, no lock, no allocation.
 @usableFromInline
-struct MapInner<Input, Downstream: Subscriber>: Subscriber {
+struct MapInner<Input, Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    @usableFromInline var combineName: String { "Map" }
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline let downstream: Downstream
     @usableFromInline let transform: (Input) -> Downstream.Input

@@ -39,7 +39,9 @@ extension Publisher {
     }
 }
 
-private struct MapErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber {
+private struct MapErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    var combineName: String { "MapError" }
     typealias Input = Downstream.Input
     let downstream: Downstream
     let transform: (UpstreamFailure) -> Downstream.Failure

@@ -35,7 +35,9 @@ extension Publisher where Failure == Never {
     }
 }
 
-private struct SetFailureTypeInner<Downstream: Subscriber>: Subscriber {
+private struct SetFailureTypeInner<Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    var combineName: String { "SetFailureType" }
     typealias Input = Downstream.Input
     typealias Failure = Never
     let downstream: Downstream

@@ -19,7 +19,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                subscriber, name: "TryCompactMap",
+                subscriber, name: "TryCompactMap", strictness: .strict,
                 tryStep: { input in .catching { try transform(input).map { .emit($0) } ?? .drop } })
         }
     }

@@ -21,7 +21,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
             upstream.subscribe(
-                subscriber, name: "TryFilter",
+                subscriber, name: "TryFilter", strictness: .strict,
                 tryStep: { input in .catching { try isIncluded(input) ? .emit(input) : .drop } })
         }
     }

@@ -1,7 +1,7 @@
 import Reactive
 import Testing
 
-/// Combine's `map`, `filter`, `compactMap`, `mapError` and `setFailureType` hand the upstream's own subscription
+/// Combine's `map`, `filter`, `compactMap`, `mapError`, `setFailureType`, `scan` and `map(keyPath)` hand the upstream's own subscription
 /// to the downstream: requests and cancels reach the upstream directly, and the downstream sees its name.
 @Suite struct PassThroughSubscriptionTests {
     private func subscriptionSeen<P: Publisher>(_ make: (ManualPublisher<Int, Never>) -> P) -> String
@@ -33,5 +33,21 @@ import Testing
 
     @Test func setFailureTypeHandsTheUpstreamSubscriptionDownstream() {
         #expect(subscriptionSeen { $0.setFailureType(to: TestError.self) } == "RecordingSubscription")
+    }
+
+    @Test func scanHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.scan(0, +) } == "RecordingSubscription")
+    }
+
+    @Test func keyPathMapHandsTheUpstreamSubscriptionDownstream() {
+        #expect(subscriptionSeen { $0.map(\.bitWidth) } == "RecordingSubscription")
+    }
+
+    @Test func theInnerSubscriberIsNamedAsCombinesWithAnEmptyMirror() throws {
+        let upstream = ManualPublisher<Int, Never>()
+        _ = upstream.filter { _ in true }.track()
+        let inner = try #require(upstream.attached as? any CustomStringConvertible & CustomReflectable)
+        #expect(inner.description == "Filter")
+        #expect(inner.customMirror.children.isEmpty)
     }
 }

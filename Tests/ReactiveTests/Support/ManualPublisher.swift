@@ -26,7 +26,7 @@ final class ManualPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
     // NB: @unchecked Sendable: tests drive it from one thread.
     private(set) var subscriber: AnySubscriber<Output, Failure>?
     /// The operator's inner subscriber as attached, before erasure (to reach it as a `Subscription`).
-    private(set) var attached: Any?
+    private(set) var attached: Any = ()
     let subscription = RecordingSubscription()
 
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
