@@ -50,6 +50,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(_ input: Element) -> Subscribers.Demand {
+        guard isLive else { return .none }
         buffer.append(input)
         guard buffer.count == count else { return .none }
         let full = buffer
@@ -58,7 +59,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard markCompleted() else { return }
+        guard markCompleted(beforeSubscription: true) else { return }
         if case .finished = completion, !buffer.isEmpty {
             _ = downstream.receive(buffer)
         }

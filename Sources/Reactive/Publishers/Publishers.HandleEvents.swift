@@ -86,7 +86,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     override func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        guard markCompleted() else { return }
+        guard markCompleted(beforeSubscription: true) else { return }
         handlers.receiveCompletion?(completion)
         downstream.receive(completion: completion)
     }
