@@ -64,8 +64,10 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         self.step = step
     }
 
-    /// The downstream, as Combine's children.
-    var customMirror: Mirror { Mirror(self, children: ["downstream": downstream]) }
+    /// The downstream for the strict operators, nothing for the others, as Combine's children.
+    var customMirror: Mirror {
+        Mirror(self, children: strictness == .strict ? ["downstream": downstream] : [:])
+    }
 
     func receive(subscription: any Subscription) {
         let accepted = status.withLock { status -> Bool in
@@ -78,11 +80,17 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        // NB: as Combine's pass-through operators, no state: what comes after a completion goes on too.
+        if strictness == .passThrough { return receive(step: input) }
         switch status.withLock({ $0 }) {
         case .terminal: return .none
         case .awaiting where strictness == .strict: fatalError("A value arrived before the subscription")
         case .awaiting, .subscribed: break
         }
+        return receive(step: input)
+    }
+
+    private func receive(step input: Input) -> Subscribers.Demand {
         switch step(input) {
         case .emit(let output):
             return downstream.receive(output)
@@ -103,17 +111,21 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        let live = status.withLock { status -> Bool in
-            switch status {
-            case .terminal: return false
-            case .awaiting where strictness == .strict: fatalError("A completion arrived before the subscription")
-            case .awaiting where strictness == .tolerant: return false
-            case .awaiting, .subscribed:
-                status = .terminal
-                return true
+        if strictness != .passThrough {
+            let live = status.withLock { status -> Bool in
+                switch status {
+                case .terminal: return false
+                case .awaiting where strictness == .strict:
+                    fatalError("A completion arrived before the subscription")
+                case .awaiting: return false
+                case .subscribed:
+                    status = .terminal
+                    return true
+                }
             }
+            guard live else { return }
         }
-        if live { downstream.receive(completion: completion.mapFailure(mapFailure)) }
+        downstream.receive(completion: completion.mapFailure(mapFailure))
     }
 
     func request(_ demand: Subscribers.Demand) {

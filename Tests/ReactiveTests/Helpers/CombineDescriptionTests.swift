@@ -27,6 +27,8 @@ import Testing
         ("ReceiveOn", { subscriptionGiven(by: subject.receive(on: DispatchQueue.main)) }),
         ("Debounce", { subscriptionGiven(by: subject.debounce(for: .seconds(1), scheduler: DispatchQueue.main)) }),
         ("HandleEvents", { subscriptionGiven(by: subject.handleEvents()) }),
+        ("Print", { subscriptionGiven(by: subject.print("", to: Discard())) }),
+        ("Breakpoint", { subscriptionGiven(by: subject.breakpoint()) }),
         ("Merge", { subscriptionGiven(by: subject.merge(with: subject)) }),
         ("Merge", { subscriptionGiven(by: Publishers.MergeMany(subject, subject, subject)) }),
         ("PublishedSubject", { subscriptionGiven(by: PublishedHolder().$value) }),
@@ -38,7 +40,6 @@ import Testing
         ("CollectByCount", { subscriptionGiven(by: subject.collect(2)) }),
         ("Output", { subscriptionGiven(by: subject.prefix(2)) }),
         ("Drop", { subscriptionGiven(by: subject.dropFirst()) }),
-        ("IgnoreOutput", { subscriptionGiven(by: subject.ignoreOutput()) }),
         ("TryMap", { subscriptionGiven(by: subject.tryMap { $0 }) }),
         (
             "Throttle",
@@ -56,6 +57,18 @@ import Testing
         #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == name)
         subscription.cancel()
     }
+
+    @Test func justAndOptionalSubscriptionsMirrorTheirOutput() throws {
+        let just = try #require(subscriptionGiven(by: Just(42)))
+        #expect((just as? any CustomReflectable)?.customMirror.children.map { "\($0.value)" } == ["42"])
+        let optional = try #require(subscriptionGiven(by: Optional(7).publisher))
+        #expect((optional as? any CustomReflectable)?.customMirror.children.map { "\($0.value)" } == ["7"])
+    }
+}
+
+/// A stream that keeps nothing.
+private struct Discard: TextOutputStream {
+    mutating func write(_ string: String) {}
 }
 
 /// An object with one `@Published` property.

@@ -43,6 +43,19 @@ import Testing
         #expect(subscriptionSeen { $0.map(\.bitWidth) } == "RecordingSubscription")
     }
 
+    @Test func ignoreOutputHandsTheUpstreamSubscriptionAndTheDownstreamsDemand() {
+        #expect(subscriptionSeen { $0.ignoreOutput().map { _ in 0 } } == "RecordingSubscription")
+    }
+
+    @Test func scanGoesOnAfterACompletionAsCombinesDoes() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.scan(0, +).track()
+        upstream.subscribe()
+        upstream.send(completion: .finished)
+        upstream.send(2)
+        #expect(tracker.events == [.subscription, .finished, .value(2)])
+    }
+
     @Test func theInnerSubscriberIsNamedAsCombinesWithAnEmptyMirror() throws {
         let upstream = ManualPublisher<Int, Never>()
         _ = upstream.filter { _ in true }.track()
