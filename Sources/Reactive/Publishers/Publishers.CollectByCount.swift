@@ -58,8 +58,9 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
         return downstream.receive(full) * count
     }
 
+    // NB: as Combine's, every completion goes downstream, even one after a completion or a cancel.
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard markCompleted(beforeSubscription: true) else { return }
+        _ = markCompleted(beforeSubscription: true)
         if case .finished = completion, !buffer.isEmpty {
             _ = downstream.receive(buffer)
         }
@@ -68,6 +69,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     }
 
     override func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         super.request(demand * count)
     }
 }
