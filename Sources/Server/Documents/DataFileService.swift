@@ -41,6 +41,11 @@ final class DataFileService: Sendable {
         var scheduled = false
         /// The last identity of the file seen by the watch (size, modification time).
         var seen: FileStamp?
+        /// The file on disk is a person's save that does not parse: it is not overwritten until fixed.
+        var brokenSave = false
+        /// When the file came to show each entry (newest last, a few seconds' worth): what a person's
+        /// editor may have read.
+        var shown: [(at: DispatchTime, seq: Int64)] = []
     }
 
     private let journal: SQLiteDocumentJournal
@@ -188,13 +193,22 @@ final class DataFileService: Sendable {
 
     /// Writes the whole state into the file (on the writer queue), if it shows less than what is committed.
     private func writeBack() {
-        let seq = sync.withLock { sync in
+        let wanted = sync.withLock { sync in
             sync.scheduled = false
             return sync.committedSeq > sync.fileSeq ? sync.committedSeq : nil
         }
-        guard let seq, writesBack else { return }
-        // NB: items are read after `seq` was: the file shows at least every entry up to it.
-        let bytes = DataFileContent.fileBytes(store.resources.map { ($0.name, $0.kind, $0.items) })
+        guard var seq = wanted, writesBack else { return }
+        var bytes: [UInt8] = []
+        while true {
+            // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
+            // check is repeated right before the rename (a save during the encoding is loaded, then encoded).
+            if FileStamp(path) != sync.withLock({ $0.seen }) { checkFile() }
+            if sync.withLock({ $0.brokenSave }) { return }
+            seq = sync.withLock { max($0.committedSeq, seq) }
+            // NB: items are read after `seq` was: the file shows at least every entry up to it.
+            bytes = DataFileContent.fileBytes(store.resources.map { ($0.name, $0.kind, $0.items) })
+            if FileStamp(path) == sync.withLock({ $0.seen }) { break }
+        }
         let hash = DataFileContent.hash(bytes)
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -204,9 +218,12 @@ final class DataFileService: Sendable {
             return
         }
         sync.withLock { sync in
+            sync.shown.append((.now(), sync.fileSeq))
             sync.fileSeq = max(sync.fileSeq, seq)
             sync.fileHash = hash
             sync.seen = FileStamp(path)
+            let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow
+            while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
         do {
             try journal.markFile(seq: seq, hash: hash)
@@ -247,16 +264,27 @@ final class DataFileService: Sendable {
         do {
             content = try DataFileContent(bytes: bytes, idField: store.idField)
         } catch {
-            Log.warning("\(path) was saved but cannot be loaded: \(error.description); serving the last good state")
+            Log.warning(
+                "\(path) was saved but cannot be loaded: \(error.description); serving the last good state, "
+                    + "and the file is not rewritten until it loads")
+            sync.withLock { $0.brokenSave = true }
             return
         }
-        let fileSeq = sync.withLock { $0.fileSeq }
-        let unshown = (try? journal.entries(after: fileSeq)) ?? []
-        let touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
+        sync.withLock { $0.brokenSave = false }
+        // NB: an editor may have read the file before the server's last rewrites and saved after them; the
+        // changes of the last few seconds are kept whether or not the saved file shows them.
+        let fileSeq = sync.withLock { sync in sync.shown.first.map { min($0.seq, sync.fileSeq) } ?? sync.fileSeq }
+        let journal = self.journal
         let path = self.path
+        let touchedAny = Mutex(false)
         let idField = store.idField
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
+            // NB: read here, on the commit queue, so a write committed after the save was seen is counted too.
+            let unshown = (try? journal.entries(after: fileSeq)) ?? []
+            var touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
+            touched.formUnion(view.changedInBatch)
+            if !touched.isEmpty { touchedAny.withLock { $0 = true } }
             var entries: [DocumentStore.Planned] = []
             for resource in content.resources {
                 guard let model = view.store.byName[resource.name], model.kind == resource.kind else {
@@ -295,14 +323,18 @@ final class DataFileService: Sendable {
             return DocumentStore.Plan(entries: entries, response: .noContent)
         }) { _ in done.signal() }
         done.wait()
+        let kept = touchedAny.withLock { $0 }
         sync.withLock { sync in
             sync.fileHash = hash
             // The file now differs from the state only by the client changes kept on top: write it back.
-            if !touched.isEmpty { sync.fileSeq = 0 }
+            if kept { sync.fileSeq = 0 }
         }
         Log.info("\(path) changed on disk: loaded")
-        if !touched.isEmpty { scheduleWriteBack() }
+        if kept || sync.withLock({ $0.committedSeq > $0.fileSeq }) { scheduleWriteBack() }
     }
+
+    /// How far back a person's save is assumed to have been read: changes made since are never undone by it.
+    private static let editorWindow: UInt64 = 3_000_000_000
 
     // MARK: Helpers
 

@@ -251,6 +251,14 @@ struct DocumentView {
         return DocumentID(.integer(next))!
     }
 
+    /// `resource/id` of every item an earlier plan of this batch changed.
+    var changedInBatch: Set<String> {
+        var keys = Set<String>()
+        for (resource, changes) in overlay { for id in changes.keys { keys.insert("\(resource)/\(id.key)") } }
+        for resource in singulars.keys { keys.insert("\(resource)/") }
+        return keys
+    }
+
     fileprivate func mark() -> Int { log.count }
 
     fileprivate mutating func rollBack(to mark: Int) {

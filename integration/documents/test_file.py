@@ -1,0 +1,222 @@
+"""The file stays the user's: loaded and checked at start, written back whole within a second, a person's
+edit loaded and broadcast, acknowledged writes kept through kill -9 (docs/own-data.md)."""
+import json
+import os
+import random
+import subprocess
+import threading
+import time
+
+import pytest
+
+from livestate import ROOT, SSEClient, Server, binary_path, wait_until
+
+DB = {"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "comments": [], "profile": {"name": "x"}}
+
+
+def start_fails(path, *flags):
+    """Runs the binary on `path` and returns (exit status, stderr), expecting it to refuse to start."""
+    run = subprocess.run(
+        [binary_path(), "--port", "0", str(path), *flags], capture_output=True, text=True, timeout=20)
+    return run.returncode, run.stderr
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        ("", "empty"),
+        ("{\n  \"posts\": [1,]\n}", "line 2"),
+        ("[1, 2]", "JSON object"),
+        ('{"bad key": []}', "bad key"),
+        ('{"posts": [{"id": 1}, {"id": 1}]}', "two items with id 1"),
+        ('{"posts": [{"id": 1}, {"id": "1"}]}', "two items with id 1"),
+        ('{"title": "x"}', "'title'"),
+        ('{"posts": [1]}', "'posts'[0]"),
+        ('{"posts": [{"id": 1.5}]}', "id"),
+        ('{"db": []}', "own routes"),
+    ],
+)
+def test_a_file_that_cannot_be_served_exits_1_with_one_line(data_file, content, words):
+    path = data_file(content)
+    status, stderr = start_fails(path)
+    assert status == 1, stderr
+    assert words in stderr
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert path.read_text() == content  # untouched
+
+
+def test_a_missing_file_is_created_with_an_example(tmp_path, serve):
+    path = tmp_path / "new.json"
+    server = serve(path)
+    assert set(json.loads(path.read_text())) == {"posts", "comments", "profile"}
+    assert "created it with an example" in server.log()
+    assert server.call("GET", "/posts")[0] == 200
+
+
+def test_items_without_ids_get_them_at_load(data_file, serve):
+    server = serve(data_file({"posts": [{"id": 5, "t": 1}, {"t": 2}]}))
+    assert [p["id"] for p in server.call("GET", "/posts")[2]] == [5, 6]
+
+
+def test_writes_reach_the_file_within_a_second_in_json_server_form(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    server.call("POST", "/posts", {"title": "c"})
+    server.call("PATCH", "/profile", {"age": 1})
+    expected = {**DB, "posts": DB["posts"] + [{"id": 3, "title": "c"}], "profile": {"name": "x", "age": 1}}
+    wait_until(lambda: json.loads(path.read_text()) == expected, 1.5, message="file written back")
+    assert path.read_text() == json.dumps(expected, indent=2) + "\n"
+
+
+def test_kill9_after_each_kind_of_write_loses_nothing(data_file, serve):
+    path = data_file(DB)
+    writes = [
+        ("POST", "/posts", {"title": "new"}),
+        ("PUT", "/posts/1", {"title": "put"}),
+        ("PATCH", "/posts/2", {"extra": True}),
+        ("DELETE", "/posts/1", None),
+        ("PATCH", "/profile", {"age": 7}),
+        ("POST", "/comments", {"body": "c", "postId": 2}),
+    ]
+    for method, target, body in writes:
+        server = serve(path)
+        status, _, _ = server.call(method, target, body)
+        assert status in (200, 201)
+        expected = server.call("GET", "/db")[2]
+        server.kill9()  # right after the answer: the file may not show it yet
+        again = serve(path)
+        assert again.call("GET", "/db")[2] == expected
+        wait_until(lambda: json.loads(path.read_text()) == expected, 1.5, message="file caught up")
+        again.kill9()
+
+
+def test_a_person_edit_is_loaded_and_broadcast(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    with SSEClient.of(server, "/events?topics=posts&diff=1") as client:
+        assert client.read_head() == 200
+        client.next(timeout=5)  # the current list
+        edited = json.loads(path.read_text())
+        edited["posts"][0]["title"] = "by hand"
+        edited["posts"].append({"id": 9, "title": "added by hand"})
+        temp = path.with_name(".db.json.swp")
+        temp.write_text(json.dumps(edited, indent=2))
+        os.rename(temp, path)  # as an editor saves
+        changes = [json.loads(client.next(timeout=3).data), json.loads(client.next(timeout=3).data)]
+        assert {"id": 1, "title": "by hand"} in changes[0]["updated"] + changes[1]["updated"]
+        assert {"id": 9, "title": "added by hand"} in changes[0]["inserted"] + changes[1]["inserted"]
+    assert server.call("GET", "/posts/9")[2]["title"] == "added by hand"
+
+
+def test_a_save_that_does_not_parse_is_reported_and_survived(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    path.write_text('{"posts": [1,]')
+    wait_until(lambda: "cannot be loaded" in server.log(), 2, message="log line")
+    assert "line 1, column" in server.log()
+    assert [p["id"] for p in server.call("GET", "/posts")[2]] == [1, 2]
+    assert server.call("POST", "/posts", {"title": "still writable"})[0] == 201
+    path.write_text(json.dumps({**DB, "posts": [{"id": 1, "title": "fixed"}]}))
+    wait_until(lambda: server.call("GET", "/posts/1")[2]["title"] == "fixed", 2, message="fixed file loaded")
+
+
+def test_edits_while_clients_write_lose_nothing(data_file, serve):
+    path = data_file({"posts": [], "notes": [{"id": 1, "text": "person"}]})
+    server = serve(path)
+    created = []
+    stop = threading.Event()
+
+    def client():
+        while not stop.is_set():
+            status, _, body = server.call("POST", "/posts", {"title": "client"})
+            assert status == 201
+            created.append(body["id"])
+
+    thread = threading.Thread(target=client)
+    thread.start()
+    for i in range(5):
+        time.sleep(0.3)
+        text = json.loads(path.read_text())
+        text["notes"].append({"id": 100 + i, "text": "by hand"})
+        temp = path.with_name(f".edit{i}")
+        temp.write_text(json.dumps(text, indent=2))
+        os.rename(temp, path)
+    time.sleep(0.5)
+    stop.set()
+    thread.join()
+    posts = {p["id"] for p in server.call("GET", "/posts")[2]}
+    assert set(created) <= posts
+    wait_until(lambda: {p["id"] for p in json.loads(path.read_text())["posts"]} >= set(created), 2,
+               message="file shows every acknowledged post")
+    notes = {n["id"] for n in server.call("GET", "/notes")[2]}
+    assert {100, 101, 102, 103, 104} <= notes or "changed both" in server.log()
+
+
+def test_two_servers_on_one_file_the_second_refuses(data_file, serve):
+    path = data_file(DB)
+    serve(path)
+    status, stderr = start_fails(path, "--data", f"{path}.livestate")
+    assert status == 1 and "in use by another livestate server" in stderr
+
+
+def test_a_file_deleted_or_replaced_by_a_directory_keeps_serving(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    path.unlink()
+    time.sleep(0.5)
+    assert server.call("GET", "/posts")[0] == 200
+    assert server.call("POST", "/posts", {"title": "after delete"})[0] == 201
+    wait_until(lambda: path.exists(), 2, message="file written again")
+    path.unlink()
+    path.mkdir()
+    time.sleep(0.6)
+    assert "no longer a regular file" in server.log() or "not written" in server.log()
+    assert server.call("GET", "/posts")[0] == 200
+    path.rmdir()
+
+
+def test_memory_data_leaves_the_file_untouched(data_file, serve):
+    path = data_file(DB)
+    before = path.read_text()
+    server = serve(path, data=":memory:")
+    assert server.call("POST", "/posts", {"title": "x"})[0] == 201
+    time.sleep(1.2)
+    assert path.read_text() == before
+
+
+def test_kill9_during_rewrites_leaves_a_whole_file(data_file, serve):
+    posts = [{"id": i, "title": "x" * 200} for i in range(1, 20_001)]
+    path = data_file({"posts": posts})
+    for round in range(3):
+        server = serve(path)
+        for i in range(20):
+            server.call("PATCH", f"/posts/{random.randint(1, 20_000)}", {"round": round, "i": i})
+        time.sleep(random.uniform(0.2, 0.9))
+        server.kill9()
+        data = json.loads(path.read_text())  # never a part
+        assert len(data["posts"]) == 20_000
+
+
+def test_a_full_disk_refuses_the_write_and_changes_nothing(tmp_path, serve):
+    folder = tmp_path / "small"
+    folder.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=600k", "tmpfs", str(folder)]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    try:
+        path = folder / "db.json"
+        path.write_text(json.dumps({"posts": []}))
+        server = serve(path)
+        status = 201
+        count = 0
+        while status == 201 and count < 2000:
+            status, _, body = server.call("POST", "/posts", {"text": "y" * 2000})
+            count += 1
+        assert status == 503, (status, body)
+        assert body["error"] == "storage_unavailable"
+        listed = server.call("GET", "/posts")[2]
+        assert len(listed) == count - 1  # the refused write changed nothing
+        assert server.call("GET", "/healthz")[0] == 200
+    finally:
+        for s in list(Server.__dict__.get("_all", [])):
+            pass
+        subprocess.run(["umount", "-l", str(folder)])
