@@ -211,7 +211,9 @@ final class DataFileService: Sendable {
         }
         let hash = DataFileContent.hash(bytes)
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            // NB: not `Data.write(options: .atomic)`: on Linux it leaves the file 0644 whatever it was and
+            // does not sync the folder, so the rename could be lost with the power.
+            try AtomicFile.replace(path, with: bytes)
         } catch {
             Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
             writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
