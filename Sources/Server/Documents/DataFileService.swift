@@ -2,7 +2,6 @@ import Dispatch
 import Domain
 import Foundation
 import HTTP
-import LibEvent
 import Storage
 import StrictJSON
 import Synchronization
@@ -53,7 +52,6 @@ final class DataFileService: Sendable {
     private let sync: Mutex<Sync>
     private let writer = DispatchQueue(label: "livestate-datafile-writer")
     private let watching = Atomic<Bool>(false)
-    private let folderWatch = Mutex<FolderWatch?>(nil)
 
     /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
     init(path: String, dataPath: String, configuration: Configuration) throws {
@@ -154,25 +152,10 @@ final class DataFileService: Sendable {
         }
     }
 
-    /// Starts watching the file for a person's edits: inotify on its folder (a `FolderWatch` on `loop`), so an
-    /// editor's save by rename or a write in place is looked at as soon as it is closed, and every 250 ms a
-    /// changed size or modification time, for what the folder's watch cannot see (a file behind a symbolic
-    /// link in another folder, the folder itself replaced, no inotify instance to be had).
-    func startWatching(on loop: EventLoop) {
+    /// Starts watching the file for a person's edits (every 250 ms: a changed size or modification time).
+    func startWatching() {
         guard writesBack else { return }
         watching.store(true, ordering: .relaxed)
-        let file = URL(fileURLWithPath: path)
-        let name = file.lastPathComponent
-        do {
-            let watch = try FolderWatch(loop: loop, folder: file.deletingLastPathComponent().path) {
-                [weak self] names in
-                guard names.contains(name), let self else { return }
-                writer.async { [weak self] in self?.checkFile() }
-            }
-            folderWatch.withLock { $0 = watch }
-        } catch {
-            Log.warning("\(path): no inotify watch on its folder (\(error)); edits are looked for every 250 ms")
-        }
         watchAgain()
     }
 
@@ -187,7 +170,6 @@ final class DataFileService: Sendable {
     /// Stops the watch and writes back what the file does not show yet (shutdown).
     func stop() {
         watching.store(false, ordering: .relaxed)
-        folderWatch.withLock { $0?.cancel() }
         writer.sync { writeBack() }
         journal.checkpoint()
     }
