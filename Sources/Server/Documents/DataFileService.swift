@@ -211,9 +211,7 @@ final class DataFileService: Sendable {
         }
         let hash = DataFileContent.hash(bytes)
         do {
-            // NB: not `Data.write(options: .atomic)`: on Linux it leaves the file 0644 whatever it was and
-            // does not sync the folder, so the rename could be lost with the power.
-            try AtomicFile.replace(path, with: bytes)
+            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
             writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
