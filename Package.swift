@@ -79,7 +79,10 @@ let package = Package(
             name: "Server",
             dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Reactive"],
             // Compiled into the binary as `PackageResources.openapi_json` (no bundle, no file read at run time).
-            resources: [.embedInCode("Resources/openapi.json")],
+            resources: [
+                .embedInCode("Resources/openapi.json"), .embedInCode("Resources/data-page.html"),
+                .embedInCode("Resources/data-page.js"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "livestate", dependencies: ["Server"], swiftSettings: swiftSettings),

@@ -121,7 +121,7 @@ class Server:
         if not ready.wait(timeout) or not first:
             self.kill9()
             raise RuntimeError(f"livestate did not print its address; log:\n{self.log()}")
-        m = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)", first[0])
+        m = re.fullmatch(r"listening on http://(?:127\.0\.0\.1|0\.0\.0\.0):(\d+)", first[0])
         if not m:
             self.kill9()
             raise RuntimeError(f"unexpected first line {first[0]!r}; log:\n{self.log()}")

@@ -149,7 +149,7 @@
       state.everLive = true;
       setConnection("live");
       // What the stream does not carry may have changed while it was down.
-      if (again) { loadAlbumPage(state.albumPage); loadSelection(); }
+      if (again) { loadAlbumPage(state.albumPage); if (state.image) loadSelection(); }
     });
     source.addEventListener("error", () => {
       if (source.readyState === EventSource.CLOSED) {
@@ -324,8 +324,10 @@
       return;
     }
     // The image itself arrives with the `image` event, for every open page. Whether its download is
-    // still running or failed only `GET /albums/selection` says: ask until one of them is known.
-    pollSelection(album.url);
+    // still running or failed only `GET /albums/selection` says: ask until one of them is known. Before
+    // the first image that answer is a 404, which the browser logs as an error: then the `image` event or
+    // the timeout says it.
+    if (state.image) pollSelection(album.url);
   }
 
   /** Shows that `selection` is loading, and says so plainly if nothing comes in time. */
@@ -357,7 +359,7 @@
   }
 
   async function pollSelection(url) {
-    while (state.selection && state.selection.url === url) {
+    while (state.image && state.selection && state.selection.url === url) {
       await new Promise((resolve) => setTimeout(resolve, 700));
       if (!state.selection || state.selection.url !== url) return;
       const result = await api("GET", "/albums/selection");
@@ -365,11 +367,13 @@
     }
   }
 
-  /** Reads `GET /albums/selection`: the image on show, and what became of a newer selection. */
+  /** Reads `GET /albums/selection`: the image on show, and what became of a newer selection. Asked only
+   * once an image exists (the `image` topic of /events says so): before, the answer is a 404, which the
+   * browser's console shows as an error. */
   async function loadSelection() {
+    if (!state.image) return;
     const result = await api("GET", "/albums/selection");
     if (result.ok && result.data) applySelection(result.data);
-    else if (result.status === 404 && result.data) applySelection(result.data);
   }
 
   /** Shows a selection state `{url, contentType, bytes, pending?: {url}, failed?: {url, reason}}`. */
@@ -612,7 +616,8 @@
 
   loadFrameworks();
   loadAlbumPage(1);
-  loadSelection();
+  // The selection's image comes with the /events replay (the `image` topic), so the first load asks
+  // nothing that could answer 404.
   connect();
   setTimeout(recheckAlbums, ALBUM_RECHECK_EMPTY_MS);
 })();

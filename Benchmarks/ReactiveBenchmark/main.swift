@@ -1,4 +1,4 @@
-// Reactive benchmark: nanoseconds per value for the issue's cases, each beside the floor (the same work
+// Reactive benchmark: nanoseconds per value for seven cases, each beside the floor (the same work
 // written with plain closures) measured in the same run. The same file built with `-D OPENCOMBINE` runs the
 // cases on OpenCombine 0.14: `Benchmarks/ReactiveBenchmark/versus-opencombine.sh` builds both and
 // alternates them (docs/benchmarks.md).
@@ -17,7 +17,7 @@ import Glibc
 
 let scale = Double(ProcessInfo.processInfo.environment["REACTIVE_BENCH_SCALE"] ?? "1") ?? 1
 let runs = 5
-/// REACTIVE_BENCH_CASES="1 3" runs only those cases (numbers as in the issue's table; 7 is memory).
+/// REACTIVE_BENCH_CASES="1 3" runs only those cases (numbers as in docs/benchmarks.md's table; 7 is memory).
 let selectedCases = Set(
     (ProcessInfo.processInfo.environment["REACTIVE_BENCH_CASES"] ?? "1 2 3 4 5 6 7").split(separator: " ").map(
         String.init))
@@ -286,7 +286,7 @@ if ProcessInfo.processInfo.environment["REACTIVE_BENCH_TSV"] == "1" {
 }
 print("\(library) benchmark (release, median of \(runs) in-process runs, thread CPU time, scale \(scale))")
 print(
-    "The OpenCombine column is the figure from issue 2's table; versus-opencombine.sh measures it in the same run."
+    "The OpenCombine column is a fixed reference figure, not this run's; versus-opencombine.sh measures it in the same run."
 )
 print("")
 func pad(_ text: String, _ width: Int) -> String {

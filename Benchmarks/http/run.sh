@@ -14,7 +14,7 @@
 # ratios LiveState / plain C and LiveState / nginx. The `/albums gzip` row asks with
 # `Accept-Encoding: gzip` (LiveState's cached gzip against nginx's gzip_static of the same .gz file; the
 # plain C server has no gzip). The load average is printed with the table: the machine may be shared.
-# Needs: wrk, curl, cc, pkg-config, libevent-dev, nginx (scripts/apt-packages.txt).
+# Needs: wrk, curl, cc, pkg-config, libevent-dev, nginx (scripts/install-deps --test).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 

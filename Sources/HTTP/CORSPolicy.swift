@@ -1,9 +1,13 @@
-/// Which web origins may call the service from a browser (`--cors`); off unless configured.
+/// Which web origins may call the service from a browser (`--cors`): by default pages served from this
+/// machine's loopback on any port (a front end's dev server), so no other site a user visits can read or
+/// change their local state.
 package struct CORSPolicy: Sendable, Equatable {
     /// The allowed origins.
     package enum Origins: Sendable, Equatable {
         /// Every origin (`--cors '*'`).
         case any
+        /// `http://localhost`, `http://127.0.0.1` and `http://[::1]` on any port (the default).
+        case loopback
         /// Exactly these origins, e.g. `http://localhost:3000`.
         case list([String])
     }
@@ -21,6 +25,9 @@ package struct CORSPolicy: Sendable, Equatable {
     package init(origins: Origins) {
         self.origins = origins
     }
+
+    /// The default: loopback origins on any port.
+    package static let loopback = CORSPolicy(origins: .loopback)
 
     /// Parses `*` or a comma-separated list of origins; nil for an empty or malformed list.
     package init?(parsing text: String) {
@@ -40,13 +47,28 @@ package struct CORSPolicy: Sendable, Equatable {
         guard let origin else { return nil }
         switch origins {
         case .any: return "*"
+        case .loopback: return Self.isLoopback(origin) ? origin : nil
         case .list(let list): return list.contains(origin) ? origin : nil
         }
     }
 
+    /// Whether `origin` is `http://localhost`, `http://127.0.0.1` or `http://[::1]`, with or without a port.
+    private static func isLoopback(_ origin: String) -> Bool {
+        guard origin.hasPrefix("http://") else { return false }
+        var host = Substring(origin.dropFirst("http://".count))
+        if let colon = host.lastIndex(of: ":"), host.last != "]" {
+            let port = host[host.index(after: colon)...]
+            guard !port.isEmpty, port.count <= 5, port.allSatisfy(\.isASCII), port.allSatisfy(\.isNumber) else {
+                return false
+            }
+            host = host[..<colon]
+        }
+        return host == "localhost" || host == "127.0.0.1" || host == "[::1]"
+    }
+
     /// Adds the CORS headers for a request from `origin` to a response's headers.
     package func decorate(_ headers: inout HTTPHeaders, origin: String?) {
-        if case .list = origins { headers.add("Vary", "Origin") }
+        if origins != .any { headers.add("Vary", "Origin") }
         guard let allowed = allowedOrigin(for: origin) else { return }
         headers["Access-Control-Allow-Origin"] = allowed
         headers["Access-Control-Expose-Headers"] = Self.exposedHeaders

@@ -51,6 +51,11 @@ package struct HTTPError: Error, Sendable, Equatable {
         401, "unauthorized", "this request needs the header Authorization: Bearer <token>",
         headers: ["WWW-Authenticate": "Bearer"])
 
+    /// 403 for a request addressed to a name this server does not answer to (`HostPolicy`: DNS rebinding).
+    package static let hostNotAllowed = HTTPError(
+        403, "host_not_allowed",
+        "this server answers only requests addressed to localhost, 127.0.0.1, [::1] or a name in --allowed-hosts")
+
     /// 500, never on purpose; the cause is logged, not shown.
     package static let internalError = HTTPError(500, "internal_error", "the server failed to answer; see its log")
 }

@@ -66,6 +66,16 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         }
     }
 
+    /// Whether these are `other`'s fields followed by one more, `name: value` (a prepared answer that CORS
+    /// gave its `Vary: Origin`).
+    package func equals(_ other: HTTPHeaders, plus name: String, _ value: String) -> Bool {
+        guard fields.count == other.fields.count + 1, let last = fields.last, last.name == name, last.value == value
+        else { return false }
+        return fields.dropLast().elementsEqual(other.fields) {
+            $0.name.caseInsensitiveEquals($1.name) && $0.value == $1.value
+        }
+    }
+
     package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }

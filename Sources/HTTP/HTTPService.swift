@@ -1,4 +1,4 @@
-/// The request pipeline above the router: CORS preflight, the token check, routing, content negotiation
+/// The request pipeline above the router: the `Host` check, CORS preflight, the token check, routing, content negotiation
 /// (ETag, 304, gzip), CORS headers.
 ///
 /// The listener calls `respond(to:)` for every request; tests call it without a socket.
@@ -9,16 +9,22 @@ package struct HTTPService: Sendable {
     package let token: BearerToken?
     /// The `--cors` policy; nil sends no CORS headers.
     package let cors: CORSPolicy?
+    /// The names requests may be addressed to (`--allowed-hosts`, and loopback ones); nil accepts every `Host`.
+    package let hosts: HostPolicy?
 
-    package init(router: Router, token: String? = nil, cors: CORSPolicy? = nil) {
+    package init(router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil) {
         self.router = router
         self.token = token.map(BearerToken.init)
         self.cors = cors
+        self.hosts = hosts
     }
 
     /// The reply to `request`.
     package func respond(to request: Request) -> Reply {
         if let error = request.framingError { return .error(error) }
+        // NB: before anything else answers, a preflight included: a rebound name learns nothing, not even the
+        // routes.
+        if let hosts, !hosts.accepts(request.headers["Host"]) { return .error(.hostNotAllowed) }
         if let cors, request.method == .options, request.headers.contains("Access-Control-Request-Method") {
             return .response(cors.preflight(request, allowedMethods: router.allowedMethods(for: request.rawPath)))
         }

@@ -131,3 +131,38 @@ extension JSONObject {
         out.append(UInt8(ascii: "}"))
     }
 }
+
+extension JSONValue {
+    /// The value as JavaScript's `String(value)` gives it (arrays joined by commas, objects as
+    /// `[object Object]`, null as the empty text): what json-server compares a query parameter with.
+    public var javaScriptString: String {
+        switch self {
+        case .null: ""
+        case .bool(let flag): flag ? "true" : "false"
+        case .integer(let number): String(number)
+        case .real(let number): JSONValue.javaScriptText(number)
+        case .string(let text): text
+        case .array(let elements): elements.map(\.javaScriptString).joined(separator: ",")
+        case .object: "[object Object]"
+        }
+    }
+}
+
+extension JSONObject {
+    /// The value at `path` (`["author", "name"]`; an array element by its index), or nil.
+    @inlinable public func value(at path: [String]) -> JSONValue? {
+        guard let first = path.first, var current = self[first] else { return nil }
+        for component in path.dropFirst() {
+            switch current {
+            case .object(let members):
+                guard let next = members[component] else { return nil }
+                current = next
+            case .array(let elements):
+                guard let index = Int(component), elements.indices.contains(index) else { return nil }
+                current = elements[index]
+            default: return nil
+            }
+        }
+        return current
+    }
+}

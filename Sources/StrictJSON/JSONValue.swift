@@ -4,7 +4,7 @@
 /// let value = try JSONValue(parsing: Array(#"{"id": 42, "ratio": 0.5}"#.utf8))
 /// value["id"]  // .integer(42)
 /// ```
-public enum JSONValue: Sendable, Equatable {
+@frozen public enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -21,7 +21,7 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 
     /// The member `key` of an object, or nil (also when this is not an object).
-    public subscript(key: String) -> JSONValue? {
+    @inlinable public subscript(key: String) -> JSONValue? {
         guard case .object(let object) = self else { return nil }
         return object[key]
     }
@@ -41,10 +41,14 @@ public enum JSONValue: Sendable, Equatable {
 }
 
 /// The members of a JSON object, in the order written, with unique keys.
-public struct JSONObject: Sendable, Equatable {
+///
+/// NB: `@frozen` with an inlinable read, because the module is built with library evolution: without them
+/// every copy and lookup of a data file's items (thousands per filtered request) went through the value
+/// witness tables instead of being inlined.
+@frozen public struct JSONObject: Sendable, Equatable {
     /// The keys in the order written.
     public private(set) var keys: [String] = []
-    private var values: [String: JSONValue] = [:]
+    @usableFromInline var values: [String: JSONValue] = [:]
 
     /// An empty object.
     public init() {}
@@ -56,7 +60,7 @@ public struct JSONObject: Sendable, Equatable {
 
     /// The value of `key`, or nil. Setting a new key appends it; setting nil removes it.
     public subscript(key: String) -> JSONValue? {
-        get { values[key] }
+        @inlinable get { values[key] }
         set {
             if newValue == nil {
                 keys.removeAll { $0 == key }

@@ -3,13 +3,52 @@ import Testing
 
 @testable import HTTP
 
-/// The pipeline above the router: token, CORS preflight and headers.
+/// The pipeline above the router: the Host check, token, CORS preflight and headers.
 @Suite struct HTTPServiceTests {
-    private func service(token: String? = nil, cors: CORSPolicy? = nil) -> HTTPService {
+    private func service(token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil) -> HTTPService {
         var router = Router()
         router.get("/todos") { _ in .response(Response(status: 200)) }
         router.post("/todos") { _ in .response(Response(status: 201, headers: ["Location": "/todos/2"])) }
-        return HTTPService(router: router, token: token, cors: cors)
+        return HTTPService(router: router, token: token, cors: cors, hosts: hosts)
+    }
+
+    @Test(arguments: [HTTPMethod.get, .post, .options])
+    func foreignHostIsRefusedBeforeAnyHandler(method: HTTPMethod) throws {
+        let service = service(cors: .loopback, hosts: HostPolicy())
+        let request = Request(
+            method, "/todos",
+            headers: [
+                "Host": "rebound.example:8080", "Origin": "http://localhost:5173",
+                "Access-Control-Request-Method": "POST",
+            ])
+        let response = try service.respond(to: request).immediate()
+        #expect(response.status == 403)
+        #expect(try ErrorBody(response).error == "host_not_allowed")
+        #expect(response.headers["Access-Control-Allow-Origin"] == nil)
+    }
+
+    @Test(arguments: ["localhost:8080", "127.0.0.1", "[::1]:9000", "dev.example:8080"])
+    func loopbackAndAllowedHostsPass(host: String) throws {
+        let service = service(hosts: HostPolicy(allowedNames: ["Dev.Example"]))
+        #expect(try service.respond(to: Request(.post, "/todos", headers: ["Host": host])).immediate().status == 201)
+    }
+
+    @Test(arguments: ["http://localhost:5173", "http://127.0.0.1:3000", "http://[::1]:8000", "http://localhost"])
+    func loopbackOriginsOnAnyPortGetCORS(origin: String) throws {
+        let response = try service(cors: .loopback).respond(to: Request(.get, "/todos", headers: ["Origin": origin]))
+            .immediate()
+        #expect(response.headers["Access-Control-Allow-Origin"] == origin)
+        #expect(response.headers["Vary"] == "Origin")
+    }
+
+    @Test(arguments: [
+        "http://evil.test", "https://localhost:5173", "http://localhost.evil.test", "http://127.0.0.1.evil.test:80",
+        "http://localhost:5173/", "http://localhost:abc", "null",
+    ])
+    func otherOriginsGetNoCORSByDefault(origin: String) throws {
+        let response = try service(cors: .loopback).respond(to: Request(.get, "/todos", headers: ["Origin": origin]))
+            .immediate()
+        #expect(response.headers["Access-Control-Allow-Origin"] == nil)
     }
 
     @Test func tokenGuardsMutationsOnly() throws {

@@ -45,7 +45,7 @@ class Ledger:
 
 def http(sock, buf, method, path, body=None):
     data = b""
-    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\n"
+    head = f"{method} {path} HTTP/1.1\r\nHost: localhost\r\n"
     if body is not None:
         data = json.dumps(body).encode()
         head += f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n"

@@ -98,14 +98,14 @@ def assert_refused_and_closed(server, data, todo, statuses=(400,), timeout=10):
 def test_head_with_a_content_length_is_400_and_its_body_never_runs(server, method):
     todo = new_todo(server)
     smuggled = smuggled_delete(todo)
-    data = method + b" /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(smuggled) + smuggled
+    data = method + b" /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: %d\r\n\r\n" % len(smuggled) + smuggled
     assert_refused_and_closed(server, data, todo)
 
 
 def test_head_with_transfer_encoding_is_400_and_its_body_never_runs(server):
     todo = new_todo(server)
     chunk = smuggled_delete(todo)
-    data = (b"HEAD /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+    data = (b"HEAD /healthz HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
             + b"%x\r\n" % len(chunk) + chunk + b"\r\n0\r\n\r\n" + smuggled_delete(todo))
     assert_refused_and_closed(server, data, todo)
 
@@ -115,7 +115,7 @@ def test_head_with_transfer_encoding_is_400_and_its_body_never_runs(server):
 @pytest.mark.parametrize("coding", [b"identity", b"xchunked", b"gzip", b"chunked, identity", b"gzip, chunked"])
 def test_an_unknown_transfer_coding_is_501_and_the_body_never_runs(server, coding):
     todo = new_todo(server)
-    data = (b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+    data = (b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: "
             + coding + b"\r\n\r\n" + smuggled_delete(todo))
     assert_refused_and_closed(server, data, todo, statuses=(501,))
 
@@ -123,7 +123,7 @@ def test_an_unknown_transfer_coding_is_501_and_the_body_never_runs(server, codin
 @pytest.mark.parametrize("value", [b"chunked, chunked", b"", b"chunked;q=1"])
 def test_a_malformed_transfer_encoding_is_400_or_501(server, value):
     todo = new_todo(server)
-    data = (b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+    data = (b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: "
             + value + b"\r\n\r\n0\r\n\r\n" + smuggled_delete(todo))
     assert_refused_and_closed(server, data, todo, statuses=(400, 501))
 
@@ -131,7 +131,7 @@ def test_a_malformed_transfer_encoding_is_400_or_501(server, value):
 def test_transfer_encoding_and_content_length_together_is_400(server):
     todo = new_todo(server)
     body = b"0\r\n\r\n"
-    data = (b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+    data = (b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
             b"Content-Length: %d\r\n\r\n" % len(body) + body + smuggled_delete(todo))
     assert_refused_and_closed(server, data, todo)
 
@@ -149,14 +149,14 @@ def test_transfer_encoding_in_http10_is_400(server):
 def test_whitespace_in_a_header_name_is_400(server, name):
     todo = new_todo(server)
     smuggled = smuggled_delete(todo)
-    data = b"HEAD /healthz HTTP/1.1\r\nHost: x\r\n" + name + b": %d\r\n\r\n" % len(smuggled) + smuggled
+    data = b"HEAD /healthz HTTP/1.1\r\nHost: localhost\r\n" + name + b": %d\r\n\r\n" % len(smuggled) + smuggled
     assert_refused_and_closed(server, data, todo)
 
 
 def test_nul_in_content_length_is_400(server):
     todo = new_todo(server)
     body = b'{"title":"nul in the length"}'
-    data = (b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\x00999\r\n\r\n"
+    data = (b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: %d\x00999\r\n\r\n"
             % len(body) + body + smuggled_delete(todo))
     assert_refused_and_closed(server, data, todo)
     titles = [t["title"] for t in server.request("GET", "/todos").json()]
@@ -166,7 +166,7 @@ def test_nul_in_content_length_is_400(server):
 @pytest.mark.parametrize("value", [b"a\x00b", b"a\rb", b"\x00"])
 def test_nul_or_cr_in_any_header_value_is_400(server, value):
     todo = new_todo(server)
-    data = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Odd: " + value + b"\r\n\r\n" + smuggled_delete(todo)
+    data = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Odd: " + value + b"\r\n\r\n" + smuggled_delete(todo)
     assert_refused_and_closed(server, data, todo)
 
 
@@ -174,7 +174,7 @@ def test_nul_in_authorization_is_400_before_authentication(guarded):
     todo = guarded.request("POST", "/todos", {"title": "guarded todo"}, headers={"Authorization": "Bearer s3cret"})
     assert todo.status == 201, todo
     todo = todo.json()["id"]
-    data = (b"DELETE /todos/%d HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer s3cret\x00x\r\n\r\n" % todo)
+    data = (b"DELETE /todos/%d HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer s3cret\x00x\r\n\r\n" % todo)
     responses, closed = exchange(guarded, data)
     assert responses and responses[0].status == 400, responses
     assert closed
@@ -183,7 +183,7 @@ def test_nul_in_authorization_is_400_before_authentication(guarded):
 
 def test_an_empty_header_name_is_400(server):
     todo = new_todo(server)
-    data = b"GET /healthz HTTP/1.1\r\nHost: x\r\n: no name\r\n\r\n" + smuggled_delete(todo)
+    data = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n: no name\r\n\r\n" + smuggled_delete(todo)
     assert_refused_and_closed(server, data, todo)
 
 
@@ -210,7 +210,7 @@ def test_http10_without_host_is_served(server):
 
 def test_chunk_extensions_are_accepted_and_ignored(server):
     body = b'{"title":"chunk extensions"}'
-    data = (b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+    data = (b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
             b"Connection: close\r\n\r\n"
             + b"%x;name=value\r\n" % 10 + body[:10] + b"\r\n"
             + b"%x;quoted=\"a;b\";flag\r\n" % (len(body) - 10) + body[10:] + b"\r\n"
@@ -242,8 +242,8 @@ def test_a_wrong_token_is_still_401(guarded):
 
 
 def test_head_events_answers_the_stream_headers_and_the_next_request(server):
-    data = (b"HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n"
-            b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    data = (b"HEAD /events HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
     with server.connect(10) as s:
         s.sendall(data)
         buf = bytearray()
@@ -313,7 +313,7 @@ def test_a_body_at_a_byte_every_twenty_seconds_is_dropped(server):
     start = time.monotonic()
     closed_after = None
     with server.connect(5) as s:
-        s.sendall(b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        s.sendall(b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                   b"Content-Length: %d\r\n\r\n" % len(body))
         for byte in body:
             try:
@@ -346,7 +346,7 @@ def test_a_response_nobody_reads_is_dropped_after_the_write_timeout(server):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect(("127.0.0.1", server.port))
     try:
-        s.sendall(b"GET /albums HTTP/1.1\r\nHost: x\r\n\r\n" * 20)
+        s.sendall(b"GET /albums HTTP/1.1\r\nHost: localhost\r\n\r\n" * 20)
         time.sleep(WRITE_TIMEOUT + MARGIN)
         received = 0
         ended = False
@@ -402,11 +402,11 @@ def corpus():
     """Every raw request of the abuse and framing suites, with a stand-in todo id and port."""
     from test_abuse import LENIENT_HEADERS, MALFORMED_REQUEST_LINES
 
-    smuggled = b"DELETE /todos/1 HTTP/1.1\r\nHost: x\r\n\r\n"
+    smuggled = b"DELETE /todos/1 HTTP/1.1\r\nHost: localhost\r\n\r\n"
     cases = {f"abuse request line {d[:24]!r}": d for d in MALFORMED_REQUEST_LINES}
     cases.update({f"abuse header {d[16:40]!r}": d for d in LENIENT_HEADERS})
-    head = b"HEAD /healthz HTTP/1.1\r\nHost: x\r\n"
-    post = b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    head = b"HEAD /healthz HTTP/1.1\r\nHost: localhost\r\n"
+    post = b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
     cases.update({
         "HEAD + Content-Length": head + b"Content-Length: %d\r\n\r\n" % len(smuggled) + smuggled,
         "HEAD + chunked": head + b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
@@ -416,9 +416,9 @@ def corpus():
         "TE + CL": post + b"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n",
         "Content-Length : 35": head + b"Content-Length : %d\r\n\r\n" % len(smuggled) + smuggled,
         "Content-Length NUL": post + b"Content-Length: 2\x00999\r\n\r\n{}" + smuggled,
-        "Authorization NUL": b"GET /todos HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer T0ken\x00x\r\n\r\n",
-        "CR in a value": b"GET /todos HTTP/1.1\r\nHost: x\r\nX-Odd: a\rb\r\n\r\n",
-        "empty header name": b"GET /todos HTTP/1.1\r\nHost: x\r\n: v\r\n\r\n",
+        "Authorization NUL": b"GET /todos HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer T0ken\x00x\r\n\r\n",
+        "CR in a value": b"GET /todos HTTP/1.1\r\nHost: localhost\r\nX-Odd: a\rb\r\n\r\n",
+        "empty header name": b"GET /todos HTTP/1.1\r\nHost: localhost\r\n: v\r\n\r\n",
         "no Host": b"GET /todos HTTP/1.1\r\n\r\n",
         "two Hosts": b"GET /todos HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
         "Content-Length +5": post + b"Content-Length: +5\r\n\r\n{}   ",
@@ -426,14 +426,14 @@ def corpus():
         "two Content-Lengths": post + b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{} ",
         "chunk extension": post + b"Transfer-Encoding: chunked\r\n\r\n2;a=b\r\n{}\r\n0\r\n\r\n",
         "bad chunk size": post + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
-        "absolute form": b"GET http://x/todos HTTP/1.1\r\nHost: x\r\n\r\n",
-        "bare LF lines": b"GET /todos HTTP/1.1\nHost: x\n\n",
-        "obs-fold": b"GET /todos HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n",
-        "target with a space": b"GET /to dos HTTP/1.1\r\nHost: x\r\n\r\n",
-        "target with 0xff": b"GET /\xff HTTP/1.1\r\nHost: x\r\n\r\n",
+        "absolute form": b"GET http://x/todos HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        "bare LF lines": b"GET /todos HTTP/1.1\nHost: localhost\n\n",
+        "obs-fold": b"GET /todos HTTP/1.1\r\nHost: localhost\r\nX-A: a\r\n b\r\n\r\n",
+        "target with a space": b"GET /to dos HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        "target with 0xff": b"GET /\xff HTTP/1.1\r\nHost: localhost\r\n\r\n",
         "HTTP/1.0 no Host": b"GET /todos HTTP/1.0\r\n\r\n",
         "HTTP/1.0 + TE": b"POST /todos HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-        "valid GET": b"GET /todos HTTP/1.1\r\nHost: x\r\n\r\n",
+        "valid GET": b"GET /todos HTTP/1.1\r\nHost: localhost\r\n\r\n",
         "valid POST": post + b"Content-Length: 27\r\n\r\n" + b'{"title":"differential ok"}',
     })
     return cases

@@ -1,8 +1,8 @@
 """Memory is a function of configuration, not of traffic: the server measured from outside.
 
 Each test runs the real binary on loopback and reads its resident set from /proc/PID/status.
-Sizes are kept small for CI (a few seconds each); LIVESTATE_MEMORY_FULL=1 runs the figures of
-the issue (1,100 refreshes, 600 events to 400 clients). The todo writes always run the issue's 3,000:
+Sizes are kept small for CI (a few seconds each); LIVESTATE_MEMORY_FULL=1 runs the full sizes
+(1,100 refreshes, 600 events to 400 clients). The todo writes always run all 3,000:
 fewer do not tell a cost that grows with the list from noise. Allocators keep some freed pages, so bounds have a
 margin; what they catch is memory that grows with the number of requests or clients.
 """
@@ -70,7 +70,7 @@ def refresh_albums(server, count):
 def test_album_refreshes_do_not_grow_memory_with_their_number(binary):
     """Each refresh is one 724 KB albums event: the recent-events buffer keeps at most 16 MiB of them."""
     count = 1_100 if FULL else 30
-    # The issue's bound for 1,100; for fewer, past the buffer's bound more refreshes must not grow RSS
+    # The bound for 1,100; for fewer, past the buffer's bound more refreshes must not grow RSS
     # beyond allocator noise (the old ring of 1,024 whole frames grew 0.72 MB per refresh).
     bound = 100 * MIB if FULL else 10 * MIB
     with Server(binary=binary) as server:
@@ -140,9 +140,9 @@ def test_todo_writes_cost_the_same_and_hold_no_memory_as_the_list_grows(binary, 
     work on a shared CI machine delays the server without making it do more. The bound compares the
     median of the first three batches with the median of the last three, so one unlucky batch at either
     end does not decide. A write whose cost grows with the list (each write looking up every item of the
-    list one by one, as before issue 12 was closed: the last batches 4-5x the first) fails it.
+    list one by one, as the store once did: the last batches 4-5x the first) fails it.
     """
-    count = 3_000  # the issue's size; at 1,500 a cost growing with the list gives under 3x in a debug build
+    count = 3_000  # the list's size the bound is about; at 1,500 a cost growing with the list gives under 3x in a debug build
     title = "t" * 400
     with Server(binary=binary, data=str(tmp_path / "todos.sqlite")) as server:
         before = settled_rss(server)

@@ -2,7 +2,9 @@
 
 - binds 127.0.0.1 unless told otherwise;
 - with --token, every mutation needs the exact bearer token (reads and /events stay open);
-- CORS is off unless --cors;
+- CORS allows only loopback origins (any port) unless --cors; --cors none turns it off;
+- listening on loopback, a request addressed to any other name (DNS rebinding) is refused with 403 and
+  changes nothing, on every method and on /events; --allowed-hosts admits a name;
 - static files: no directory listing, no dotfiles, no way out of --public (plain, encoded, symlinks);
 - the log holds method, path, status and duration only: no query, headers, bodies or tokens, and a
   request cannot forge a log line;
@@ -14,7 +16,7 @@ import time
 
 import pytest
 
-from livestate import Server, wait_until
+from livestate import Server, read_response, wait_until
 
 SECRET = "s3cr3t-Token-do-not-log"
 
@@ -87,12 +89,104 @@ def test_token_never_reaches_the_log(guarded):
     assert SECRET not in guarded.log()
 
 
-def test_cors_is_off_by_default(server):
-    r = server.request("GET", "/todos", headers={"Origin": "http://evil.example"})
-    assert r.header("Access-Control-Allow-Origin") is None
-    pre = server.request("OPTIONS", "/todos", headers={"Origin": "http://evil.example",
-                                                       "Access-Control-Request-Method": "POST"})
-    assert pre.header("Access-Control-Allow-Origin") is None
+def test_cors_allows_loopback_origins_on_any_port(server):
+    for origin in ("http://localhost:5173", "http://127.0.0.1:3000", "http://[::1]:8000", "http://localhost:80"):
+        r = server.request("GET", "/todos", headers={"Origin": origin})
+        assert r.header("Access-Control-Allow-Origin") == origin, (origin, r)
+        for exposed in ("X-Total-Count", "Link", "Location"):
+            assert exposed in r.header("Access-Control-Expose-Headers"), r
+        pre = server.request("OPTIONS", "/todos", headers={"Origin": origin,
+                                                           "Access-Control-Request-Method": "POST"})
+        assert pre.status == 204, pre
+        assert pre.header("Access-Control-Allow-Origin") == origin, pre
+        assert "POST" in pre.header("Access-Control-Allow-Methods"), pre
+
+
+def test_cors_refuses_other_origins_by_default(server):
+    for origin in ("http://evil.example", "http://localhost.evil.example:8080", "https://localhost:5173", "null"):
+        r = server.request("GET", "/todos", headers={"Origin": origin})
+        assert r.header("Access-Control-Allow-Origin") is None, (origin, r)
+        pre = server.request("OPTIONS", "/todos", headers={"Origin": origin,
+                                                           "Access-Control-Request-Method": "POST"})
+        assert pre.header("Access-Control-Allow-Origin") is None, (origin, pre)
+
+
+def test_cors_none_turns_cors_off(binary):
+    with Server("--cors", "none", binary=binary) as server:
+        r = server.request("GET", "/todos", headers={"Origin": "http://localhost:5173"})
+        assert r.status == 200
+        assert r.header("Access-Control-Allow-Origin") is None
+        pre = server.request("OPTIONS", "/todos", headers={"Origin": "http://localhost:5173",
+                                                           "Access-Control-Request-Method": "POST"})
+        assert pre.header("Access-Control-Allow-Origin") is None
+
+
+REBOUND = "rebound.example"
+
+# Every method the API serves, on every kind of resource, each a real change if it were let through.
+REBINDING_ATTEMPTS = [
+    ("GET", "/todos", None), ("HEAD", "/todos", None), ("POST", "/todos", {"title": "written by a rebound page"}),
+    ("PUT", "/todos/1", {"title": "replaced by a rebound page", "completed": True}),
+    ("PATCH", "/todos/1", {"completed": True}), ("DELETE", "/todos/1", None),
+    ("OPTIONS", "/todos", None), ("POST", "/albums/selection", {"id": 42}),
+    ("POST", "/frameworks/selection", {"name": "Combine"}), ("PUT", "/movies/keyword", {"keyword": "rebound"}),
+    ("POST", "/posts/refresh", None), ("GET", "/events?topics=todos", None),
+]
+
+
+def state(server):
+    """What a rebinding attempt could change: the todos, the selection and the keyword, as reads show them."""
+    todos = server.request("GET", "/todos")
+    assert todos.status == 200
+    return todos.body, server.request("GET", "/albums/selection").status, server.request("GET", "/movies").body
+
+
+@pytest.mark.parametrize("port_suffix", [True, False])
+def test_rebinding_is_refused_on_every_method_and_changes_nothing(binary, port_suffix):
+    with Server(binary=binary) as server:
+        before = state(server)
+        host = f"{REBOUND}:{server.port}" if port_suffix else REBOUND
+        for method, path, body in REBINDING_ATTEMPTS:
+            headers = {"Host": host, "Origin": f"http://{host}", "Access-Control-Request-Method": "POST"}
+            if method == "HEAD":
+                with server.connect() as s:
+                    s.sendall(f"HEAD {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+                    assert read_response(s, head_only=True).status == 403
+                continue
+            r = server.request(method, path, body=body, headers=headers)
+            assert r.status == 403, (method, path, r)
+            assert r.json()["error"] == "host_not_allowed", (method, path, r)
+            assert r.header("Access-Control-Allow-Origin") is None, (method, path, r)
+        time.sleep(0.7)  # past the keyword's 0.5 s debounce, had the PUT gone through
+        assert state(server) == before
+        assert REBOUND not in server.request("GET", "/todos").body.decode()
+
+
+def test_loopback_hosts_on_any_port_pass(binary):
+    with Server(binary=binary) as server:
+        for host in ("localhost", f"localhost:{server.port}", "127.0.0.1:1", f"[::1]:{server.port}", "LOCALHOST"):
+            r = server.request("GET", "/healthz", headers={"Host": host})
+            assert r.status == 200, (host, r)
+
+
+def test_allowed_hosts_admits_a_name(binary):
+    with Server("--allowed-hosts", "box.example,dev.example", binary=binary) as server:
+        r = server.request("POST", "/todos", body={"title": "from an allowed name"},
+                           headers={"Host": f"box.example:{server.port}"})
+        assert r.status == 201, r
+        assert server.request("GET", "/todos", headers={"Host": "dev.example"}).status == 200
+        assert server.request("GET", "/todos", headers={"Host": REBOUND}).status == 403
+
+
+def test_allowed_hosts_from_the_environment(binary):
+    with Server(binary=binary, env={"LIVESTATE_ALLOWED_HOSTS": "box.example"}) as server:
+        assert server.request("GET", "/todos", headers={"Host": "box.example"}).status == 200
+        assert server.request("GET", "/todos", headers={"Host": REBOUND}).status == 403
+
+
+def test_every_host_is_accepted_on_every_address(binary):
+    with Server("--host", "0.0.0.0", binary=binary, host=None) as server:
+        assert server.request("GET", "/healthz", headers={"Host": "livestate-1:8080"}).status == 200
 
 
 def test_log_has_method_path_status_only(server):

@@ -49,7 +49,7 @@ def sse_round(server, n, rng):
                 s, buf = key.fileobj, key.data
                 if ev & selectors.EVENT_WRITE:
                     try:
-                        s.send(b"GET /events?topics=todos,posts HTTP/1.1\r\nHost: x\r\n\r\n")
+                        s.send(b"GET /events?topics=todos,posts HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     except OSError:
                         sel.unregister(s)
                         pending -= 1
@@ -92,18 +92,18 @@ def traffic(server, stop, counts, rng):
                     if stop.is_set():
                         break
                     if rng.random() < 0.7:
-                        s.sendall(f"GET {rng.choice(paths)} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                        s.sendall(f"GET {rng.choice(paths)} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
                         r = read_response(s, timeout=10, buf=buf)
                         assert r.status == 200, r
                         counts["reads"] += 1
                     else:
                         body = b'{"title":"soak write %d"}' % rng.randrange(10**9)
-                        s.sendall(b"POST /todos HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                        s.sendall(b"POST /todos HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                                   b"Content-Length: %d\r\n\r\n" % len(body) + body)
                         r = read_response(s, timeout=10, buf=buf)
                         assert r.status == 201, r
                         tid = r.json()["id"]
-                        s.sendall(f"DELETE /todos/{tid} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                        s.sendall(f"DELETE /todos/{tid} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
                         r = read_response(s, timeout=10, buf=buf)
                         assert r.status == 204, r
                         counts["writes"] += 2
@@ -190,7 +190,7 @@ def try_request(port, timeout):
     except (ConnectionRefusedError, ConnectionResetError, socket.timeout, OSError):
         return "closed"
     try:
-        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         r = read_response(s, timeout=timeout)
         return "ok" if r.status == 200 else f"status {r.status}"
     except (Closed, ConnectionResetError, BrokenPipeError):
@@ -212,7 +212,7 @@ def test_descriptor_exhaustion_refuses_cleanly_and_recovers(binary, threads):
     try:
         keeper = server.connect(10)
         kbuf = bytearray()
-        keeper.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        keeper.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         assert read_response(keeper, timeout=5, buf=kbuf).status == 200
         # Fill the server's descriptor table with idle connections (accepted ones hold a descriptor).
         for _ in range(limit + 50):
@@ -224,7 +224,7 @@ def test_descriptor_exhaustion_refuses_cleanly_and_recovers(binary, threads):
         cpu0 = server.cpu_seconds()
         results = [try_request(server.port, timeout=3) for _ in range(10)]
         # The established keep-alive connection is unaffected.
-        keeper.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        keeper.sendall(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
         assert read_response(keeper, timeout=5, buf=kbuf).status == 200
         busy = server.cpu_seconds() - cpu0
         log_lines = len(server.log().splitlines())

@@ -37,13 +37,16 @@ package enum DocumentChange: Sendable {
 }
 
 /// An item with its compact JSON, encoded once when it is stored and shared by every answer and event.
-package struct StoredDocument: Sendable {
+///
+/// NB: a class, not a struct: lists of thousands of items are copied, filtered and sorted per request,
+/// and a reference is one retain where the item's value (a resilient `JSONObject`) is several.
+package final class StoredDocument: Sendable {
     /// The item's id (nil for a singular resource).
-    package var id: DocumentID?
+    package let id: DocumentID?
     /// The item.
-    package var object: JSONObject
+    package let object: JSONObject
     /// `object` as one line of JSON.
-    package var bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// `object` with its bytes.
     package init(id: DocumentID?, object: JSONObject) {

@@ -23,14 +23,14 @@ package final class DocumentResource: Sendable {
         case singular
     }
 
-    /// One applied entry: its id, what it did, and the items after it.
+    /// One applied entry: its id, what it did, and the size of the resource's JSON after it.
     package struct Applied: Sendable {
         /// The entry's journal id.
         package var seq: Int64
         /// What it did.
         package var change: DocumentChange
-        /// The resource's items once it applied.
-        package var items: DocumentItems
+        /// The bytes of the whole list (or object) once it applied, without encoding it.
+        package var encodedSize: Int
     }
 
     /// The resource's name: its path segment and its `/events` topic.
@@ -56,60 +56,98 @@ package final class DocumentResource: Sendable {
     }
 
     /// The items now (a copy-on-write value: holding it costs nothing until the next change).
-    package var items: DocumentItems { state.withLock { $0 } }
+    package var items: DocumentItems {
+        state.withLock { items in
+            items.prepareDocuments()
+            return items
+        }
+    }
 
     /// The items as one JSON array (collections) or the object (singular), built at most once per change.
-    package var bytes: [UInt8] {
+    package var bytes: [UInt8] { snapshot.bytes }
+
+    /// The items' JSON and the journal id of the last entry it shows (0 before any), taken together.
+    package var snapshot: (bytes: [UInt8], seq: Int64) {
         state.withLock { items in
-            if let cached = items.cachedBytes { return cached }
+            if let cached = items.cachedBytes { return (cached, items.lastSeq) }
             let bytes = items.encoded(singular: kind == .singular)
             items.cachedBytes = bytes
-            return bytes
+            return (bytes, items.lastSeq)
         }
+    }
+
+    /// The items whose value at `path` reads as one of `texts` (JavaScript's `String(value)`; null and
+    /// missing never), in the collection's order: an equality filter answered from an index of that field,
+    /// built on first use after a change and kept until the next (at most `maxIndexes` fields at once).
+    package func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
+        state.withLock { items in items.documents(whereValueAt: path, isOneOf: texts) }
     }
 
     private func apply(_ entry: DocumentEntry) {
         let applied: Applied? = state.withLock { items in
             guard let change = items.apply(entry, singular: kind == .singular) else { return nil }
-            return Applied(seq: entry.seq, change: change, items: items)
+            items.lastSeq = entry.seq
+            return Applied(seq: entry.seq, change: change, encodedSize: items.encodedSize(singular: kind == .singular))
         }
         // NB: sent outside the lock: a subscriber may read `items` or `bytes`.
         if let applied { output.send(applied) }
     }
 }
 
-/// The items of a resource, in their order: an ordered map from id to item (or the one object of a
-/// singular resource).
+/// The items of a resource, in their order: slots in the collection's order (a deleted item leaves an
+/// empty slot until half of them are empty), an index from id text to slot, or the one object of a
+/// singular resource.
 package struct DocumentItems: Sendable {
-    /// The ids in the collection's order.
-    package private(set) var order: [DocumentID] = []
-    /// The items by id.
-    package private(set) var byID: [DocumentID: StoredDocument] = [:]
+    private var slots: [StoredDocument?] = []
+    private var positions: [String: Int] = [:]
     /// The singular resource's object.
     package private(set) var singular: StoredDocument?
     /// The encoded whole, dropped on every change.
     fileprivate var cachedBytes: [UInt8]?
+    /// The items in order, made once per change.
+    private var cachedDocuments: [StoredDocument]?
+    /// Per field path (joined by "."): each value's text → the slots holding it, in order; dropped on change.
+    private var indexes: [String: [String: [Int]]] = [:]
+    /// The most field indexes kept at once (each is as large as the collection's index of ids).
+    static let maxIndexes = 4
+    /// The journal id of the last entry applied.
+    fileprivate var lastSeq: Int64 = 0
+    /// The sum of the items' JSON sizes, kept with every change.
+    private var itemBytes = 0
 
     init(_ documents: [StoredDocument]) {
-        order.reserveCapacity(documents.count)
-        byID.reserveCapacity(documents.count)
+        slots.reserveCapacity(documents.count)
+        positions.reserveCapacity(documents.count)
         for document in documents {
             guard let id = document.id else {
                 singular = document
                 continue
             }
-            if byID.updateValue(document, forKey: id) == nil { order.append(id) }
+            if let slot = positions[id.key] {
+                itemBytes -= slots[slot]?.bytes.count ?? 0
+                slots[slot] = document
+            } else {
+                positions[id.key] = slots.count
+                slots.append(document)
+            }
+            itemBytes += document.bytes.count
         }
+        cachedDocuments = slots.compactMap { $0 }
+    }
+
+    /// The size of the whole list's JSON (or the object's), without encoding it.
+    func encodedSize(singular isSingular: Bool) -> Int {
+        isSingular ? (singular?.bytes.count ?? 2) : 2 + itemBytes + max(0, positions.count - 1)
     }
 
     /// How many items the collection holds.
-    package var count: Int { order.count }
+    package var count: Int { positions.count }
 
     /// The item `id`, or nil.
-    package func document(_ id: DocumentID) -> StoredDocument? { byID[id] }
+    package func document(_ id: DocumentID) -> StoredDocument? { positions[id.key].flatMap { slots[$0] } }
 
     /// The items in order.
-    package var documents: [StoredDocument] { order.map { byID[$0]! } }
+    package var documents: [StoredDocument] { cachedDocuments ?? slots.compactMap { $0 } }
 
     /// Applies `entry`; nil when it changed nothing.
     mutating func apply(_ entry: DocumentEntry, singular isSingular: Bool) -> DocumentChange? {
@@ -123,30 +161,77 @@ package struct DocumentItems: Sendable {
         }
         guard let id = entry.id else { return nil }
         guard let object = entry.document else {
-            guard byID.removeValue(forKey: id) != nil else { return nil }
-            if let index = order.firstIndex(of: id) { order.remove(at: index) }
-            cachedBytes = nil
-            return .deleted(id)
+            guard let slot = positions.removeValue(forKey: id.key), let old = slots[slot] else { return nil }
+            itemBytes -= old.bytes.count
+            slots[slot] = nil
+            changed()
+            if slots.count > 32, positions.count < slots.count / 2 { compact() }
+            return .deleted(old.id ?? id)
         }
         let stored = StoredDocument(id: id, object: object)
-        if let old = byID.updateValue(stored, forKey: id) {
+        if let slot = positions[id.key], let old = slots[slot] {
             if old.bytes == stored.bytes { return nil }
-            cachedBytes = nil
+            itemBytes += stored.bytes.count - old.bytes.count
+            slots[slot] = stored
+            changed()
             return .updated(stored)
         }
-        order.append(id)
-        cachedBytes = nil
+        positions[id.key] = slots.count
+        slots.append(stored)
+        itemBytes += stored.bytes.count
+        changed()
         return .inserted(stored)
+    }
+
+    private mutating func changed() {
+        cachedBytes = nil
+        cachedDocuments = nil
+        indexes.removeAll()
+    }
+
+    /// See `DocumentResource.documents(whereValueAt:isOneOf:)`.
+    fileprivate mutating func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
+        let name = path.joined(separator: ".")
+        if indexes[name] == nil {
+            if indexes.count >= Self.maxIndexes { indexes.removeAll() }
+            var index: [String: [Int]] = [:]
+            for (slot, document) in slots.enumerated() {
+                guard let value = document?.object.value(at: path), value != .null else { continue }
+                index[value.javaScriptString, default: []].append(slot)
+            }
+            indexes[name] = index
+        }
+        let index = indexes[name] ?? [:]
+        var found: [Int] = []
+        for text in Set(texts) { found.append(contentsOf: index[text] ?? []) }
+        if texts.count > 1 { found.sort() }
+        return found.compactMap { slots[$0] }
+    }
+
+    /// Drops the empty slots (after many deletes), renumbering the index.
+    private mutating func compact() {
+        slots = slots.compactMap { $0 }
+        positions.removeAll(keepingCapacity: true)
+        for (slot, document) in slots.enumerated() {
+            if let key = document?.id?.key { positions[key] = slot }
+        }
+    }
+
+    /// Makes the ordered list for readers until the next change (called under the view model's lock).
+    fileprivate mutating func prepareDocuments() {
+        if cachedDocuments == nil { cachedDocuments = slots.compactMap { $0 } }
     }
 
     /// The collection as one JSON array of its items' bytes, or the singular object.
     func encoded(singular isSingular: Bool) -> [UInt8] {
         if isSingular { return singular?.bytes ?? Array("{}".utf8) }
         var out: [UInt8] = [UInt8(ascii: "[")]
-        out.reserveCapacity(order.reduce(2) { $0 + (byID[$1]?.bytes.count ?? 0) + 1 })
-        for (index, id) in order.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: byID[id]!.bytes)
+        out.reserveCapacity(encodedSize(singular: false))
+        var first = true
+        for case let document? in slots {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            out.append(contentsOf: document.bytes)
         }
         out.append(UInt8(ascii: "]"))
         return out

@@ -40,6 +40,8 @@ package struct DocumentQuery: Sendable {
         package var values: [String]
         /// The `like` values compiled.
         var patterns: [Pattern] = []
+        /// The values that are integers written as JavaScript writes them (`3`, not `03` or `+3`).
+        var integers: [Int64] = []
     }
 
     /// The filters, every one of which an item passes.
@@ -68,6 +70,9 @@ package struct DocumentQuery: Sendable {
         }
         for name in query.names where !Self.reservedNames.contains(name) {
             var filter = try Self.filter(name, values: query.all(name))
+            filter.integers = filter.values.compactMap { value in
+                Int64(value).flatMap { String($0) == value ? $0 : nil }
+            }
             if filter.operator == .like {
                 for pattern in filter.values { filter.patterns.append(try ListQuery.compile(pattern, for: name)) }
             }
@@ -78,6 +83,12 @@ package struct DocumentQuery: Sendable {
         window = try ListQuery.window(query)
         embed = Self.names(query.all("_embed"))
         expand = Self.names(query.all("_expand"))
+    }
+
+    /// The equality filter (on a field, not an operator) whose values an index can look up, if any: its path
+    /// and values.
+    package var indexableFilter: (path: [String], values: [String])? {
+        filters.first { $0.operator == .equal }.map { ($0.path, $0.values) }
     }
 
     /// The items that pass, sorted, and the part of them the window selects.
@@ -98,16 +109,16 @@ package struct DocumentQuery: Sendable {
         }
         if !sortKeys.isEmpty {
             let keyed = selected.enumerated().map { index, item in
-                (index: index, item: item, keys: sortKeys.map { Self.value(at: $0.path, in: object(item)) })
+                (index: index, item: item, keys: sortKeys.map { SortValue(Self.value(at: $0.path, in: object(item))) })
             }
             var failed: HTTPError?
             selected = keyed.sorted { lhs, rhs in
                 if failed == nil {
                     do throws(HTTPError) { try meter.check() } catch { failed = error }
                 }
-                for (position, key) in sortKeys.enumerated() {
-                    let order = Self.order(lhs.keys[position], rhs.keys[position])
-                    if order != 0 { return key.descending ? order > 0 : order < 0 }
+                for position in 0..<sortKeys.count {
+                    let order = lhs.keys[position].order(rhs.keys[position])
+                    if order != 0 { return sortKeys[position].descending ? order > 0 : order < 0 }
                 }
                 return lhs.index < rhs.index
             }.map(\.item)
@@ -148,36 +159,12 @@ package struct DocumentQuery: Sendable {
     // MARK: Values
 
     /// The value at `path` in `object` (array elements by their index), or nil.
-    package static func value(at path: [String], in object: JSONObject) -> JSONValue? {
-        var current = JSONValue.object(object)
-        for component in path {
-            switch current {
-            case .object(let members):
-                guard let next = members[component] else { return nil }
-                current = next
-            case .array(let elements):
-                guard let index = Int(component), elements.indices.contains(index) else { return nil }
-                current = elements[index]
-            default: return nil
-            }
-        }
-        return current
-    }
+    package static func value(at path: [String], in object: JSONObject) -> JSONValue? { object.value(at: path) }
 
     /// The value as JavaScript's `String(value)` gives it (arrays joined by commas).
-    package static func text(_ value: JSONValue) -> String {
-        switch value {
-        case .null: ""
-        case .bool(let flag): flag ? "true" : "false"
-        case .integer(let number): String(number)
-        case .real(let number): JSONValue.javaScriptText(number)
-        case .string(let text): text
-        case .array(let elements): elements.map(text).joined(separator: ",")
-        case .object: "[object Object]"
-        }
-    }
+    package static func text(_ value: JSONValue) -> String { value.javaScriptString }
 
-    /// -1, 0 or 1: how two sort values order (numbers numerically, text by UTF-16 code units as JavaScript,
+    /// -1, 0 or 1: how two sort values order (numbers numerically, text by code points,
     /// false before true, numbers before text before booleans; a missing or null value after every other).
     static func order(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Int {
         func rank(_ value: JSONValue?) -> Int {
@@ -198,7 +185,7 @@ package struct DocumentQuery: Sendable {
             return x == y ? 0 : (x < y ? -1 : 1)
         case (.string(let a), .string(let b)):
             if a == b { return 0 }
-            return a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
         case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
         default: return 0
         }
@@ -216,6 +203,13 @@ package struct DocumentQuery: Sendable {
         -> Bool
     {
         guard let value = value(at: filter.path, in: object), value != .null else { return false }
+        if filter.operator == .equal {
+            switch value {
+            case .string(let text): return filter.values.contains(text)
+            case .integer(let number): return filter.integers.contains(number)
+            default: break
+            }
+        }
         let form = text(value)
         switch filter.operator {
         case .equal: return filter.values.contains(form)
@@ -257,7 +251,7 @@ package struct DocumentQuery: Sendable {
             return item == parameter ? 0 : (item < parameter ? -1 : 1)
         case .string(let text):
             if text == raw { return 0 }
-            return text.utf16.lexicographicallyPrecedes(raw.utf16) ? -1 : 1
+            return text.utf8.lexicographicallyPrecedes(raw.utf8) ? -1 : 1
         default: return nil
         }
     }
@@ -341,5 +335,49 @@ package struct DocumentQuery: Sendable {
 
     private static func names(_ values: [String]) -> [String] {
         values.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
+    }
+}
+
+/// A sort key read once per item: numbers as doubles, so that comparing two is cheap.
+private enum SortValue {
+    case number(Double)
+    case text(String)
+    case flag(Bool)
+    case other(JSONValue)
+    case missing
+
+    init(_ value: JSONValue?) {
+        switch value {
+        case .integer(let number): self = .number(Double(number))
+        case .real(let number): self = .number(number)
+        case .string(let text): self = .text(text)
+        case .bool(let flag): self = .flag(flag)
+        case .null, nil: self = .missing
+        case let other?: self = .other(other)
+        }
+    }
+
+    private var rank: Int {
+        switch self {
+        case .number: 0
+        case .text: 1
+        case .flag: 2
+        case .other: 3
+        case .missing: 4
+        }
+    }
+
+    /// As `DocumentQuery.order`: -1, 0 or 1.
+    func order(_ other: SortValue) -> Int {
+        switch (self, other) {
+        case (.number(let a), .number(let b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case (.text(let a), .text(let b)):
+            if a == b { return 0 }
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+        case (.flag(let a), .flag(let b)): return a == b ? 0 : (a ? 1 : -1)
+        default:
+            let (left, right) = (rank, other.rank)
+            return left == right ? 0 : (left < right ? -1 : 1)
+        }
     }
 }

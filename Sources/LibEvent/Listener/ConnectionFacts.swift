@@ -11,7 +11,7 @@ enum ConnectionFacts {
         }
         let input = evhttp_request_get_input_headers(request)
         let output = evhttp_request_get_output_headers(request)
-        let http10 = request.pointee.major == 1 && request.pointee.minor == 0
+        let http10 = EvhttpInternals.isHTTP10(request)
         return says(input, "close") || says(output, "close") || http10 && !says(input, "keep-alive")
     }
 

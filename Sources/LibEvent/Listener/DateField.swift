@@ -5,7 +5,7 @@ import Glibc
 ///
 /// evhttp adds a `Date` to every HTTP/1.1 response that has none (http.c, `evhttp_maybe_add_date_header`),
 /// formatting it each time (`evutil_date_rfc1123`: `gmtime` and a `printf`, about 3,600 instructions, 7 % of
-/// a `GET /todos`'s user-space work, issue 14). Added here first, the field is only found and kept.
+/// a `GET /todos`'s user-space work). Added here first, the field is only found and kept.
 final class DateField {
     private var second: time_t = -1
     /// `Wed, 02 Dec 2026 01:42:00 GMT`, NUL-terminated (libevent's own format, so nothing changes on the wire).

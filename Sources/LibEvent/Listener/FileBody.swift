@@ -5,9 +5,9 @@ import Glibc
 /// libevent file segment over an unlinked file in a folder on disk: every response hands the kernel the
 /// file's cached pages with `sendfile` instead of copying the bytes into the socket.
 ///
-/// Measured on this project's machine (docs/benchmarks.md, session 12): the kernel CPU per `GET /albums`
-/// fell from 140–190 µs (one `writev` copy) to 90–110 µs from a file on ext4; an anonymous memory file
-/// (`memfd`) saved less here and cost twice the copy on the tenth stop's machine, so the file lives in a
+/// Measured on this project's machine (docs/benchmarks.md, "What we learned"): the kernel CPU per
+/// `GET /albums` fell from 140–190 µs (one `writev` copy) to 90–110 µs from a file on ext4; an anonymous
+/// memory file (`memfd`) saved less and on a Linux 6.18 machine cost twice the copy, so the file lives in a
 /// folder on a disk's filesystem (`--body-files`, default `/var/tmp`), which an operator can also turn off.
 ///
 /// Made once per body (`PreparedWire`) and freed with it; libevent counts the responses still sending it

@@ -62,9 +62,7 @@ extension HTTPListener {
     /// input fields but `Connection`, and the parsed target, so a held `/events` connection keeps less memory.
     ///
     /// NB: at the reply's end evhttp reads only `Connection` from the input fields (http.c,
-    /// `evhttp_send_done`); the parsed target (`uri_elems`) only serves `evhttp_request_get_evhttp_uri`
-    /// and `evhttp_request_get_host`, which nothing calls for a stream, and `evhttp_request_free` frees it
-    /// only when set.
+    /// `evhttp_send_done`); the parsed target: `EvhttpInternals.releaseParsedTarget`.
     static func releaseRequestHead(_ raw: UnsafeMutablePointer<evhttp_request>) {
         let input = evhttp_request_get_input_headers(raw)
         var connection: [String] = []
@@ -79,9 +77,6 @@ extension HTTPListener {
         }
         evhttp_clear_headers(input)
         for value in connection { addHeader(input, "Connection", value) }
-        if let uri = raw.pointee.uri_elems {
-            evhttp_uri_free(uri)
-            raw.pointee.uri_elems = nil
-        }
+        EvhttpInternals.releaseParsedTarget(raw)
     }
 }

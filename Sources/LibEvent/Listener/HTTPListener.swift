@@ -209,7 +209,7 @@ package final class HTTPListener: @unchecked Sendable {
             method, Self.target(raw), headers: Self.headers(evhttp_request_get_input_headers(raw)),
             body: Self.body(evhttp_request_get_input_buffer(raw)))
         let log = RequestLog(method: method, path: request.path, arrived: arrived)
-        let isHTTP11 = raw.pointee.major > 1 || raw.pointee.major == 1 && raw.pointee.minor >= 1
+        let isHTTP11 = EvhttpInternals.isHTTP11(raw)
         if let error = request.wireFramingError(isHTTP11: isHTTP11) {
             send(Response(error: error), to: raw, log: log)
             return
@@ -275,10 +275,10 @@ package final class HTTPListener: @unchecked Sendable {
             }
             // NB: evhttp adds a `Date` to HTTP/1.1 answers only, formatted per response; this one is made once a
             // second. A prepared block never holds one (`PreparedWire.evhttpFields`).
-            if raw.pointee.major == 1, raw.pointee.minor >= 1, reason != nil || !response.headers.contains("Date") {
+            if EvhttpInternals.isHTTP11(raw), reason != nil || !response.headers.contains("Date") {
                 date.withValue { _ = evhttp_add_header(output, "Date", $0) }
             }
-            evhttp_send_reply(raw, Int32(response.status), reason, nil)
+            EvhttpInternals.sendReply(raw, status: response.status, reason: reason)
         }
         if let wire { wire.withHead(of: response, reply) } else { reply(nil) }
         log.write(status: response.status, to: requestLog)

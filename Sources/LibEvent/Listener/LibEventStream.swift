@@ -32,11 +32,9 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
         self.connection = connection
         self.connectionGuard = connectionGuard
         timeout = writeTimeout
-        // NB: evhttp frames what `evhttp_send_reply_chunk` is given while `chunked` is set; cleared, it adds
-        // the bytes as they are, so a chunk can go straight to the socket framed by `DirectChunk`. Set again
-        // before the reply's end, so evhttp writes the last chunk and finishes the reply as usual.
-        chunked = request.pointee.chunked != 0
-        request.pointee.chunked = 0
+        // evhttp's own framing off while the stream frames its chunks (`EvhttpInternals.setChunked`).
+        chunked = EvhttpInternals.isChunked(request)
+        EvhttpInternals.setChunked(request, false)
         watchClose(true)
         // NB: evhttp stops reading once a request is in; read again (into a small, ignored buffer) so a
         // client that leaves is noticed at once, not at the next write. No read timeout: streams idle.
@@ -134,7 +132,7 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
                 ErrorPages.install(on: bufferevent_get_output(bev))
             }
             finish()
-            request.pointee.chunked = chunked ? 1 : 0
+            EvhttpInternals.setChunked(request, chunked)
             evhttp_send_reply_end(request)
         }
     }

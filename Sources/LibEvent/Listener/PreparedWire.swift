@@ -21,11 +21,17 @@ final class PreparedWire: Sendable {
     private let headers: HTTPHeaders
     /// `OK\r\nName: value\r\n…Name: value`, NUL-terminated; nil when a field could not go in a block.
     private let block: [CChar]?
+    /// The same block with `Vary: Origin` after the fields: the one field CORS adds to every answer when it
+    /// is on (the default), so such answers keep the block.
+    private let varyOriginBlock: [CChar]?
 
     private init(_ response: Response, bodyFiles: String?) {
         file = bodyFiles.flatMap { FileBody.make(response.body, in: $0) }
         headers = response.headers
         block = response.status == 200 ? Self.block("OK", response.headers) : nil
+        var varied = response.headers
+        varied.add("Vary", "Origin")
+        varyOriginBlock = response.status == 200 ? Self.block("OK", varied) : nil
     }
 
     /// The wire form of `response` when it is a prepared answer (its `shared` bytes are its body).
@@ -44,10 +50,14 @@ final class PreparedWire: Sendable {
     /// them (same status, same fields: CORS decorates some answers per request, and those go field by
     /// field); otherwise with nil, and the caller adds the fields itself.
     func withHead<T>(of response: Response, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-        guard let block, response.status == 200,
-            response.headers.isSameStorage(as: headers) || response.headers == headers
-        else { return body(nil) }
-        return block.withUnsafeBufferPointer { body($0.baseAddress) }
+        guard response.status == 200 else { return body(nil) }
+        if let block, response.headers.isSameStorage(as: headers) || response.headers == headers {
+            return block.withUnsafeBufferPointer { body($0.baseAddress) }
+        }
+        if let varyOriginBlock, response.headers.equals(headers, plus: "Vary", "Origin") {
+            return varyOriginBlock.withUnsafeBufferPointer { body($0.baseAddress) }
+        }
+        return body(nil)
     }
 
     /// Adds the body to `buffer`: from the file, or by reference to the shared bytes.

@@ -54,7 +54,7 @@ package final class EventLoop: @unchecked Sendable {
 
     /// A base whose epoll changes are batched per loop turn (`EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST`): evhttp
     /// turns reading off and writing on for each response, then back, four `epoll_ctl` calls per request
-    /// that the changelist folds into at most two (issue 14: about a sixth less server CPU per `GET /todos`).
+    /// that the changelist folds into at most two (about a sixth less server CPU per `GET /todos`).
     ///
     /// NB: libevent warns that the changelist is unsafe with `dup()`ed descriptors: a removal deferred past
     /// the close of a descriptor whose file another descriptor keeps open leaves the file in the epoll

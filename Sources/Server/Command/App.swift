@@ -92,7 +92,7 @@ final class App: Sendable {
             for (resource, topic) in zip(dataFile.store.resources, dataFile.topics) {
                 events.attach(topic, documents: resource)
             }
-            dataFile.startWatching()
+            try dataFile.startWatching(on: loops[0])
             onShutdown { dataFile.stop() }
         }
         // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`

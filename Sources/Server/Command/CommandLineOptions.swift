@@ -36,7 +36,10 @@ enum CommandLineOptions {
         Options (each also read from the environment variable shown; a flag wins):
           --host HOST        address to listen on (LIVESTATE_HOST, default 127.0.0.1)
           --port PORT        port, 0 takes a free one (LIVESTATE_PORT, default 8080)
-          --data PATH        SQLite file for todos, or :memory: (LIVESTATE_DATA, default ./livestate.sqlite)
+          --data PATH|URI    where todos and the journal of changes are kept (LIVESTATE_DATA, default
+                             ./livestate.sqlite): a SQLite file path (created if missing), :memory: (SQLite in
+                             memory, gone at exit), or a PostgreSQL URI postgres://USER:PASSWORD@HOST:PORT/DB
+                             (or postgresql://…; several instances may share one database)
           --public DIR       static files served at / (LIVESTATE_PUBLIC, default ./public)
           --upstream URL     jsonplaceholder-compatible base URL for posts and albums
                              (LIVESTATE_UPSTREAM, default: the embedded data set)
@@ -45,7 +48,14 @@ enum CommandLineOptions {
           --token SECRET     require Authorization: Bearer SECRET on mutating requests (LIVESTATE_TOKEN)
           --heartbeat SECS   seconds between keep-alive comments on /events (LIVESTATE_HEARTBEAT, default 15)
           --threads N        event loops serving HTTP (LIVESTATE_THREADS, default: one per processor)
-          --cors ORIGINS     comma-separated allowed origins, or * (LIVESTATE_CORS, default: CORS off)
+          --cors ORIGINS     web origins that may call from a browser: comma-separated, * for any, or none
+                             to turn CORS off (LIVESTATE_CORS, default: http://localhost, http://127.0.0.1
+                             and http://[::1] on any port)
+          --allowed-hosts NAMES
+                             comma-separated host names requests may be addressed to besides localhost,
+                             127.0.0.1 and [::1] (LIVESTATE_ALLOWED_HOSTS). Listening on loopback, any other
+                             Host is refused with 403 host_not_allowed (DNS rebinding); listening on another
+                             address, every Host is accepted unless this is given
           --max-todos N      the most todos kept; POST /todos beyond it answers 422 too_many_todos
                              (LIVESTATE_MAX_TODOS, default 10000)
           --journal-retention N
@@ -78,6 +88,7 @@ enum CommandLineOptions {
         "public": "LIVESTATE_PUBLIC", "upstream": "LIVESTATE_UPSTREAM", "ca-file": "LIVESTATE_CA_FILE",
         "token": "LIVESTATE_TOKEN",
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
+        "allowed-hosts": "LIVESTATE_ALLOWED_HOSTS",
         "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
         "body-files": "LIVESTATE_BODY_FILES", "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
@@ -236,10 +247,21 @@ enum CommandLineOptions {
             }
         }
         if let (text, source) = value("cors") {
-            guard let policy = CORSPolicy(parsing: text) else {
-                throw CommandLineError("\(source): '\(text)' is not '*' or a comma-separated list of http(s) origins")
+            if text == "none" {
+                configuration.cors = nil
+            } else {
+                guard let policy = CORSPolicy(parsing: text) else {
+                    throw CommandLineError(
+                        "\(source): '\(text)' is not '*', 'none' or a comma-separated list of http(s) origins")
+                }
+                configuration.cors = policy
             }
-            configuration.cors = policy
+        }
+        if let (text, source) = value("allowed-hosts") {
+            guard let policy = HostPolicy(parsing: text) else {
+                throw CommandLineError("\(source): '\(text)' is not a comma-separated list of host names")
+            }
+            configuration.allowedHosts = policy
         }
         return .serve(configuration)
     }

@@ -42,8 +42,10 @@ struct Configuration: Sendable, Equatable {
     /// How many of the newest journal entries the events table keeps (`--journal-retention`): how far back
     /// `Last-Event-ID` resume after a restart (SQLite) and an instance's catch-up (PostgreSQL) can reach.
     var journalRetention = Configuration.defaultJournalRetention
-    /// Allowed CORS origins; nil means CORS is off.
-    var cors: CORSPolicy?
+    /// Allowed CORS origins (by default loopback ones on any port); nil (`--cors none`) means CORS is off.
+    var cors: CORSPolicy? = .loopback
+    /// Host names requests may be addressed to besides loopback ones (`--allowed-hosts`); nil: none given.
+    var allowedHosts: HostPolicy?
     /// Largest request body accepted (the contract's 1 MiB).
     var maxBodySize = 1 << 20
     /// Largest request head (request line + headers) accepted.
@@ -64,6 +66,14 @@ struct Configuration: Sendable, Equatable {
 
     /// `--journal-retention`'s default: far more than the 1,024 events a server keeps in memory.
     static let defaultJournalRetention = 100_000
+
+    /// The `Host` check: while listening on a loopback address, only loopback names and `--allowed-hosts`
+    /// (a page whose name was re-pointed at 127.0.0.1 must not reach the state); on any other address, every
+    /// name unless `--allowed-hosts` is given. Nil accepts every `Host`.
+    var hostPolicy: HostPolicy? {
+        if let allowedHosts { return allowedHosts }
+        return HostPolicy.isLoopback(host) ? HostPolicy() : nil
+    }
 
     /// The bounds the listeners enforce.
     var listenerLimits: ListenerLimits {

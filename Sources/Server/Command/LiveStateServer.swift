@@ -29,6 +29,8 @@ final class LiveStateServer: Sendable {
     /// A failure throws one error and leaves nothing behind: the port is taken before any file is
     /// opened, and a data file this call created is removed again (with its journal files).
     init(configuration: Configuration) throws {
+        // First: an untested libevent could frame responses wrongly (`EvhttpInternals`).
+        try EvhttpInternals.checkVersion()
         // NB: a client that leaves mid-write must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         let socket = try ListeningSocket(host: configuration.host, port: configuration.port)
@@ -41,7 +43,8 @@ final class LiveStateServer: Sendable {
             throw error
         }
         let service = HTTPService(
-            router: buildRouter(app), token: configuration.token, cors: configuration.cors)
+            router: buildRouter(app), token: configuration.token, cors: configuration.cors,
+            hosts: configuration.hostPolicy)
         self.app = app
         self.socket = socket
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.
@@ -95,7 +98,9 @@ final class LiveStateServer: Sendable {
             "serving on \(url) with \(app.loops.count) loop(s), data \(PostgresURI.redacted(app.configuration.dataPath)), "
                 + "public \(app.staticFiles?.root ?? "(none)")")
         // NB: said once the server runs, so that a start that fails prints its one line and no more.
-        if let folder = app.configuration.publicPath, app.staticFiles == nil {
+        if let folder = app.configuration.publicPath, app.staticFiles == nil,
+            app.configuration.dataFile == nil || app.configuration.publicGiven
+        {
             Log.warning("no static files (no page at /): \(folder) is not a directory; see --public")
         }
         if let folder = unusableBodyFiles {

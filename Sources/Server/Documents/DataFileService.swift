@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import Foundation
 import HTTP
+import LibEvent
 import Storage
 import StrictJSON
 import Synchronization
@@ -43,6 +44,8 @@ final class DataFileService: Sendable {
         var seen: FileStamp?
         /// The file on disk is a person's save that does not parse: it is not overwritten until fixed.
         var brokenSave = false
+        /// How long the last rewrite took.
+        var lastRewriteMilliseconds = 0
         /// When the file came to show each entry (newest last, a few seconds' worth): what a person's
         /// editor may have read.
         var shown: [(at: DispatchTime, seq: Int64)] = []
@@ -51,7 +54,7 @@ final class DataFileService: Sendable {
     private let journal: SQLiteDocumentJournal
     private let sync: Mutex<Sync>
     private let writer = DispatchQueue(label: "livestate-datafile-writer")
-    private let watching = Atomic<Bool>(false)
+    private let watch = Mutex<FolderWatch?>(nil)
 
     /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
     init(path: String, dataPath: String, configuration: Configuration) throws {
@@ -152,24 +155,31 @@ final class DataFileService: Sendable {
         }
     }
 
-    /// Starts watching the file for a person's edits (every 250 ms: a changed size or modification time).
-    func startWatching() {
+    /// Starts watching the file's folder for a person's edits (inotify, on `loop`): an editor's save by
+    /// rename, a write in place, a `git checkout`; each is looked at on the writer queue.
+    func startWatching(on loop: EventLoop) throws {
         guard writesBack else { return }
-        watching.store(true, ordering: .relaxed)
-        watchAgain()
-    }
-
-    private func watchAgain() {
-        writer.asyncAfter(deadline: .now() + .milliseconds(250)) { [weak self] in
-            guard let self, watching.load(ordering: .relaxed) else { return }
-            checkFile()
-            watchAgain()
-        }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let watch = try FolderWatch(
+            loop: loop, folder: folder,
+            onChange: { [weak self] names in
+                guard let self, names.contains(name) else { return }
+                writer.async { self.checkFile() }
+            },
+            onFolderGone: { [path] in
+                Log.warning(
+                    "the folder of \(path) is gone; edits are no longer watched, the journal keeps every change")
+            })
+        self.watch.withLock { $0 = watch }
     }
 
     /// Stops the watch and writes back what the file does not show yet (shutdown).
     func stop() {
-        watching.store(false, ordering: .relaxed)
+        watch.withLock { watch in
+            watch?.cancel()
+            watch = nil
+        }
         writer.sync { writeBack() }
         journal.checkpoint()
     }
@@ -187,8 +197,10 @@ final class DataFileService: Sendable {
             defer { sync.scheduled = true }
             return !sync.scheduled
         }
-        // NB: 200 ms gathers a burst of writes into one rewrite and keeps the file within a second of them.
-        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(200)) { [weak self] in self?.writeBack() } }
+        // NB: 200 ms gathers a burst of writes into one rewrite; a large file waits as long as its last rewrite
+        // took (at most 800 ms), so rewrites take at most half of a core and the file is within ~1 s.
+        let wait = min(800, max(200, sync.withLock { $0.lastRewriteMilliseconds }))
+        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(wait)) { [weak self] in self?.writeBack() } }
     }
 
     /// Writes the whole state into the file (on the writer queue), if it shows less than what is committed.
@@ -198,30 +210,34 @@ final class DataFileService: Sendable {
             return sync.committedSeq > sync.fileSeq ? sync.committedSeq : nil
         }
         guard var seq = wanted, writesBack else { return }
+        let started = DispatchTime.now()
         var bytes: [UInt8] = []
+        var hash = ""
         while true {
             // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
-            // check is repeated right before the rename (a save during the encoding is loaded, then encoded).
+            // check is made again right before the rename (a save meanwhile is loaded, then all is encoded).
             if FileStamp(path) != sync.withLock({ $0.seen }) { checkFile() }
             if sync.withLock({ $0.brokenSave }) { return }
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
             bytes = DataFileContent.fileBytes(store.resources.map { ($0.name, $0.kind, $0.items) })
-            if FileStamp(path) == sync.withLock({ $0.seen }) { break }
-        }
-        let hash = DataFileContent.hash(bytes)
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
-            writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
-            return
+            hash = DataFileContent.hash(bytes)
+            let seen = sync.withLock { $0.seen }
+            do {
+                if try AtomicFile.replace(path, with: bytes, stillWanted: { FileStamp(path) == seen }) { break }
+            } catch {
+                Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
+                writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
+                return
+            }
         }
         sync.withLock { sync in
             sync.shown.append((.now(), sync.fileSeq))
             sync.fileSeq = max(sync.fileSeq, seq)
             sync.fileHash = hash
             sync.seen = FileStamp(path)
+            sync.lastRewriteMilliseconds = Int(
+                (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
             let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow
             while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
@@ -338,15 +354,16 @@ final class DataFileService: Sendable {
 
     // MARK: Helpers
 
+    /// The largest data file read: far above the 100 MB the server is measured with, below what would
+    /// exhaust memory by surprise.
+    static let maxFileBytes = 1 << 30
+
     private static func read(_ path: String) throws -> [UInt8] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw DataFileError("\(path) is not a file")
+        do {
+            return try AtomicFile.read(path, maxBytes: maxFileBytes)
+        } catch {
+            throw DataFileError("\(path) cannot be read: \(error)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DataFileError("\(path) cannot be read")
-        }
-        return Array(data)
     }
 
     private static func object(_ body: String) throws -> JSONObject {
@@ -392,18 +409,13 @@ extension DocumentID {
 }
 
 /// What the watch compares: the file's kind, size and modification time.
-struct FileStamp: Equatable, Sendable {
-    var size: Int
-    var modified: Double
-    var inode: Int
-    var isRegularFile: Bool
+typealias FileStamp = FileIdentity
 
+extension FileIdentity {
+    /// The identity of the file at `path` now, or nil when there is none.
     init?(_ path: String) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? 0
-        isRegularFile = (attributes[.type] as? FileAttributeType) == .typeRegular
+        guard let identity = AtomicFile.identity(path) else { return nil }
+        self = identity
     }
 }
 

@@ -173,7 +173,8 @@ struct DocumentCounters: Sendable {
             nextPosition[resource.name] = max(nextPositions[resource.name] ?? 1, Int64(items.count) + 1)
             var largest: Int64 = 0
             var strings = 0
-            for id in items.order {
+            for document in items.documents {
+                guard let id = document.id else { continue }
                 if case .integer(let number) = id.value { largest = max(largest, number) } else { strings += 1 }
             }
             maxID[resource.name] = largest
@@ -213,10 +214,11 @@ struct DocumentView {
         guard let items = store.byName[resource]?.items else { return [] }
         let changes = overlay[resource] ?? [:]
         var result: [(DocumentID, JSONObject)] = []
-        for id in items.order {
+        for stored in items.documents {
+            guard let id = stored.id else { continue }
             if let changed = changes[id] {
                 if let object = changed { result.append((id, object)) }
-            } else if let stored = items.document(id) {
+            } else {
                 result.append((id, stored.object))
             }
         }

@@ -6,18 +6,30 @@ extension EventHub {
     /// Subscribes to a data file resource's view model: its items now become the topic's first event, and
     /// each applied change one more, whose data are the whole list (or object) and, for a collection, the
     /// change for `?diff=1` clients (`{"inserted","updated","deleted"}`).
+    ///
+    /// A new client's first event of the topic is read from the view model when it connects (its current
+    /// JSON, with the id of the last change it shows), so the hub keeps no copy of a large collection.
+    /// A collection whose JSON is over `wholeListLimit` sends its change to every client, `?diff=1` or
+    /// not: the whole list on every write would cost a copy of the collection per write and would not fit
+    /// the recent-events buffer.
     func attach(_ topic: EventTopic, documents resource: DocumentResource) {
-        publish(topic) { (resource.bytes, nil) }
+        current(topic) {
+            let snapshot = resource.snapshot
+            return (snapshot.bytes, UInt64(max(0, snapshot.seq)) * EventIDSource.journalBlock)
+        }
         keep(
             resource.changes.sink { [weak self] applied in
                 self?.publish(topic) {
+                    guard topic.isCollection else { return (resource.bytes, nil) }
+                    let diff = Self.diff(applied.change)
                     // NB: the sink runs as the change applies, before the next one: `bytes` is this change's list.
-                    let whole = resource.bytes
-                    guard topic.isCollection else { return (whole, nil) }
-                    return (whole, Self.diff(applied.change))
+                    return (applied.encodedSize <= Self.wholeListLimit ? resource.bytes : diff, diff)
                 }
             })
     }
+
+    /// The largest collection whose events carry the whole list to clients without `?diff=1`.
+    static let wholeListLimit = 1 << 20
 
     /// `{"inserted":[…],"updated":[…],"deleted":[…]}` of one change.
     static func diff(_ change: DocumentChange) -> [UInt8] {

@@ -27,6 +27,9 @@ final class EventHub: Sendable {
         /// The data of the newest seeded event per topic: the first emission of that topic, when it is the
         /// same value (a restarted server's current list), is that event, not a new one.
         var seeded: [EventTopic: [UInt8]] = [:]
+        /// Topics whose current value is read from their source at connect time (its JSON and the id of
+        /// the newest event it shows), instead of kept as the last event.
+        var currentSources: [EventTopic: @Sendable () -> (json: [UInt8], id: UInt64)] = [:]
     }
 
     /// Seconds between `: keep-alive` comments; nil sends none.
@@ -119,9 +122,14 @@ final class EventHub: Sendable {
             if let seeded = state.seeded.removeValue(forKey: topic), seeded == json { return }
             let record = EventRecord(id: ids.next(for: topic), topic: topic, json: json, diffJSON: diff)
             state.log.append(record)
-            if topic.replaysCurrentValue { state.current[topic] = record }
+            if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }
             feed.send(record)
         }
+    }
+
+    /// Reads the current value of `topic` from `source` whenever a client connects (see `State`).
+    func current(_ topic: EventTopic, source: @escaping @Sendable () -> (json: [UInt8], id: UInt64)) {
+        state.withLock { $0.currentSources[topic] = source }
     }
 
     /// Puts events of an earlier run (rebuilt from the SQLite journal, oldest first) into the recent-events
@@ -173,9 +181,16 @@ final class EventHub: Sendable {
                 return EventReplay(frames: [Self.retry], lastID: lastEventID, resumeAfter: lastEventID)
             }
             // NB: a first connect gets whole lists, even with ?diff=1: the snapshot the changes apply to.
-            let current = state.current.values.filter { topics.contains($0.topic) }.sorted { $0.id < $1.id }
-            return EventReplay(
-                frames: [Self.retry] + current.map(\.frame), lastID: state.log.lastID ?? 0, resumeAfter: nil)
+            var current = state.current.values.filter { topics.contains($0.topic) }
+            var lastID = state.log.lastID ?? 0
+            for (topic, source) in state.currentSources where topics.contains(topic) {
+                let (json, id) = source()
+                // NB: the source may show a change whose event is not published yet: the client skips it.
+                lastID = max(lastID, id)
+                current.append(EventRecord(id: max(id, 1), topic: topic, json: json))
+            }
+            current.sort { $0.id < $1.id }
+            return EventReplay(frames: [Self.retry] + current.map(\.frame), lastID: lastID, resumeAfter: nil)
         }
     }
 

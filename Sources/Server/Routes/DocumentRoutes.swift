@@ -8,7 +8,7 @@ extension Router {
     /// /name/:id`, nested `GET/POST /name/:id/:child`; per singular resource `GET/PUT/PATCH/POST /name`; and
     /// `GET /db`. Every write goes through the `DocumentStore` and is answered once committed; with
     /// `--read-only` no write route exists, so the table answers 405 with `Allow`.
-    mutating func addDocumentRoutes(_ service: DataFileService, readOnly: Bool) {
+    mutating func addDocumentRoutes(_ service: DataFileService, readOnly: Bool, page: Bool) {
         let store = service.store
         get("/db") { _ in
             var out: [UInt8] = [UInt8(ascii: "{")]
@@ -20,6 +20,25 @@ extension Router {
             }
             out.append(UInt8(ascii: "}"))
             return .response(.json(encoded: out))
+        }
+        if page {
+            // The built-in page of a data file (`--public DIR` serves the user's own files instead).
+            get("/") { _ in
+                .response(
+                    Response(
+                        status: 200,
+                        headers: [
+                            "Content-Type": "text/html; charset=utf-8",
+                            "Content-Security-Policy": ContentSecurityPolicy.page,
+                        ],
+                        body: PackageResources.data_page_html))
+            }
+            get("/_livestate/page.js") { _ in
+                .response(
+                    Response(
+                        status: 200, headers: ["Content-Type": "text/javascript; charset=utf-8"],
+                        body: PackageResources.data_page_js))
+            }
         }
         for resource in store.resources {
             switch resource.kind {
@@ -34,7 +53,10 @@ extension Router {
         get("/\(name)") { request in
             if request.query.isEmpty { return .response(.json(encoded: resource.bytes)) }
             let query = try DocumentQuery(request.query)
-            let documents = resource.items.documents
+            // An equality filter narrows the items through the field's index; the query then checks them all.
+            let documents =
+                query.indexableFilter.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
+                ?? resource.items.documents
             let page = try query.apply(to: documents) { $0.object }
             let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
             return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))

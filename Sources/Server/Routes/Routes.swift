@@ -13,7 +13,8 @@ func buildRouter(_ app: App) -> Router {
     router.addOpenAPIRoutes(app)
     if let dataFile = app.dataFile {
         // A user's data file: its resources instead of the seeds'.
-        router.addDocumentRoutes(dataFile, readOnly: app.configuration.readOnly)
+        router.addDocumentRoutes(
+            dataFile, readOnly: app.configuration.readOnly, page: app.staticFiles == nil)
         router.addEventRoutes(app)
         return router
     }

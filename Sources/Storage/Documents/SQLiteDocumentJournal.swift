@@ -183,7 +183,7 @@ package final class SQLiteDocumentJournal: Sendable {
 }
 
 /// What a journal held at start: the resources in the file's order and the file's last mark.
-package struct DocumentJournalState: Sendable {
+package struct DocumentJournalState: Sendable, Equatable {
     /// The resources, in order.
     package var resources: [DocumentResourceRecord]
     /// The entry the JSON file last showed.
@@ -193,7 +193,7 @@ package struct DocumentJournalState: Sendable {
 }
 
 /// One resource as stored: its name, kind (`collection` or `singular`) and items.
-package struct DocumentResourceRecord: Sendable {
+package struct DocumentResourceRecord: Sendable, Equatable {
     /// The name.
     package var name: String
     /// `collection` or `singular`.
@@ -210,7 +210,7 @@ package struct DocumentResourceRecord: Sendable {
 }
 
 /// One item as stored: its id text, place and compact JSON.
-package struct StoredRow: Sendable {
+package struct StoredRow: Sendable, Equatable {
     /// The id text (`""` for a singular resource's object).
     package var key: String
     /// Its place in the collection.

@@ -26,7 +26,14 @@ package enum AtomicFile {
     ///
     /// NB: a failure to sync the folder after the rename is thrown although the file already holds the new
     /// bytes: the rename may not survive a power loss, and the caller's next write will try again.
-    package static func replace(_ path: String, with bytes: [UInt8]) throws(AtomicFileError) {
+    ///
+    /// `stillWanted` runs once the new content is durable in the temporary file, just before the rename: when
+    /// it answers false (the file changed meanwhile and must be read first), nothing is replaced and `replace`
+    /// answers false. The check and the rename are microseconds apart, not the whole write.
+    @discardableResult
+    package static func replace(
+        _ path: String, with bytes: [UInt8], stillWanted: () -> Bool = { true }
+    ) throws(AtomicFileError) -> Bool {
         let target = resolvingLink(path)
         let (folder, name) = split(target)
         var existing = stat()
@@ -59,12 +66,17 @@ package enum AtomicFile {
             unlink(temporary)
             throw AtomicFileError("close", temporary, code: code)
         }
+        guard stillWanted() else {
+            unlink(temporary)
+            return false
+        }
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
             throw AtomicFileError("rename", target, code: code)
         }
         try syncFolder(folder)
+        return true
     }
 
     /// The whole content of the regular file at `path`; throws `EFBIG` when it holds more than `maxBytes`,

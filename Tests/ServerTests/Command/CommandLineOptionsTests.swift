@@ -27,7 +27,9 @@ import Testing
         #expect(defaults.dataPath == "./livestate.sqlite")
         #expect(defaults.heartbeat == 15)
         #expect(defaults.threads == min(64, Processors.available))
-        #expect(defaults.cors == nil)
+        #expect(defaults.cors == .loopback)
+        #expect(defaults.allowedHosts == nil)
+        #expect(defaults.hostPolicy == HostPolicy())
         #expect(defaults.token == nil)
         #expect(defaults.upstream == nil)
         #expect(defaults.maxTodos == 10_000)
@@ -41,8 +43,9 @@ import Testing
             "--host", "0.0.0.0", "--port=0", "--data", ":memory:", "--public", folder, "--upstream",
             "https://jsonplaceholder.typicode.com", "--token", "t0k", "--heartbeat", "0.5", "--threads", "4",
             "--cors", "*", "--max-todos", "25", "--ca-file", #filePath, "--journal-retention", "40",
-            "--body-files", folder,
+            "--body-files", folder, "--allowed-hosts", "box.example",
         ])
+        #expect(parsed.hostPolicy == HostPolicy(allowedNames: ["box.example"]))
         #expect(parsed.bodyFiles == folder)
         #expect(parsed.maxTodos == 25)
         #expect(parsed.journalRetention == 40)
@@ -73,6 +76,14 @@ import Testing
         #expect(try configuration(["--port", "9001"], environment).port == 9001)
     }
 
+    @Test func corsNoneTurnsCORSOffAndEveryAddressButLoopbackChecksNoHost() throws {
+        #expect(try configuration(["--cors", "none"]).cors == nil)
+        #expect(try configuration(["--host", "0.0.0.0"]).hostPolicy == nil)
+        #expect(try configuration(["--host", "::1"]).hostPolicy == HostPolicy())
+        let allowed = try configuration([], ["LIVESTATE_ALLOWED_HOSTS": "a.example,b.example"])
+        #expect(allowed.hostPolicy == HostPolicy(allowedNames: ["a.example", "b.example"]))
+    }
+
     @Test func helpWinsOverEverythingElse() throws {
         #expect(try CommandLineOptions.parse(["--port", "1", "--help"], environment: [:]) == .help)
         #expect(try CommandLineOptions.parse(["-h"], environment: [:]) == .help)
@@ -90,7 +101,8 @@ import Testing
     @Test(arguments: [
         (["--port", "-1"], "--port"), (["--port", "x"], "--port"), (["--threads", "100"], "--threads"),
         (["--heartbeat", "0"], "--heartbeat"), (["--upstream", "file:///etc"], "--upstream"),
-        (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"), (["--token", ""], "--token"),
+        (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"),
+        (["--allowed-hosts", " "], "--allowed-hosts"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
         (["--journal-retention", "0"], "--journal-retention"), (["stray"], "stray"), (["--data"], "--data"),
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),

@@ -58,15 +58,76 @@ import Testing
         #expect(try RawHTTPClient.request(port: server.port, "POST", "/healthz").status == 401)
     }
 
-    @Test func corsIsOffByDefault() throws {
+    @Test func corsAllowsLoopbackOriginsOnAnyPortByDefault() throws {
         let server = try LivestateProcess.serve()
-        let response = try RawHTTPClient.request(
+        for origin in ["http://localhost:5173", "http://127.0.0.1:3000", "http://[::1]:8000"] {
+            let preflight = try RawHTTPClient.request(
+                port: server.port, "OPTIONS", "/todos",
+                headers: [("Origin", origin), ("Access-Control-Request-Method", "POST")])
+            #expect(preflight.status == 204)
+            #expect(preflight.header("Access-Control-Allow-Origin") == origin)
+            let get = try RawHTTPClient.request(port: server.port, "GET", "/todos", headers: [("Origin", origin)])
+            #expect(get.header("Access-Control-Allow-Origin") == origin)
+            #expect(get.header("Access-Control-Expose-Headers") == "X-Total-Count, Link, Location, ETag")
+        }
+        let foreign = try RawHTTPClient.request(
             port: server.port, "GET", "/healthz", headers: [("Origin", "http://evil.test")])
+        #expect(foreign.header("Access-Control-Allow-Origin") == nil)
+    }
+
+    @Test func corsNoneSendsNoCORSHeaders() throws {
+        let server = try LivestateProcess.serve(["--cors", "none"])
+        let response = try RawHTTPClient.request(
+            port: server.port, "GET", "/healthz", headers: [("Origin", "http://localhost:5173")])
         #expect(response.header("Access-Control-Allow-Origin") == nil)
         let preflight = try RawHTTPClient.request(
             port: server.port, "OPTIONS", "/healthz",
-            headers: [("Origin", "http://evil.test"), ("Access-Control-Request-Method", "GET")])
+            headers: [("Origin", "http://localhost:5173"), ("Access-Control-Request-Method", "GET")])
         #expect(preflight.header("Access-Control-Allow-Origin") == nil)
+    }
+
+    /// Sends a request with its own `Host` (RawHTTPClient's helper always says 127.0.0.1).
+    private func request(port: Int, _ method: String, _ path: String, host: String, body: String = "")
+        throws -> RawResponse
+    {
+        let client = try RawHTTPClient(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n"
+        if !body.isEmpty { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        try client.send(Array((head + "\r\n" + body).utf8))
+        return try client.readResponse(head: method == "HEAD")
+    }
+
+    @Test func aRebindingHostIsRefusedOnEveryMethodAndChangesNothing() throws {
+        let server = try LivestateProcess.serve()
+        let before = try RawHTTPClient.request(port: server.port, "GET", "/todos").text
+        let attempts = [
+            ("GET", "/todos", ""), ("HEAD", "/todos", ""), ("POST", "/todos", #"{"title":"rebound write"}"#),
+            ("PUT", "/todos/1", #"{"title":"rebound put","completed":true}"#),
+            ("PATCH", "/todos/1", #"{"completed":true}"#), ("DELETE", "/todos/1", ""), ("OPTIONS", "/todos", ""),
+            ("GET", "/events?topics=todos", ""),
+        ]
+        for (method, path, body) in attempts {
+            let refused = try request(
+                port: server.port, method, path, host: "rebound.example:\(server.port)", body: body)
+            #expect(refused.status == 403, "\(method) \(path)")
+            if method != "HEAD" { #expect(refused.errorCode == "host_not_allowed", "\(method) \(path)") }
+        }
+        #expect(try RawHTTPClient.request(port: server.port, "GET", "/todos").text == before)
+        let local = try request(port: server.port, "GET", "/healthz", host: "localhost:\(server.port)")
+        #expect(local.status == 200)
+    }
+
+    @Test func allowedHostsAdmitsANameAndTheRestStayRefused() throws {
+        let server = try LivestateProcess.serve(["--allowed-hosts", "box.example"])
+        #expect(
+            try request(port: server.port, "POST", "/todos", host: "box.example", body: #"{"title":"from the box"}"#)
+                .status == 201)
+        #expect(try request(port: server.port, "GET", "/todos", host: "other.example").status == 403)
+    }
+
+    @Test func listeningOnEveryAddressAcceptsEveryHost() throws {
+        let server = try LivestateProcess.serve(["--host", "0.0.0.0"])
+        #expect(try request(port: server.port, "GET", "/healthz", host: "livestate-1:8080").status == 200)
     }
 
     @Test func corsAnswersPreflightsForListedOrigins() throws {

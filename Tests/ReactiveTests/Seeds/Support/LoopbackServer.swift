@@ -2,6 +2,9 @@ import Foundation
 
 /// A real HTTP server on 127.0.0.1 (port 0, read back) serving a temporary directory: Python's `http.server`
 /// in a subprocess. The seeds' `URLSession` code talks to it through FoundationNetworking.
+///
+/// The server ends with this object, and also on its own as soon as the test process is gone (it watches
+/// its parent), so a run that crashes or is killed by a timeout leaves no server behind.
 final class LoopbackServer {
     let root: URL
     let port: Int
@@ -17,7 +20,7 @@ final class LoopbackServer {
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", root.path]
+        process.arguments = ["python3", "-u", "-c", Self.script, root.path]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -25,7 +28,23 @@ final class LoopbackServer {
         port = try LoopbackServer.readPort(from: output.fileHandleForReading)
     }
 
-    /// "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
+    /// `http.server` on port 0 that prints "port N" once it listens and exits when its parent (the test
+    /// process) does: a parent that dies reparents it, which `getppid` shows within 0.2 s.
+    private static let script = """
+        import functools, http.server, os, sys, threading, time
+        parent = os.getppid()
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.2)
+            os._exit(0)
+        threading.Thread(target=watch, daemon=True).start()
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        print(f"Serving HTTP on 127.0.0.1 port {server.server_address[1]}", flush=True)
+        server.serve_forever()
+        """
+
+    /// "Serving HTTP on 127.0.0.1 port 41234"
     private static func readPort(from handle: FileHandle) throws -> Int {
         var text = ""
         let deadline = Date().addingTimeInterval(15)

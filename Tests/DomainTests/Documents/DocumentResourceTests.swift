@@ -1,0 +1,39 @@
+import Domain
+import Reactive
+import StrictJSON
+import Testing
+
+@Suite struct DocumentResourceTests {
+    private func post(_ id: Int64, _ title: String) -> StoredDocument {
+        StoredDocument(id: DocumentID(.integer(id)), object: ["id": .integer(id), "title": .string(title)])
+    }
+
+    @Test func committedEntriesChangeTheItemsAndEmitWhatTheyDid() {
+        let posts = DocumentResource(name: "posts", kind: .collection, documents: [post(1, "a"), post(2, "b")])
+        var seen: [String] = []
+        let subscription = posts.changes.sink { applied in
+            switch applied.change {
+            case .inserted(let document): seen.append("inserted \(document.id!.key) at \(applied.seq)")
+            case .updated(let document): seen.append("updated \(document.id!.key) at \(applied.seq)")
+            case .deleted(let id): seen.append("deleted \(id.key) at \(applied.seq)")
+            }
+        }
+        let three = post(3, "c")
+        posts.committed.send(DocumentEntry(seq: 5, resource: "posts", id: three.id, document: three.object))
+        posts.committed.send(DocumentEntry(seq: 6, resource: "posts", id: three.id, document: three.object))
+        posts.committed.send(DocumentEntry(seq: 7, resource: "posts", id: DocumentID(.integer(1)), document: nil))
+        let two = post(2, "B")
+        posts.committed.send(DocumentEntry(seq: 8, resource: "posts", id: two.id, document: two.object))
+        #expect(seen == ["inserted 3 at 5", "deleted 1 at 7", "updated 2 at 8"])
+        #expect(String(decoding: posts.bytes, as: UTF8.self) == #"[{"id":2,"title":"B"},{"id":3,"title":"c"}]"#)
+        subscription.cancel()
+    }
+
+    @Test func idsCompareByTheirText() {
+        #expect(DocumentID(.integer(1)) == DocumentID(.string("1")))
+        #expect(DocumentID(pathSegment: "1").value == .integer(1))
+        #expect(DocumentID(pathSegment: "01").value == .string("01"))
+        #expect(DocumentID(.real(1.5)) == nil)
+        #expect(DocumentID(.string("")) == nil)
+    }
+}

@@ -1,0 +1,39 @@
+import StrictJSON
+import Testing
+
+@Suite struct JSONValueWritingTests {
+    private func parse(_ text: String) throws -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
+
+    @Test func writesOneLineWithMembersInTheirOrder() throws {
+        let value = try parse(#"{"z": 1, "a": [true, null, "x"], "m": {}}"#)
+        #expect(String(decoding: value.compactBytes, as: UTF8.self) == #"{"z":1,"a":[true,null,"x"],"m":{}}"#)
+    }
+
+    /// What `JSON.stringify(value, null, 2)` prints: the form of a json-server file.
+    @Test func prettyFormIsJavaScripts() throws {
+        let value = try parse(#"{"posts": [{"id": 1, "tags": []}], "profile": {}}"#)
+        let expected =
+            "{\n  \"posts\": [\n    {\n      \"id\": 1,\n      \"tags\": []\n    }\n  ],\n  \"profile\": {}\n}"
+        #expect(String(decoding: value.prettyBytes(), as: UTF8.self) == expected)
+    }
+
+    @Test(arguments: [
+        (1.0, "1"), (1.5, "1.5"), (-0.25, "-0.25"), (1e21, "1e+21"), (1e-7, "1e-7"), (123456789012.0, "123456789012"),
+        (1.5e300, "1.5e+300"),
+    ])
+    func numbersAsJavaScriptPrintsThem(value: Double, text: String) {
+        #expect(JSONValue.javaScriptText(value) == text)
+    }
+
+    @Test func escapesWhatJSONStringifyEscapes() {
+        let value = JSONValue.string("q\"b\\\n\t\u{1}é😀")
+        #expect(String(decoding: value.compactBytes, as: UTF8.self) == #""q\"b\\\n\t\u0001é😀""#)
+    }
+
+    @Test func writtenTextParsesBackToTheSameValue() throws {
+        let text = #"{"a":[1,2.5,-3e-9,"\u0000x",{"b":null}],"c":false}"#
+        let value = try parse(text)
+        #expect(try JSONValue(parsing: value.compactBytes) == value)
+        #expect(try JSONValue(parsing: value.prettyBytes()) == value)
+    }
+}

@@ -1,0 +1,76 @@
+"""The built-in page of a data file in a real browser (headless Chromium, Selenium): the resources with
+live counts, a collection as a table whose rows appear, change and disappear as the data does."""
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+selenium = pytest.importorskip("selenium")
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from livestate import ROOT  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+
+@pytest.fixture
+def driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1200,900"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield browser
+    browser.quit()
+
+
+def rows(driver):
+    return [row.get_attribute("data-id") for row in driver.find_elements(By.CSS_SELECTOR, "#view tbody tr")]
+
+
+def test_the_page_lists_resources_and_keeps_the_table_live(data_file, serve, driver):
+    server = serve(data_file({
+        "posts": [{"id": 1, "title": "first"}, {"id": 2, "title": "second"}],
+        "comments": [{"id": 1, "body": "c", "postId": 1}],
+        "profile": {"name": "me"},
+    }))
+    driver.get(server.base + "/")
+    wait = WebDriverWait(driver, 10)
+    wait.until(lambda d: d.find_element(By.ID, "status").text == "Live")
+    counts = {e.get_attribute("data-count"): e.text for e in driver.find_elements(By.CSS_SELECTOR, "[data-count]")}
+    assert counts == {"posts": "2", "comments": "1", "profile": "object"}
+    assert rows(driver) == ["1", "2"]
+
+    server.call("POST", "/posts", {"title": "third"})
+    wait.until(lambda d: rows(d) == ["1", "2", "3"])
+    server.call("PATCH", "/posts/1", {"title": "changed"})
+    wait.until(lambda d: "changed" in d.find_element(By.CSS_SELECTOR, '#view tr[data-id="1"]').text)
+    server.call("DELETE", "/posts/2")
+    wait.until(lambda d: rows(d) == ["1", "3"])
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-count="posts"]').text == "2")
+    # The cascade of the delete reached the other collection's count too.
+    server.call("DELETE", "/posts/1")
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-count="comments"]').text == "0")
+
+    driver.find_element(By.CSS_SELECTOR, '[data-resource="profile"]').click()
+    wait.until(lambda d: json.loads(d.find_element(By.CSS_SELECTOR, "#view pre").text) == {"name": "me"})
+    driver.save_screenshot(str(ROOT / "artifacts" / "data-page.png"))
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+
+
+def test_public_serves_the_users_own_files_instead(data_file, serve, tmp_path):
+    folder = tmp_path / "site"
+    folder.mkdir()
+    (folder / "index.html").write_text("<p>mine</p>")
+    server = serve(data_file({"posts": []}), "--public", str(folder))
+    status, _, body = server.call("GET", "/")
+    assert status == 200 and b"mine" in body
