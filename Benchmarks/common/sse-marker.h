@@ -57,14 +57,13 @@ static int sse_next_marker(struct evbuffer *in, int *seq, unsigned long long *t)
     return 1;
 }
 
-// On a connected socket: TCP_NODELAY, then the GET /events?topics=todos request.
-static void sse_send_request(struct bufferevent *bev, const char *host, int port) {
+// On a connected socket: TCP_NODELAY, then the GET request of `target` (/events?topics=todos).
+static void sse_send_request(struct bufferevent *bev, const char *host, int port, const char *target) {
     int one = 1;
     setsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    char request[256];
+    char request[512];
     int len = snprintf(request, sizeof request,
-                       "GET /events?topics=todos HTTP/1.1\r\nHost: %s:%d\r\nAccept: text/event-stream\r\n\r\n",
-                       host, port);
+                       "GET %s HTTP/1.1\r\nHost: %s:%d\r\nAccept: text/event-stream\r\n\r\n", target, host, port);
     bufferevent_write(bev, request, len);
 }
 

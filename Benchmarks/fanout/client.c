@@ -6,6 +6,8 @@
 //
 // Usage: client HOST PORT CLIENTS EVENTS RATE [SERVER_PID[,PID...]]   (memory: the RSS of all those PIDs)
 // The whole run stops after FANOUT_LIMIT seconds (default 300): what has not arrived by then is lost.
+// FANOUT_COLLECTION=posts (default todos) renames an item of another collection (a data file's) and
+// listens to that topic; FANOUT_QUERY=&diff=1 is added to the /events request.
 // Prints one line of key=value results (see run.sh).
 #define _GNU_SOURCE
 #include <errno.h>
@@ -47,6 +49,8 @@ static int server_pids[16], n_server_pids;
 static struct conn *conns;
 static int next_to_open, pending_connects, n_ready, n_closed_early;
 static int todo_id = -1;
+static const char *collection = "todos";
+static char events_target[256];
 static int sent;
 static uint64_t *send_ns;
 static uint32_t *latencies_us;   // n_clients * n_events
@@ -120,7 +124,7 @@ static void on_read(struct bufferevent *bev, void *arg) {
 static void on_event(struct bufferevent *bev, short what, void *arg) {
     struct conn *c = arg;
     if (what & BEV_EVENT_CONNECTED) {
-        sse_send_request(bev, host, port);
+        sse_send_request(bev, host, port, events_target);
         return;
     }
     if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
@@ -190,7 +194,7 @@ static void publish_one(evutil_socket_t fd, short what, void *arg) {
     snprintf(length, sizeof length, "%d", len);
     evhttp_add_header(headers, "Content-Length", length);
     char path[64];
-    snprintf(path, sizeof path, "/todos/%d", todo_id);
+    snprintf(path, sizeof path, "/%s/%d", collection, todo_id);
     evhttp_make_request(api, req, EVHTTP_REQ_PATCH, path);
     sent++;
 }
@@ -247,6 +251,9 @@ int main(int argc, char **argv) {
         if (*pid == ',') pid++;
         server_pids[n_server_pids++] = atoi(pid);
     }
+    const char *collection_env = getenv("FANOUT_COLLECTION"), *query_env = getenv("FANOUT_QUERY");
+    if (collection_env && *collection_env) collection = collection_env;
+    snprintf(events_target, sizeof events_target, "/events?topics=%s%s", collection, query_env ? query_env : "");
     conns = calloc(n_clients, sizeof *conns);
     send_ns = calloc(n_events, sizeof *send_ns);
     latencies_us = calloc((size_t)n_clients * n_events, sizeof *latencies_us);
@@ -264,7 +271,9 @@ int main(int argc, char **argv) {
     evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type", "application/json");
     const char *body = "{\"title\":\"" MARKER "-1 t=0\"}";
     evbuffer_add(evhttp_request_get_output_buffer(req), body, strlen(body));
-    evhttp_make_request(api, req, EVHTTP_REQ_POST, "/todos");
+    char create_path[64];
+    snprintf(create_path, sizeof create_path, "/%s", collection);
+    evhttp_make_request(api, req, EVHTTP_REQ_POST, create_path);
 
     const char *limit_env = getenv("FANOUT_LIMIT");
     struct timeval limit = {limit_env && atoi(limit_env) > 0 ? atoi(limit_env) : 300, 0};
