@@ -27,6 +27,8 @@ final class App: Sendable {
     let lists: ListSnapshots
     /// The `/events` hub: one subscription per subject, its emissions fanned out to every stream.
     let events: EventHub
+    /// The live queries of the seed collections (a list `GET` with `Accept: text/event-stream`).
+    let live: LiveCollections
     /// Downloads for the view models (upstream posts and photos, selected images), on the main loop.
     let httpClient: HTTPClient
     /// The files of `--public`; nil when there is no such folder (then no page is served).
@@ -84,7 +86,16 @@ final class App: Sendable {
             ) { [httpClient] scratch, scratchIDs in
                 SharedInputs(journal: journal, models: scratch, ids: scratchIDs, loader: httpClient, upstream: nil)
             })
-        events.attach(models, lists: lists)
+        // A live query's `Last-Event-ID` from an instance that is ahead waits as an `/events` resume does.
+        let engine = LiveQueryEngine(
+            limits: configuration.liveQueries, heartbeat: configuration.heartbeat
+        ) { [events] seen, action in
+            guard seen > events.lastEventID else { return action() }
+            journal.whenApplied(Int64(seen / EventIDSource.journalBlock), timeout: 5) { _ in action() }
+        }
+        live = LiveCollections(engine: engine)
+        events.attach(models, lists: lists, live: live)
+        onShutdown { engine.shutdown() }
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }
         let memoryReturn = MemoryReturn.start(on: loops[0]) { [events] in events.clientCount }

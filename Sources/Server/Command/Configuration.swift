@@ -30,6 +30,9 @@ struct Configuration: Sendable, Equatable {
     /// How many of the newest journal entries the events table keeps (`--journal-retention`): how far back
     /// `Last-Event-ID` resume after a restart (SQLite) and an instance's catch-up (PostgreSQL) can reach.
     var journalRetention = Configuration.defaultJournalRetention
+    /// The bounds of live queries: how many may be open (`--max-live-queries`), how much history each
+    /// collection keeps for `Last-Event-ID`.
+    var liveQueries = LiveQueryEngine.Limits()
     /// Allowed CORS origins; nil means CORS is off.
     var cors: CORSPolicy?
     /// Largest request body accepted (the contract's 1 MiB).
