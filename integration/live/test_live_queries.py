@@ -236,3 +236,29 @@ def test_resume_across_a_restart(fresh_server, tmp_path):
         assert any(item["title"] == "After the restart" for item in resumed.items)
     finally:
         resumed.close()
+
+
+def test_the_server_holds_at_most_max_live_queries(fresh_server):
+    server = fresh_server("--heartbeat", "60", "--max-live-queries", "2")
+    clients = [LiveClient(server, "/todos"), LiveClient(server, "/todos?completed=true")]
+    try:
+        for client in clients:
+            client.first()
+        refused = server.request("GET", "/todos", headers={"Accept": "text/event-stream"})
+        assert refused.status == 503
+        assert refused.json()["error"] == "too_many_live_queries"
+        assert refused.header("Retry-After") == "5"
+        # A plain GET is not a live query.
+        assert server.call("GET", "/todos")[0] == 200
+        clients.pop().close()
+        again = LiveClient(server, "/todos?completed=false")
+        clients.append(again)
+        deadline = time.monotonic() + 5
+        while again.sse.read_head() != 200 and time.monotonic() < deadline:
+            again.close()
+            again = LiveClient(server, "/todos?completed=false")
+            clients[-1] = again
+        assert again.first().event == "result"
+    finally:
+        for client in clients:
+            client.close()

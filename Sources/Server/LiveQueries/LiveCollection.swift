@@ -31,6 +31,9 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     private struct State {
         /// The newest versions, oldest first (the newest always kept).
         var versions: [LiveVersion<Item>] = []
+        /// Per version, the items it added to the history's memory (0 when it shares its list with the
+        /// version before).
+        var counted: [Int] = []
         /// The items the versions hold together: what the history's item bound counts.
         var heldItems = 0
         /// Per event loop (or test scheduler), its fan-out.
@@ -62,19 +65,27 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     func publish(id: UInt64, items: [Item]) {
         state.withLock { state in
             guard !state.isShutDown, id > (state.versions.last?.id ?? 0) else { return }
-            let changes = LiveVersion.changes(from: state.versions.last?.items ?? [], to: items, key: key)
-            let version = LiveVersion(id: id, items: items, changes: changes)
+            let previous = state.versions.last
+            let changes = LiveVersion.changes(from: previous?.items ?? [], to: items, key: key)
+            // NB: an unchanged list (a refresh that brought the same items) keeps the previous version's
+            // storage, so the history holds it once.
+            let shared = changes.isEmpty && previous != nil
+            let version = LiveVersion(id: id, items: shared ? previous?.items ?? items : items, changes: changes)
             state.versions.append(version)
-            state.heldItems += items.count
+            state.counted.append(shared ? 0 : items.count)
+            state.heldItems += shared ? 0 : items.count
             let limits = engine.limits
             var dropped = 0
             while state.versions.count - dropped > 1,
                 state.versions.count - dropped > limits.historyVersions || state.heldItems > limits.historyItems
             {
-                state.heldItems -= state.versions[dropped].items.count
+                state.heldItems -= state.counted[dropped]
                 dropped += 1
             }
-            if dropped > 0 { state.versions.removeFirst(dropped) }
+            if dropped > 0 {
+                state.versions.removeFirst(dropped)
+                state.counted.removeFirst(dropped)
+            }
             feed.send(version)
         }
     }

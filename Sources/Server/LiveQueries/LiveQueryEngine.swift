@@ -21,8 +21,9 @@ final class LiveQueryEngine: Sendable {
         var maxQueries = 16_384
         /// The most versions of one collection kept for `Last-Event-ID` resume.
         var historyVersions = 256
-        /// The most items those versions may hold together (the newest version is always kept).
-        var historyItems = 262_144
+        /// The most items those versions may hold together (the newest version is always kept): about
+        /// 13 MiB of todos, 40 MiB of photos at the most.
+        var historyItems = 131_072
     }
 
     let limits: Limits
