@@ -158,6 +158,26 @@ import Testing
         #expect(stream.events.first?.id == 13)
     }
 
+    @Test func aClientThatStopsReadingIsCutOffPastTheCapAndTheOthersOfItsQueryGetEverything() {
+        let small = LiveQueryEngine(heartbeat: nil, clientCap: 1_000, clientWindow: 1_000)
+        let notes = small.register("notes", query: NoteQuery.self) { "\"\($0.id)\"" }
+        let fanout = notes.fanout(key: ObjectIdentifier(key), scheduler: ImmediateScheduler.shared)
+        notes.publish(id: 10, items: Self.start)
+        let slow = RecordingStream()
+        let fast = RecordingStream()
+        fanout.add(slow, query: NoteQuery(groups: [1]), key: "g1", lastEventID: nil)
+        fanout.add(fast, query: NoteQuery(groups: [1]), key: "g1", lastEventID: nil)
+        slow.isStalled = true
+        for rank in 1...40 {
+            let note = Note(id: String(repeating: "n", count: 100), group: 1, rank: rank)
+            notes.publish(id: UInt64(10 + rank), items: Self.start + [note])
+        }
+        #expect(slow.isClosed && slow.wasAborted)
+        #expect(!fast.isClosed)
+        #expect(fast.events.count == 41)
+        #expect(fanout.groupCount == 1)
+    }
+
     @Test func refusesAQueryBeyondTheServersLimit() throws {
         let full = LiveQueryEngine(limits: .init(maxQueries: 1), heartbeat: nil)
         try full.checkRoom()
