@@ -55,3 +55,10 @@ package final class StoredDocument: Sendable {
         bytes = object.compactBytes
     }
 }
+
+extension StoredDocument: Equatable {
+    /// The same item: the same id and the same JSON.
+    package static func == (lhs: StoredDocument, rhs: StoredDocument) -> Bool {
+        lhs === rhs || (lhs.id == rhs.id && lhs.bytes == rhs.bytes)
+    }
+}

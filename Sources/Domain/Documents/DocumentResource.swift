@@ -63,8 +63,19 @@ package final class DocumentResource: Sendable {
         }
     }
 
+    /// The items now with the journal id of the last entry they show, taken together.
+    package var itemsAndSeq: (items: DocumentItems, seq: Int64) {
+        state.withLock { items in
+            items.prepareDocuments()
+            return (items, items.lastSeq)
+        }
+    }
+
     /// The item `id` now, or nil (without making the ordered list, which a write would drop again).
     package func document(_ id: DocumentID) -> StoredDocument? { state.withLock { $0.document(id) } }
+
+    /// How many items the collection holds now.
+    package var count: Int { state.withLock { $0.count } }
 
     /// The singular resource's object now.
     package var singular: StoredDocument? { state.withLock { $0.singular } }

@@ -37,6 +37,8 @@ final class App: Sendable {
     let workers = WorkerPool()
     /// The user's data file (`livestate FILE.json`), served instead of the seeds; nil without one.
     let dataFile: DataFileService?
+    /// The live queries of the data file's collections, by name (empty without a data file).
+    let documentLive: [String: DocumentLiveFeed]
     /// The topics `/events` serves: the seeds', or the data file's resources.
     let eventTopics: [EventTopic]
 
@@ -101,11 +103,15 @@ final class App: Sendable {
             journal.whenApplied(Int64(seen / EventIDSource.journalBlock), timeout: 5) { _ in action() }
         }
         live = LiveCollections(engine: engine)
+        var feeds: [String: DocumentLiveFeed] = [:]
+        for (resource, topic) in zip(dataFile?.store.resources ?? [], dataFile?.topics ?? []) {
+            let feed = resource.kind == .collection ? DocumentLiveFeed(resource, engine: engine) : nil
+            feeds[resource.name] = feed
+            events.attach(topic, documents: resource, live: feed)
+        }
+        documentLive = feeds
         onShutdown { engine.shutdown() }
         if let dataFile {
-            for (resource, topic) in zip(dataFile.store.resources, dataFile.topics) {
-                events.attach(topic, documents: resource)
-            }
             try dataFile.startWatching(on: loops[0])
             onShutdown { dataFile.stop() }
         }

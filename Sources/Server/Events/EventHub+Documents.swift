@@ -12,19 +12,22 @@ extension EventHub {
     /// A collection whose JSON is over `wholeListLimit` sends its change to every client, `?diff=1` or
     /// not: the whole list on every write would cost a copy of the collection per write and would not fit
     /// the recent-events buffer.
-    func attach(_ topic: EventTopic, documents resource: DocumentResource) {
+    func attach(_ topic: EventTopic, documents resource: DocumentResource, live: DocumentLiveFeed? = nil) {
         current(topic) {
             let snapshot = resource.snapshot
             return (snapshot.bytes, UInt64(max(0, snapshot.seq)) * EventIDSource.journalBlock)
         }
         keep(
             resource.changes.sink { [weak self] applied in
-                self?.publish(topic) {
-                    guard topic.isCollection else { return (resource.bytes, nil) }
-                    let diff = Self.diff(applied.change)
-                    // NB: the sink runs as the change applies, before the next one: `bytes` is this change's list.
-                    return (applied.encodedSize <= Self.wholeListLimit ? resource.bytes : diff, diff)
-                }
+                self?.publish(
+                    topic,
+                    encode: {
+                        guard topic.isCollection else { return (resource.bytes, nil) }
+                        let diff = Self.diff(applied.change)
+                        // NB: the sink runs as the change applies, before the next one: `bytes` is this list.
+                        return (applied.encodedSize <= Self.wholeListLimit ? resource.bytes : diff, diff)
+                    },
+                    recorded: { id in live?.changed(id: id) })
             })
     }
 

@@ -8,7 +8,9 @@ extension Router {
     /// /name/:id`, nested `GET/POST /name/:id/:child`; per singular resource `GET/PUT/PATCH/POST /name`; and
     /// `GET /db`. Every write goes through the `DocumentStore` and is answered once committed; with
     /// `--read-only` no write route exists, so the table answers 405 with `Allow`.
-    mutating func addDocumentRoutes(_ service: DataFileService, readOnly: Bool, page: Bool) {
+    mutating func addDocumentRoutes(
+        _ service: DataFileService, live: [String: DocumentLiveFeed], readOnly: Bool, page: Bool
+    ) {
         let store = service.store
         get("/db") { _ in
             var out: [UInt8] = [UInt8(ascii: "{")]
@@ -50,16 +52,24 @@ extension Router {
         }
         for resource in store.resources {
             switch resource.kind {
-            case .collection: addCollection(resource, store, readOnly: readOnly)
+            case .collection: addCollection(resource, store, live: live[resource.name], readOnly: readOnly)
             case .singular: addSingular(resource, store, readOnly: readOnly)
             }
         }
     }
 
-    private mutating func addCollection(_ resource: DocumentResource, _ store: DocumentStore, readOnly: Bool) {
+    private mutating func addCollection(
+        _ resource: DocumentResource, _ store: DocumentStore, live: DocumentLiveFeed?, readOnly: Bool
+    ) {
         let name = resource.name
         get("/\(name)") { request in
-            if request.query.isEmpty { return .response(.json(encoded: resource.bytes)) }
+            if let live, LiveQueryEngine.wantsStream(request) {
+                return try live.reply(request, query: try DocumentQuery(request.query))
+            }
+            if request.query.isEmpty {
+                let (bytes, count) = (resource.bytes, resource.count)
+                return .response(.json(encoded: bytes, headers: ["X-Total-Count": String(count)]))
+            }
             let query = try DocumentQuery(request.query)
             // An equality filter narrows the items through the field's index; the query then checks them all.
             let documents =

@@ -14,7 +14,7 @@ func buildRouter(_ app: App) -> Router {
     if let dataFile = app.dataFile {
         // A user's data file: its resources instead of the seeds'.
         router.addDocumentRoutes(
-            dataFile, readOnly: app.configuration.readOnly, page: app.staticFiles == nil)
+            dataFile, live: app.documentLive, readOnly: app.configuration.readOnly, page: app.staticFiles == nil)
         router.addEventRoutes(app)
         return router
     }

@@ -1,0 +1,70 @@
+"""Live queries on a data file's collections (docs/api.md, "Live queries"): random writes against random
+queries in json-server's language; after each write every live client's result, with its changes applied,
+equals a fresh GET of the same URL, item for item and in order, and holds no item outside its query."""
+import json
+import random
+
+from livestate import LiveClient
+
+QUERIES = [
+    "/posts",
+    "/posts?userId=1",
+    "/posts?userId=2&_sort=-views",
+    "/posts?_sort=views,title&_limit=3",
+    "/posts?_sort=-id&_page=2&_limit=2",
+    "/posts?views_gte=50&_sort=title",
+    "/posts?q=ab&_start=1&_end=4",
+    "/posts?author.name=ann&_sort=views&_order=desc&_limit=2",
+    "/posts?tags:contains=x",
+]
+
+
+def random_post(rng, id=None):
+    post = {
+        "userId": rng.randint(1, 3),
+        "title": rng.choice(["ab", "abc", "b", "zz", "ca"]) + str(rng.randint(0, 9)),
+        "views": rng.randint(0, 100),
+        "author": {"name": rng.choice(["ann", "bob"])},
+        "tags": rng.sample(["x", "y", "z"], rng.randint(0, 2)),
+    }
+    if id is not None:
+        post["id"] = id
+    return post
+
+
+def test_live_results_follow_random_writes(data_file, serve):
+    rng = random.Random(7)
+    server = serve(data_file({"posts": [random_post(rng, i) for i in range(1, 13)], "profile": {}}))
+    clients = [LiveClient(server, path) for path in QUERIES]
+    try:
+        for client in clients:
+            assert client.first().event == "result"
+        for step in range(40):
+            ids = [p["id"] for p in server.call("GET", "/posts")[2]]
+            kind = rng.choice(["insert", "update", "update", "delete"]) if ids else "insert"
+            if kind == "insert":
+                assert server.call("POST", "/posts", random_post(rng))[0] == 201
+            elif kind == "update":
+                target = rng.choice(ids)
+                assert server.call("PATCH", f"/posts/{target}", random_post(rng))[0] == 200
+            else:
+                assert server.call("DELETE", f"/posts/{rng.choice(ids)}")[0] == 200
+            for client in clients:
+                client.settle(server, note=f"step {step} ({kind})")
+        for client in clients:
+            for event in client.events:
+                if event.event == "change":
+                    body = json.loads(event.data)
+                    items = body["inserted"] + body["updated"]
+                    expected_user = {"/posts?userId=1": 1, "/posts?userId=2&_sort=-views": 2}.get(client.path)
+                    if expected_user:
+                        assert all(item["userId"] == expected_user for item in items), (client.path, body)
+    finally:
+        for client in clients:
+            client.close()
+
+
+def test_a_query_the_get_refuses_is_refused_before_the_stream(data_file, serve):
+    server = serve(data_file({"posts": []}))
+    response = server.request("GET", "/posts?_bogus=1", headers={"Accept": "text/event-stream"})
+    assert response.status == 400
