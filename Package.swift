@@ -81,7 +81,7 @@ let package = Package(
             // Compiled into the binary as `PackageResources.openapi_json` (no bundle, no file read at run time).
             resources: [
                 .embedInCode("Resources/openapi.json"), .embedInCode("Resources/data-page.html"),
-                .embedInCode("Resources/data-page.js"),
+                .embedInCode("Resources/data-page.js"), .embedInCode("Resources/data-page.css"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -8,6 +8,7 @@ library would, `Server.call` is an ordinary client (urllib), and `SSEClient` rea
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import re
@@ -28,6 +29,10 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# prctl(PR_SET_PDEATHSIG, …) for the servers started here, loaded before any fork.
+_LIBC = ctypes.CDLL(None, use_errno=True)
+_PR_SET_PDEATHSIG = 1
 CI = os.environ.get("CI") == "true"
 
 
@@ -97,6 +102,9 @@ class Server:
 
         def limits():
             os.setsid()
+            # NB: the server dies with this process (a pytest killed by its timeout leaves none behind).
+            # The signal comes when the thread that started it ends: tests start servers on the main thread.
+            _LIBC.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
             if nofile:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
 
@@ -586,3 +594,85 @@ def upstream_control(base, path, body=None):
         request.add_header("Content-Type", "application/json")
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.loads(response.read() or b"null")
+
+
+# ---------- live queries ----------
+
+def apply_change(items, change):
+    """The client algorithm of docs/api.md: drop the deleted and updated keys, then put the inserted and
+    updated items at their indices, lowest index first."""
+    gone = set(change["deleted"]) | {item["id"] for item in change["updated"]}
+    kept = [item for item in items if item["id"] not in gone]
+    placed = sorted(list(zip(change["insertedAt"], change["inserted"]))
+                    + list(zip(change["updatedAt"], change["updated"])), key=lambda pair: pair[0])
+    for index, item in placed:
+        kept.insert(index, item)
+    return kept
+
+
+class LiveClient:
+    """One live query (docs/api.md, "Live queries"): its stream, and the result it holds after applying
+    every event; ids must grow, and a change must change something."""
+
+    def __init__(self, server, path, last_event_id=None, items=None, total=None):
+        headers = {"Last-Event-ID": str(last_event_id)} if last_event_id is not None else {}
+        self.path = path
+        self.sse = SSEClient.of(server, path, headers=headers)
+        self.items = items
+        self.total = total
+        self.last_id = last_event_id
+        self.events = []
+
+    def take(self, event):
+        assert event.id is not None, event
+        event_id = int(event.id)
+        assert self.last_id is None or event_id > self.last_id, (self.path, self.last_id, event_id)
+        self.last_id = event_id
+        self.events.append(event)
+        if event.event == "result":
+            body = event.json()
+            self.items, self.total = body["items"], body["total"]
+        else:
+            assert event.event == "change", event
+            body = event.json()
+            assert self.items is not None, "a change before any result"
+            assert body["inserted"] or body["updated"] or body["deleted"] or body["total"] != self.total, body
+            self.items = apply_change(self.items, body)
+            self.total = body["total"]
+        return event
+
+    def first(self, timeout=10):
+        assert self.sse.read_head(timeout) == 200, self.sse.status
+        event = self.sse.next(timeout=timeout)
+        assert event is not None, f"no first event on {self.path}"
+        return self.take(event)
+
+    def settle(self, server, quiet=0.0, timeout=5, note=""):
+        """Applies events until the held result equals a fresh GET of `server` (reading for `quiet` more)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            expected, total = fresh(server, self.path)
+            while (event := self.sse.next(timeout=quiet)) is not None:
+                self.take(event)
+            if self.items == expected and self.total == total:
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"{note}: {self.path} holds {ids(self.items)} (total {self.total}); a GET answers "
+                    f"{ids(expected)} (total {total})")
+            event = self.sse.next(timeout=0.2)
+            if event is not None:
+                self.take(event)
+
+    def close(self):
+        self.sse.close()
+
+
+def ids(items):
+    return None if items is None else [item["id"] for item in items]
+
+
+def fresh(server, path):
+    status, headers, body = server.call("GET", path)
+    assert status == 200, (path, status, body)
+    return body, int(headers["X-Total-Count"])

@@ -7,10 +7,10 @@
   const $ = (id) => document.getElementById(id);
   const TOKEN_KEY = "livestate.token";
   const ALBUM_PAGE_SIZE = 24;
-  // Only what the page shows from the stream. The album grid reads its page with GET (`/photos`, the
-  // same list as `/albums` under jsonplaceholder's name) instead of taking the whole photo list
-  // (5,000 photos, about 720 kB) that a first connect to `albums` would replay.
-  const TOPICS = ["todos", "posts", "image", "frameworks", "movies"];
+  // Only what the page shows from the stream. The album grid's page and the todos (whole or filtered) are
+  // live queries of their own (`liveQuery`): the page receives the 24 photos it shows and their changes,
+  // never the whole photo list (5,000 photos, about 720 kB), nor todos its filter hides.
+  const TOPICS = ["posts", "image", "frameworks", "movies"];
   // Collections change by `{"inserted","updated","deleted"}` (after the first, whole value).
   const EVENTS_URL = `/events?topics=${TOPICS.join(",")}&diff=1`;
   // How long a selected photo may take before the page says it did not arrive. The server gives up on a
@@ -33,6 +33,9 @@
     selection: null,
     selectionTimer: 0,
     todos: [],
+    todoTotal: 0,
+    /** The todo filter: "" (all), "false" (open) or "true" (done): the `completed` of the live query. */
+    todoFilter: "",
     posts: [],
     frameworks: [],
     selectedFramework: null,
@@ -131,6 +134,52 @@
     return next;
   }
 
+  /**
+   * Applies a live query's `change` (docs/api.md, "Live queries"): the deleted and updated items out,
+   * then the inserted and updated ones put at their indices in the new result, lowest index first.
+   */
+  function applyPlaced(list, change) {
+    const gone = new Set([...change.deleted, ...change.updated.map((item) => item.id)].map(String));
+    const next = list.filter((item) => !gone.has(String(item.id)));
+    const placed = [
+      ...change.inserted.map((item, i) => [change.insertedAt[i], item]),
+      ...change.updated.map((item, i) => [change.updatedAt[i], item]),
+    ].sort((a, b) => a[0] - b[0]);
+    for (const [index, item] of placed) next.splice(index, 0, item);
+    return next;
+  }
+
+  /**
+   * Follows a live query: `url` is a list URL (with its filter, sort and page), opened as an EventSource,
+   * which the server answers with the query's `result`, then its `change`s. `render(items, total)` runs
+   * after each. The browser resumes a dropped stream with `Last-Event-ID`; an HTTP error ends it, and it
+   * is opened again 3 s later. Returns a function that closes it for good.
+   */
+  function liveQuery(url, render) {
+    let items = [];
+    let source = null;
+    let closed = false;
+    const open = () => {
+      if (closed) return;
+      source = new EventSource(url);
+      source.addEventListener("result", (event) => {
+        const value = JSON.parse(event.data);
+        items = value.items;
+        render(items, value.total);
+      });
+      source.addEventListener("change", (event) => {
+        const change = JSON.parse(event.data);
+        items = applyPlaced(items, change);
+        render(items, change.total);
+      });
+      source.addEventListener("error", () => {
+        if (source.readyState === EventSource.CLOSED) setTimeout(open, 3000);
+      });
+    };
+    open();
+    return () => { closed = true; if (source) source.close(); };
+  }
+
   // ---------- connection ----------
 
   const CONN_LABELS = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
@@ -192,7 +241,8 @@
     });
     for (const [key, li] of existing) if (!wanted.has(key)) li.remove();
     const open = todos.filter((t) => !t.completed).length;
-    $("todo-count").textContent = todos.length ? `${open} open of ${todos.length}` : "";
+    const shown = { "": `${open} open of ${todos.length}`, false: `${state.todoTotal} open`, true: `${state.todoTotal} done` };
+    $("todo-count").textContent = todos.length ? shown[state.todoFilter] : "";
     $("todo-empty").hidden = todos.length > 0;
   }
 
@@ -236,6 +286,19 @@
   });
   $("todo-input").addEventListener("input", () => { $("todo-error").textContent = ""; });
 
+  let closeTodos = null;
+  /** Shows the todos of the filter: a live query of all of them, or of the open or the done ones. */
+  function followTodos(filter) {
+    if (closeTodos) closeTodos();
+    state.todoFilter = filter;
+    closeTodos = liveQuery(filter ? `/todos?completed=${filter}` : "/todos", (todos, total) => {
+      state.todos = todos;
+      state.todoTotal = total;
+      renderTodos(todos);
+    });
+  }
+  $("todo-filter").addEventListener("change", (event) => followTodos(event.target.value));
+
   // ---------- posts ----------
 
   function renderPosts(posts) {
@@ -258,18 +321,24 @@
 
   // ---------- albums ----------
 
-  async function loadAlbumPage(page) {
+  let closeAlbums = null;
+  /** Follows page `page` of the photos as a live query (`/photos`, the same list as `/albums` under
+   * jsonplaceholder's name); asking again for the page already followed changes nothing. */
+  function loadAlbumPage(page) {
+    if (closeAlbums && page === state.albumPage) return;
+    if (closeAlbums) closeAlbums();
     const request = ++state.albumRequest;
-    const result = await api("GET", `/photos?_page=${page}&_limit=${ALBUM_PAGE_SIZE}`);
-    if (request !== state.albumRequest) return; // a newer page request won
-    if (!result.ok || !Array.isArray(result.data)) {
-      $("album-error").textContent = failure(result);
-      return;
-    }
+    state.albumPage = page;
+    closeAlbums = liveQuery(`/photos?_page=${page}&_limit=${ALBUM_PAGE_SIZE}`, (items, total) => {
+      if (request === state.albumRequest) showAlbumPage(page, items, total);
+    });
+  }
+
+  function showAlbumPage(page, data, total) {
+    const result = { data };
     $("album-error").textContent = "";
-    const total = Number(result.headers.get("X-Total-Count") || result.data.length);
     state.albumPages = Math.max(1, Math.ceil(total / ALBUM_PAGE_SIZE));
-    if (page > state.albumPages && total > 0) return loadAlbumPage(state.albumPages);
+    if (page > state.albumPages && total > 0) { loadAlbumPage(state.albumPages); return; }
     state.albumsLoadedAt = Date.now();
     const unchanged = page === state.albumPage && JSON.stringify(result.data) === JSON.stringify(state.albums);
     state.albumPage = page;
@@ -607,7 +676,6 @@
   // ---------- live events ----------
 
   const handlers = {
-    todos: (value) => { state.todos = applyChange(state.todos, value); renderTodos(state.todos); },
     posts: (value) => { state.posts = applyChange(state.posts, value); renderPosts(state.posts); },
     image: (image) => applySelection(image),
     frameworks: (value) => showFramework(value && value.selected),
@@ -615,6 +683,7 @@
   };
 
   loadFrameworks();
+  followTodos("");
   loadAlbumPage(1);
   // The selection's image comes with the /events replay (the `image` topic), so the first load asks
   // nothing that could answer 404.

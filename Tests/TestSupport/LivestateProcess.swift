@@ -36,13 +36,12 @@ package final class LivestateProcess: @unchecked Sendable {
     package init(
         _ arguments: [String], environment: [String: String] = [:], directory: URL? = nil, launcher: [String] = []
     ) throws {
-        if let tool = launcher.first {
-            process.executableURL = URL(fileURLWithPath: tool)
-            process.arguments = launcher.dropFirst() + [try Self.binary.path] + arguments
-        } else {
-            process.executableURL = try Self.binary
-            process.arguments = arguments
-        }
+        // The command runs through `watchdog`, which becomes it (same process), so signals and the exit
+        // status are the server's own.
+        let command =
+            launcher.isEmpty ? [try Self.binary.path] + arguments : launcher + [try Self.binary.path] + arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.watchdog] + command
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LIVESTATE_") }
         env["LOG_LEVEL"] = env["LOG_LEVEL"] ?? "warning"
@@ -56,6 +55,33 @@ package final class LivestateProcess: @unchecked Sendable {
         Self.collect(err, into: output, isStandardOutput: false)
         try process.run()
     }
+
+    /// Runs `argv[1...]` in this process after forking a watcher that kills it (SIGKILL) once the test
+    /// process is gone, so a test run killed by its timeout or crashing leaves no server behind; the watcher
+    /// holds none of the server's descriptors and ends with the server.
+    private static let watchdog = """
+        import os, sys, time
+        test = os.getppid()
+        if os.fork() == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            os.closerange(3, 1 << 16)
+            server = os.getppid()
+            while True:
+                time.sleep(0.2)
+                if os.getppid() != server:
+                    os._exit(0)
+                try:
+                    with open(f"/proc/{server}/stat") as stat:
+                        parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError):
+                    os._exit(0)
+                if parent != test:
+                    os.kill(server, 9)
+                    os._exit(0)
+        os.execvp(sys.argv[1], sys.argv[1:])
+        """
 
     /// Appends what `pipe` delivers to one of the buffers; counts its EOF.
     // NB: a thread of its own, not a `readabilityHandler`: those run on Dispatch's shared pool, which tests

@@ -16,6 +16,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -214,8 +215,12 @@ def test_a_first_load_weighs_at_most_150_kb(fresh_server, artifacts):
     (artifacts / "page-weight.json").write_text(json.dumps(report, indent=2))
     print(f"\nfirst load: {rest} bytes of page, scripts, API calls and 5 s of /events; {images} bytes of images"
           f" ({len([r for r in rows if r['type'] == 'Image'])}); compressed: {compressed}")
-    assert len(stream) == 1, "one event stream for the whole page"
-    assert "albums" not in stream[0]["url"] and "diff=1" in stream[0]["url"], stream[0]["url"]
+    events = [row for row in stream if "/events?" in row["url"]]
+    assert len(events) == 1, "one /events stream for the whole page"
+    assert "albums" not in events[0]["url"] and "diff=1" in events[0]["url"], events[0]["url"]
+    # The album grid's page and the todos are live queries: the page receives what it shows, nothing more.
+    live = sorted(row["url"].split("/", 3)[3] for row in stream if "/events?" not in row["url"])
+    assert live == ["photos?_page=1&_limit=24", "todos"], live
     assert not any(row["url"].split("?")[0].endswith(("/albums", "/photos")) and "_limit=" not in row["url"]
                    for row in rows), "no read of the whole photo list"
     # Everything the first load fetched counts, the album grid's 24 thumbnails (deflated PNGs) included.
@@ -266,6 +271,22 @@ def test_toggle_and_delete_reach_the_other_page(browsers):
     ActionChains(first).move_to_element(row).click(row.find_element(By.CSS_SELECTOR, ".delete")).perform()
     wait(second, 5).until(lambda d: title not in todo_titles(d))
     wait(first, 5).until(lambda d: title not in todo_titles(d))
+
+
+def test_the_open_filter_shows_only_open_todos_and_follows_other_pages(browsers):
+    first, second = browsers
+    title = f"Filter me {time.monotonic_ns() % 100000}"
+    add_todo(first, title)
+    Select(second.find_element(By.ID, "todo-filter")).select_by_value("false")
+    wait(second, 5).until(lambda d: title in todo_titles(d))
+    item = next(li for li in first.find_elements(By.CSS_SELECTOR, "#todo-list .todo-item")
+                if li.find_element(By.TAG_NAME, "label").text == title)
+    click(first, item.find_element(By.CSS_SELECTOR, "input[type=checkbox]"))
+    # Done in the first page: it leaves the second page's open list, which never shows a done todo.
+    wait(second, 5).until(lambda d: title not in todo_titles(d))
+    assert not second.find_elements(By.CSS_SELECTOR, "#todo-list .todo-item.done")
+    Select(second.find_element(By.ID, "todo-filter")).select_by_value("")
+    wait(second, 5).until(lambda d: title in todo_titles(d))
 
 
 def test_a_too_short_title_shows_the_servers_message(browsers, page_server):

@@ -63,6 +63,12 @@ package final class DocumentResource: Sendable {
         }
     }
 
+    /// The item `id` now, or nil (without making the ordered list, which a write would drop again).
+    package func document(_ id: DocumentID) -> StoredDocument? { state.withLock { $0.document(id) } }
+
+    /// The singular resource's object now.
+    package var singular: StoredDocument? { state.withLock { $0.singular } }
+
     /// The items as one JSON array (collections) or the object (singular), built at most once per change.
     package var bytes: [UInt8] { snapshot.bytes }
 

@@ -107,9 +107,24 @@ package struct DocumentQuery: Sendable {
                 if try matches(object(item), matchers) { selected.append(item) }
             }
         }
-        if !sortKeys.isEmpty {
+        if sortKeys.count == 1 {
+            // NB: one key (the common case) without an array per item.
+            let (path, descending) = sortKeys[0]
+            var keyed = selected.enumerated().map { ($0.offset, SortValue(object($0.element).value(at: path))) }
+            var failed: HTTPError?
+            keyed.sort { lhs, rhs in
+                if failed == nil {
+                    do throws(HTTPError) { try meter.check() } catch { failed = error }
+                }
+                let order = lhs.1.order(rhs.1)
+                if order != 0 { return descending ? order > 0 : order < 0 }
+                return lhs.0 < rhs.0
+            }
+            if let failed { throw failed }
+            selected = keyed.map { selected[$0.0] }
+        } else if !sortKeys.isEmpty {
             let keyed = selected.enumerated().map { index, item in
-                (index: index, item: item, keys: sortKeys.map { SortValue(Self.value(at: $0.path, in: object(item))) })
+                (index: index, item: item, keys: sortKeys.map { SortValue(object(item).value(at: $0.path)) })
             }
             var failed: HTTPError?
             selected = keyed.sorted { lhs, rhs in
@@ -163,33 +178,6 @@ package struct DocumentQuery: Sendable {
 
     /// The value as JavaScript's `String(value)` gives it (arrays joined by commas).
     package static func text(_ value: JSONValue) -> String { value.javaScriptString }
-
-    /// -1, 0 or 1: how two sort values order (numbers numerically, text by code points,
-    /// false before true, numbers before text before booleans; a missing or null value after every other).
-    static func order(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Int {
-        func rank(_ value: JSONValue?) -> Int {
-            switch value {
-            case .integer, .real: 0
-            case .string: 1
-            case .bool: 2
-            case .array, .object: 3
-            case .null, nil: 4
-            }
-        }
-        let (left, right) = (rank(lhs), rank(rhs))
-        guard left == right else { return left < right ? -1 : 1 }
-        switch (lhs, rhs) {
-        case (.integer(let a), .integer(let b)): return a == b ? 0 : (a < b ? -1 : 1)
-        case (let a?, let b?) where left == 0:
-            let (x, y) = (number(a) ?? 0, number(b) ?? 0)
-            return x == y ? 0 : (x < y ? -1 : 1)
-        case (.string(let a), .string(let b)):
-            if a == b { return 0 }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-        case (.bool(let a), .bool(let b)): return a == b ? 0 : (a ? 1 : -1)
-        default: return 0
-        }
-    }
 
     private static func number(_ value: JSONValue) -> Double? {
         switch value {
@@ -367,7 +355,8 @@ private enum SortValue {
         }
     }
 
-    /// As `DocumentQuery.order`: -1, 0 or 1.
+    /// -1, 0 or 1: numbers numerically, text by code points, false before true; numbers before text before
+    /// booleans before arrays and objects, and a missing or null value after every other.
     func order(_ other: SortValue) -> Int {
         switch (self, other) {
         case (.number(let a), .number(let b)): return a == b ? 0 : (a < b ? -1 : 1)

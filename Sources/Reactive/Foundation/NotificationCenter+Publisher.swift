@@ -100,3 +100,10 @@ private struct NotificationState<Downstream: Subscriber>: @unchecked Sendable {
     var demand = Subscribers.Demand.none
     var observation: (NotificationCenter, any NSObjectProtocol)?
 }
+
+extension NotificationCenter.Publisher: Equatable {
+    /// Equal when both observe the same center, for the same name, from the same object (compared by identity).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.center === rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
+    }
+}

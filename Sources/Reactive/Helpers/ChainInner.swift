@@ -52,7 +52,8 @@ final class ChainInner<Downstream: Subscriber>: Subscription, CombineDescribed, 
     fileprivate func linkValue(_ id: Int, _ value: Downstream.Input) -> Subscribers.Demand {
         guard
             state.withLock({ state -> Bool in
-                guard !state.done, state.linkID == id else { return false }
+                // NB: as Combine's, a value before the link's subscription is ignored.
+                guard !state.done, state.linkID == id, case .subscribed = state.status else { return false }
                 state.demand -= 1
                 return true
             })
@@ -65,7 +66,7 @@ final class ChainInner<Downstream: Subscriber>: Subscription, CombineDescribed, 
     fileprivate func linkCompleted(_ id: Int, _ next: ChainNext<Downstream.Failure>) {
         guard
             state.withLock({ state -> Bool in
-                guard !state.done, state.linkID == id else { return false }
+                guard !state.done, state.linkID == id, case .subscribed = state.status else { return false }
                 state.status = .terminal
                 if case .complete = next { state.done = true }
                 return true

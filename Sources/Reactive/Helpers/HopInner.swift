@@ -16,6 +16,7 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(_ input: Input) -> Subscribers.Demand {
+        guard isLive else { return .none }
         state.withLock { $0.events.append(.value(input)) }
         hop { [self] in release() }
         return .none

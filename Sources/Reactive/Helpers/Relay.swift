@@ -33,10 +33,19 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
         }
         if accepted {
             downstream.receive(subscription: self)
+            didSubscribe(subscription)
         } else {
             subscription.cancel()
         }
     }
+
+    /// Runs once the first subscription is accepted and handed downstream (a second one is cancelled, and
+    /// does not come here): the place for the operator's first request.
+    func didSubscribe(_ subscription: any Subscription) {}
+
+    /// Whether a cancel before the subscription cancels the subscription when it comes (Combine's `throttle`
+    /// and `prefix(untilOutputFrom:)`); the other operators ignore it.
+    var cancelsEarly: Bool { false }
 
     func receive(_ input: Input) -> Subscribers.Demand { .none }
 
@@ -47,7 +56,17 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
     }
 
     func cancel() {
-        status.withLock { $0.terminate() }?.cancel()
+        let cancelsEarly = cancelsEarly
+        status.withLock { status -> (any Subscription)? in
+            if case .awaiting = status, !cancelsEarly { return nil }
+            return status.terminate()
+        }?.cancel()
+    }
+
+    /// Whether the relay holds a live upstream subscription (a value before the subscription or after the
+    /// end is ignored, as in Combine).
+    final var isLive: Bool {
+        status.withLock { if case .subscribed = $0 { true } else { false } }
     }
 
     /// Whether the upstream has completed or been cancelled.
@@ -55,12 +74,17 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
         status.withLock { if case .terminal = $0 { true } else { false } }
     }
 
-    /// Records the upstream's completion; false if the relay had already ended (then ignore it).
-    final func markCompleted() -> Bool {
+    /// Records the upstream's completion; false if the relay had already ended, or (unless
+    /// `beforeSubscription`) has no subscription yet: then ignore it.
+    final func markCompleted(beforeSubscription: Bool = false) -> Bool {
         status.withLock { status -> Bool in
-            if case .terminal = status { return false }
-            status = .terminal
-            return true
+            switch status {
+            case .terminal: return false
+            case .awaiting where !beforeSubscription: return false
+            case .awaiting, .subscribed:
+                status = .terminal
+                return true
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What an element operator does with one upstream element.
 enum Step<Output, Failure: Error> {
     /// Send this element downstream.
@@ -19,39 +21,76 @@ extension Step where Failure == any Error {
     }
 }
 
-/// The inner subscriber of the element operators (`tryMap`, `tryFilter`, `dropFirst`, `prefix`, `first(where:)`,
-/// `decode`, ...): it passes the upstream subscription straight through, asks `step` what to do with each
-/// element, and ends the stream early (cancelling the upstream) when the step says so. The `step` closure is
-/// made per subscription, so it may keep state (counters, flags).
-final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CombineDescribed {
+/// How an element operator's inner object treats a misbehaving upstream or downstream, as Combine's do.
+enum StepStrictness {
+    /// `tryFilter`, `prefix(while:)`, `tryCompactMap`, `tryRemoveDuplicates`: a value, completion or request
+    /// before the subscription traps, and a cancel before it cancels the subscription when it comes.
+    case strict
+    /// `tryMap`, `drop(while:)`, `encode`, `output(in:)`...: a value before the subscription is taken as any
+    /// other, a completion or cancel before it is ignored, a request before it does nothing.
+    case tolerant
+    /// `scan`, `map(keyPath)`: no subscription of its own; the upstream's goes straight downstream.
+    case passThrough
+}
+
+/// The inner object of the element operators (`tryMap`, `tryFilter`, `dropFirst`, `prefix`, `first(where:)`,
+/// `decode`, ...): it is the downstream's subscription (unless `.passThrough`), asks `step` what to do with
+/// each element, and ends the stream early (cancelling the upstream) when the step says so. The `step`
+/// closure is made per subscription, so it may keep state (counters, flags).
+final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CombineDescribed, @unchecked Sendable
+{
+    // NB: @unchecked Sendable: the status is Mutex-guarded; `step` runs only inside `receive` calls, which
+    // Combine serializes.
     typealias Failure = UpstreamFailure
 
     /// Combine's name for the operator ("DropWhile", "TryMap").
     let combineName: String
     private let downstream: Downstream
+    private let strictness: StepStrictness
     private let step: (Input) -> Step<Downstream.Input, Downstream.Failure>
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
-    // NB: touched only inside `receive` calls, which Combine serializes, so no lock.
-    private var upstream: (any Subscription)?
-    private var done = false
+    private let status = Mutex(SubscriptionStatus.awaiting)
 
     init(
-        name: String, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        name: String, downstream: Downstream, strictness: StepStrictness,
+        mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         step: @escaping (Input) -> Step<Downstream.Input, Downstream.Failure>
     ) {
         combineName = name
         self.downstream = downstream
+        self.strictness = strictness
         self.mapFailure = mapFailure
         self.step = step
     }
 
+    /// The downstream for the strict operators, nothing for the others, as Combine's children.
+    var customMirror: Mirror {
+        Mirror(self, children: strictness == .strict ? ["downstream": downstream] : [:])
+    }
+
     func receive(subscription: any Subscription) {
-        upstream = subscription
-        downstream.receive(subscription: NamedSubscription(combineName, subscription))
+        let accepted = status.withLock { status -> Bool in
+            guard case .awaiting = status else { return false }
+            status = .subscribed(subscription)
+            return true
+        }
+        guard accepted else { return subscription.cancel() }
+        downstream.receive(subscription: strictness == .passThrough ? subscription : self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard !done else { return .none }
+        // NB: as Combine's pass-through operators, no state: what comes after a completion goes on too.
+        if strictness == .passThrough { return receive(step: input) }
+        switch status.withLock({ $0 }) {
+        case .terminal: return .none
+        case .awaiting where strictness == .strict: fatalError("A value arrived before the subscription")
+        case .awaiting, .subscribed: break
+        }
+        return receive(step: input)
+    }
+
+    private func receive(step input: Input) -> Subscribers.Demand {
         switch step(input) {
         case .emit(let output):
             return downstream.receive(output)
@@ -72,36 +111,67 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     }
 
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard !done else { return }
-        done = true
-        upstream = nil
+        if strictness != .passThrough {
+            let live = status.withLock { status -> Bool in
+                switch status {
+                case .terminal: return false
+                case .awaiting where strictness == .strict:
+                    fatalError("A completion arrived before the subscription")
+                case .awaiting: return false
+                case .subscribed:
+                    status = .terminal
+                    return true
+                }
+            }
+            guard live else { return }
+        }
         downstream.receive(completion: completion.mapFailure(mapFailure))
     }
 
+    func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
+        let upstream = status.withLock { status -> (any Subscription)? in
+            if case .awaiting = status, strictness == .strict {
+                fatalError("A request arrived before the subscription")
+            }
+            return status.subscription
+        }
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        let upstream = status.withLock { status -> (any Subscription)? in
+            switch status {
+            case .awaiting where strictness != .strict: return nil
+            default: return status.terminate()
+            }
+        }
+        upstream?.cancel()
+    }
+
     private func end() {
-        done = true
-        let subscription = upstream
-        upstream = nil
-        subscription?.cancel()
+        status.withLock { $0.terminate() }?.cancel()
     }
 }
 
 extension Publisher {
     /// Subscribes `subscriber` through a `StepInner` whose failure is the upstream's.
     func subscribe<S: Subscriber>(
-        _ subscriber: S, name: String, step: @escaping (Output) -> Step<S.Input, Failure>
+        _ subscriber: S, name: String, strictness: StepStrictness = .tolerant,
+        step: @escaping (Output) -> Step<S.Input, Failure>
     ) where S.Failure == Failure {
         receive(
             subscriber: StepInner<Output, Failure, S>(
-                name: name, downstream: subscriber, mapFailure: { $0 }, step: step))
+                name: name, downstream: subscriber, strictness: strictness, mapFailure: { $0 }, step: step))
     }
 
     /// Subscribes `subscriber` through a `StepInner` that may fail with any error.
     func subscribe<S: Subscriber>(
-        _ subscriber: S, name: String, tryStep: @escaping (Output) -> Step<S.Input, any Error>
+        _ subscriber: S, name: String, strictness: StepStrictness = .tolerant,
+        tryStep: @escaping (Output) -> Step<S.Input, any Error>
     ) where S.Failure == any Error {
         receive(
             subscriber: StepInner<Output, Failure, S>(
-                name: name, downstream: subscriber, mapFailure: { $0 }, step: tryStep))
+                name: name, downstream: subscriber, strictness: strictness, mapFailure: { $0 }, step: tryStep))
     }
 }

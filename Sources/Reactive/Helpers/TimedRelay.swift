@@ -16,8 +16,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         super.init(downstream: downstream)
     }
 
-    override final func receive(subscription: any Subscription) {
-        super.receive(subscription: subscription)
+    override final func didSubscribe(_ subscription: any Subscription) {
         subscription.request(.unlimited)
     }
 

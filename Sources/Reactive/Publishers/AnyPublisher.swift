@@ -4,7 +4,9 @@
 /// func load() -> AnyPublisher<[Post], any Error> { posts.eraseToAnyPublisher() }
 /// ```
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+{
     @usableFromInline let box: PublisherBoxBase<Output, Failure>
 
     /// Creates a type-erasing publisher to wrap the provided publisher.
@@ -19,6 +21,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     /// A textual representation of this publisher.
     public var description: String { "AnyPublisher" }
+
+    /// "AnyPublisher", as `description`.
+    public var playgroundDescription: Any { description }
 
     /// Attaches the subscriber to the wrapped publisher.
     @inlinable

@@ -72,7 +72,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        demand.assertNonZero()
         deliver(
             state.withLock { state in
                 state.requested = true

@@ -20,7 +20,8 @@ public struct Just<Output>: Publisher {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         let output = output
-        subscriber.receive(subscription: OneShotSubscription { subscriber.receive(result: .success(output)) })
+        subscriber.receive(
+            subscription: OneShotSubscription(shown: output) { subscriber.receive(result: .success(output)) })
     }
 }
 
@@ -35,16 +36,22 @@ final class OneShotSubscription: Subscription, CombineDescribed, @unchecked Send
     /// Combine's name for the publisher ("Just", "Once", "Optional").
     @usableFromInline let combineName: String
     @usableFromInline let delivery: Mutex<OneShotDelivery>
+    /// The output, the one child of Combine's mirror.
+    @usableFromInline let shown: Any
 
     @inlinable
-    init(_ combineName: String = "Just", _ deliver: @escaping () -> Void) {
+    init(_ combineName: String = "Just", shown: Any, _ deliver: @escaping () -> Void) {
         self.combineName = combineName
+        self.shown = shown
         delivery = Mutex(OneShotDelivery(run: deliver))
     }
 
+    /// The output as the one unlabelled child, as Combine's.
+    @usableFromInline var customMirror: Mirror { Mirror(self, unlabeledChildren: [shown]) }
+
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
+        demand.assertNonZero()
         delivery.withLock { $0.take() }?()
     }
 

@@ -24,7 +24,9 @@ extension Optional {
                 return subscriber.receive(completion: .finished)
             }
             subscriber.receive(
-                subscription: OneShotSubscription("Optional") { subscriber.receive(result: .success(output)) })
+                subscription: OneShotSubscription("Optional", shown: output) {
+                    subscriber.receive(result: .success(output))
+                })
         }
     }
 

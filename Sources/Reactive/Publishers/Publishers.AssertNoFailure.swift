@@ -70,7 +70,7 @@ extension Publishers {
                 receiveSubscription: { if onSubscription?($0) == true { raiseDebuggerTrap() } },
                 receiveOutput: { if onOutput?($0) == true { raiseDebuggerTrap() } },
                 receiveCompletion: { if onCompletion?($0) == true { raiseDebuggerTrap() } }
-            ).subscribe(subscriber)
+            ).subscribe(subscriber, name: "Breakpoint")
         }
     }
 }

@@ -90,13 +90,13 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream, name: "Buffer")
     }
 
-    override func receive(subscription: any Subscription) {
-        super.receive(subscription: subscription)
+    override func didSubscribe(_ subscription: any Subscription) {
         let first: Subscribers.Demand = prefetch == .keepFull ? .max(size) : .unlimited
         if first > 0 { subscription.request(first) }
     }
 
     override func receive(_ input: Element) -> Subscribers.Demand {
+        guard isLive else { return .none }
         let failed = state.withLock { state -> Bool in
             guard !state.done, state.terminal == nil else { return false }
             if state.values.count >= size {

@@ -50,6 +50,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(_ input: Element) -> Subscribers.Demand {
+        guard isLive else { return .none }
         buffer.append(input)
         guard buffer.count == count else { return .none }
         let full = buffer
@@ -57,8 +58,9 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
         return downstream.receive(full) * count
     }
 
+    // NB: as Combine's, every completion goes downstream, even one after a completion or a cancel.
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard markCompleted() else { return }
+        _ = markCompleted(beforeSubscription: true)
         if case .finished = completion, !buffer.isEmpty {
             _ = downstream.receive(buffer)
         }
@@ -67,6 +69,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     }
 
     override func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         super.request(demand * count)
     }
 }

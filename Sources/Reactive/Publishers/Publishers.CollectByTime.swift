@@ -80,8 +80,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream, name: "CollectByTime")
     }
 
-    override func receive(subscription: any Subscription) {
-        super.receive(subscription: subscription)
+    override func didSubscribe(_ subscription: any Subscription) {
         startInterval()
         subscription.request(.unlimited)
     }
@@ -111,6 +110,7 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(_ input: Element) -> Subscribers.Demand {
+        guard isLive else { return .none }
         let full = state.withLock { state -> Bool in
             guard !state.done, !state.finishing else { return false }
             state.collecting.append(input)

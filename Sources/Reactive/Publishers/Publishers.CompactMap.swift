@@ -38,7 +38,9 @@ extension Publisher {
 
 /// A nil result asks the upstream for one more, so the downstream's demand stays whole.
 @usableFromInline
-struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber {
+struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    @usableFromInline var combineName: String { "CompactMap" }
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline let downstream: Downstream
     @usableFromInline let transform: (Input) -> Downstream.Input?
@@ -52,7 +54,7 @@ struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("CompactMap", subscription))
+        downstream.receive(subscription: subscription)
     }
 
     @inlinable
@@ -63,4 +65,22 @@ struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+extension Publishers.CompactMap {
+    /// Fuses two optional transforms into one `CompactMap` of the same upstream, as Combine does.
+    ///
+    /// ```swift
+    /// strings.compactMap { Int($0) }.compactMap { $0 > 0 ? $0 : nil }   // one CompactMap of `strings`
+    /// ```
+    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap<Upstream, T>(upstream: upstream) { first($0).flatMap(transform) }
+    }
+
+    /// Fuses the optional transform with a plain one into one `CompactMap` of the same upstream.
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.CompactMap<Upstream, T>(upstream: upstream) { first($0).map(transform) }
+    }
 }

@@ -41,14 +41,3 @@ extension Publisher {
         Publishers.ContainsWhere(upstream: self, predicate: predicate)
     }
 }
-
-extension Publisher where Output: Equatable {
-    /// Publishes a Boolean value upon receiving an element equal to the argument.
-    ///
-    /// ```swift
-    /// [1, 5].publisher.contains(5)   // true
-    /// ```
-    public func contains(_ output: Output) -> Publishers.ContainsWhere<Self> {
-        Publishers.ContainsWhere(upstream: self, predicate: { $0 == output })
-    }
-}

@@ -61,6 +61,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard isLive else { return .none }
         let generation = state.withLock { state -> UInt64? in
             guard !state.done else { return nil }
             state.generation &+= 1

@@ -40,7 +40,9 @@ extension Publisher {
 
 /// A dropped value asks the upstream for one more, so the downstream's demand stays whole.
 @usableFromInline
-struct FilterInner<Downstream: Subscriber>: Subscriber {
+struct FilterInner<Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    @usableFromInline var combineName: String { "Filter" }
     @usableFromInline typealias Input = Downstream.Input
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline let downstream: Downstream
@@ -55,7 +57,7 @@ struct FilterInner<Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("Filter", subscription))
+        downstream.receive(subscription: subscription)
     }
 
     @inlinable
@@ -65,4 +67,22 @@ struct FilterInner<Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+extension Publishers.Filter {
+    /// Fuses two predicates into one `Filter` of the same upstream, as Combine does.
+    ///
+    /// ```swift
+    /// numbers.filter { $0 > 0 }.filter { $0.isMultiple(of: 2) }   // one Filter of `numbers`
+    /// ```
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+    }
+
+    /// Fuses the predicate with a throwing one into one `TryFilter` of the same upstream.
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
 }

@@ -23,7 +23,7 @@ extension Publishers {
             // As Combine: requests everything upstream and holds the match until the downstream asks for it.
             var first: Upstream.Output?
             upstream.subscribe(
-                subscriber, name: "FirstWhere",
+                subscriber, name: "TryFirst",
                 accumulate: { input in
                     guard predicate(input) else { return .more }
                     first = input

@@ -40,6 +40,12 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: self))
         }
+
+        /// Attaches the subscriber under another of Combine's names (`print` is "Print", `breakpoint` is
+        /// "Breakpoint").
+        func subscribe<S: Subscriber>(_ subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: self, name: name))
+        }
     }
 }
 
@@ -68,9 +74,9 @@ private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscribe
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     private let handlers: Publishers.HandleEvents<Upstream>
 
-    init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
+    init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>, name: String = "HandleEvents") {
         self.handlers = handlers
-        super.init(downstream: downstream)
+        super.init(downstream: downstream, name: name)
     }
 
     override func receive(subscription: any Subscription) {
@@ -86,7 +92,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     override func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        guard markCompleted() else { return }
+        guard markCompleted(beforeSubscription: true) else { return }
         handlers.receiveCompletion?(completion)
         downstream.receive(completion: completion)
     }

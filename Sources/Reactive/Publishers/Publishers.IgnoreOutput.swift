@@ -16,8 +16,7 @@ extension Publishers {
 
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            // As Combine: requests everything upstream (there is never a value to wait for demand).
-            upstream.subscribe(subscriber, name: "IgnoreOutput", accumulate: { _ in .more }, result: { nil })
+            upstream.receive(subscriber: IgnoreOutputInner(downstream: subscriber))
         }
     }
 }
@@ -31,4 +30,19 @@ extension Publisher {
     public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
         Publishers.IgnoreOutput(upstream: self)
     }
+}
+
+/// Passes the upstream subscription straight through, as Combine's `ignoreOutput` does: the downstream's
+/// requests reach the upstream as they are, every element is dropped without asking for another.
+private struct IgnoreOutputInner<Input, Downstream: Subscriber>: Subscriber, CombineDescribed
+where Downstream.Input == Never {
+    typealias Failure = Downstream.Failure
+    let downstream: Downstream
+    let combineIdentifier = CombineIdentifier()
+    /// Combine's name for this subscriber.
+    var combineName: String { "IgnoreOutput" }
+
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }

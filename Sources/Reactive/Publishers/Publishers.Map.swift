@@ -36,9 +36,11 @@ extension Publisher {
     }
 }
 
-/// Passes the upstream subscription straight through: no state, no lock, no allocation.
+/// Passes the upstream subscription straight through, as Combine's `map` does: no state, no lock, no allocation.
 @usableFromInline
-struct MapInner<Input, Downstream: Subscriber>: Subscriber {
+struct MapInner<Input, Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    @usableFromInline var combineName: String { "Map" }
     @usableFromInline typealias Failure = Downstream.Failure
     @usableFromInline let downstream: Downstream
     @usableFromInline let transform: (Input) -> Downstream.Input
@@ -52,7 +54,7 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("Map", subscription))
+        downstream.receive(subscription: subscription)
     }
 
     @inlinable
@@ -60,4 +62,22 @@ struct MapInner<Input, Downstream: Subscriber>: Subscriber {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Downstream.Failure>) { downstream.receive(completion: completion) }
+}
+
+extension Publishers.Map {
+    /// Fuses two transforms into one `Map` of the same upstream, as Combine does.
+    ///
+    /// ```swift
+    /// subject.map { $0 + 1 }.map { $0 * 2 }   // one Map of `subject`
+    /// ```
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        let first = self.transform
+        return Publishers.Map<Upstream, T>(upstream: upstream) { transform(first($0)) }
+    }
+
+    /// Fuses the transform with a throwing one into one `TryMap` of the same upstream.
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap<Upstream, T>(upstream: upstream) { try transform(first($0)) }
+    }
 }

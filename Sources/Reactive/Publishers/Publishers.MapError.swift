@@ -39,14 +39,16 @@ extension Publisher {
     }
 }
 
-private struct MapErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber {
+private struct MapErrorInner<UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    var combineName: String { "MapError" }
     typealias Input = Downstream.Input
     let downstream: Downstream
     let transform: (UpstreamFailure) -> Downstream.Failure
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("MapError", subscription))
+        downstream.receive(subscription: subscription)
     }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {

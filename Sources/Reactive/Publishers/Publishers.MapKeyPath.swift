@@ -18,7 +18,9 @@ extension Publishers {
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
-            upstream.subscribe(subscriber, name: "MapKeyPath", step: { input in .emit(input[keyPath: keyPath]) })
+            upstream.subscribe(
+                subscriber, name: "MapKeyPath", strictness: .passThrough,
+                step: { input in .emit(input[keyPath: keyPath]) })
         }
     }
 }

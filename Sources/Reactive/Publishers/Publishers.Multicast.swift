@@ -205,7 +205,9 @@ private final class AutoconnectInner<Downstream: Subscriber>:
         if !release.exchange(true, ordering: .acquiringAndReleasing) { onRelease() }
     }
 
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand { downstream.receive(input) }
+    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        isLive ? downstream.receive(input) : .none
+    }
 
     override func receive(completion: Subscribers.Completion<Downstream.Failure>) {
         guard markCompleted() else { return }

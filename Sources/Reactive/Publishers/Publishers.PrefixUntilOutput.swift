@@ -91,6 +91,8 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream, name: name)
     }
 
+    override var cancelsEarly: Bool { combineName == "PrefixUntilOutput" }
+
     /// Subscribes to `other` for one element.
     func watch<P: Publisher>(
         _ other: P, onFailure: ((P.Failure) -> Void)? = nil, onOutput: @escaping () -> Void
@@ -111,7 +113,7 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     }
 
     override func receive(_ input: Input) -> Subscribers.Demand {
-        guard !isTerminal else { return .none }
+        guard isLive else { return .none }
         // Dropped while the gate is closed; each drop is replaced so the downstream's demand still holds.
         if gate.load(ordering: .acquiring) { return .max(1) }
         return downstream.receive(input)

@@ -21,7 +21,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             upstream.subscribe(
-                subscriber, name: "PrefixWhile", step: { input in predicate(input) ? .emit(input) : .finish })
+                subscriber, name: "PrefixWhile", strictness: .strict,
+                step: { input in predicate(input) ? .emit(input) : .finish })
         }
     }
 }

@@ -36,7 +36,7 @@ extension Publishers {
                 },
                 receiveCancel: { log.write("receive cancel") },
                 receiveRequest: { log.write("request \($0)") }
-            ).subscribe(subscriber)
+            ).subscribe(subscriber, name: "Print")
         }
     }
 }

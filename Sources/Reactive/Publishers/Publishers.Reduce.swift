@@ -29,7 +29,7 @@ extension Publishers {
                 accumulate: { input in
                     accumulator = next(accumulator, input)
                     return .more
-                }, result: { accumulator })
+                }, result: { accumulator }, initial: initial)
         }
     }
 }

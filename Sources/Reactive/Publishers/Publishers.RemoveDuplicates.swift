@@ -17,9 +17,17 @@ extension Publishers {
             self.predicate = predicate
         }
 
-        /// Attaches the subscriber through an inner subscriber that remembers the last element.
+        /// Attaches the subscriber through a stepping inner subscriber that remembers the last element.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
+            let predicate = predicate
+            var last: Output?
+            upstream.subscribe(
+                subscriber, name: "RemoveDuplicates", strictness: .strict,
+                step: { input in
+                    if let last, predicate(last, input) { return .drop }
+                    last = input
+                    return .emit(input)
+                })
         }
     }
 }
@@ -45,30 +53,4 @@ extension Publisher where Output: Equatable {
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         Publishers.RemoveDuplicates(upstream: self, predicate: ==)
     }
-}
-
-private final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
-    private let downstream: Downstream
-    private let predicate: (Input, Input) -> Bool
-    // NB: touched only inside `receive`, which Combine serializes, so no lock.
-    private var last: Input?
-
-    init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
-        self.downstream = downstream
-        self.predicate = predicate
-    }
-
-    func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("RemoveDuplicates", subscription))
-    }
-
-    func receive(_ input: Input) -> Subscribers.Demand {
-        if let last, predicate(last, input) { return .max(1) }
-        last = input
-        return downstream.receive(input)
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }

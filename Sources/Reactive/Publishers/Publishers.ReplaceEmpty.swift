@@ -59,6 +59,7 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>:
     }
 
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
+        guard isLive else { return .none }
         state.withLock { $0.sawValue = true }
         return downstream.receive(input)
     }

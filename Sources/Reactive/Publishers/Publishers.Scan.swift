@@ -25,7 +25,7 @@ extension Publishers {
             let next = nextPartialResult
             var accumulator = initialResult
             upstream.subscribe(
-                subscriber, name: "Scan",
+                subscriber, name: "Scan", strictness: .passThrough,
                 step: { input in
                     accumulator = next(accumulator, input)
                     return .emit(accumulator)

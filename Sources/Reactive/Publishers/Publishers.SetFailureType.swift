@@ -35,14 +35,16 @@ extension Publisher where Failure == Never {
     }
 }
 
-private struct SetFailureTypeInner<Downstream: Subscriber>: Subscriber {
+private struct SetFailureTypeInner<Downstream: Subscriber>: Subscriber, CombineDescribed {
+    /// Combine's name for this subscriber.
+    var combineName: String { "SetFailureType" }
     typealias Input = Downstream.Input
     typealias Failure = Never
     let downstream: Downstream
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: any Subscription) {
-        downstream.receive(subscription: NamedSubscription("SetFailureType", subscription))
+        downstream.receive(subscription: subscription)
     }
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
     func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }

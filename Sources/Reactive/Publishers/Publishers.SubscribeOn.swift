@@ -57,7 +57,9 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream)
     }
 
-    override func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        isLive ? downstream.receive(input) : .none
+    }
 
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         if markCompleted() { downstream.receive(completion: completion) }

@@ -61,7 +61,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         super.init(downstream: downstream, scheduler: publisher.scheduler, options: nil)
     }
 
+    override var cancelsEarly: Bool { true }
+
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+        guard isLive else { return .none }
         let opensWindow = state.withLock { state -> Bool in
             guard !state.done else { return false }
             if state.windowOpen {

@@ -77,7 +77,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     // As in Combine, values and the completion reach the downstream through the scheduler, like the timeout.
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        guard !isTerminal else { return .none }
+        guard isLive else { return .none }
         arm(generation.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue)
         publisher.scheduler.schedule(options: publisher.options) { [self] in
             guard !stopped.load(ordering: .acquiring) else { return }

@@ -19,7 +19,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let transform = transform
             upstream.subscribe(
-                subscriber, name: "TryCompactMap",
+                subscriber, name: "TryCompactMap", strictness: .strict,
                 tryStep: { input in .catching { try transform(input).map { .emit($0) } ?? .drop } })
         }
     }
@@ -33,5 +33,18 @@ extension Publisher {
     /// ```
     public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
         Publishers.TryCompactMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers.TryCompactMap {
+    /// Fuses the throwing optional transform with another into one `TryCompactMap` of the same upstream, as
+    /// Combine does.
+    ///
+    /// ```swift
+    /// strings.tryCompactMap(parse).compactMap { $0 > 0 ? $0 : nil }   // one TryCompactMap of `strings`
+    /// ```
+    public func compactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryCompactMap<Upstream, T>(upstream: upstream) { try first($0).flatMap(transform) }
     }
 }

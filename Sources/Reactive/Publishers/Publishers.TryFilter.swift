@@ -21,7 +21,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = isIncluded
             upstream.subscribe(
-                subscriber, name: "TryFilter",
+                subscriber, name: "TryFilter", strictness: .strict,
                 tryStep: { input in .catching { try isIncluded(input) ? .emit(input) : .drop } })
         }
     }
@@ -35,5 +35,23 @@ extension Publisher {
     /// ```
     public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
         Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers.TryFilter {
+    /// Fuses the throwing predicate with another into one `TryFilter` of the same upstream, as Combine does.
+    ///
+    /// ```swift
+    /// numbers.tryFilter(check).filter { $0 > 0 }   // one TryFilter of `numbers`
+    /// ```
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
+    /// Fuses two throwing predicates into one `TryFilter` of the same upstream.
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
     }
 }

@@ -38,3 +38,21 @@ extension Publisher {
         Publishers.TryMap(upstream: self, transform: transform)
     }
 }
+
+extension Publishers.TryMap {
+    /// Fuses the throwing transform with another into one `TryMap` of the same upstream, as Combine does.
+    ///
+    /// ```swift
+    /// subject.tryMap(parse).map { $0 * 2 }   // one TryMap of `subject`
+    /// ```
+    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap<Upstream, T>(upstream: upstream) { transform(try first($0)) }
+    }
+
+    /// Fuses two throwing transforms into one `TryMap` of the same upstream.
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap<Upstream, T>(upstream: upstream) { try transform(try first($0)) }
+    }
+}

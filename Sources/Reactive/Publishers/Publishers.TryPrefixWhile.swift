@@ -21,7 +21,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let predicate = predicate
             upstream.subscribe(
-                subscriber, name: "TryPrefixWhile",
+                subscriber, name: "TryPrefixWhile", strictness: .strict,
                 tryStep: { input in .catching { try predicate(input) ? .emit(input) : .finish } })
         }
     }

@@ -31,7 +31,7 @@ extension Publishers {
                         accumulator = try next(accumulator, input)
                         return .more
                     }
-                }, result: { accumulator })
+                }, result: { accumulator }, initial: initial)
         }
     }
 }

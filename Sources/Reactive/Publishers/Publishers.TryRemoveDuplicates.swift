@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var last: Upstream.Output?
             upstream.subscribe(
-                subscriber, name: "TryRemoveDuplicates",
+                subscriber, name: "TryRemoveDuplicates", strictness: .strict,
                 tryStep: { input in
                     .catching {
                         if let previous = last, try predicate(previous, input) { return .drop }

@@ -26,7 +26,9 @@ extension Result {
             switch result {
             case .success(let output):
                 subscriber.receive(
-                    subscription: OneShotSubscription("Once") { subscriber.receive(result: .success(output)) })
+                    subscription: OneShotSubscription("Once", shown: output) {
+                        subscriber.receive(result: .success(output))
+                    })
             case .failure(let failure):
                 subscriber.receive(subscription: Subscriptions.empty)
                 subscriber.receive(completion: .failure(failure))

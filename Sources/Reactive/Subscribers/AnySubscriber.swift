@@ -4,16 +4,26 @@
 /// let subscriber = AnySubscriber<Int, Never>(receiveValue: { print($0); return .none })
 /// ```
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
+{
     private let receiveSubscriptionThunk: (any Subscription) -> Void
     private let receiveValueThunk: (Input) -> Subscribers.Demand
     private let receiveCompletionThunk: (Subscribers.Completion<Failure>) -> Void
+    private let descriptionThunk: () -> String
+    private let mirrorThunk: () -> Mirror
 
     /// A unique identifier for identifying publisher streams.
     public let combineIdentifier: CombineIdentifier
 
-    /// A textual representation of this subscriber.
-    public var description: String { "AnySubscriber" }
+    /// The wrapped subscriber's description; "Subject" for a subject, "Anonymous AnySubscriber" for closures.
+    public var description: String { descriptionThunk() }
+
+    /// The wrapped subscriber's mirror, as Combine's; a string's for one made of closures.
+    public var customMirror: Mirror { mirrorThunk() }
+
+    /// The wrapped subscriber's description, as `description`.
+    public var playgroundDescription: Any { descriptionThunk() }
 
     /// Creates a type-erasing subscriber to wrap an existing subscriber.
     public init<S: Subscriber>(_ s: S) where Input == S.Input, Failure == S.Failure {
@@ -22,6 +32,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
             return
         }
         combineIdentifier = s.combineIdentifier
+        descriptionThunk = { String(describing: s) }
+        mirrorThunk = { Mirror(reflecting: s) }
         receiveSubscriptionThunk = s.receive(subscription:)
         receiveValueThunk = s.receive(_:)
         receiveCompletionThunk = s.receive(completion:)
@@ -30,6 +42,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     /// Creates a type-erasing subscriber that forwards to a subject.
     public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
         combineIdentifier = CombineIdentifier(s)
+        descriptionThunk = { "Subject" }
+        mirrorThunk = { Mirror(reflecting: "Subject") }
         receiveSubscriptionThunk = { subscription in
             s.send(subscription: subscription)
         }
@@ -47,6 +61,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
     ) {
         combineIdentifier = CombineIdentifier()
+        descriptionThunk = { "Anonymous AnySubscriber" }
+        mirrorThunk = { Mirror(reflecting: "Anonymous AnySubscriber") }
         receiveSubscriptionThunk = receiveSubscription ?? { _ in }
         receiveValueThunk = receiveValue ?? { _ in .none }
         receiveCompletionThunk = receiveCompletion ?? { _ in }

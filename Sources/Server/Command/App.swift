@@ -27,6 +27,8 @@ final class App: Sendable {
     let lists: ListSnapshots
     /// The `/events` hub: one subscription per subject, its emissions fanned out to every stream.
     let events: EventHub
+    /// The live queries of the seed collections (a list `GET` with `Accept: text/event-stream`).
+    let live: LiveCollections
     /// Downloads for the view models (upstream posts and photos, selected images), on the main loop.
     let httpClient: HTTPClient
     /// The files of `--public`; nil when there is no such folder (then no page is served).
@@ -88,6 +90,18 @@ final class App: Sendable {
         // The selection, its image and the keyword's result the journal holds, before the events are attached:
         // a restarted server shows what it showed, and a new instance what the others show.
         shared.restore(upTo: start.lastSeq)
+        // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`
+        // resume survives a restart.
+        let (count, bytes) = events.bufferBounds
+        // A live query's `Last-Event-ID` from an instance that is ahead waits as an `/events` resume does.
+        let engine = LiveQueryEngine(
+            limits: configuration.liveQueries, heartbeat: configuration.heartbeat
+        ) { [events] seen, action in
+            guard seen > events.lastEventID else { return action() }
+            journal.whenApplied(Int64(seen / EventIDSource.journalBlock), timeout: 5) { _ in action() }
+        }
+        live = LiveCollections(engine: engine)
+        onShutdown { engine.shutdown() }
         if let dataFile {
             for (resource, topic) in zip(dataFile.store.resources, dataFile.topics) {
                 events.attach(topic, documents: resource)
@@ -95,9 +109,6 @@ final class App: Sendable {
             try dataFile.startWatching(on: loops[0])
             onShutdown { dataFile.stop() }
         }
-        // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`
-        // resume survives a restart.
-        let (count, bytes) = events.bufferBounds
         if dataFile == nil {
             events.seed(
                 JournalReplay.records(
@@ -106,7 +117,7 @@ final class App: Sendable {
                 ) { [httpClient] scratch, scratchIDs in
                     SharedInputs(journal: journal, models: scratch, ids: scratchIDs, loader: httpClient, upstream: nil)
                 })
-            events.attach(models, lists: lists)
+            events.attach(models, lists: lists, live: live)
         }
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }

@@ -61,6 +61,9 @@ enum CommandLineOptions {
           --journal-retention N
                              the newest changes the events table keeps, for Last-Event-ID resume after a
                              restart and an instance's catch-up (LIVESTATE_JOURNAL_RETENTION, default 100000)
+          --max-live-queries N
+                             the most live queries (a list GET with Accept: text/event-stream) open at once;
+                             more answer 503 too_many_live_queries (LIVESTATE_MAX_LIVE_QUERIES, default 16384)
           --body-files DIR   folder where bodies of 64 KiB or more are also kept, as unlinked files sent with
                              sendfile; off sends every body from memory (LIVESTATE_BODY_FILES, default /var/tmp)
         With a data file (FILE.json, or LIVESTATE_FILE; created with an example when missing):
@@ -90,7 +93,8 @@ enum CommandLineOptions {
         "heartbeat": "LIVESTATE_HEARTBEAT", "threads": "LIVESTATE_THREADS", "cors": "LIVESTATE_CORS",
         "allowed-hosts": "LIVESTATE_ALLOWED_HOSTS",
         "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
-        "body-files": "LIVESTATE_BODY_FILES", "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
+        "body-files": "LIVESTATE_BODY_FILES", "max-live-queries": "LIVESTATE_MAX_LIVE_QUERIES",
+        "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
     ]
 
@@ -235,6 +239,9 @@ enum CommandLineOptions {
         }
         if let retention = try integer("journal-retention", in: 1...100_000_000, "a number of changes") {
             configuration.journalRetention = retention
+        }
+        if let maxLive = try integer("max-live-queries", in: 1...1_000_000, "a number of live queries") {
+            configuration.liveQueries.maxQueries = maxLive
         }
         if let (path, source) = value("body-files") {
             if path == "off" {

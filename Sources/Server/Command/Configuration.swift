@@ -46,6 +46,9 @@ struct Configuration: Sendable, Equatable {
     var cors: CORSPolicy? = .loopback
     /// Host names requests may be addressed to besides loopback ones (`--allowed-hosts`); nil: none given.
     var allowedHosts: HostPolicy?
+    /// The bounds of live queries: how many may be open (`--max-live-queries`), how much history each
+    /// collection keeps for `Last-Event-ID`.
+    var liveQueries = LiveQueryEngine.Limits()
     /// Largest request body accepted (the contract's 1 MiB).
     var maxBodySize = 1 << 20
     /// Largest request head (request line + headers) accepted.

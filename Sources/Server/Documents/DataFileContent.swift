@@ -29,7 +29,9 @@ struct DataFileContent: Sendable {
     var hash: String
 
     /// Names that are the server's own routes, which a resource may not take.
-    static let reservedNames: Set<String> = ["db", "events", "healthz", "openapi.json", "index.html", "_livestate"]
+    static let reservedNames: Set<String> = [
+        "db", "events", "healthz", "openapi.json", "index.html", "_livestate", "favicon.ico",
+    ]
 
     /// Reads and checks `bytes`.
     init(bytes: [UInt8], idField: String) throws(DataFileError) {

@@ -201,12 +201,12 @@ struct DocumentView {
     /// The item `id` of `resource` as the batch leaves it, or nil.
     func document(_ resource: String, _ id: DocumentID) -> JSONObject? {
         if let changed = overlay[resource]?[id] { return changed }
-        return store.byName[resource]?.items.document(id)?.object
+        return store.byName[resource]?.document(id)?.object
     }
 
     /// The singular resource's object as the batch leaves it.
     func singular(_ resource: String) -> JSONObject {
-        singulars[resource] ?? store.byName[resource]?.items.singular?.object ?? JSONObject()
+        singulars[resource] ?? store.byName[resource]?.singular?.object ?? JSONObject()
     }
 
     /// Every item of `resource` as the batch leaves it, in order.

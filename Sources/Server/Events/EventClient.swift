@@ -120,6 +120,18 @@ final class EventClient: @unchecked Sendable {
         return !isFinished
     }
 
+    /// Sends one frame made for this client alone (a live query's change), unless it already has `id`;
+    /// false once the client is cut off. The cap applies as to any live event.
+    @discardableResult
+    func deliver(frame: SharedBytes, id: UInt64) -> Bool {
+        guard !isFinished else { return false }
+        guard id > lastSentID else { return true }
+        lastSentID = id
+        guard enqueue(frame) else { return false }
+        pump()
+        return !isFinished
+    }
+
     /// Sends the `: keep-alive` comment (unless output is waiting anyway); false once the client is cut off.
     @discardableResult
     func heartbeat() -> Bool {

@@ -54,13 +54,7 @@ final class EventFanout: @unchecked Sendable {
         subscription = feed.receive(on: scheduler).sink(
             receiveCompletion: { [weak self] _ in self?.finishAll() },
             receiveValue: { [weak self] record in self?.enqueue(record) })
-        if let heartbeat, heartbeat > 0 {
-            heartbeatTimer = scheduler.schedule(
-                after: scheduler.now.advanced(by: .seconds(heartbeat)), interval: .seconds(heartbeat)
-            ) { [weak self] in
-                self?.beat()
-            }
-        }
+        heartbeatTimer = scheduler.heartbeat(every: heartbeat) { [weak self] in self?.beat() }
     }
 
     deinit {

@@ -85,21 +85,31 @@ final class EventHub: Sendable {
     /// Subscribes once to a list's snapshot: each new list becomes one event whose data are the snapshot's
     /// bytes (encoded once, shared with the `GET` answer), with its change from the previous list encoded
     /// too (for `?diff=1` clients).
-    func attach<Element>(_ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element]>)
+    ///
+    /// `live` receives each list with the id of its event, under the lock (so in id order): the live queries
+    /// of the collection (`LiveCollection.publish`). A list that a restarted server finds equal to its newest
+    /// seeded event is given that event's id.
+    func attach<Element>(
+        _ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element]>,
+        live: (@Sendable (_ id: UInt64, _ list: [Element]) -> Void)? = nil
+    )
     where Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable {
         let encoder = Self.makeEncoder()
         // NB: only touched inside `publish`'s lock, so emissions of this topic see each other in order.
         nonisolated(unsafe) var previous: [Element] = []
         keep(
             snapshot.snapshots.sink { [weak self] snapshot in
-                self?.publish(topic) {
-                    defer { previous = snapshot.value }
-                    // NB: a list encoded item by item brings its change, built from the cached item bytes.
-                    if let diff = snapshot.diff { return (snapshot.bytes, diff) }
-                    let diff = CollectionDiff(from: previous, to: snapshot.value)
-                    guard let diffJSON = try? encoder.encode(diff) else { return nil }
-                    return (snapshot.bytes, Array(diffJSON))
-                }
+                self?.publish(
+                    topic,
+                    encode: {
+                        defer { previous = snapshot.value }
+                        // NB: a list encoded item by item brings its change, built from the cached item bytes.
+                        if let diff = snapshot.diff { return (snapshot.bytes, diff) }
+                        let diff = CollectionDiff(from: previous, to: snapshot.value)
+                        guard let diffJSON = try? encoder.encode(diff) else { return nil }
+                        return (snapshot.bytes, Array(diffJSON))
+                    },
+                    recorded: { id in live?(id, snapshot.value) })
             })
     }
 
@@ -115,15 +125,22 @@ final class EventHub: Sendable {
     }
 
     /// Numbers, encodes (through `encode`, under the lock) and records one emission, then hands it to
-    /// every loop. Emissions after `shutdown()` are dropped.
-    func publish(_ topic: EventTopic, encode: () -> (json: [UInt8], diff: [UInt8]?)?) {
+    /// every loop; `recorded` gets the event's id, still under the lock (the seeded event's, when the
+    /// emission is that event again). Emissions after `shutdown()` are dropped.
+    func publish(
+        _ topic: EventTopic, encode: () -> (json: [UInt8], diff: [UInt8]?)?, recorded: (UInt64) -> Void = { _ in }
+    ) {
         state.withLock { state in
             guard !state.isShutDown, let (json, diff) = encode() else { return }
-            if let seeded = state.seeded.removeValue(forKey: topic), seeded == json { return }
+            if let seeded = state.seeded.removeValue(forKey: topic), seeded == json {
+                if let id = state.current[topic]?.id { recorded(id) }
+                return
+            }
             let record = EventRecord(id: ids.next(for: topic), topic: topic, json: json, diffJSON: diff)
             state.log.append(record)
             if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }
             feed.send(record)
+            recorded(record.id)
         }
     }
 

@@ -13,9 +13,10 @@ extension Router {
     mutating func addAlbumRoutes(_ app: App) {
         let albums = app.models.albums
         let snapshot = app.lists.albums
+        let live = app.live.albums
 
         let list: Handler = { request in
-            try ListQuery.reply(request, cached: snapshot) { albums.albumSubject.value }
+            try ListQuery.reply(request, cached: snapshot, live: live) { albums.albumSubject.value }
         }
         let item: Handler = { request in
             let id = try request.require("id", as: Int.self)

@@ -33,6 +33,14 @@ extension Router {
                         ],
                         body: PackageResources.data_page_html))
             }
+            get("/_livestate/page.css") { _ in
+                .response(
+                    Response(
+                        status: 200, headers: ["Content-Type": "text/css; charset=utf-8"],
+                        body: PackageResources.data_page_css))
+            }
+            // NB: a browser asks for it on every first load; a 404 would be an error in its console.
+            get("/favicon.ico") { _ in .response(.noContent) }
             get("/_livestate/page.js") { _ in
                 .response(
                     Response(
@@ -63,7 +71,7 @@ extension Router {
         }
         get("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
-            guard let document = resource.items.document(id) else { throw Self.missing(name, id) }
+            guard let document = resource.document(id) else { throw Self.missing(name, id) }
             let query = try DocumentQuery(Self.relationsOnly(request.query))
             return .response(
                 .json(encoded: DocumentRelations(store: store, query: query, resource: name).encode(document)))
@@ -74,7 +82,7 @@ extension Router {
             guard let child = store.byName[childName], child.kind == .collection else {
                 throw HTTPError.notFound("no collection '\(childName)' in the data file")
             }
-            guard let parentDocument = resource.items.document(parent) else { throw Self.missing(name, parent) }
+            guard let parentDocument = resource.document(parent) else { throw Self.missing(name, parent) }
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
             let query = try DocumentQuery(request.query)
@@ -237,7 +245,7 @@ struct DocumentRelations {
             guard let raw = document.object[field] else { continue }
             let candidates = [parentName + "s", parentName, parentName + "es", String(parentName.dropLast()) + "ies"]
             guard let parent = candidates.compactMap({ store.byName[$0] }).first(where: { $0.kind == .collection }),
-                let found = parent.items.document(DocumentID(pathSegment: DocumentQuery.text(raw)))
+                let found = parent.document(DocumentID(pathSegment: DocumentQuery.text(raw)))
             else { continue }
             object[parentName] = .object(found.object)
         }

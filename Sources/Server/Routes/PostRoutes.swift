@@ -7,9 +7,10 @@ extension Router {
     mutating func addPostRoutes(_ app: App) {
         let posts = app.models.posts
         let snapshot = app.lists.posts
+        let live = app.live.posts
 
         get("/posts") { request in
-            try ListQuery.reply(request, cached: snapshot) { posts.posts.value }
+            try ListQuery.reply(request, cached: snapshot, live: live) { posts.posts.value }
         }
         get("/posts/:id") { request in
             let id = try request.require("id", as: Int.self)

@@ -10,9 +10,10 @@ extension Router {
     mutating func addTodoRoutes(_ app: App) {
         let todos = app.models.todos
         let snapshot = app.lists.todos
+        let live = app.live.todos
 
         get("/todos") { request in
-            try ListQuery.reply(request, cached: snapshot) { todos.currentTasks }
+            try ListQuery.reply(request, cached: snapshot, live: live) { todos.currentTasks }
         }
         get("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)

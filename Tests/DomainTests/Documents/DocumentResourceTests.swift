@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct DocumentResourceTests {
     private func post(_ id: Int64, _ title: String) -> StoredDocument {
-        StoredDocument(id: DocumentID(.integer(id)), object: ["id": .integer(id), "title": .string(title)])
+        StoredDocument(id: DocumentID(.integer(id)), object: JSONObject(["id": .integer(id), "title": .string(title)]))
     }
 
     @Test func committedEntriesChangeTheItemsAndEmitWhatTheyDid() {

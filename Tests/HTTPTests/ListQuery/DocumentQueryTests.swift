@@ -4,9 +4,12 @@ import Testing
 
 @Suite struct DocumentQueryTests {
     private let items: [JSONObject] = [
-        ["id": .integer(1), "title": .string("Alpha"), "n": .integer(10), "author": .object(["name": .string("ann")])],
-        ["id": .integer(2), "title": .string("beta"), "n": .real(2.5), "tags": .array([.string("x")])],
-        ["id": .string("c"), "title": .string("Gamma ray"), "n": .integer(30)],
+        JSONObject([
+            "id": .integer(1), "title": .string("Alpha"), "n": .integer(10),
+            "author": .object(JSONObject(["name": .string("ann")])),
+        ]),
+        JSONObject(["id": .integer(2), "title": .string("beta"), "n": .real(2.5), "tags": .array([.string("x")])]),
+        JSONObject(["id": .string("c"), "title": .string("Gamma ray"), "n": .integer(30)]),
     ]
 
     private func ids(_ query: String) throws -> [String] {

@@ -26,3 +26,15 @@ import Testing
         tracker.cancel()
     }
 }
+
+@Suite struct NotificationCenterPublisherEqualityTests {
+    @Test func publishersOfTheSameCenterNameAndObjectAreEqual() {
+        let center = NotificationCenter()
+        let object = NSObject()
+        let name = Notification.Name("ping")
+        #expect(center.publisher(for: name, object: object) == center.publisher(for: name, object: object))
+        #expect(center.publisher(for: name) != center.publisher(for: name, object: object))
+        #expect(center.publisher(for: name) != NotificationCenter().publisher(for: name))
+        #expect(center.publisher(for: name) != center.publisher(for: Notification.Name("pong")))
+    }
+}

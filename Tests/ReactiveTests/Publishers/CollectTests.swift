@@ -17,3 +17,26 @@ import Testing
         #expect(tracker.values == [[0, 1, 2], [3, 4, 5]])
     }
 }
+
+/// `collect(_:)` as Combine's: it keeps no terminal state, so a completion after a completion or a cancel
+/// still goes downstream, and a request of zero traps.
+@Suite struct CollectByCountMisuseTests {
+    @Test func everyCompletionGoesDownstream() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.collect(2).track()
+        upstream.subscribe()
+        tracker.cancel()
+        upstream.send(completion: .finished)
+        upstream.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .finished, .finished])
+    }
+
+    @Test func aRequestOfZeroTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            let tracker = upstream.collect(2).track(initialDemand: .none)
+            upstream.subscribe()
+            tracker.request(.none)
+        }
+    }
+}

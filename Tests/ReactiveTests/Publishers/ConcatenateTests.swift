@@ -22,3 +22,18 @@ import Testing
         #expect(tracker.events.last == .finished)
     }
 }
+
+/// `append` and `prepend` as Combine's: what a link sends before its subscription is ignored.
+@Suite struct ConcatenateMisuseTests {
+    @Test func aValueOrCompletionBeforeTheLinksSubscriptionIsIgnored() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.append(1, 2).track()
+        #expect(upstream.send(12) == .none)
+        upstream.send(completion: .finished)
+        #expect(tracker.events == [])
+        upstream.subscribe()
+        upstream.send(3)
+        upstream.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .value(3), .value(1), .value(2), .finished])
+    }
+}

@@ -57,3 +57,19 @@ import Testing
         }
     }
 }
+
+@Suite struct FutureDemandTests {
+    @Test func aRequestOfZeroTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let tracker = Future<Int, Never> { $0(.success(1)) }.track(initialDemand: .none)
+            tracker.request(.none)
+        }
+    }
+
+    @Test func aJustRequestOfZeroTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let tracker = Just(1).track(initialDemand: .none)
+            tracker.request(.none)
+        }
+    }
+}

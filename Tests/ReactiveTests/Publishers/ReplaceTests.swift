@@ -29,3 +29,43 @@ import Testing
         #expect(tracker.events == [.subscription, .value(1), .value(-1), .finished])
     }
 }
+
+/// `replaceError` as Combine's: its own subscription, named "ReplaceError", that counts the downstream's demand.
+@Suite struct ReplaceErrorSubscriptionTests {
+    private let upstream = ManualPublisher<Int, TestError>()
+
+    @Test func aFailureWithoutDemandIsReplacedOnTheNextRequest() {
+        let tracker = upstream.replaceError(with: 42).track(initialDemand: .max(1))
+        upstream.subscribe()
+        upstream.send(9)
+        upstream.send(completion: .failure(TestError()))
+        #expect(tracker.events == [.subscription, .value(9)])
+        tracker.request(.max(1))
+        #expect(tracker.events == [.subscription, .value(9), .value(42), .finished])
+        #expect(tracker.subscription.map { "\($0)" } == "ReplaceError")
+    }
+
+    @Test func aValueOrCompletionBeforeTheSubscriptionIsIgnored() {
+        let tracker = upstream.replaceError(with: 0).track()
+        #expect(upstream.send(1) == .none)
+        upstream.send(completion: .finished)
+        #expect(tracker.events == [])
+    }
+
+    @Test func aSecondCancelDoesNotReachTheUpstream() {
+        let tracker = upstream.replaceError(with: 0).track(initialDemand: .max(3))
+        upstream.subscribe()
+        tracker.cancel()
+        tracker.cancel()
+        #expect(upstream.subscription.calls == [.requested(.max(3)), .cancelled])
+    }
+
+    @Test func aValueBeyondTheDemandTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, TestError>()
+            _ = upstream.replaceError(with: 0).track(initialDemand: .none)
+            upstream.subscribe()
+            upstream.send(1)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// A query the live-query engine follows: which items it holds, in which order, which part of them, and the
+/// equality filter it is indexed under. The engine knows nothing else of a collection's query language, so
+/// any collection (the seed lists with `ListQuery`, schemaless JSON files with their own query type) plugs
+/// in by conforming its query to this protocol.
+///
+/// The result of a query over a list is the items that pass `itemFilter()`, stably sorted by
+/// `orders(_:before:)` (ties keep the list's order), cut to `window`; `total` counts them before the
+/// window. `evaluate(_:)` computes exactly that; a query type whose plain `GET` has its own implementation
+/// answers with it instead, so that a live result is item for item what the `GET` answers.
+///
+/// ```swift
+/// struct ListLiveQuery<Item: ListQueryItem>: LiveQuery { let query: ListQuery; ... }
+/// let result = live.evaluate(todos)   // LiveResult(items: [...], total: 12)
+/// ```
+protocol LiveQuery: Sendable {
+    /// The collection's item.
+    associatedtype Item: Sendable & Equatable
+
+    /// A test of single items, made on the thread that uses it (it may hold per-thread state such as a
+    /// regular expression's match data).
+    func itemFilter() -> (Item) -> Bool
+
+    /// Whether `lhs` sorts before `rhs`; nil when the query's sort ties them (or it has none).
+    func orders(_ lhs: Item, before rhs: Item) -> Bool?
+
+    /// The part of the sorted items answered.
+    var window: LiveWindow { get }
+
+    /// An equality filter every item of the result passes: the field and the values (as `indexValue` gives
+    /// them), any of which the item's field must equal. nil when the query has none: then every write
+    /// of the collection is checked against it.
+    var indexTerms: LiveIndexTerms? { get }
+
+    /// The value of `field` in `item` as `indexTerms` names values; nil when the item lacks the field.
+    static func indexValue(of item: Item, field: String) -> String?
+
+    /// The result over `items` (in the collection's order); nil when the query cannot be answered (then the
+    /// client keeps its last result).
+    func evaluate(_ items: [Item]) -> LiveResult<Item>?
+}
+
+/// The field and values a query is indexed under (`?completed=false` → `completed`, `["false"]`).
+struct LiveIndexTerms: Sendable, Equatable {
+    /// The field.
+    var field: String
+    /// Any of these values passes.
+    var values: [String]
+}
+
+/// The part of a query's sorted items that it answers.
+enum LiveWindow: Sendable, Equatable {
+    /// Every item.
+    case all
+    /// Items `start..<end`, zero-based, clamped to the list (`end` nil: to the end).
+    case range(start: Int, end: Int?)
+
+    /// The `range` of page `number` (1-based) of `limit` items.
+    static func page(_ number: Int, limit: Int) -> LiveWindow {
+        // NB: a product or sum past Int.max means "beyond the end".
+        let (start, overflow) = (number - 1).multipliedReportingOverflow(by: limit)
+        if overflow { return .range(start: Int.max, end: Int.max) }
+        return .range(start: start, end: start.addingReportingOverflow(limit).partialValue)
+    }
+}
+
+/// A query's result: the items of its window, in order, and how many items passed before the window.
+struct LiveResult<Item: Sendable>: Sendable {
+    /// The items of the window.
+    var items: [Item]
+    /// The count before the window (`X-Total-Count`).
+    var total: Int
+}
+
+extension LiveQuery {
+    /// Filters, stably sorts and cuts `items` by the query's parts.
+    func evaluate(_ items: [Item]) -> LiveResult<Item>? {
+        let passes = itemFilter()
+        let selected = items.enumerated().filter { passes($0.element) }.sorted { lhs, rhs in
+            orders(lhs.element, before: rhs.element) ?? (lhs.offset < rhs.offset)
+        }.map(\.element)
+        switch window {
+        case .all:
+            return LiveResult(items: selected, total: selected.count)
+        case .range(let start, let end):
+            let lower = min(start, selected.count)
+            let upper = max(lower, min(end ?? selected.count, selected.count))
+            return LiveResult(items: Array(selected[lower..<upper]), total: selected.count)
+        }
+    }
+}

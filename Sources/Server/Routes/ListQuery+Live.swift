@@ -1,0 +1,17 @@
+import HTTP
+
+extension ListQuery {
+    /// The answer of a list route that is also live: with `Accept: text/event-stream`, the query's result
+    /// as a stream (`LiveCollection.reply`), after the query was parsed and run once as the plain `GET`
+    /// runs it, so a query the `GET` refuses is refused the same way before the stream opens; otherwise the
+    /// plain answer (`reply(_:cached:items:)`).
+    static func reply<Item: ListQueryItem & Equatable>(
+        _ request: Request, cached snapshot: EncodedSnapshot<[Item]>, live: LiveCollection<ListLiveQuery<Item>>,
+        items: () -> [Item]
+    ) throws -> Reply {
+        guard LiveQueryEngine.wantsStream(request) else { return try reply(request, cached: snapshot, items: items) }
+        let query = try ListQuery(request.query, for: Item.self)
+        _ = try query.apply(to: items())
+        return try live.reply(request, query: ListLiveQuery(query))
+    }
+}
