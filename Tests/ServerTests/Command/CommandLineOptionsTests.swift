@@ -104,7 +104,8 @@ import Testing
         (["--upstream", "http://"], "--upstream"), (["--cors", ""], "--cors"),
         (["--allowed-hosts", " "], "--allowed-hosts"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
-        (["--journal-retention", "0"], "--journal-retention"), (["stray"], "stray"), (["--data"], "--data"),
+        (["--journal-retention", "0"], "--journal-retention"), (["a.json", "stray"], "stray"), (["--data"], "--data"),
+        (["--read-only=2"], "--read-only"), (["-p", "x"], "--port"), (["--id", "a.b"], "--id"),
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),
         (["--body-files", #filePath], "--body-files"),
     ])
@@ -122,5 +123,40 @@ import Testing
         #expect(throws: CommandLineError("LIVESTATE_HEARTBEAT: 'soon' is not a number of seconds (0 < s <= 3600)")) {
             try CommandLineOptions.parse([], environment: ["LIVESTATE_HEARTBEAT": "soon"])
         }
+    }
+}
+
+@Suite struct DataFileOptionsTests {
+    @Test func theOneArgumentIsTheDataFileWithItsJournalBesideIt() throws {
+        guard case .serve(let configuration) = try CommandLineOptions.parse(["db.json"], environment: [:]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.dataFile == "db.json")
+        #expect(configuration.dataPath == "db.json.livestate")
+    }
+
+    @Test func jsonServersSpellingsWork() throws {
+        let arguments = ["db.json", "-p", "3000", "--watch", "--ro", "-i", "_id", "--fks", "_id", "--data", ":memory:"]
+        guard case .serve(let configuration) = try CommandLineOptions.parse(arguments, environment: [:]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.port == 3000)
+        #expect(configuration.readOnly)
+        #expect(configuration.idField == "_id")
+        #expect(configuration.foreignKeySuffix == "_id")
+        #expect(configuration.dataPath == ":memory:")
+    }
+
+    @Test func theEnvironmentNamesTheFileToo() throws {
+        let action = try CommandLineOptions.parse(
+            [], environment: ["LIVESTATE_FILE": "x.json", "LIVESTATE_READ_ONLY": "1"])
+        guard case .serve(let configuration) = action else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.dataFile == "x.json")
+        #expect(configuration.readOnly)
     }
 }
