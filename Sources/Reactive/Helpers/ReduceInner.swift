@@ -62,11 +62,7 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     }
 
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard case .awaiting = state.status else { return false }
-            state.status = .subscribed(subscription)
-            return true
-        }
+        let accepted = state.withLock { $0.status.accept(subscription) }
         guard accepted else { return subscription.cancel() }
         downstream.receive(subscription: self)
         subscription.request(.unlimited)

@@ -26,11 +26,7 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
     final var combineName: String { name ?? Reactive.combineName(of: type(of: self)) }
 
     func receive(subscription: any Subscription) {
-        let accepted = status.withLock { status -> Bool in
-            guard case .awaiting = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
+        let accepted = status.withLock { $0.accept(subscription) }
         if accepted {
             downstream.receive(subscription: self)
             didSubscribe(subscription)

@@ -70,11 +70,7 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     }
 
     func receive(subscription: any Subscription) {
-        let accepted = status.withLock { status -> Bool in
-            guard case .awaiting = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
+        let accepted = status.withLock { $0.accept(subscription) }
         guard accepted else { return subscription.cancel() }
         downstream.receive(subscription: strictness == .passThrough ? subscription : self)
     }

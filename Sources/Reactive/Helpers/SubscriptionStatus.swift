@@ -14,6 +14,14 @@ enum SubscriptionStatus: @unchecked Sendable {
         return nil
     }
 
+    /// Takes `subscription` if none came before; false if one did (the caller cancels the newcomer).
+    @inlinable
+    mutating func accept(_ subscription: any Subscription) -> Bool {
+        guard case .awaiting = self else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
+
     /// The live subscription, if any.
     @inlinable
     var subscription: (any Subscription)? {

@@ -97,7 +97,7 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
 
     override func receive(_ input: Element) -> Subscribers.Demand {
         guard isLive else { return .none }
-        let failed = state.withLock { state -> Bool in
+        let overflowed = state.withLock { state -> Bool in
             guard !state.done, state.terminal == nil else { return false }
             if state.values.count >= size {
                 switch whenFull {
@@ -105,16 +105,22 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
                     return false
                 case .dropOldest:
                     if !state.values.isEmpty { state.values.removeFirst() }
-                case .customError(let makeError):
+                case .customError:
                     state.values = []
-                    state.terminal = .failure(makeError())
                     return true
                 }
             }
             if size > 0 { state.values.append(input) }
             return false
         }
-        if failed { _ = cancelUpstream() }
+        if overflowed, case .customError(let makeError) = whenFull {
+            // NB: the user's closure runs outside the lock.
+            let error = makeError()
+            state.withLock { state in
+                if !state.done, state.terminal == nil { state.terminal = .failure(error) }
+            }
+            _ = cancelUpstream()
+        }
         return drain()
     }
 
@@ -126,7 +132,8 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
     }
 
     override func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "demand must be greater than zero")
+        // NB: Combine's buffer takes a request of zero without trapping (it adds nothing).
+        guard demand > 0 else { return }
         let nested = state.withLock { state -> Bool in
             state.demand += demand
             return state.delivering

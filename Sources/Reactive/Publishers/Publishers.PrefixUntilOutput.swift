@@ -114,8 +114,8 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
 
     override func receive(_ input: Input) -> Subscribers.Demand {
         guard isLive else { return .none }
-        // Dropped while the gate is closed; each drop is replaced so the downstream's demand still holds.
-        if gate.load(ordering: .acquiring) { return .max(1) }
+        // NB: dropped while the gate is closed, asking for nothing more, as Combine's.
+        if gate.load(ordering: .acquiring) { return .none }
         return downstream.receive(input)
     }
 
@@ -133,7 +133,8 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     /// The other publisher emitted: finish now (prefix).
     func finishEarly() {
         guard cancelUpstream() else { return }
-        stopWatching()
+        // NB: the other publisher has sent what it was asked for; as Combine's, it is let go, not cancelled.
+        _ = trigger.withLock { $0.terminate() }
         downstream.receive(completion: .finished)
     }
 

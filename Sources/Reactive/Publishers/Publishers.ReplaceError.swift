@@ -58,11 +58,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     }
 
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard case .awaiting = state.status else { return false }
-            state.status = .subscribed(subscription)
-            return true
-        }
+        let accepted = state.withLock { $0.status.accept(subscription) }
         if accepted { downstream.receive(subscription: self) } else { subscription.cancel() }
     }
 

@@ -43,11 +43,7 @@ extension Subscribers {
 
         /// Stores the subscription and requests unlimited values; a second subscription is cancelled.
         public func receive(subscription: any Subscription) {
-            let accepted = state.withLock { state -> Bool in
-                guard case .awaiting = state.status else { return false }
-                state.status = .subscribed(subscription)
-                return true
-            }
+            let accepted = state.withLock { $0.status.accept(subscription) }
             if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
         }
 

@@ -56,19 +56,14 @@ extension Subscribers {
                 status = .subscribed(subscription)
                 return true
             }
-            if accepted {
-                gate.bitwiseOr(SinkGate.subscribed, ordering: .releasing)
-                subscription.request(.unlimited)
-            } else {
-                subscription.cancel()
-            }
+            if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
         }
 
-        /// Calls `receiveValue`, unless the sink has no subscription yet or has ended (then ignores the value).
+        /// Calls `receiveValue`, unless the sink has ended (as Combine's, even before its subscription).
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
             let prior = gate.wrappingAdd(SinkGate.running, ordering: .acquiring).oldValue
-            if prior & (SinkGate.subscribed | SinkGate.ended) == SinkGate.subscribed {
+            if prior & SinkGate.ended == 0 {
                 handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveValue(value) }
             }
             leave()
@@ -77,14 +72,12 @@ extension Subscribers {
 
         /// Calls `receiveCompletion` once and lets go of the subscription and the closures.
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let prior = gate.wrappingAdd(SinkGate.running, ordering: .acquiring).oldValue
+            gate.wrappingAdd(SinkGate.running, ordering: .acquiring)
             let wasLive =
                 gate.bitwiseOr(SinkGate.ended, ordering: .acquiringAndReleasing).oldValue & SinkGate.ended == 0
             if wasLive {
                 status.withLock { $0 = .terminal }
-                if prior & SinkGate.subscribed != 0 {
-                    handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
-                }
+                handlers.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
             }
             leave()
         }
@@ -135,7 +128,6 @@ final class SinkHandlers<Input, Failure: Error> {
 @usableFromInline
 enum SinkGate {
     @usableFromInline static let ended: UInt = 1
-    @usableFromInline static let subscribed: UInt = 2
     @usableFromInline static let released: UInt = 4
     @usableFromInline static let running: UInt = 8
 }

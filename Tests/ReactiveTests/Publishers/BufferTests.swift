@@ -78,3 +78,29 @@ import Testing
         #expect(tracker.values == [1, 2, 3, 4, 5])
     }
 }
+
+@Suite struct BufferMisuseTests {
+    @Test func aRequestOfZeroAddsNothing() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).track(initialDemand: .none)
+        upstream.subscribe()
+        tracker.request(.none)
+        upstream.send(1)
+        #expect(tracker.events == [.subscription])
+        tracker.request(.max(1))
+        #expect(tracker.events == [.subscription, .value(1)])
+    }
+
+    @Test func theCustomErrorClosureMaySendIntoTheSameUpstream() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let overflow: () -> TestError = {
+            subject.send(99)
+            return TestError(code: 7)
+        }
+        let tracker = subject.buffer(size: 1, prefetch: .byRequest, whenFull: .customError(overflow))
+            .track(initialDemand: .none)
+        subject.send(1)
+        subject.send(2)
+        #expect(tracker.events == [.subscription, .failure("TestError(7)")])
+    }
+}

@@ -16,3 +16,37 @@ import Testing
         #expect(tracker.events == [.subscription, .failure("TestError(1)")])
     }
 }
+
+/// `dropFirst` as Combine's: its own subscription, one request for the dropped elements and the downstream's
+/// demand, nothing more asked per dropped element.
+@Suite struct DropFirstDemandTests {
+    private let upstream = ManualPublisher<Int, Never>()
+
+    @Test func asksForTheDroppedElementsAndTheDownstreamsDemandInOneRequest() {
+        let tracker = upstream.dropFirst(2).track(initialDemand: .max(42), demandPerValue: .max(3))
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(44))])
+        #expect(upstream.send(1) == .none)
+        #expect(upstream.send(2) == .none)
+        #expect(upstream.send(3) == .max(3))
+        #expect(tracker.events == [.subscription, .value(3)])
+        #expect(tracker.subscription.map { "\($0)" } == "Drop")
+    }
+
+    @Test func asksForTheDroppedElementsEvenWithoutDemand() {
+        _ = upstream.dropFirst().track(initialDemand: .none)
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(1))])
+    }
+
+    @Test func everyCompletionGoesDownstreamAndASecondCancelStaysHome() {
+        let tracker = upstream.dropFirst(0).track(initialDemand: .none)
+        upstream.subscribe()
+        upstream.send(completion: .finished)
+        upstream.send(completion: .finished)
+        tracker.cancel()
+        tracker.cancel()
+        #expect(tracker.events == [.subscription, .finished, .finished])
+        #expect(upstream.subscription.calls == [.cancelled])
+    }
+}

@@ -33,3 +33,23 @@ import Testing
         #expect(tracker.events == [.subscription, .failure("TestError(5)")])
     }
 }
+
+/// The until-output operators as Combine's towards the upstream and the other publisher.
+@Suite struct UntilOutputDemandTests {
+    @Test func dropUntilOutputAsksForNothingMoreForADroppedElement() {
+        let upstream = ManualPublisher<Int, Never>()
+        let other = PassthroughSubject<Void, Never>()
+        _ = upstream.drop(untilOutputFrom: other).track()
+        upstream.subscribe()
+        #expect(upstream.send(1) == .none)
+    }
+
+    @Test func prefixUntilOutputLetsTheOtherGoWithoutCancellingIt() {
+        let other = ManualPublisher<Int, Never>()
+        let tracker = PassthroughSubject<Int, Never>().prefix(untilOutputFrom: other).track()
+        other.subscribe()
+        other.send(1)
+        #expect(other.subscription.calls == [.requested(.max(1))])
+        #expect(tracker.events == [.subscription, .finished])
+    }
+}

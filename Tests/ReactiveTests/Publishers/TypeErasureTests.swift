@@ -28,3 +28,23 @@ import Testing
         #expect(!finished)
     }
 }
+
+/// How the type-erasing wrappers describe themselves, as Combine's.
+@Suite struct TypeErasureDescriptionTests {
+    @Test func anySubscriberDescribesWhatItWraps() {
+        let closures = AnySubscriber<Int, Never>()
+        #expect(closures.description == "Anonymous AnySubscriber")
+        #expect(closures.playgroundDescription as? String == "Anonymous AnySubscriber")
+        #expect(AnySubscriber(PassthroughSubject<Int, Never>()).description == "Subject")
+        let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+        let erased = AnySubscriber(sink)
+        #expect(erased.description == "Sink")
+        #expect("\(erased.customMirror.subjectType)" == "Sink<Int, Never>")
+    }
+
+    @Test func anyPublisherIsAnyPublisherInAPlayground() {
+        let erased = Just(1).eraseToAnyPublisher()
+        #expect(erased.description == "AnyPublisher")
+        #expect(erased.playgroundDescription as? String == "AnyPublisher")
+    }
+}

@@ -63,7 +63,7 @@ import Testing
         #expect(weakModel == nil)
     }
 
-    @Test func ignoresValuesBeforeItsSubscriptionAndAfterCompletion() {
+    @Test func takesValuesBeforeItsSubscriptionAndIgnoresThemAfterCompletion() {
         var log: [String] = []
         let sink = Subscribers.Sink<Int, Never>(
             receiveCompletion: { _ in log.append("finished") }, receiveValue: { log.append("\($0)") })
@@ -73,7 +73,18 @@ import Testing
         sink.receive(completion: .finished)
         _ = sink.receive(3)
         sink.receive(completion: .finished)
-        #expect(log == ["2", "finished"])
+        #expect(log == ["1", "2", "finished"])
+    }
+
+    @Test func takesACompletionBeforeItsSubscriptionAndThenCancelsOne() {
+        var log: [String] = []
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { _ in log.append("finished") }, receiveValue: { log.append("\($0)") })
+        sink.receive(completion: .finished)
+        let subject = PassthroughSubject<Int, Never>()
+        subject.subscribe(sink)
+        subject.send(5)
+        #expect(log == ["finished"])
     }
 
     @Test func aSecondSubscriptionIsCancelled() {
