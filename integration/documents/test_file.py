@@ -49,7 +49,7 @@ def test_a_missing_file_is_created_with_an_example(tmp_path, serve):
     path = tmp_path / "new.json"
     server = serve(path)
     assert set(json.loads(path.read_text())) == {"posts", "comments", "profile"}
-    assert "created it with an example" in server.log()
+    wait_until(lambda: "created it with an example" in server.log(), 2, message="the log line")
     assert server.call("GET", "/posts")[0] == 200
 
 
@@ -220,3 +220,20 @@ def test_a_full_disk_refuses_the_write_and_changes_nothing(tmp_path, serve):
         for s in list(Server.__dict__.get("_all", [])):
             pass
         subprocess.run(["umount", "-l", str(folder)])
+
+
+def test_an_edit_while_stopped_keeps_the_changes_the_file_did_not_show(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    wait_until(lambda: server.call("GET", "/posts")[0] == 200, 2)
+    assert server.call("POST", "/posts", {"title": "acknowledged"})[0] == 201
+    server.kill9()  # at once: the file may not show the post yet
+    edited = json.loads(path.read_text())
+    edited["posts"] = [p for p in edited["posts"] if p["title"] != "acknowledged"]
+    edited["posts"].append({"id": 50, "title": "by hand while stopped"})
+    path.write_text(json.dumps(edited, indent=2))
+    again = serve(path)
+    titles = {p["title"] for p in again.call("GET", "/posts")[2]}
+    assert {"acknowledged", "by hand while stopped"} <= titles
+    wait_until(lambda: {p["title"] for p in json.loads(path.read_text())["posts"]} >= titles, 2,
+               message="the file shows both")

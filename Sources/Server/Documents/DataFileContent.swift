@@ -27,6 +27,8 @@ struct DataFileContent: Sendable {
     var resources: [Resource]
     /// A hash of the file's bytes.
     var hash: String
+    /// Some item had no id and was given one: the file does not show the state until it is written.
+    var assignedIDs = false
 
     /// Names that are the server's own routes, which a resource may not take.
     static let reservedNames: Set<String> = [
@@ -64,10 +66,9 @@ struct DataFileContent: Sendable {
                 resources.append(
                     Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
             case .array(let elements):
-                resources.append(
-                    Resource(
-                        name: name, kind: .collection, documents: try Self.collection(name, elements, idField: idField))
-                )
+                let (documents, assigned) = try Self.collection(name, elements, idField: idField)
+                assignedIDs = assignedIDs || assigned
+                resources.append(Resource(name: name, kind: .collection, documents: documents))
             default:
                 throw DataFileError(
                     "'\(name)' holds \(member.kindDescription); a resource is an array of objects or an object")
@@ -77,7 +78,7 @@ struct DataFileContent: Sendable {
 
     /// The items of collection `name`, each with an id (ids given to those without, after the largest).
     private static func collection(_ name: String, _ elements: [JSONValue], idField: String) throws(DataFileError)
-        -> [StoredDocument]
+        -> (documents: [StoredDocument], assignedIDs: Bool)
     {
         var objects: [JSONObject] = []
         objects.reserveCapacity(elements.count)
@@ -103,12 +104,14 @@ struct DataFileContent: Sendable {
         }
         var documents: [StoredDocument] = []
         documents.reserveCapacity(objects.count)
+        var assigned = false
         for var object in objects {
             if let raw = object[idField], let id = DocumentID(raw) {
                 documents.append(StoredDocument(id: id, object: object))
                 continue
             }
             // An item without an id gets one, the way a POST would give it.
+            assigned = true
             let value: JSONValue
             if stringIDs > 0 && largest == 0 {
                 var key = ""
@@ -123,7 +126,7 @@ struct DataFileContent: Sendable {
             seen.insert(id)
             documents.append(StoredDocument(id: id, object: object))
         }
-        return documents
+        return (documents, assigned)
     }
 
     /// `object` with `idField` set to `value`: first when it had none (as json-server puts it), else in place.

@@ -85,53 +85,26 @@ final class DataFileService: Sendable {
         self.journal = journal
         let ids = EventIDSource(journalFloor: UInt64(journal.startSeq) * EventIDSource.journalBlock)
         self.ids = ids
+        // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
         var resources = content.resources
-        var nextPositions: [String: Int64] = [:]
-        var fileSeq = journal.startSeq
-        var dirty = false
-        if let state = try journal.load(), state.fileHash == content.hash,
-            Set(state.resources.map(\.name)) == Set(content.resources.map(\.name))
-        {
-            // The file is as the server left it: the journal holds it and any change it does not show yet.
-            resources = try state.resources.map { record in
-                let kind = DocumentResource.Kind(rawValue: record.kind) ?? .collection
-                nextPositions[record.name] = (record.documents.last?.position ?? 0) + 1
-                return DataFileContent.Resource(
-                    name: record.name, kind: kind,
-                    documents: try record.documents.map { row in
-                        let object = try Self.object(row.body)
-                        return StoredDocument(
-                            id: kind == .singular
-                                ? nil : DocumentID(pathSegment: row.key).withValue(object[configuration.idField]),
-                            object: object)
-                    })
+        var dirty = content.assignedIDs
+        let mark = try journal.fileMark()
+        if let mark {
+            let unshown = try journal.entries(after: mark.seq)
+            if !unshown.isEmpty {
+                resources = try Self.applying(unshown, to: resources, idField: configuration.idField)
+                dirty = true
+                Log.info(
+                    mark.hash == content.hash
+                        ? "\(path): \(unshown.count) acknowledged change(s) the file did not show yet were put back"
+                        : "\(path) was edited while stopped; \(unshown.count) change(s) it did not show were kept")
             }
-            fileSeq = state.fileSeq
-            dirty = state.fileSeq < journal.startSeq - 1
-        } else {
-            if let state = try journal.load() {
-                // A person edited the file while no server ran: it is the state, with the acknowledged changes
-                // it does not show put back on top.
-                let unshown = try journal.entries(after: state.fileSeq)
-                if !unshown.isEmpty {
-                    resources = try Self.applying(unshown, to: resources, idField: configuration.idField)
-                    dirty = true
-                    Log.info("\(path) was edited while stopped; \(unshown.count) change(s) it did not show were kept")
-                }
-            }
-            try journal.seed(
-                resources.map { resource in
-                    DocumentResourceRecord(
-                        name: resource.name, kind: resource.kind.rawValue,
-                        documents: resource.documents.enumerated().map { index, document in
-                            StoredRow(
-                                key: document.id?.key ?? "", position: Int64(index + 1),
-                                body: String(decoding: document.bytes, as: UTF8.self))
-                        })
-                }, fileHash: dirty ? "" : content.hash)
-            for resource in resources { nextPositions[resource.name] = Int64(resource.documents.count) + 1 }
-            fileSeq = journal.startSeq
         }
+        // NB: a file that does not show the state yet keeps its old mark until it is written, so the entries
+        // it lacks are put back again if the server dies first.
+        if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash) }
+        let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
+        bytes = []
         topics = resources.enumerated().map { index, resource in
             EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
         }
@@ -139,11 +112,10 @@ final class DataFileService: Sendable {
         store = DocumentStore(
             resources: models, journal: journal, ids: ids,
             topics: Dictionary(uniqueKeysWithValues: zip(models.map(\.name), topics)),
-            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix,
-            nextPositions: nextPositions)
+            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix)
         sync = Mutex(
             Sync(
-                committedSeq: journal.startSeq, fileSeq: dirty ? 0 : fileSeq, fileHash: content.hash,
+                committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,
                 seen: FileStamp(path)))
         let service = WeakBox<DataFileService>()
         store.onCommit.withLock { $0 = { seq in service.value?.committed(seq) } }

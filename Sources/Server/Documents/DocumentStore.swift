@@ -59,7 +59,7 @@ final class DocumentStore: Sendable {
 
     init(
         resources: [DocumentResource], journal: SQLiteDocumentJournal, ids: EventIDSource,
-        topics: [String: EventTopic], idField: String, foreignKeySuffix: String, nextPositions: [String: Int64]
+        topics: [String: EventTopic], idField: String, foreignKeySuffix: String
     ) {
         self.resources = resources
         byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
@@ -68,7 +68,7 @@ final class DocumentStore: Sendable {
         self.topics = topics
         self.idField = idField
         self.foreignKeySuffix = foreignKeySuffix
-        counters = Mutex(DocumentCounters(resources, nextPositions: nextPositions))
+        counters = Mutex(DocumentCounters(resources))
     }
 
     /// Queues `plan`; `respond` gets its response once its changes are committed and applied (or why not).
@@ -126,7 +126,7 @@ final class DocumentStore: Sendable {
         }
         let writes = planned.flatMap { $0.entries }.map { entry in
             DocumentWrite(
-                resource: entry.resource, key: entry.id?.key ?? "", position: view.position(of: entry),
+                resource: entry.resource, key: entry.id?.key ?? "",
                 body: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
         }
         if !writes.isEmpty {
@@ -161,16 +161,14 @@ final class DocumentStore: Sendable {
     }
 }
 
-/// Per resource, the next place in the collection and the largest numeric id, so a `POST` needs no scan.
+/// Per resource, the largest numeric id and whether every id is a string, so a `POST` needs no scan.
 struct DocumentCounters: Sendable {
-    var nextPosition: [String: Int64] = [:]
     var maxID: [String: Int64] = [:]
     var stringIDs: Set<String> = []
 
-    init(_ resources: [DocumentResource], nextPositions: [String: Int64]) {
+    init(_ resources: [DocumentResource]) {
         for resource in resources {
             let items = resource.items
-            nextPosition[resource.name] = max(nextPositions[resource.name] ?? 1, Int64(items.count) + 1)
             var largest: Int64 = 0
             var strings = 0
             for document in items.documents {
@@ -190,7 +188,6 @@ struct DocumentView {
     /// The batch's changes so far, by resource and id (nil value: deleted).
     private var overlay: [String: [DocumentID: JSONObject?]] = [:]
     private var log: [(String, DocumentID?, JSONObject??)] = []
-    private var positions: [String: [DocumentID: Int64]] = [:]
     private var singulars: [String: JSONObject] = [:]
 
     fileprivate init(store: DocumentStore, counters: DocumentCounters) {
@@ -275,23 +272,10 @@ struct DocumentView {
             if let document = entry.document { singulars[entry.resource] = document }
             return
         }
-        let existed = document(entry.resource, id) != nil
         overlay[entry.resource, default: [:]][id] = .some(entry.document)
         if case .integer(let number) = id.value {
             counters.maxID[entry.resource] = max(counters.maxID[entry.resource] ?? 0, number)
         }
-        if !existed, entry.document != nil, positions[entry.resource]?[id] == nil {
-            let position = counters.nextPosition[entry.resource] ?? 1
-            counters.nextPosition[entry.resource] = position + 1
-            positions[entry.resource, default: [:]][id] = position
-        }
-    }
-
-    /// Where the item goes in the journal's order: a new item's place, or (for one that exists) any place,
-    /// which the journal keeps.
-    fileprivate func position(of entry: DocumentStore.Planned) -> Int64 {
-        guard let id = entry.id else { return 0 }
-        return positions[entry.resource]?[id] ?? 0
     }
 
     private static func randomKey() -> String {

@@ -1,24 +1,25 @@
 package import Domain
 import Synchronization
 
-/// The journal of a user's data file (`db.json.livestate` beside `db.json`, or `--data PATH`): the file's
-/// resources and items as the server last committed them, and the entry of every change, in one SQLite
-/// file (WAL, `synchronous=FULL`: a commit that returned is on disk and survives `kill -9`).
+/// The journal of a user's data file (`db.json.livestate` beside `db.json`, or `--data PATH`): the entry of
+/// every change and the file's last write-back, in one SQLite file (WAL, `synchronous=FULL`: a commit that
+/// returned is on disk and survives `kill -9`).
 ///
-/// - `livestate_doc_resources`: each resource's name, kind and place in the file.
-/// - `livestate_docs`: each item's compact JSON under its resource and id text, with its place in the
-///   collection (the singular resource's object has the id text `""`).
-/// - `livestate_doc_entries`: one row per committed change (the item after it, or NULL for a delete); its
-///   `seq` is commit order and the event id's base. The newest `retention` are kept.
-/// - `livestate_doc_file`: the entry the JSON file last showed and a hash of the file's bytes then, so a
-///   start or a watch tells a person's edit from the server's own write, and which acknowledged entries
-///   the file does not show yet (they are put back on top of it).
+/// - `livestate_doc_entries`: one row per committed change: the resource, the item's id text and the
+///   item after it (NULL for a delete); its `seq` is commit order and the event id's base.
+/// - `livestate_doc_file`: the entry the JSON file last showed and a hash of the file's bytes then.
+///
+/// The file and the entries after its mark are the whole state: a start reads the file and puts those
+/// entries back on top (after `kill -9`, the changes the file did not show yet; after a person's edit while
+/// no server ran, the changes the edit could not know). So the journal holds no copy of the items, and a
+/// write costs one row. Entries the file does not show yet are never deleted; of the others, the newest
+/// `retention` are kept.
 ///
 /// One connection behind a `Mutex`, as `SQLiteTodoStore`; one server per file (`SQLiteFileGuard`).
 ///
 /// ```swift
 /// let journal = try SQLiteDocumentJournal(path: "db.json.livestate")
-/// let seqs = try journal.commit([DocumentWrite(resource: "posts", key: "1", position: 1, body: #"{"id":1}"#)])
+/// let seqs = try journal.commit([DocumentWrite(resource: "posts", key: "1", body: #"{"id":1}"#)])
 /// ```
 package final class SQLiteDocumentJournal: Sendable {
     private let connection: Mutex<SQLiteConnection>
@@ -39,11 +40,6 @@ package final class SQLiteDocumentJournal: Sendable {
             guard check == "ok" else { throw TodoStoreError("the file is damaged (quick_check: \(check))") }
             try connection.execute(
                 """
-                CREATE TABLE IF NOT EXISTS livestate_doc_resources(
-                    name TEXT PRIMARY KEY, position INTEGER NOT NULL, kind TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS livestate_docs(
-                    resource TEXT NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL, body TEXT NOT NULL,
-                    PRIMARY KEY (resource, key)) WITHOUT ROWID;
                 CREATE TABLE IF NOT EXISTS livestate_doc_entries(
                     seq INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, key TEXT NOT NULL, body TEXT);
                 CREATE TABLE IF NOT EXISTS livestate_doc_file(
@@ -61,48 +57,12 @@ package final class SQLiteDocumentJournal: Sendable {
         self.connection = Mutex(connection)
     }
 
-    /// What the journal holds, or nil when no file was ever loaded into it.
-    package func load() throws(TodoStoreError) -> DocumentJournalState? {
-        try connection.withLock { connection throws(TodoStoreError) -> DocumentJournalState? in
-            let resources = try connection.query(
-                "SELECT name, kind FROM livestate_doc_resources ORDER BY position")
-            guard !resources.isEmpty else { return nil }
-            var records: [DocumentResourceRecord] = []
-            for row in resources {
-                guard let name = row[0].text, let kind = row[1].text else { continue }
-                let documents = try connection.query(
-                    "SELECT key, position, body FROM livestate_docs WHERE resource = ? ORDER BY position",
-                    [.text(name)]
-                ).compactMap { row -> StoredRow? in
-                    guard let key = row[0].text, let position = row[1].integer, let body = row[2].text else {
-                        return nil
-                    }
-                    return StoredRow(key: key, position: position, body: body)
-                }
-                records.append(DocumentResourceRecord(name: name, kind: kind, documents: documents))
-            }
-            let fileRow = try connection.query("SELECT seq, hash FROM livestate_doc_file WHERE id = 1").first
-            return DocumentJournalState(
-                resources: records, fileSeq: fileRow?[0].integer ?? 0, fileHash: fileRow?[1].text ?? "")
-        }
-    }
-
-    /// Replaces everything with `resources` (the file's content), marking the file as showing it: the
-    /// first start on a file, one transaction.
-    package func seed(_ resources: [DocumentResourceRecord], fileHash: String) throws(TodoStoreError) {
-        try transaction { connection throws(TodoStoreError) in
-            try connection.execute("DELETE FROM livestate_doc_resources; DELETE FROM livestate_docs;")
-            for (index, resource) in resources.enumerated() {
-                try connection.query(
-                    "INSERT INTO livestate_doc_resources(name, position, kind) VALUES (?, ?, ?)",
-                    [.text(resource.name), .integer(Int64(index)), .text(resource.kind)])
-                for document in resource.documents {
-                    try connection.query(
-                        "INSERT INTO livestate_docs(resource, key, position, body) VALUES (?, ?, ?, ?)",
-                        [.text(resource.name), .text(document.key), .integer(document.position), .text(document.body)])
-                }
-            }
-            try Self.markFile(connection, seq: startSeq, hash: fileHash)
+    /// The file's last mark: the entry it showed and the hash of its bytes then; nil before the first start.
+    package func fileMark() throws(TodoStoreError) -> (seq: Int64, hash: String)? {
+        try connection.withLock { connection throws(TodoStoreError) -> (seq: Int64, hash: String)? in
+            let row = try connection.query("SELECT seq, hash FROM livestate_doc_file WHERE id = 1").first
+            guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
+            return (seq, hash)
         }
     }
 
@@ -114,24 +74,17 @@ package final class SQLiteDocumentJournal: Sendable {
             var seqs: [Int64] = []
             seqs.reserveCapacity(writes.count)
             for write in writes {
-                if let body = write.body {
-                    try connection.query(
-                        """
-                        INSERT INTO livestate_docs(resource, key, position, body) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
-                        """, [.text(write.resource), .text(write.key), .integer(write.position), .text(body)])
-                } else {
-                    try connection.query(
-                        "DELETE FROM livestate_docs WHERE resource = ? AND key = ?",
-                        [.text(write.resource), .text(write.key)])
-                }
                 try connection.query(
                     "INSERT INTO livestate_doc_entries(resource, key, body) VALUES (?, ?, ?)",
                     [.text(write.resource), .text(write.key), write.body.map { .text($0) } ?? .null])
                 seqs.append(connection.lastInsertRowID)
             }
             if let last = seqs.last, last % 1024 == 0 {
-                try connection.query("DELETE FROM livestate_doc_entries WHERE seq <= ?", [.integer(last - retention)])
+                try connection.query(
+                    """
+                    DELETE FROM livestate_doc_entries WHERE seq <= ?
+                    AND seq <= coalesce((SELECT seq FROM livestate_doc_file WHERE id = 1), 0)
+                    """, [.integer(last - retention)])
             }
             return seqs
         }
@@ -182,66 +135,19 @@ package final class SQLiteDocumentJournal: Sendable {
     }
 }
 
-/// What a journal held at start: the resources in the file's order and the file's last mark.
-package struct DocumentJournalState: Sendable, Equatable {
-    /// The resources, in order.
-    package var resources: [DocumentResourceRecord]
-    /// The entry the JSON file last showed.
-    package var fileSeq: Int64
-    /// The hash of the file's bytes then.
-    package var fileHash: String
-}
-
-/// One resource as stored: its name, kind (`collection` or `singular`) and items.
-package struct DocumentResourceRecord: Sendable, Equatable {
-    /// The name.
-    package var name: String
-    /// `collection` or `singular`.
-    package var kind: String
-    /// The items in order.
-    package var documents: [StoredRow]
-
-    /// A record of `documents` under `name`.
-    package init(name: String, kind: String, documents: [StoredRow]) {
-        self.name = name
-        self.kind = kind
-        self.documents = documents
-    }
-}
-
-/// One item as stored: its id text, place and compact JSON.
-package struct StoredRow: Sendable, Equatable {
-    /// The id text (`""` for a singular resource's object).
-    package var key: String
-    /// Its place in the collection.
-    package var position: Int64
-    /// The item's compact JSON.
-    package var body: String
-
-    /// A row.
-    package init(key: String, position: Int64, body: String) {
-        self.key = key
-        self.position = position
-        self.body = body
-    }
-}
-
 /// One change to commit: the item `key` of `resource` becomes `body` (nil: deleted).
 package struct DocumentWrite: Sendable {
     /// The resource.
     package var resource: String
     /// The item's id text (`""` for a singular resource).
     package var key: String
-    /// Its place in the collection (kept for an item that exists).
-    package var position: Int64
     /// The item's compact JSON after the change; nil deletes it.
     package var body: String?
 
     /// A write.
-    package init(resource: String, key: String, position: Int64, body: String?) {
+    package init(resource: String, key: String, body: String?) {
         self.resource = resource
         self.key = key
-        self.position = position
         self.body = body
     }
 }

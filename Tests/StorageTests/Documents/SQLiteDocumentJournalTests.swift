@@ -7,39 +7,48 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("journal-\(UUID().uuidString).livestate").path
     }
 
-    @Test func whatIsCommittedIsThereAfterReopening() throws {
+    private func remove(_ file: String) {
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) }
+    }
+
+    /// What a restart needs: the file's mark, and the entries after it in order, deletes included.
+    @Test func entriesAfterTheFilesMarkSurviveAReopen() throws {
         let file = path()
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        defer { remove(file) }
+        let seqs: [Int64]
         do {
             let journal = try SQLiteDocumentJournal(path: file)
-            #expect(try journal.load() == nil)
-            try journal.seed(
-                [
-                    DocumentResourceRecord(
-                        name: "posts", kind: "collection",
-                        documents: [
-                            StoredRow(key: "1", position: 1, body: #"{"id":1}"#)
-                        ])
-                ], fileHash: "h")
-            let seqs = try journal.commit([
-                DocumentWrite(resource: "posts", key: "2", position: 2, body: #"{"id":2}"#),
-                DocumentWrite(resource: "posts", key: "1", position: 0, body: nil),
+            #expect(try journal.fileMark() == nil)
+            try journal.markFile(seq: journal.startSeq, hash: "h")
+            seqs = try journal.commit([
+                DocumentWrite(resource: "posts", key: "2", body: #"{"id":2}"#),
+                DocumentWrite(resource: "posts", key: "1", body: nil),
             ])
             #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1 && seqs[0] > journal.startSeq)
         }
         let reopened = try SQLiteDocumentJournal(path: file)
-        let state = try #require(try reopened.load())
-        #expect(state.resources.map(\.name) == ["posts"])
-        #expect(state.resources[0].documents.map(\.body) == [#"{"id":2}"#])
-        #expect(state.fileHash == "h")
-        let unshown = try reopened.entries(after: state.fileSeq)
-        #expect(unshown.map(\.key) == ["2", "1"] && unshown[1].body == nil)
-        #expect(reopened.startSeq > unshown[1].seq)
+        let mark = try #require(try reopened.fileMark())
+        #expect(mark.hash == "h" && mark.seq < seqs[0])
+        let unshown = try reopened.entries(after: mark.seq)
+        #expect(unshown.map(\.key) == ["2", "1"] && unshown[0].body == #"{"id":2}"# && unshown[1].body == nil)
+        #expect(reopened.startSeq > seqs[1])
+    }
+
+    /// Retention never drops an entry the file does not show yet.
+    @Test func retentionKeepsWhatTheFileDoesNotShow() throws {
+        let file = path()
+        defer { remove(file) }
+        let journal = try SQLiteDocumentJournal(path: file, retention: 1)
+        try journal.markFile(seq: journal.startSeq, hash: "h")
+        for round in 0..<1100 {
+            _ = try journal.commit([DocumentWrite(resource: "posts", key: String(round), body: "{}")])
+        }
+        #expect(try journal.entries(after: journal.startSeq).count == 1100)
     }
 
     @Test func aSecondServerIsRefused() throws {
         let file = path()
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        defer { remove(file) }
         let first = try SQLiteDocumentJournal(path: file)
         #expect(throws: (any Error).self) { try SQLiteDocumentJournal(path: file) }
         _ = first
