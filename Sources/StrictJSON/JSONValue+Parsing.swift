@@ -206,7 +206,7 @@ private struct Converter {
             while let current = iterator {
                 let key = Self.string(json_object_iter_key(current), length: json_object_iter_key_len(current))
                 guard let member = json_object_iter_value(current) else { break }
-                object[key] = try convert(member, depth: depth + 1)
+                object.appendNew(key, try convert(member, depth: depth + 1))
                 iterator = json_object_iter_next(value, current)
             }
             return .object(object)

@@ -42,13 +42,19 @@
 
 /// The members of a JSON object, in the order written, with unique keys.
 ///
-/// NB: `@frozen` with an inlinable read, because the module is built with library evolution: without them
-/// every copy and lookup of a data file's items (thousands per filtered request) went through the value
-/// witness tables instead of being inlined.
+/// NB: the members are one array of pairs, looked up by a scan while the object is small and through an
+/// index of keys once it has more than `indexedCount` members: a data file holds hundreds of thousands of
+/// small objects, for which a dictionary per object cost about twice the memory of the object's text.
+/// `@frozen` with inlinable reads, because the module is built with library evolution: without them every
+/// copy and lookup of a data file's items went through the value witness tables instead of being inlined.
 @frozen public struct JSONObject: Sendable, Equatable {
-    /// The keys in the order written.
-    public private(set) var keys: [String] = []
-    @usableFromInline var values: [String: JSONValue] = [:]
+    /// The members in the order written.
+    public private(set) var members: [(key: String, value: JSONValue)] = []
+    /// Key → position in `members`, kept only for objects of more than `indexedCount` members.
+    @usableFromInline var index: [String: Int]?
+
+    /// Objects of at most this many members have no index (a scan of so few keys is as fast).
+    @usableFromInline static let indexedCount = 16
 
     /// An empty object.
     public init() {}
@@ -58,24 +64,59 @@
         for (key, value) in members { self[key] = value }
     }
 
+    /// The position of `key` in `members`, or nil.
+    @inlinable func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
     /// The value of `key`, or nil. Setting a new key appends it; setting nil removes it.
     public subscript(key: String) -> JSONValue? {
-        @inlinable get { values[key] }
+        @inlinable get { position(of: key).map { members[$0].value } }
         set {
-            if newValue == nil {
-                keys.removeAll { $0 == key }
-            } else if values[key] == nil {
-                keys.append(key)
+            if let position = position(of: key) {
+                if let newValue {
+                    members[position].value = newValue
+                } else {
+                    members.remove(at: position)
+                    reindex()
+                }
+            } else if let newValue {
+                appendNew(key, newValue)
             }
-            values[key] = newValue
         }
     }
 
-    /// The members in the order written.
-    public var members: [(key: String, value: JSONValue)] {
-        keys.map { ($0, values[$0]!) }
+    /// Appends a member whose key the object does not hold (the parser's path: jansson refused duplicates).
+    mutating func appendNew(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+        if index != nil {
+            index?[key] = members.count - 1
+        } else if members.count > Self.indexedCount {
+            reindex()
+        }
     }
 
+    private mutating func reindex() {
+        guard members.count > Self.indexedCount else {
+            index = nil
+            return
+        }
+        var keys: [String: Int] = [:]
+        keys.reserveCapacity(members.count)
+        for (position, member) in members.enumerated() { keys[member.key] = position }
+        index = keys
+    }
+
+    /// The keys in the order written.
+    public var keys: [String] { members.map(\.key) }
+
     /// How many members it has.
-    public var count: Int { keys.count }
+    public var count: Int { members.count }
+
+    /// The same members in the same order.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.members.count == rhs.members.count
+            && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+    }
 }
