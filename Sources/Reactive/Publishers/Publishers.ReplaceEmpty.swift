@@ -58,6 +58,12 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>:
         super.init(downstream: downstream)
     }
 
+    // NB: as Combine's, the upstream is asked for everything once the downstream has its subscription (on top
+    // of what the downstream asks for, which is passed on too).
+    override func didSubscribe(_ subscription: any Subscription) {
+        subscription.request(.unlimited)
+    }
+
     override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
         guard isLive else { return .none }
         state.withLock { $0.sawValue = true }
@@ -86,6 +92,7 @@ private final class ReplaceEmptyInner<Downstream: Subscriber>:
     }
 
     override func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         let send = state.withLock { state -> Bool in
             state.demand += demand
             defer { state.pending = false }

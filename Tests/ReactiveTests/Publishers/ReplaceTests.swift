@@ -69,3 +69,24 @@ import Testing
         }
     }
 }
+
+/// `replaceEmpty` as Combine's: it asks the upstream for everything once the downstream has its subscription,
+/// and passes the downstream's own requests on too.
+@Suite struct ReplaceEmptyDemandTests {
+    @Test func asksForEverythingAfterTheDownstreamsFirstRequest() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.replaceEmpty(with: 0).track(initialDemand: .max(42))
+        upstream.subscribe()
+        tracker.request(.max(5))
+        #expect(upstream.subscription.calls == [.requested(.max(42)), .requested(.unlimited), .requested(.max(5))])
+    }
+
+    @Test func aRequestOfZeroTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            let tracker = upstream.replaceEmpty(with: 0).track(initialDemand: .none)
+            upstream.subscribe()
+            tracker.request(.none)
+        }
+    }
+}
