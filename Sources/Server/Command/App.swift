@@ -76,6 +76,8 @@ final class App: Sendable {
             try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
         }
         self.dataFile = dataFile
+        // The load's transient memory (the file's bytes, jansson's tree) goes back to the kernel at once.
+        if dataFile != nil { Allocator.trim() }
         eventTopics = dataFile?.topics ?? EventTopic.allCases
         let ids =
             dataFile?.ids ?? EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock)
