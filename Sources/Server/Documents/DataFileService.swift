@@ -169,9 +169,9 @@ final class DataFileService: Sendable {
             defer { sync.scheduled = true }
             return !sync.scheduled
         }
-        // NB: 200 ms gathers a burst of writes into one rewrite; a large file waits as long as its last rewrite
+        // NB: 500 ms gathers a burst of writes into one rewrite; a large file waits as long as its last rewrite
         // took (at most 800 ms), so rewrites take at most half of a core and the file is within ~1 s.
-        let wait = min(800, max(200, sync.withLock { $0.lastRewriteMilliseconds }))
+        let wait = min(800, max(500, sync.withLock { $0.lastRewriteMilliseconds }))
         if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(wait)) { [weak self] in self?.writeBack() } }
     }
 
