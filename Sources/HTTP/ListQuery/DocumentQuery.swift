@@ -139,7 +139,7 @@ package struct DocumentQuery: Sendable {
             }.map(\.item)
             if let failed { throw failed }
         }
-        return Self.window(window, of: selected)
+        return window.page(of: selected)
     }
 
     /// Whether `object` passes every filter and the search (a live query's test of one item).
@@ -151,24 +151,6 @@ package struct DocumentQuery: Sendable {
         for (filter, patterns) in matchers where try !Self.passes(object, filter, patterns) { return false }
         if let search, !Self.contains(.object(object), search) { return false }
         return true
-    }
-
-    /// The window's part of `items` (all of them counted in `totalCount`).
-    static func window<Item>(_ window: ListQuery.Window, of items: [Item]) -> ListQueryPage<Item> {
-        let total = items.count
-        switch window {
-        case .all:
-            return ListQueryPage(items: items, totalCount: total, page: nil)
-        case .page(let number, let limit):
-            let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: limit)
-            let start = overflow ? total : min(offset, total)
-            let end = start + min(limit, total - start)
-            return ListQueryPage(items: Array(items[start..<end]), totalCount: total, page: (number, limit))
-        case .range(let start, let end):
-            let lower = min(start, total)
-            let upper = max(lower, min(end ?? total, total))
-            return ListQueryPage(items: Array(items[lower..<upper]), totalCount: total, page: nil)
-        }
     }
 
     // MARK: Values

@@ -102,22 +102,7 @@ package struct ListQuery: Sendable, Equatable {
         var selected = items
         if !conditions.isEmpty || !searches.isEmpty { selected = try filtered(items, &meter) }
         if !sortKeys.isEmpty { selected = try sorted(selected, &meter) }
-        let total = selected.count
-        switch window {
-        case .all:
-            return ListQueryPage(items: selected, totalCount: total, page: nil)
-        case .page(let number, let limit):
-            // NB: `_page` and `_limit` go up to Int.max: a product or sum past it means "beyond the end".
-            let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: limit)
-            let start = overflow ? total : min(offset, total)
-            let end = start + min(limit, total - start)
-            return ListQueryPage(
-                items: Array(selected[max(0, start)..<end]), totalCount: total, page: (number, limit))
-        case .range(let start, let end):
-            let lower = min(start, total)
-            let upper = max(lower, min(end ?? total, total))
-            return ListQueryPage(items: Array(selected[lower..<upper]), totalCount: total, page: nil)
-        }
+        return window.page(of: selected)
     }
 
     /// The items that pass every condition and search, within `workBudget`.

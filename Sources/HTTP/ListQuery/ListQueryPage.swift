@@ -75,3 +75,25 @@ package struct ListQueryPage<Item: Sendable>: Sendable {
         }
     }
 }
+
+extension ListQuery.Window {
+    /// The window's part of `items` (all of them counted in `totalCount`): the one slicing of every list
+    /// query, seed or data file.
+    package func page<Item>(of items: [Item]) -> ListQueryPage<Item> {
+        let total = items.count
+        switch self {
+        case .all:
+            return ListQueryPage(items: items, totalCount: total, page: nil)
+        case .page(let number, let limit):
+            // NB: `_page` and `_limit` go up to Int.max: a product or sum past it means "beyond the end".
+            let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: limit)
+            let start = overflow ? total : min(offset, total)
+            let end = start + min(limit, total - start)
+            return ListQueryPage(items: Array(items[start..<end]), totalCount: total, page: (number, limit))
+        case .range(let start, let end):
+            let lower = min(start, total)
+            let upper = max(lower, min(end ?? total, total))
+            return ListQueryPage(items: Array(items[lower..<upper]), totalCount: total, page: nil)
+        }
+    }
+}

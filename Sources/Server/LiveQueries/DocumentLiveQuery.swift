@@ -24,13 +24,7 @@ struct DocumentLiveQuery: LiveQuery {
         nil
     }
 
-    var window: LiveWindow {
-        switch query.window {
-        case .all: .all
-        case .page(let number, let limit): .page(number, limit: limit)
-        case .range(let start, let end): .range(start: start, end: end)
-        }
-    }
+    var window: LiveWindow { LiveWindow(query.window) }
 
     var indexTerms: LiveIndexTerms? {
         query.indexableFilter.map { LiveIndexTerms(field: $0.path.joined(separator: "."), values: $0.values) }

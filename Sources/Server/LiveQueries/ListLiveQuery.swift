@@ -26,13 +26,7 @@ struct ListLiveQuery<Item: ListQueryItem & Equatable>: LiveQuery {
         query.orders(lhs, before: rhs)
     }
 
-    var window: LiveWindow {
-        switch query.window {
-        case .all: .all
-        case .page(let number, let limit): .page(number, limit: limit)
-        case .range(let start, let end): .range(start: start, end: end)
-        }
-    }
+    var window: LiveWindow { LiveWindow(query.window) }
 
     var indexTerms: LiveIndexTerms? {
         query.equalityFilters.first.map { LiveIndexTerms(field: $0.field, values: $0.values) }

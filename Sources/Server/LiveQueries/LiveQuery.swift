@@ -1,3 +1,5 @@
+import HTTP
+
 /// A query the live-query engine follows: which items it holds, in which order, which part of them, and the
 /// equality filter it is indexed under. The engine knows nothing else of a collection's query language, so
 /// any collection (the seed lists with `ListQuery`, schemaless JSON files with their own query type) plugs
@@ -53,6 +55,15 @@ enum LiveWindow: Sendable, Equatable {
     case all
     /// Items `start..<end`, zero-based, clamped to the list (`end` nil: to the end).
     case range(start: Int, end: Int?)
+
+    /// The live form of a list query's window.
+    init(_ window: ListQuery.Window) {
+        switch window {
+        case .all: self = .all
+        case .page(let number, let limit): self = .page(number, limit: limit)
+        case .range(let start, let end): self = .range(start: start, end: end)
+        }
+    }
 
     /// The `range` of page `number` (1-based) of `limit` items.
     static func page(_ number: Int, limit: Int) -> LiveWindow {
