@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Storage
 
 /// What the command line asks for.
 enum CommandLineAction: Equatable {
@@ -74,7 +75,7 @@ enum CommandLineOptions {
                              the cascade of a delete
           --read-only        refuse every write with 405 (LIVESTATE_READ_ONLY=1; also --ro)
           --data PATH        the journal of the file's changes (default FILE.json.livestate beside it), or
-                             :memory: (nothing kept, the file left untouched), or postgres://…
+                             :memory: (nothing kept, the file left untouched)
           --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
           --watch, -w        accepted for json-server's sake: the file is always watched
           -h, --help         print this help and exit
@@ -180,6 +181,12 @@ enum CommandLineOptions {
         if let (path, source) = value("data") {
             guard !path.isEmpty else { throw CommandLineError("\(source): the data path is empty") }
             configuration.dataPath = path
+        }
+        if configuration.dataFile != nil, PostgresURI.matches(configuration.dataPath) {
+            // NB: said at once rather than letting SQLite create a file named after the URI.
+            throw CommandLineError(
+                "--data: a data file's journal is an SQLite file or :memory:; PostgreSQL with a data file is not "
+                    + "supported yet (docs/own-data.md)")
         }
         if let (field, source) = value("id") {
             guard !field.isEmpty, !field.contains(".") else {
