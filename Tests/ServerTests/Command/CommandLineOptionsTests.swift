@@ -105,7 +105,8 @@ import Testing
         (["--allowed-hosts", " "], "--allowed-hosts"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
         (["--journal-retention", "0"], "--journal-retention"), (["a.json", "stray"], "stray"), (["--data"], "--data"),
-        (["--read-only=2"], "--read-only"), (["db.json", "--data", "postgres://u@h/d"], "--data"), (["-p", "x"], "--port"), (["--id", "a.b"], "--id"),
+        (["--read-only=2"], "--read-only"), (["db.json", "--data", "postgres://u@h/d"], "--data"),
+        (["-p", "x"], "--port"), (["--id", "a.b"], "--id"),
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),
         (["--body-files", #filePath], "--body-files"),
     ])
