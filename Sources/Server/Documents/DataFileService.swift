@@ -265,7 +265,6 @@ final class DataFileService: Sendable {
         let journal = self.journal
         let path = self.path
         let touchedAny = Mutex(false)
-        let idField = store.idField
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
             // NB: read here, on the commit queue, so a write committed after the save was seen is counted too.
@@ -307,7 +306,6 @@ final class DataFileService: Sendable {
                     entries.append(.init(resource: resource.name, id: id, document: nil))
                 }
             }
-            _ = idField
             return DocumentStore.Plan(entries: entries, response: .noContent)
         }) { _ in done.signal() }
         done.wait()
