@@ -177,8 +177,11 @@ package final class FolderWatch: @unchecked Sendable {
         defer { closedir(directory) }
         var names = Set<String>()
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            // NB: the name is read in place, up to its NUL: a copy of `pointee` (or of `d_name`, 256 bytes) reads
+            // past the end of a short entry, which readdir's buffer does not hold (AddressSanitizer's
+            // heap-buffer-overflow).
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 1) { String(cString: $0) }
             }
             if name != "." && name != ".." { names.insert(name) }
         }
