@@ -1,0 +1,227 @@
+import Domain
+import StrictJSON
+
+/// The OpenAPI 3.1 document of a user's data file, made once at start from its resources: per collection
+/// its list and item routes with the query language, per singular resource its routes, `/db` and
+/// `/healthz`; each item schema names the top-level fields the file's items had, with the JSON types seen
+/// for each in its description. Any value is allowed for any field, and other fields too: items are
+/// schemaless, and a write may give a field another type.
+///
+/// ```swift
+/// let bytes = DataFileOpenAPI.document(for: service.store, readOnly: false).compactBytes
+/// ```
+enum DataFileOpenAPI {
+    /// The document for `store`'s resources; without write operations when `readOnly`.
+    static func document(for store: DocumentStore, readOnly: Bool, tokenRequired: Bool) -> JSONValue {
+        var paths = JSONObject()
+        paths["/healthz"] = .object(
+            JSONObject(["get": operation("The server is up", id: "health", responses: ["200": json(object([:]))])]))
+        paths["/db"] = .object(
+            JSONObject([
+                "get": operation(
+                    "The whole state: every resource under its name", id: "database",
+                    responses: ["200": json(object([:]))])
+            ]))
+        var schemas = JSONObject()
+        schemas["Error"] = .object(
+            JSONObject([
+                "type": .string("object"),
+                "properties": .object(JSONObject(["error": stringSchema, "message": stringSchema])),
+                "required": .array([.string("error"), .string("message")]),
+            ]))
+        for resource in store.resources {
+            let name = resource.name
+            let schemaName = "Item_" + name
+            schemas[schemaName] = inferredSchema(resource)
+            let item = ref("#/components/schemas/" + schemaName)
+            switch resource.kind {
+            case .singular:
+                var path = JSONObject([
+                    "get": operation(
+                        "The singular resource \(name)", id: "read_" + name, responses: ["200": json(item)])
+                ])
+                if !readOnly {
+                    for (method, summary) in [
+                        ("put", "Replaces it"), ("post", "Replaces it"), ("patch", "Merges the top-level fields"),
+                    ] {
+                        path[method] = writeOperation(
+                            summary, id: method + "_" + name, body: object([:]), responses: ["200": json(item)],
+                            token: tokenRequired)
+                    }
+                }
+                paths["/" + name] = .object(path)
+            case .collection:
+                var list = JSONObject([
+                    "get": operation(
+                        "The items of \(name), with json-server's query language (docs/own-data.md); with "
+                            + "Accept: text/event-stream, the query's result live",
+                        id: "list_" + name, parameters: listParameters,
+                        responses: [
+                            "200": json(.object(JSONObject(["type": .string("array"), "items": item]))),
+                            "400": errorResponse,
+                        ])
+                ])
+                var one = JSONObject([
+                    "get": operation(
+                        "One item of \(name)", id: "get_" + name,
+                        parameters: [idParameter, query("_embed", stringSchema), query("_expand", stringSchema)],
+                        responses: ["200": json(item), "404": errorResponse])
+                ])
+                if !readOnly {
+                    list["post"] = writeOperation(
+                        "Adds an item (its id kept when free, else the next one)", id: "create_" + name,
+                        body: object([:]),
+                        responses: ["201": json(item), "409": errorResponse], token: tokenRequired)
+                    one["put"] = writeOperation(
+                        "Replaces the item (its id stays)", id: "replace_" + name, parameters: [idParameter],
+                        body: object([:]),
+                        responses: ["200": json(item), "404": errorResponse], token: tokenRequired)
+                    one["patch"] = writeOperation(
+                        "Merges the top-level fields", id: "update_" + name, parameters: [idParameter],
+                        body: object([:]),
+                        responses: ["200": json(item), "404": errorResponse], token: tokenRequired)
+                    one["delete"] = writeOperation(
+                        "Deletes the item and the items of other collections that name it as their parent",
+                        id: "delete_" + name, parameters: [idParameter], body: nil,
+                        responses: ["200": json(object([:])), "404": errorResponse],
+                        token: tokenRequired)
+                }
+                paths["/" + name] = .object(list)
+                paths["/" + name + "/{id}"] = .object(one)
+            }
+        }
+        return .object(
+            JSONObject([
+                "openapi": .string("3.1.0"),
+                "info": .object(
+                    JSONObject([
+                        "title": .string("LiveState: a data file"),
+                        "version": .string(LiveStateVersion.current),
+                        "description": .string(
+                            "The resources of the data file this server was started on, json-server style "
+                                + "(docs/own-data.md). Every error is {\"error\",\"message\"}; any request may also be "
+                                + "answered 403 host_not_allowed (a Host that is not this machine's), 413 (a body "
+                                + "over 1 MiB) or 415 (a body that is not JSON)."),
+                    ])),
+                "paths": .object(paths),
+                "components": .object(JSONObject(["schemas": .object(schemas)])),
+            ]))
+    }
+
+    // MARK: Parts
+
+    private static let stringSchema = JSONValue.object(JSONObject(["type": .string("string")]))
+
+    private static let errorResponse = JSONValue.object(
+        JSONObject([
+            "description": .string("an error"),
+            "content": .object(
+                JSONObject(["application/json": .object(JSONObject(["schema": ref("#/components/schemas/Error")]))])),
+        ]))
+
+    private static let idParameter = JSONValue.object(
+        JSONObject([
+            "name": .string("id"), "in": .string("path"), "required": .bool(true),
+            "schema": .object(JSONObject(["type": .string("string"), "minLength": .integer(1)])),
+        ]))
+
+    private static var listParameters: [JSONValue] {
+        let integerAtLeast = { (minimum: Int64) in
+            JSONValue.object(JSONObject(["type": .string("integer"), "minimum": .integer(minimum)]))
+        }
+        return [
+            query("q", stringSchema), query("_sort", stringSchema),
+            query(
+                "_order",
+                .object(JSONObject(["type": .string("string"), "enum": .array([.string("asc"), .string("desc")])]))),
+            query("_page", integerAtLeast(1)), query("_limit", integerAtLeast(0)), query("_start", integerAtLeast(0)),
+            query("_end", integerAtLeast(0)), query("_embed", stringSchema), query("_expand", stringSchema),
+        ]
+    }
+
+    private static func ref(_ target: String) -> JSONValue { .object(JSONObject(["$ref": .string(target)])) }
+
+    private static func object(_ properties: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(JSONObject(["type": .string("object"), "properties": .object(JSONObject(properties))]))
+    }
+
+    private static func json(_ schema: JSONValue) -> JSONValue {
+        .object(
+            JSONObject([
+                "description": .string("the answer"),
+                "content": .object(JSONObject(["application/json": .object(JSONObject(["schema": schema]))])),
+            ]))
+    }
+
+    private static func query(_ name: String, _ schema: JSONValue) -> JSONValue {
+        .object(
+            JSONObject(["name": .string(name), "in": .string("query"), "required": .bool(false), "schema": schema]))
+    }
+
+    private static func operation(
+        _ summary: String, id: String, parameters: [JSONValue] = [], responses: KeyValuePairs<String, JSONValue>
+    ) -> JSONValue {
+        var operation = JSONObject(["summary": .string(summary), "operationId": .string(id)])
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        operation["responses"] = .object(JSONObject(responses))
+        return .object(operation)
+    }
+
+    private static func writeOperation(
+        _ summary: String, id: String, parameters: [JSONValue] = [], body: JSONValue?,
+        responses: KeyValuePairs<String, JSONValue>, token: Bool
+    ) -> JSONValue {
+        guard case .object(var operation) = operation(summary, id: id, parameters: parameters, responses: responses),
+            case .object(var answers)? = operation["responses"]
+        else { return .null }
+        answers["400"] = errorResponse
+        if token { answers["401"] = errorResponse }
+        answers["503"] = errorResponse
+        operation["responses"] = .object(answers)
+        if let body {
+            operation["requestBody"] = .object(
+                JSONObject([
+                    "required": .bool(true),
+                    "content": .object(JSONObject(["application/json": .object(JSONObject(["schema": body]))])),
+                ]))
+        }
+        return .object(operation)
+    }
+
+    /// The union of the items' top-level fields, each described with the JSON types seen for it; any value,
+    /// any other field, and none required (items are schemaless; a write may add, drop or retype any).
+    private static func inferredSchema(_ resource: DocumentResource) -> JSONValue {
+        var types: [(name: String, types: [String])] = []
+        var position: [String: Int] = [:]
+        let documents = resource.kind == .singular ? [resource.singular].compactMap { $0 } : resource.items.documents
+        for document in documents.prefix(1_000) {
+            for (key, value) in document.object.members {
+                let type = typeName(value)
+                if let index = position[key] {
+                    if !types[index].types.contains(type) { types[index].types.append(type) }
+                } else {
+                    position[key] = types.count
+                    types.append((key, [type]))
+                }
+            }
+        }
+        var properties = JSONObject()
+        for (name, seen) in types.prefix(200) {
+            properties[name] = .object(
+                JSONObject(["description": .string("in the file: " + seen.joined(separator: " or "))]))
+        }
+        return .object(JSONObject(["type": .string("object"), "properties": .object(properties)]))
+    }
+
+    private static func typeName(_ value: JSONValue) -> String {
+        switch value {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .real: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
