@@ -113,14 +113,12 @@ final class DocumentStore: Sendable {
         var responses: [Response?] = Array(repeating: nil, count: batch.count)
         var planned: [(index: Int, entries: [Planned])] = []
         for (index, write) in batch.enumerated() {
-            let mark = view.mark()
             do throws(HTTPError) {
                 let plan = try write.plan(&view)
                 for entry in plan.entries { view.record(entry) }
                 responses[index] = plan.response
                 if !plan.entries.isEmpty { planned.append((index, plan.entries)) }
             } catch {
-                view.rollBack(to: mark)
                 responses[index] = Response(error: error)
             }
         }
@@ -187,7 +185,6 @@ struct DocumentView {
     fileprivate(set) var counters: DocumentCounters
     /// The batch's changes so far, by resource and id (nil value: deleted).
     private var overlay: [String: [DocumentID: JSONObject?]] = [:]
-    private var log: [(String, DocumentID?, JSONObject??)] = []
     private var singulars: [String: JSONObject] = [:]
 
     fileprivate init(store: DocumentStore, counters: DocumentCounters) {
@@ -258,16 +255,8 @@ struct DocumentView {
         return keys
     }
 
-    fileprivate func mark() -> Int { log.count }
-
-    fileprivate mutating func rollBack(to mark: Int) {
-        // NB: a plan that threw recorded nothing (entries are recorded after it returns), so only what the
-        // plan itself changed (counters through `newID`) needs putting back; ids taken stay taken, harmless.
-        _ = mark
-    }
-
+    /// Adds a plan's change to the batch (after the plan returned: a plan that throws leaves nothing).
     fileprivate mutating func record(_ entry: DocumentStore.Planned) {
-        log.append((entry.resource, entry.id, .some(entry.document)))
         guard let id = entry.id else {
             if let document = entry.document { singulars[entry.resource] = document }
             return
