@@ -74,3 +74,20 @@ def test_public_serves_the_users_own_files_instead(data_file, serve, tmp_path):
     server = serve(data_file({"posts": []}), "--public", str(folder))
     status, _, body = server.call("GET", "/")
     assert status == 200 and b"mine" in body
+
+
+def test_many_collections_keep_live_counts_and_a_paged_table(data_file, serve, driver):
+    content = {f"c{i}": [{"id": n, "v": n} for n in range(1, 4)] for i in range(6)}
+    content["c0"] = [{"id": n, "v": n} for n in range(1, 121)]
+    server = serve(data_file(content))
+    driver.get(server.base + "/")
+    wait = WebDriverWait(driver, 10)
+    wait.until(lambda d: rows(d) == [str(n) for n in range(1, 51)])
+    server.call("POST", "/c5", {"v": 9})
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-count="c5"]').text == "4")
+    driver.find_element(By.XPATH, "//button[contains(., 'Next')]").click()
+    wait.until(lambda d: rows(d) == [str(n) for n in range(51, 101)])
+    server.call("DELETE", "/c0/60")
+    wait.until(lambda d: rows(d) == [str(n) for n in range(51, 102) if n != 60])
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []

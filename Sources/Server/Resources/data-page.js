@@ -1,7 +1,11 @@
 // The built-in page of a data file: the resources with live counts, and a chosen collection as a live
-// table (rows appear, change and disappear as the data does). One EventSource on /events?diff=1.
+// table (rows appear, change and disappear as the data does), a page of 50 rows at a time. Everything it
+// shows comes from live queries (docs/api.md, "Live queries"), so it receives nothing it does not show:
+// per collection `?_limit=0` (its count only), for the table `?_page=N&_limit=50`, and the singular
+// resources' topics of /events.
 "use strict";
-const state = { resources: {}, chosen: null, idField: "id" };
+const PAGE = 50;
+const state = { resources: {}, chosen: null, page: 1, idField: "id", table: null, counts: {} };
 const list = document.getElementById("resources");
 const view = document.getElementById("view");
 const title = document.getElementById("title");
@@ -9,9 +13,36 @@ const status = document.getElementById("status");
 
 function keyOf(id) { return typeof id + ":" + String(id); }
 
-function render() {
+// The client rule of a live query's change: drop the deleted and updated ids, then put the inserted and
+// updated items at their indices, lowest index first.
+function applyChange(items, change) {
+  const gone = new Set(change.deleted.map(keyOf).concat(change.updated.map((item) => keyOf(item[state.idField]))));
+  const kept = items.filter((item) => !gone.has(keyOf(item[state.idField])));
+  const placed = change.inserted.map((item, i) => [change.insertedAt[i], item])
+    .concat(change.updated.map((item, i) => [change.updatedAt[i], item]))
+    .sort((a, b) => a[0] - b[0]);
+  for (const [index, item] of placed) kept.splice(index, 0, item);
+  return kept;
+}
+
+function live(url, onResult, onChange) {
+  const source = new EventSource(url);
+  source.addEventListener("result", (event) => onResult(JSON.parse(event.data)));
+  source.addEventListener("change", (event) => onChange(JSON.parse(event.data)));
+  source.onopen = () => { status.textContent = "Live"; };
+  source.onerror = () => { status.textContent = source.readyState === EventSource.CLOSED ? "Offline" : "Reconnecting…"; };
+  return source;
+}
+
+function setCount(name, text) {
+  state.counts[name] = text;
+  const count = document.querySelector(`[data-count="${CSS.escape(name)}"]`);
+  if (count) count.textContent = text;
+}
+
+function renderList() {
   list.textContent = "";
-  for (const [name, resource] of Object.entries(state.resources)) {
+  for (const [name, kind] of Object.entries(state.resources)) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
@@ -22,33 +53,23 @@ function render() {
     const count = document.createElement("span");
     count.className = "count";
     count.dataset.count = name;
-    count.textContent = Array.isArray(resource.value) ? String(resource.value.length) : "object";
+    count.textContent = state.counts[name] ?? (kind === "collection" ? "…" : "object");
     button.append(label, count);
-    button.addEventListener("click", () => { state.chosen = name; render(); });
+    button.addEventListener("click", () => choose(name, 1));
     item.append(button);
     list.append(item);
   }
-  renderChosen();
 }
 
-function renderChosen(changed) {
-  const resource = state.resources[state.chosen];
-  if (!resource) return;
-  title.textContent = "/" + state.chosen;
+function renderTable(rows, total, changed) {
   view.textContent = "";
-  if (!Array.isArray(resource.value)) {
-    const pre = document.createElement("pre");
-    pre.textContent = JSON.stringify(resource.value, null, 2);
-    view.append(pre);
-    return;
-  }
   const columns = [];
-  for (const row of resource.value) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
+  for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
   const table = document.createElement("table");
   const head = table.createTHead().insertRow();
   for (const column of columns) { const th = document.createElement("th"); th.textContent = column; head.append(th); }
   const body = table.createTBody();
-  for (const row of resource.value) {
+  for (const row of rows) {
     const tr = body.insertRow();
     tr.dataset.id = String(row[state.idField]);
     if (changed && changed.has(keyOf(row[state.idField]))) tr.className = "changed";
@@ -59,43 +80,88 @@ function renderChosen(changed) {
     }
   }
   view.append(table);
+  const pages = Math.max(1, Math.ceil(total / PAGE));
+  const nav = document.createElement("p");
+  nav.className = "pages";
+  const previous = document.createElement("button");
+  previous.type = "button";
+  previous.textContent = "‹ Previous";
+  previous.disabled = state.page <= 1;
+  previous.addEventListener("click", () => choose(state.chosen, state.page - 1));
+  const next = document.createElement("button");
+  next.type = "button";
+  next.textContent = "Next ›";
+  next.disabled = state.page >= pages;
+  next.addEventListener("click", () => choose(state.chosen, state.page + 1));
+  const where = document.createElement("span");
+  where.dataset.page = String(state.page);
+  where.textContent = ` page ${state.page} of ${pages} `;
+  nav.append(previous, where, next);
+  view.append(nav);
 }
 
-function apply(name, data) {
-  const resource = state.resources[name] || (state.resources[name] = { value: null });
-  if (!Array.isArray(resource.value) || !("inserted" in data && "deleted" in data)) {
-    resource.value = data;
-    return null;
-  }
-  const changed = new Set();
-  const deleted = new Set(data.deleted.map(keyOf));
-  let rows = resource.value.filter((row) => !deleted.has(keyOf(row[state.idField])));
-  const updated = new Map(data.updated.map((row) => [keyOf(row[state.idField]), row]));
-  rows = rows.map((row) => updated.get(keyOf(row[state.idField])) || row);
-  for (const row of data.updated) changed.add(keyOf(row[state.idField]));
-  for (const row of data.inserted) { rows.push(row); changed.add(keyOf(row[state.idField])); }
-  resource.value = rows;
-  return changed;
+function renderObject(value) {
+  view.textContent = "";
+  const pre = document.createElement("pre");
+  pre.textContent = JSON.stringify(value, null, 2);
+  view.append(pre);
 }
 
-function connect(names) {
-  const source = new EventSource("/events?diff=1");
-  source.onopen = () => { status.textContent = "Live"; };
-  source.onerror = () => { status.textContent = source.readyState === EventSource.CLOSED ? "Offline" : "Reconnecting…"; };
-  for (const name of names) {
-    source.addEventListener(name, (event) => {
-      const changed = apply(name, JSON.parse(event.data));
-      if (name === state.chosen) renderChosen(changed); else render();
-      const count = document.querySelector(`[data-count="${CSS.escape(name)}"]`);
-      const value = state.resources[name].value;
-      if (count) count.textContent = Array.isArray(value) ? String(value.length) : "object";
-    });
-  }
+function choose(name, page) {
+  state.chosen = name;
+  state.page = page;
+  renderList();
+  title.textContent = "/" + name;
+  if (state.table) { state.table.close(); state.table = null; }
+  if (state.resources[name] !== "collection") { renderObject(state.singulars[name]); return; }
+  let rows = [];
+  let total = 0;
+  state.table = live(`/${encodeURIComponent(name)}?_page=${page}&_limit=${PAGE}`, (result) => {
+    rows = result.items; total = result.total;
+    renderTable(rows, total);
+  }, (change) => {
+    rows = applyChange(rows, change); total = change.total;
+    renderTable(rows, total, new Set(change.inserted.concat(change.updated).map((row) => keyOf(row[state.idField]))));
+  });
 }
 
 fetch("/db").then((response) => response.json()).then((db) => {
-  for (const [name, value] of Object.entries(db)) state.resources[name] = { value };
-  state.chosen = Object.keys(db).find((name) => Array.isArray(db[name])) || Object.keys(db)[0] || null;
-  render();
-  connect(Object.keys(db));
+  state.singulars = {};
+  for (const [name, value] of Object.entries(db)) {
+    state.resources[name] = Array.isArray(value) ? "collection" : "singular";
+    if (!Array.isArray(value)) { state.singulars[name] = value; setCount(name, "object"); }
+  }
+  renderList();
+  const collections = Object.keys(db).filter((name) => state.resources[name] === "collection");
+  if (collections.length <= 3) {
+    for (const name of collections) {
+      live(`/${encodeURIComponent(name)}?_limit=0`, (result) => setCount(name, String(result.total)),
+        (change) => setCount(name, String(change.total)));
+    }
+  } else {
+    // NB: a browser opens at most six connections to one server: past three collections, their counts
+    // come from one /events stream of their changes instead of a stream each.
+    const counts = Object.fromEntries(collections.map((name) => [name, db[name].length]));
+    for (const name of collections) setCount(name, String(counts[name]));
+    const source = new EventSource(`/events?diff=1&topics=${collections.map(encodeURIComponent).join(",")}`);
+    for (const name of collections) {
+      source.addEventListener(name, (event) => {
+        const data = JSON.parse(event.data);
+        counts[name] = Array.isArray(data) ? data.length : counts[name] + data.inserted.length - data.deleted.length;
+        setCount(name, String(counts[name]));
+      });
+    }
+  }
+  const singulars = Object.keys(state.singulars);
+  if (singulars.length > 0) {
+    const source = new EventSource(`/events?topics=${singulars.map(encodeURIComponent).join(",")}`);
+    for (const name of singulars) {
+      source.addEventListener(name, (event) => {
+        state.singulars[name] = JSON.parse(event.data);
+        if (state.chosen === name) renderObject(state.singulars[name]);
+      });
+    }
+  }
+  const first = Object.keys(db).find((name) => state.resources[name] === "collection") || Object.keys(db)[0];
+  if (first) choose(first, 1);
 });
