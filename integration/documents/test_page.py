@@ -10,6 +10,7 @@ import pytest
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -33,7 +34,9 @@ def driver():
 
 
 def rows(driver):
-    return [row.get_attribute("data-id") for row in driver.find_elements(By.CSS_SELECTOR, "#view tbody tr")]
+    # NB: read in one script: the table is rebuilt on every change, so elements found one call earlier go stale.
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#view tbody tr'), (row) => row.dataset.id)")
 
 
 def test_the_page_lists_resources_and_keeps_the_table_live(data_file, serve, driver):
@@ -43,7 +46,7 @@ def test_the_page_lists_resources_and_keeps_the_table_live(data_file, serve, dri
         "profile": {"name": "me"},
     }))
     driver.get(server.base + "/")
-    wait = WebDriverWait(driver, 10)
+    wait = WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,))
     wait.until(lambda d: d.find_element(By.ID, "status").text == "Live")
     counts = {e.get_attribute("data-count"): e.text for e in driver.find_elements(By.CSS_SELECTOR, "[data-count]")}
     assert counts == {"posts": "2", "comments": "1", "profile": "object"}
@@ -81,7 +84,7 @@ def test_many_collections_keep_live_counts_and_a_paged_table(data_file, serve, d
     content["c0"] = [{"id": n, "v": n} for n in range(1, 121)]
     server = serve(data_file(content))
     driver.get(server.base + "/")
-    wait = WebDriverWait(driver, 10)
+    wait = WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,))
     wait.until(lambda d: rows(d) == [str(n) for n in range(1, 51)])
     server.call("POST", "/c5", {"v": 9})
     wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-count="c5"]').text == "4")

@@ -26,6 +26,12 @@ package struct DocumentID: Hashable, Sendable {
         if let number = Int64(key), String(number) == key { value = .integer(number) } else { value = .string(key) }
     }
 
+    /// A random URL-safe string id of 10 characters (a collection whose ids are strings).
+    package static func random() -> DocumentID {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+        return DocumentID(.string(String((0..<10).map { _ in alphabet.randomElement()! })))!
+    }
+
     package static func == (lhs: DocumentID, rhs: DocumentID) -> Bool { lhs.key == rhs.key }
     package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }

@@ -74,22 +74,20 @@ package final class DocumentResource: Sendable {
     /// The item `id` now, or nil (without making the ordered list, which a write would drop again).
     package func document(_ id: DocumentID) -> StoredDocument? { state.withLock { $0.document(id) } }
 
-    /// How many items the collection holds now.
-    package var count: Int { state.withLock { $0.count } }
-
     /// The singular resource's object now.
     package var singular: StoredDocument? { state.withLock { $0.singular } }
 
     /// The items as one JSON array (collections) or the object (singular), built at most once per change.
     package var bytes: [UInt8] { snapshot.bytes }
 
-    /// The items' JSON and the journal id of the last entry it shows (0 before any), taken together.
-    package var snapshot: (bytes: [UInt8], seq: Int64) {
+    /// The items' JSON, how many items it holds, and the journal id of the last entry it shows (0 before
+    /// any), taken together.
+    package var snapshot: (bytes: [UInt8], count: Int, seq: Int64) {
         state.withLock { items in
-            if let cached = items.cachedBytes { return (cached, items.lastSeq) }
+            if let cached = items.cachedBytes { return (cached, items.count, items.lastSeq) }
             let bytes = items.encoded(singular: kind == .singular)
             items.cachedBytes = bytes
-            return (bytes, items.lastSeq)
+            return (bytes, items.count, items.lastSeq)
         }
     }
 

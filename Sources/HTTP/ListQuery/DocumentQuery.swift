@@ -142,9 +142,11 @@ package struct DocumentQuery: Sendable {
         return window.page(of: selected)
     }
 
-    /// Whether `object` passes every filter and the search (a live query's test of one item).
-    package func matches(_ object: JSONObject) throws(HTTPError) -> Bool {
-        try matches(object, filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) })
+    /// A test of single items against every filter and the search (a live query's), its pattern matchers
+    /// made once for the thread that uses it; an item whose `like` match fails passes not.
+    package func itemTest() -> (JSONObject) -> Bool {
+        let matchers = filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
+        return { object in (try? matches(object, matchers)) ?? false }
     }
 
     private func matches(_ object: JSONObject, _ matchers: [(Filter, [PatternMatcher])]) throws(HTTPError) -> Bool {

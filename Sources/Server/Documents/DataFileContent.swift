@@ -114,9 +114,9 @@ struct DataFileContent: Sendable {
             assigned = true
             let value: JSONValue
             if stringIDs > 0 && largest == 0 {
-                var key = ""
-                repeat { key = Self.randomKey() } while seen.contains(DocumentID(.string(key))!)
-                value = .string(key)
+                var id = DocumentID.random()
+                while seen.contains(id) { id = DocumentID.random() }
+                value = id.value
             } else {
                 largest += 1
                 value = .integer(largest)
@@ -159,11 +159,6 @@ struct DataFileContent: Sendable {
         }
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    private static func randomKey() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-        return String((0..<10).map { _ in alphabet.randomElement()! })
     }
 
     /// The whole state as json-server writes its file: `JSON.stringify(db, null, 2)`.

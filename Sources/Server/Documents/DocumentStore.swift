@@ -238,8 +238,8 @@ struct DocumentView {
         }
         if counters.stringIDs.contains(resource) {
             while true {
-                let id = DocumentID(.string(Self.randomKey()))
-                if let id, document(resource, id) == nil { return id }
+                let id = DocumentID.random()
+                if document(resource, id) == nil { return id }
             }
         }
         var next = (counters.maxID[resource] ?? 0) + 1
@@ -267,8 +267,4 @@ struct DocumentView {
         }
     }
 
-    private static func randomKey() -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
-        return String((0..<10).map { _ in alphabet.randomElement()! })
-    }
 }

@@ -15,8 +15,8 @@ struct DocumentLiveQuery: LiveQuery {
     let query: DocumentQuery
 
     func itemFilter() -> (StoredDocument) -> Bool {
-        let query = query
-        return { (try? query.matches($0.object)) ?? false }
+        let test = query.itemTest()
+        return { test($0.object) }
     }
 
     func orders(_ lhs: StoredDocument, before rhs: StoredDocument) -> Bool? {

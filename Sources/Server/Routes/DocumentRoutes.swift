@@ -67,8 +67,8 @@ extension Router {
                 return try live.reply(request, query: try DocumentQuery(request.query))
             }
             if request.query.isEmpty {
-                let (bytes, count) = (resource.bytes, resource.count)
-                return .response(.json(encoded: bytes, headers: ["X-Total-Count": String(count)]))
+                let snapshot = resource.snapshot
+                return .response(.json(encoded: snapshot.bytes, headers: ["X-Total-Count": String(snapshot.count)]))
             }
             let query = try DocumentQuery(request.query)
             // An equality filter narrows the items through the field's index; the query then checks them all.
