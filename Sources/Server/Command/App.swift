@@ -73,7 +73,9 @@ final class App: Sendable {
         store = InMemoryTodoStore(todos: start.todos)
         // Each entry's events take its id; the events that are not journaled the ids after `start.lastSeq`.
         let dataFile = try configuration.dataFile.map { path in
-            try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
+            PostgresURI.matches(configuration.dataPath)
+                ? try DataFileService(path: path, database: configuration.dataPath, configuration: configuration)
+                : try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
         }
         self.dataFile = dataFile
         // The load's transient memory (the file's bytes, jansson's tree) goes back to the kernel at once.

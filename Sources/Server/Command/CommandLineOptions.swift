@@ -182,12 +182,6 @@ enum CommandLineOptions {
             guard !path.isEmpty else { throw CommandLineError("\(source): the data path is empty") }
             configuration.dataPath = path
         }
-        if configuration.dataFile != nil, PostgresURI.matches(configuration.dataPath) {
-            // NB: said at once rather than letting SQLite create a file named after the URI.
-            throw CommandLineError(
-                "--data: a data file's journal is an SQLite file or :memory:; PostgreSQL with a data file is not "
-                    + "supported yet (docs/own-data.md)")
-        }
         if let (field, source) = value("id") {
             guard !field.isEmpty, !field.contains(".") else {
                 throw CommandLineError("\(source): '\(field)' is not a field name")

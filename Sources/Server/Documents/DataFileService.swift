@@ -51,7 +51,10 @@ final class DataFileService: Sendable {
         var shown: [(at: DispatchTime, seq: Int64)] = []
     }
 
-    private let journal: SQLiteDocumentJournal
+    /// The file's SQLite journal; nil when the data lives in PostgreSQL (`database`).
+    private let journal: SQLiteDocumentJournal?
+    /// The PostgreSQL database several servers share; nil with an SQLite journal.
+    private let database: PostgresDocumentJournal?
     private let sync: Mutex<Sync>
     private let writer = DispatchQueue(label: "livestate-datafile-writer")
     private let watch = Mutex<FolderWatch?>(nil)
@@ -83,6 +86,7 @@ final class DataFileService: Sendable {
             throw DataFileError(error.description)
         }
         self.journal = journal
+        database = nil
         let ids = EventIDSource(journalFloor: UInt64(journal.startSeq) * EventIDSource.journalBlock)
         self.ids = ids
         // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
@@ -105,14 +109,8 @@ final class DataFileService: Sendable {
         if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash) }
         let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
         bytes = []
-        topics = resources.enumerated().map { index, resource in
-            EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
-        }
-        let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
-        store = DocumentStore(
-            resources: models, journal: journal, ids: ids,
-            topics: Dictionary(uniqueKeysWithValues: zip(models.map(\.name), topics)),
-            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix)
+        (topics, store) = Self.store(
+            resources, journal: journal, appliedSeq: journal.startSeq, ids: ids, configuration: configuration)
         sync = Mutex(
             Sync(
                 committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,
@@ -125,6 +123,73 @@ final class DataFileService: Sendable {
         } else if dirty {
             scheduleWriteBack()
         }
+    }
+
+    /// Serves the resources of the PostgreSQL database at `uri`, which several servers share: `path` fills an
+    /// empty database once (a missing file: the example); from then on the database is the truth, and the file
+    /// is neither read, written back nor watched (docs/own-data.md, "Several instances").
+    init(path: String, database uri: String, configuration: Configuration) throws {
+        self.path = path
+        writesBack = false
+        let database: PostgresDocumentJournal
+        do {
+            database = try PostgresDocumentJournal(uri: uri)
+        } catch {
+            throw DataFileError("cannot start the PostgreSQL connection: \(error)")
+        }
+        let start = try database.start(source: path) {
+            let exists = FileManager.default.fileExists(atPath: path)
+            let bytes = exists ? try Self.read(path) : Array(DataFileContent.example.utf8)
+            do throws(DataFileError) {
+                let content = try DataFileContent(bytes: bytes, idField: configuration.idField)
+                return content.resources.map { resource in
+                    DocumentRows(
+                        name: resource.name, kind: resource.kind,
+                        items: resource.documents.map { ($0.id?.key ?? "", String(decoding: $0.bytes, as: UTF8.self)) })
+                }
+            } catch {
+                throw DataFileError("\(path): \(error.description)")
+            }
+        }
+        Log.info(
+            start.seeded
+                ? "data file \(path) seeded the database; the database is the truth, the file is not written back"
+                : "the database already holds the data (\(path) was not read); the database is the truth, "
+                    + "the file is not written back")
+        let resources = try start.resources.map { rows in
+            DataFileContent.Resource(
+                name: rows.name, kind: rows.kind,
+                documents: try rows.items.map { key, body -> StoredDocument in
+                    let object = try Self.object(body)
+                    let id: DocumentID? =
+                        rows.kind == .singular
+                        ? nil : DocumentID(pathSegment: key).withValue(object[configuration.idField])
+                    return StoredDocument(id: id, object: object)
+                })
+        }
+        journal = nil
+        self.database = database
+        ids = EventIDSource(journalFloor: UInt64(start.seq) * EventIDSource.journalBlock)
+        (topics, store) = Self.store(
+            resources, journal: database, appliedSeq: start.seq, ids: ids, configuration: configuration)
+        sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
+        database.follow { [store] in store.catchUp() }
+    }
+
+    /// The resources' topics and the store of their view models.
+    private static func store(
+        _ resources: [DataFileContent.Resource], journal: any DocumentJournal, appliedSeq: Int64, ids: EventIDSource,
+        configuration: Configuration
+    ) -> ([EventTopic], DocumentStore) {
+        let topics = resources.enumerated().map { index, resource in
+            EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
+        }
+        let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
+        let store = DocumentStore(
+            resources: models, journal: journal, appliedSeq: appliedSeq, ids: ids,
+            topics: Dictionary(uniqueKeysWithValues: zip(models.map(\.name), topics)),
+            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix)
+        return (topics, store)
     }
 
     /// Starts watching the file's folder for a person's edits (inotify, on `loop`): an editor's save by
@@ -153,7 +218,8 @@ final class DataFileService: Sendable {
             watch = nil
         }
         writer.sync { writeBack() }
-        journal.checkpoint()
+        journal?.checkpoint()
+        database?.stop()
     }
 
     // MARK: Write-back
@@ -214,7 +280,7 @@ final class DataFileService: Sendable {
             while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
         do {
-            try journal.markFile(seq: seq, hash: hash)
+            try journal?.markFile(seq: seq, hash: hash)
         } catch {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
         }
@@ -268,7 +334,7 @@ final class DataFileService: Sendable {
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
             // NB: read here, on the commit queue, so a write committed after the save was seen is counted too.
-            let unshown = (try? journal.entries(after: fileSeq)) ?? []
+            let unshown = (try? journal?.entries(after: fileSeq)) ?? []
             var touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
             touched.formUnion(view.changedInBatch)
             if !touched.isEmpty { touchedAny.withLock { $0 = true } }

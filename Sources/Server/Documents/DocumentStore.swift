@@ -12,6 +12,10 @@ import Synchronization
 /// of them in one journal transaction (one disk flush for every write that arrived meanwhile), then sends
 /// each committed entry into its resource's view model and answers. A 2xx is sent only after the commit.
 ///
+/// With several servers on one PostgreSQL database, a batch first applies what the others committed (under
+/// the journal's writer lock, so it plans on the current state), and `catchUp` applies their commits as
+/// they are announced: every server sends the same entries, in the same order, into its view models.
+///
 /// ```swift
 /// store.submit({ view throws(HTTPError) in
 ///     let id = try view.newID(in: "posts", requested: nil)
@@ -36,7 +40,12 @@ final class DocumentStore: Sendable {
     private struct Pending: Sendable {
         var plan: @Sendable (inout DocumentView) throws(HTTPError) -> Plan
         var respond: @Sendable (Response) -> Void
+        /// When it was submitted: its batch must be answered within `answerWithin` of it.
+        var submitted: DispatchTime
     }
+
+    /// How long a write may wait for its commit before it is answered 503 (or 504 when the commit was sent).
+    static let answerWithin = DispatchTimeInterval.milliseconds(4500)
 
     /// The resources in the file's order.
     let resources: [DocumentResource]
@@ -49,7 +58,11 @@ final class DocumentStore: Sendable {
     /// Called with the journal id of each committed batch's last entry (the file's write-back).
     let onCommit = Mutex<(@Sendable (Int64) -> Void)?>(nil)
 
-    private let journal: SQLiteDocumentJournal
+    private let journal: any DocumentJournal
+    /// The journal id of the last entry sent into the view models.
+    private let appliedSeq: Mutex<Int64>
+    /// A catch-up is queued and has not started yet (one is enough for any number of announcements).
+    private let catchUpQueued = Mutex(false)
     private let ids: EventIDSource
     private let topics: [String: EventTopic]
     private let queue = DispatchQueue(label: "livestate-documents-commit")
@@ -58,10 +71,11 @@ final class DocumentStore: Sendable {
     private let counters: Mutex<DocumentCounters>
 
     init(
-        resources: [DocumentResource], journal: SQLiteDocumentJournal, ids: EventIDSource,
+        resources: [DocumentResource], journal: any DocumentJournal, appliedSeq: Int64, ids: EventIDSource,
         topics: [String: EventTopic], idField: String, foreignKeySuffix: String
     ) {
         self.resources = resources
+        self.appliedSeq = Mutex(appliedSeq)
         byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
         self.journal = journal
         self.ids = ids
@@ -77,7 +91,7 @@ final class DocumentStore: Sendable {
         respond: @escaping @Sendable (Response) -> Void
     ) {
         let start = pending.withLock { state in
-            state.writes.append(Pending(plan: plan, respond: respond))
+            state.writes.append(Pending(plan: plan, respond: respond, submitted: .now()))
             defer { state.draining = true }
             return !state.draining
         }
@@ -109,51 +123,109 @@ final class DocumentStore: Sendable {
     }
 
     private func run(_ batch: [Pending]) {
-        var view = DocumentView(store: self, counters: counters.withLock { $0 })
         var responses: [Response?] = Array(repeating: nil, count: batch.count)
         var planned: [(index: Int, entries: [Planned])] = []
-        for (index, write) in batch.enumerated() {
-            do throws(HTTPError) {
-                let plan = try write.plan(&view)
-                for entry in plan.entries { view.record(entry) }
-                responses[index] = plan.response
-                if !plan.entries.isEmpty { planned.append((index, plan.entries)) }
-            } catch {
-                responses[index] = Response(error: error)
-            }
-        }
-        let writes = planned.flatMap { $0.entries }.map { entry in
-            DocumentWrite(
-                resource: entry.resource, key: entry.id?.key ?? "",
-                body: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
-        }
-        if !writes.isEmpty {
-            do throws(TodoStoreError) {
-                let seqs = try journal.commit(writes)
-                counters.withLock { $0 = view.counters }
-                var offset = 0
-                for (_, entries) in planned {
-                    for entry in entries {
-                        apply(
-                            DocumentEntry(
-                                seq: seqs[offset], resource: entry.resource, id: entry.id, document: entry.document))
-                        offset += 1
+        var planRan = false
+        var batchCounters: DocumentCounters?
+        let deadline = (batch.map(\.submitted).min() ?? .now()) + Self.answerWithin
+        do throws(DocumentJournalFailure) {
+            let seqs = try journal.commitBatch(after: appliedSeq.withLock { $0 }, until: deadline) { others in
+                applyCommitted(others)
+                planRan = true
+                var view = DocumentView(store: self, counters: counters.withLock { $0 })
+                for (index, write) in batch.enumerated() {
+                    do throws(HTTPError) {
+                        let plan = try write.plan(&view)
+                        for entry in plan.entries { view.record(entry) }
+                        responses[index] = plan.response
+                        if !plan.entries.isEmpty { planned.append((index, plan.entries)) }
+                    } catch {
+                        responses[index] = Response(error: error)
                     }
                 }
-                if let last = seqs.last, let onCommit = onCommit.withLock({ $0 }) { onCommit(last) }
-            } catch {
-                Log.error("data file journal: \(error.description); \(planned.count) write(s) refused")
-                let refusal = Response(
-                    error: HTTPError(503, "storage_unavailable", "the change could not be stored: \(error.description)")
-                )
+                batchCounters = view.counters
+                return planned.flatMap { $0.entries }.map { entry in
+                    DocumentWrite(
+                        resource: entry.resource, key: entry.id?.key ?? "",
+                        body: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
+                }
+            }
+            if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
+            var offset = 0
+            for (_, entries) in planned where offset < seqs.count {
+                for entry in entries {
+                    apply(
+                        DocumentEntry(
+                            seq: seqs[offset], resource: entry.resource, id: entry.id, document: entry.document))
+                    offset += 1
+                }
+            }
+            if let last = seqs.last, let onCommit = onCommit.withLock({ $0 }) { onCommit(last) }
+        } catch {
+            Log.error(
+                "data file journal: \(error.description); \(planRan ? planned.count : batch.count) write(s) refused")
+            let refusal =
+                switch error {
+                case .unavailable(let reason):
+                    Response(error: HTTPError(503, "storage_unavailable", "the change could not be stored: \(reason)"))
+                case .outcomeUnknown(let reason):
+                    Response(
+                        error: HTTPError(
+                            504, "storage_outcome_unknown",
+                            "\(reason); the change may have been stored: read the item to see"))
+                }
+            if planRan {
                 for (index, _) in planned { responses[index] = refusal }
+            } else {
+                responses = Array(repeating: refusal, count: batch.count)
             }
         }
         for (index, write) in batch.enumerated() { write.respond(responses[index] ?? Response(error: .internalError)) }
     }
 
+    /// Applies, on the commit queue, the entries other servers committed since the last one applied here
+    /// (a server that shares its database calls it when they announce a commit).
+    func catchUp() {
+        let start = catchUpQueued.withLock { queued in
+            defer { queued = true }
+            return !queued
+        }
+        guard start else { return }
+        queue.async { [self] in
+            catchUpQueued.withLock { $0 = false }
+            while true {
+                let after = appliedSeq.withLock { $0 }
+                guard let entries = try? journal.committed(after: after, limit: 1000) else { return }
+                applyCommitted(entries)
+                if entries.count < 1000 { return }
+            }
+        }
+    }
+
+    /// Sends the entries of other servers into the view models, in order (the ones applied already skipped).
+    private func applyCommitted(_ records: [DocumentEntryRecord]) {
+        for record in records where record.seq > appliedSeq.withLock({ $0 }) {
+            guard let resource = byName[record.resource] else { continue }
+            var document: JSONObject?
+            if let body = record.body {
+                guard case .object(let object)? = try? JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
+                    Log.error("data file journal: entry \(record.seq) does not hold an object; skipped")
+                    continue
+                }
+                document = object
+            }
+            let id: DocumentID? =
+                resource.kind == .singular ? nil : DocumentID(pathSegment: record.key).withValue(document?[idField])
+            if case .integer(let number)? = id?.value {
+                counters.withLock { $0.maxID[record.resource] = max($0.maxID[record.resource] ?? 0, number) }
+            }
+            apply(DocumentEntry(seq: record.seq, resource: record.resource, id: id, document: document))
+        }
+    }
+
     /// Sends a committed entry into its view model, its event numbered after the journal id.
     func apply(_ entry: DocumentEntry) {
+        appliedSeq.withLock { $0 = max($0, entry.seq) }
         guard let resource = byName[entry.resource], let topic = topics[entry.resource] else { return }
         ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: topic) { resource.committed.send(entry) }
     }

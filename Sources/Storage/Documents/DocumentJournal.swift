@@ -1,0 +1,41 @@
+package import Dispatch
+
+/// The journal a data file's `DocumentStore` commits through, whichever engine holds it: an SQLite file
+/// (one server) or a PostgreSQL database (several servers, `PostgresDocumentJournal`).
+///
+/// ```swift
+/// let seqs = try journal.commitBatch(after: applied, until: .now() + 4.5) { committedByOthers in
+///     apply(committedByOthers)
+///     return plan()                            // the writes, planned on the state with those applied
+/// }
+/// ```
+package protocol DocumentJournal: Sendable {
+    /// Commits one batch in one transaction. `plan` first gets the entries other servers committed after
+    /// `seq` (oldest first; always none with SQLite), which the caller applies before it plans, and answers
+    /// the writes; answers each write's journal id, in order. Nothing is committed when `plan` answers no
+    /// write, nor when it throws `.unavailable`; `.outcomeUnknown` means the commit was sent and its outcome
+    /// could not be learnt before `deadline`.
+    func commitBatch(
+        after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
+    ) throws(DocumentJournalFailure) -> [Int64]
+
+    /// The entries committed after `seq`, oldest first, up to `limit` of them (what a server that follows
+    /// other servers' commits applies).
+    func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord]
+}
+
+/// Why a batch of a data file's writes was not committed, or may not have been.
+package enum DocumentJournalFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Nothing of the batch was committed, and nothing of it will be (503 `storage_unavailable`).
+    case unavailable(String)
+    /// The commit was sent and its outcome is unknown: it may be applied once the database answers again
+    /// (504 `storage_outcome_unknown`, never a 503).
+    case outcomeUnknown(String)
+
+    /// The engine's explanation.
+    package var description: String {
+        switch self {
+        case .unavailable(let reason), .outcomeUnknown(let reason): reason
+        }
+    }
+}

@@ -1,0 +1,499 @@
+package import Dispatch
+package import Domain
+import Foundation
+import HTTP
+package import LibEvent
+import Synchronization
+
+/// A data file's resources in a PostgreSQL database that several servers share (`--data postgres://…` with a
+/// `FILE.json`): the database is the truth, the file only fills an empty database once.
+///
+/// - `livestate_doc_resources`: the resources (name, kind, the file's order).
+/// - `livestate_doc_items`: the current items of every resource (`place` keeps the collection's order), so a
+///   start reads the state in one query and no entry is replayed; a singular resource is its row with key `''`.
+/// - `livestate_doc_entries`: one row per committed change (`seq`: commit order, the event id's base; body
+///   NULL for a delete), which the other servers read after a `NOTIFY livestate_documents`.
+/// - `livestate_doc_seed`: one row once a file filled the database.
+///
+/// Items are text, not `jsonb`: text keeps each item byte-exact (member order, number spelling) as the file
+/// and the clients wrote it; `jsonb` would reorder members and respell numbers, and the server never queries
+/// inside an item in SQL.
+///
+/// Every writer (a batch, a seed, a start's marker) holds the advisory lock `writeLock` from before it takes
+/// its ids to its commit, so ids follow commit order: a server that read the entry `n` has every entry below
+/// it, and a batch planned under the lock (after reading what others committed) sees the state it changes —
+/// two servers never give one new id twice.
+///
+/// Its one connection runs on a loop of its own and reconnects with backoff; the calls block the calling
+/// thread (the store's commit queue, or the start), never the loop.
+///
+/// ```swift
+/// let journal = PostgresDocumentJournal(uri: "postgresql://127.0.0.1/livestate")
+/// let start = journal.start(seeding: resources, source: "db.json")   // blocks until the database answers
+/// journal.follow { store.catchUp() }
+/// ```
+package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendable {
+    // NB: @unchecked because every var is touched on `loop` only: the calls hop there first.
+
+    /// The advisory lock every document writer holds until its commit (the todos' journal uses 7428001–2).
+    static let writeLock = 7_428_010
+    /// The channel every batch notifies with its last entry's id.
+    static let channel = "livestate_documents"
+    /// The part of a batch's time kept for learning the outcome of a commit whose answer was lost.
+    static let settleTime = DispatchTimeInterval.milliseconds(1500)
+
+    private let uri: String
+    private let loop: EventLoop
+    private var connection: PostgresConnection?
+    private var connecting = false
+    private var backoff = 0.1
+    private var outageSince: Date?
+    private var stopped = false
+    private var onCommitted: (@Sendable () -> Void)?
+    private var followTimer: LoopTimer?
+
+    /// A journal of the database at `uri` on a loop of its own; nothing is sent until `start`.
+    package init(uri: String) throws(LibEventError) {
+        self.uri = uri
+        loop = try EventLoop(name: "livestate-postgres-documents")
+        loop.run()
+    }
+
+    // MARK: Start
+
+    /// What the database holds at start.
+    package struct Start: Sendable {
+        /// The journal id this run took (every entry it applies is above it).
+        package var seq: Int64
+        /// Whether this start's file filled the database.
+        package var seeded: Bool
+        /// The resources, in the file's order, with their items' id texts and JSON.
+        package var resources: [DocumentRows]
+    }
+
+    /// Connects (retrying with backoff while the database is unreachable, and saying so), creates the schema,
+    /// fills an empty database with the resources `seeding` answers (called only then, in one transaction
+    /// under `writeLock`: of servers starting together, one seeds and the others read its rows), and reads
+    /// the state. Blocks until it can answer; what `seeding` throws is thrown.
+    package func start(source: String, seeding: () throws -> [DocumentRows]) throws -> Start {
+        while true {
+            let deadline = DispatchTime.now() + 600
+            waitForConnection()
+            let schema = script(Self.schema, until: deadline)
+            if case .failure(let error) = schema {
+                Log.error("postgres: the data file's schema cannot be set up (\(error)); retrying in 1 s")
+                Thread.sleep(forTimeInterval: 1)
+                continue
+            }
+            do {
+                return try seedAndRead(seeding, source: source, until: deadline)
+            } catch let error as PostgresError {
+                Log.error("postgres: the data file's state cannot be read (\(error)); retrying in 1 s")
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    private func seedAndRead(_ seeding: () throws -> [DocumentRows], source: String, until deadline: DispatchTime)
+        throws -> Start
+    {
+        let session = try begin(until: deadline)
+        do {
+            // NB: a large file may take longer than the connection's 3 s per statement.
+            try step(session, "SET LOCAL statement_timeout = 0", until: deadline)
+            try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: deadline)
+            let seeded = try step(session, "SELECT count(*) FROM livestate_doc_seed", until: deadline).integer() == 0
+            if seeded { try seed(seeding(), source: source, on: session, until: deadline) }
+            // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
+            let marker = try step(
+                session, "INSERT INTO livestate_doc_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq",
+                until: deadline)
+            guard let seq = marker.integer() else { throw PostgresError(.refused, "no journal id was given") }
+            let kinds = try step(
+                session, "SELECT name, kind FROM livestate_doc_resources ORDER BY position", until: deadline)
+            let items = try step(
+                session, "SELECT resource, key, body FROM livestate_doc_items ORDER BY resource, place",
+                until: deadline)
+            try step(session, "COMMIT", until: deadline)
+            var byName: [String: [(key: String, body: String)]] = [:]
+            for row in items.rows {
+                guard let resource = row[0], let key = row[1], let body = row[2] else { continue }
+                byName[resource, default: []].append((key, body))
+            }
+            let state = kinds.rows.compactMap { row -> DocumentRows? in
+                guard let name = row[0], let kind = row[1].flatMap(DocumentResource.Kind.init(rawValue:)) else {
+                    return nil
+                }
+                return DocumentRows(name: name, kind: kind, items: byName[name] ?? [])
+            }
+            return Start(seq: seq, seeded: seeded, resources: state)
+        } catch {
+            abandon(session)
+            throw error
+        }
+    }
+
+    /// Writes the file's resources and items (in chunks of a few MB) and the seed row, in `session`'s
+    /// transaction. Seeded items take places below every entry's id, in the file's order.
+    private func seed(
+        _ resources: [DocumentRows], source: String, on session: PostgresConnection, until deadline: DispatchTime
+    ) throws(PostgresError) {
+        let kinds = resources.enumerated().map { [$1.name, $1.kind.rawValue, String($0)] }
+        try step(
+            session,
+            """
+            INSERT INTO livestate_doc_resources (name, kind, position)
+            SELECT e->>0, e->>1, (e->>2)::int FROM json_array_elements($1::json) AS e
+            """, [Self.json(kinds)], until: deadline)
+        for resource in resources {
+            var chunk: [[String]] = []
+            var bytes = 0
+            let count = resource.items.count
+            for (index, item) in resource.items.enumerated() {
+                chunk.append([resource.name, item.key, String(index - count), item.body])
+                bytes += item.body.utf8.count
+                if bytes > 4 << 20 || chunk.count == 5000 || index == count - 1 {
+                    try step(
+                        session,
+                        """
+                        INSERT INTO livestate_doc_items (resource, key, place, body)
+                        SELECT e->>0, e->>1, (e->>2)::bigint, e->>3 FROM json_array_elements($1::json) AS e
+                        """, [Self.json(chunk)], until: deadline)
+                    chunk = []
+                    bytes = 0
+                }
+            }
+        }
+        try step(session, "INSERT INTO livestate_doc_seed (source) VALUES ($1)", [source], until: deadline)
+    }
+
+    /// Calls `committed` (on the journal's loop) whenever another server may have committed entries: on
+    /// each `NOTIFY`, after each reconnect (a notification sent meanwhile is lost), and every 2 s.
+    package func follow(_ committed: @escaping @Sendable () -> Void) {
+        loop.execute { [self] in
+            onCommitted = committed
+            followTimer = loop.schedule(after: 2, repeating: 2) { [weak self] in self?.onCommitted?() }
+            committed()
+        }
+    }
+
+    /// Stops reconnecting and closes the connection (shutdown).
+    package func stop() {
+        loop.execute { [self] in
+            stopped = true
+            followTimer?.cancel()
+            followTimer = nil
+            onCommitted = nil
+            connection?.close("shutting down")
+            connection = nil
+        }
+        _ = loop.stop(waitingUntil: .now() + 2)
+    }
+
+    // MARK: DocumentJournal
+
+    package func commitBatch(
+        after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
+    ) throws(DocumentJournalFailure) -> [Int64] {
+        // NB: the commit is sent by this time, so that an answer lost with the connection can still be settled.
+        let statements = deadline - Self.settleTime
+        let session: PostgresConnection
+        var seqs: [Int64] = []
+        do throws(PostgresError) {
+            session = try begin(until: statements)
+        } catch {
+            throw .unavailable("PostgreSQL is unreachable: \(error.message)")
+        }
+        do throws(PostgresError) {
+            try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: statements)
+            let others = try Self.records(step(session, Self.entriesAfter, [String(seq), "100000"], until: statements))
+            let writes = plan(others)
+            guard !writes.isEmpty else {
+                try step(session, "COMMIT", until: statements)
+                return []
+            }
+            let taken = try step(
+                session,
+                "SELECT nextval(pg_get_serial_sequence('livestate_doc_entries', 'seq')) FROM generate_series(1, $1::int)",
+                [String(writes.count)], until: statements)
+            // NB: one session takes them under the lock: ascending, and no other writer's in between.
+            seqs = taken.rows.indices.compactMap { taken.integer($0, 0) }.sorted()
+            guard seqs.count == writes.count else { throw PostgresError(.refused, "no journal ids were given") }
+            let rows = zip(seqs, writes).map { seq, write -> [String?] in
+                [String(seq), write.resource, write.key, write.body]
+            }
+            let batch = Self.json(rows)
+            try step(session, Self.logAndRemove, [batch], until: statements)
+            try step(session, Self.keepAndNotify, [batch, Self.channel], until: statements)
+        } catch {
+            abandon(session)
+            throw .unavailable("PostgreSQL did not take the change: \(error.message)")
+        }
+        switch wait(for: session, "COMMIT", until: statements) {
+        case .success: return seqs
+        case .failure(let error) where error.kind != .outcomeUnknown:
+            abandon(session)
+            throw .unavailable("PostgreSQL did not commit: \(error.message)")
+        case .failure(let error):
+            abandon(session)
+            return try settle(seqs, after: error, until: deadline)
+        }
+    }
+
+    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord] {
+        switch wait(for: nil, Self.entriesAfter, [String(seq), String(limit)], until: .now() + 3) {
+        case .success(let rows): return Self.records(rows)
+        case .failure(let error): throw .unavailable(error.message)
+        }
+    }
+
+    /// A commit whose answer was lost: once the writer lock is free (the session that sent it has ended) its
+    /// first entry is there or not; when the database cannot say before `deadline`, the outcome stays unknown.
+    private func settle(_ seqs: [Int64], after error: PostgresError, until deadline: DispatchTime)
+        throws(DocumentJournalFailure) -> [Int64]
+    {
+        Log.error("postgres: the answer to a commit of \(seqs.count) change(s) was lost (\(error)); settling it")
+        while DispatchTime.now() < deadline {
+            let found = script(
+                "SELECT pg_advisory_xact_lock(\(Self.writeLock)); "
+                    + "SELECT count(*) FROM livestate_doc_entries WHERE seq = \(seqs[0])", until: deadline)
+            switch found {
+            case .success(let rows) where rows.integer() == 1: return seqs
+            case .success: throw .unavailable("PostgreSQL did not commit the change")
+            case .failure: Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+        throw .outcomeUnknown("the change was sent to PostgreSQL, which did not answer whether it committed")
+    }
+
+    // MARK: Statements
+
+    /// The entries after `$1` (the start markers left out), oldest first, at most `$2`.
+    static let entriesAfter = """
+        SELECT seq, resource, key, body FROM livestate_doc_entries
+        WHERE seq > $1::bigint AND resource <> '' ORDER BY seq LIMIT $2::int
+        """
+
+    /// A batch's entries (`$1`: `[[seq, resource, key, body or null]]`), and the items of every key the batch
+    /// deleted (a key deleted then written again in one batch goes to the end of its collection, as in memory).
+    static let logAndRemove = """
+        WITH w AS (
+            SELECT (e->>0)::bigint AS seq, e->>1 AS resource, e->>2 AS key, e->>3 AS body
+            FROM json_array_elements($1::json) AS e
+        ), logged AS (
+            INSERT INTO livestate_doc_entries (seq, resource, key, body) SELECT seq, resource, key, body FROM w
+        )
+        DELETE FROM livestate_doc_items i USING w WHERE w.body IS NULL AND i.resource = w.resource AND i.key = w.key
+        """
+
+    /// Each key's last item of the batch (a new one placed at its entry's id, an old one where it was), and
+    /// the wake-up of the other servers with the batch's last id.
+    static let keepAndNotify = """
+        WITH w AS (
+            SELECT (e->>0)::bigint AS seq, e->>1 AS resource, e->>2 AS key, e->>3 AS body
+            FROM json_array_elements($1::json) AS e
+        ), last AS (
+            SELECT DISTINCT ON (resource, key) seq, resource, key, body FROM w ORDER BY resource, key, seq DESC
+        ), kept AS (
+            INSERT INTO livestate_doc_items (resource, key, place, body)
+            SELECT resource, key, seq, body FROM last WHERE body IS NOT NULL
+            ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
+        )
+        SELECT pg_notify($2, max(seq)::text) FROM w
+        """
+
+    /// The tables (one implicit transaction under `writeLock`, so servers that start together do not race).
+    static let schema = """
+        SELECT pg_advisory_xact_lock(\(writeLock));
+        CREATE TABLE IF NOT EXISTS livestate_doc_resources (
+            name TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            position INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS livestate_doc_items (
+            resource TEXT NOT NULL,
+            key TEXT NOT NULL,
+            place BIGINT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (resource, key)
+        );
+        CREATE INDEX IF NOT EXISTS livestate_doc_items_place ON livestate_doc_items (resource, place);
+        CREATE TABLE IF NOT EXISTS livestate_doc_entries (
+            seq BIGSERIAL PRIMARY KEY,
+            resource TEXT NOT NULL,
+            key TEXT NOT NULL,
+            body TEXT,
+            committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE TABLE IF NOT EXISTS livestate_doc_seed (
+            only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+            source TEXT NOT NULL,
+            seeded_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        """
+
+    private static func records(_ rows: PostgresRows) -> [DocumentEntryRecord] {
+        rows.rows.indices.compactMap { index in
+            guard let seq = rows.integer(index, 0), let resource = rows.rows[index][1], let key = rows.rows[index][2]
+            else { return nil }
+            return DocumentEntryRecord(seq: seq, resource: resource, key: key, body: rows.rows[index][3])
+        }
+    }
+
+    /// `rows` as a JSON array of arrays of strings (nil: null), the batch parameter `json_array_elements` reads.
+    private static func json(_ rows: [[String?]]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    // MARK: Connection
+
+    /// Blocks until the connection is ready, opening it (with backoff) if needed.
+    private func waitForConnection() {
+        while true {
+            let ready = DispatchSemaphore(value: 0)
+            let isReady = Mutex(false)
+            loop.execute { [self] in
+                if let connection, connection.isReady {
+                    isReady.withLock { $0 = true }
+                } else {
+                    connect()
+                }
+                ready.signal()
+            }
+            ready.wait()
+            if isReady.withLock({ $0 }) { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// Opens the connection unless it is open or opening; on failure, tries again after a backoff (0.1 s,
+    /// doubling up to 2 s), saying so once per try.
+    private func connect() {
+        guard !connecting, !stopped, connection?.isReady != true else { return }
+        connecting = true
+        PostgresConnection.open(uri, on: loop, timeout: 5) { [self] result in
+            connecting = false
+            switch result {
+            case .success(let opened):
+                backoff = 0.1
+                if let since = outageSince {
+                    Log.info("postgres: documents connection back after \(Self.seconds(since)) s")
+                    outageSince = nil
+                }
+                opened.onClose = { [weak self] error in self?.lost(error) }
+                opened.onNotification = { [weak self] _, _, _ in self?.onCommitted?() }
+                opened.query("SET statement_timeout = '3s'") { _ in }
+                opened.query("SET jit = off") { _ in }
+                opened.query("LISTEN \(Self.channel)") { _ in }
+                connection = opened
+                onCommitted?()
+            case .failure(let error):
+                if outageSince == nil { outageSince = Date() }
+                let delay = backoff * Double.random(in: 0.5...1.0)
+                backoff = min(backoff * 2, 2)
+                Log.error(
+                    "postgres: cannot open the documents connection (\(error)); retrying in "
+                        + "\(String(format: "%.1f", delay)) s")
+                _ = loop.schedule(after: delay) { [weak self] in self?.connect() }
+            }
+        }
+    }
+
+    private func lost(_ error: PostgresError) {
+        connection = nil
+        guard !stopped else { return }
+        if outageSince == nil { outageSince = Date() }
+        Log.error("postgres: documents connection lost (\(error)); reconnecting")
+        _ = loop.schedule(after: backoff * Double.random(in: 0.5...1.0)) { [weak self] in self?.connect() }
+    }
+
+    private static func seconds(_ since: Date) -> String {
+        String(format: "%.1f", Date().timeIntervalSince(since))
+    }
+
+    /// Starts a transaction on the connection as it is now; the transaction's statements all go to it.
+    private func begin(until deadline: DispatchTime) throws(PostgresError) -> PostgresConnection {
+        let box = Mutex<PostgresConnection?>(nil)
+        let result = wait(for: nil, "BEGIN", until: deadline) { connection in box.withLock { $0 = connection } }
+        guard case .success = result, let session = box.withLock({ $0 }) else {
+            if case .failure(let error) = result { throw error }
+            throw PostgresError(.unreachable, "no connection")
+        }
+        return session
+    }
+
+    /// Runs one statement of `session`'s transaction; a failure leaves the transaction to `abandon`.
+    @discardableResult
+    private func step(
+        _ session: PostgresConnection, _ sql: String, _ parameters: [String?] = [], until deadline: DispatchTime
+    ) throws(PostgresError) -> PostgresRows {
+        try wait(for: session, sql, parameters, until: deadline).get()
+    }
+
+    /// Ends a transaction that failed: rolled back when its session still answers, else the session is closed
+    /// (PostgreSQL then rolls it back and frees its lock).
+    private func abandon(_ session: PostgresConnection) {
+        loop.execute { session.query("ROLLBACK") { _ in } }
+    }
+
+    /// Runs `sql` on `session` (nil: the connection as it is now) and waits for its answer until `deadline`;
+    /// past it, the session is closed (its transaction, if any, is rolled back) and the statement's outcome
+    /// is unknown. `used` gets the connection the statement went to, on the loop.
+    private func wait(
+        for session: PostgresConnection?, _ sql: String, _ parameters: [String?] = [], isScript: Bool = false,
+        until deadline: DispatchTime, used: (@Sendable (PostgresConnection) -> Void)? = nil
+    ) -> Result<PostgresRows, PostgresError> {
+        let answer = Mutex<Result<PostgresRows, PostgresError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let target = Mutex<PostgresConnection?>(nil)
+        loop.execute { [self] in
+            guard let connection = session ?? connection, connection.isReady,
+                session == nil || session === self.connection
+            else {
+                answer.withLock { $0 = .failure(PostgresError(.unreachable, "the connection to PostgreSQL is closed")) }
+                done.signal()
+                return
+            }
+            target.withLock { $0 = connection }
+            used?(connection)
+            let finish: PostgresConnection.Completion = { result in
+                answer.withLock { $0 = result }
+                done.signal()
+            }
+            if isScript {
+                connection.script(sql, completion: finish)
+            } else {
+                connection.query(sql, parameters, completion: finish)
+            }
+        }
+        if done.wait(timeout: deadline) == .timedOut {
+            let late = target.withLock { $0 }
+            loop.execute { late?.close("no answer in time") }
+            return .failure(PostgresError(.outcomeUnknown, "PostgreSQL did not answer in time"))
+        }
+        return answer.withLock { $0 } ?? .failure(PostgresError(.unreachable, "no answer"))
+    }
+
+    private func script(_ sql: String, until deadline: DispatchTime) -> Result<PostgresRows, PostgresError> {
+        wait(for: nil, sql, isScript: true, until: deadline)
+    }
+}
+
+/// One resource as a journal stores it: its items' id texts and compact JSON, in order.
+package struct DocumentRows: Sendable {
+    /// The resource's name.
+    package var name: String
+    /// Collection or singular.
+    package var kind: DocumentResource.Kind
+    /// The items: id text (`""` for a singular resource) and JSON.
+    package var items: [(key: String, body: String)]
+
+    /// A resource's rows.
+    package init(name: String, kind: DocumentResource.Kind, items: [(key: String, body: String)]) {
+        self.name = name
+        self.kind = kind
+        self.items = items
+    }
+}

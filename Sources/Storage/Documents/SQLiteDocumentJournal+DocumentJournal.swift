@@ -1,0 +1,26 @@
+package import Dispatch
+import Domain
+
+/// One server owns the file (`SQLiteFileGuard`), so no other server commits: a batch is planned on the state
+/// as it is and committed at once (an SQLite commit does not hang, so the deadline is not needed).
+extension SQLiteDocumentJournal: DocumentJournal {
+    package func commitBatch(
+        after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
+    ) throws(DocumentJournalFailure) -> [Int64] {
+        let writes = plan([])
+        guard !writes.isEmpty else { return [] }
+        do {
+            return try commit(writes)
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+
+    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord] {
+        do {
+            return Array(try entries(after: seq).prefix(limit))
+        } catch {
+            throw .unavailable(error.description)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+"""A data file's resources on PostgreSQL, three instances (`livestate --data postgresql://… db.json`).
+
+The file fills an empty database once; from then on the database is the truth for every instance, with
+every rule of "Several instances" (docs/own-data.md). Each test gets a fresh cluster.
+"""
+
+import hashlib
+import json
+import threading
+import time
+
+import pytest
+from conftest import events_until
+from livestate import Server, SSEClient, wait_until
+
+TOPICS = {"posts", "comments", "profile"}
+# The file's own bytes: the items keep this member order (title before id) in every answer.
+DB_TEXT = (
+    '{\n  "posts": [\n    {"title": "json-server", "id": 1, "views": 1.5},\n'
+    '    {"id": 2, "title": "typicode", "views": 2}\n  ],\n'
+    '  "comments": [{"id": 1, "body": "some comment", "postId": 1}],\n'
+    '  "profile": {"name": "typicode"}\n}\n'
+)
+
+
+@pytest.fixture()
+def db_file(tmp_path):
+    path = tmp_path / "db.json"
+    path.write_text(DB_TEXT)
+    return path
+
+
+@pytest.fixture()
+def start(cluster, binary):
+    """Starts instances on `cluster` serving a data file (all at once when given several); kills them at the end."""
+    servers = []
+    # NB: an instance dies with the thread that started it (PR_SET_PDEATHSIG): the starting threads live
+    # until the test ends.
+    finished = threading.Event()
+
+    def launch(path, count=1):
+        started = [Server(str(path), binary=binary, data=cluster.uri, public=None) for _ in range(count)]
+        servers.extend(started)
+        ready = threading.Barrier(count + 1)
+
+        def run(server):
+            try:
+                server.start()
+            finally:
+                ready.wait()
+            finished.wait()
+
+        for server in started:
+            threading.Thread(target=run, args=(server,), daemon=True).start()
+        ready.wait()
+        for server in started:
+            assert server.port, f"an instance did not start; log:\n{server.log()}"
+        return started
+
+    yield launch
+    for server in servers:
+        if server.alive():
+            server.kill9()
+    finished.set()
+
+
+def get(server, path):
+    status, _, body = server.call("GET", path)
+    assert status == 200, (path, status, body)
+    return body
+
+
+def raw(server, path):
+    response = server.request("GET", path)
+    assert response.status == 200
+    return response.body
+
+
+def doc_events(client, count, timeout=20):
+    """The next `count` resource events of `client` as (topic, id, data)."""
+    events = events_until(client, lambda seen: len(seen) >= count, timeout, topic=None)
+    return [(e.event, e.id, e.data) for e in events if e.event in TOPICS]
+
+
+def test_three_instances_started_at_once_seed_the_database_once(start, db_file):
+    servers = start(db_file, count=3)
+    seeded = [s for s in servers if "seeded the database" in s.log()]
+    assert len(seeded) == 1, [s.log() for s in servers]
+    for server in servers:
+        assert "the database is the truth, the file is not written back" in server.log()
+        assert get(server, "/db") == json.loads(DB_TEXT)
+        # Byte-exact: the member order the file wrote (jsonb would have put "id" first).
+        assert b'{"title":"json-server","id":1,"views":1.5}' in raw(server, "/posts")
+        assert len(get(server, "/posts")) == 2
+
+
+def test_writes_through_one_instance_reach_the_others_with_the_same_events(start, db_file):
+    a, b, c = start(db_file, count=3)
+    streams = [SSEClient(s.host, s.port, "/events") for s in (a, b, c)]
+    try:
+        for stream in streams:
+            assert stream.read_head() == 200
+        # Replayed on connect: each stream's current state, then the writes.
+        for stream in streams:
+            stream.drain(quiet=0.5)
+        status, _, created = a.call("POST", "/posts", {"title": "new", "views": 3})
+        assert status == 201 and created["id"] == 3
+        assert a.call("PUT", "/posts/3", {"title": "put", "views": 4})[0] == 200
+        assert b.call("PATCH", "/posts/3", {"views": 5})[0] == 200
+        assert c.call("PATCH", "/profile", {"age": 7})[0] == 200
+        assert a.call("DELETE", "/posts/1")[0] == 200  # also deletes comment 1 (postId 1)
+        seen = [doc_events(stream, 6) for stream in streams]
+        assert seen[0] == seen[1] == seen[2], seen
+        ids = [int(event_id) for _, event_id, _ in seen[0]]
+        assert ids == sorted(ids) and len(set(ids)) == len(ids)
+        for server in (a, b, c):
+            wait_until(lambda: get(server, "/posts") == [{"id": 2, "title": "typicode", "views": 2},
+                                                          {"title": "put", "views": 5, "id": 3}], 10, message="posts")
+            assert get(server, "/comments") == []
+            assert get(server, "/profile") == {"name": "typicode", "age": 7}
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_concurrent_posts_on_three_instances_lose_nothing_and_share_no_id(start, db_file):
+    servers = start(db_file, count=3)
+    clients, writes = 4, 15
+    answers = []
+    lock = threading.Lock()
+
+    def client(server, number):
+        for index in range(writes):
+            status, _, body = server.call("POST", "/posts", {"title": f"c{number}-{index}"})
+            with lock:
+                answers.append((status, body))
+
+    threads = [threading.Thread(target=client, args=(servers[n % 3], n)) for n in range(3 * clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [status for status, _ in answers] == [201] * (3 * clients * writes)
+    ids = [body["id"] for _, body in answers]
+    assert len(set(ids)) == len(ids)
+    expected = {body["id"]: body for _, body in answers}
+    for server in servers:
+        wait_until(lambda: len(get(server, "/posts")) == 2 + len(ids), 10, message="every post everywhere")
+        listed = {post["id"]: post for post in get(server, "/posts")}
+        assert all(listed[i] == body for i, body in expected.items())
+
+
+def test_an_acknowledged_post_survives_kill_9(start, db_file):
+    a, b = start(db_file, count=2)
+    status, _, created = a.call("POST", "/posts", {"title": "kept"})
+    assert status == 201
+    a.kill9()
+    wait_until(lambda: any(p["title"] == "kept" for p in get(b, "/posts")), 10, message="the post on b")
+    (restarted,) = start(db_file)
+    assert get(restarted, f"/posts/{created['id']}") == created
+
+
+def test_the_file_is_not_written_back_and_an_edit_does_not_override_the_database(start, db_file):
+    before = hashlib.sha256(db_file.read_bytes()).hexdigest()
+    (server,) = start(db_file)
+    assert server.call("POST", "/posts", {"title": "in the database"})[0] == 201
+    assert server.call("PATCH", "/profile", {"name": "changed"})[0] == 200
+    time.sleep(1.5)  # longer than the SQLite write-back's second
+    assert hashlib.sha256(db_file.read_bytes()).hexdigest() == before
+    server.stop()
+    db_file.write_text(json.dumps({"posts": [{"id": 9, "title": "edited"}], "profile": {"name": "edited"}}))
+    (restarted,) = start(db_file)
+    assert "the database already holds the data" in restarted.log()
+    titles = [p["title"] for p in get(restarted, "/posts")]
+    assert titles == ["json-server", "typicode", "in the database"]
+    assert get(restarted, "/profile") == {"name": "changed"}
+
+
+def test_writes_answer_503_while_the_database_is_down_and_work_again_after(start, db_file, cluster):
+    a, b = start(db_file, count=2)
+    cluster.crash()
+    try:
+        began = time.monotonic()
+        status, _, body = a.call("POST", "/posts", {"title": "while down"})
+        assert status == 503 and body["error"] == "storage_unavailable"
+        assert time.monotonic() - began < 5
+        assert [p["title"] for p in get(b, "/posts")] == ["json-server", "typicode"]
+    finally:
+        cluster.resume()
+    resumed = time.monotonic()
+
+    def writes_again():
+        status, _, _ = a.call("POST", "/posts", {"title": "after"})
+        return status == 201
+
+    wait_until(writes_again, 10, interval=0.2, message="a write after the database's return")
+    assert time.monotonic() - resumed < 10
+    wait_until(lambda: [p["title"] for p in get(b, "/posts")][-1] == "after", 10, message="b caught up")
+    assert "while down" not in [p["title"] for p in get(b, "/posts")]
+
+
+def test_read_only_serves_and_refuses_writes(start, db_file, cluster, binary):
+    start(db_file)
+    server = Server(str(db_file), "--read-only", binary=binary, data=cluster.uri, public=None).start()
+    try:
+        assert len(get(server, "/posts")) == 2
+        assert server.call("POST", "/posts", {"title": "no"})[0] == 405
+    finally:
+        server.kill9()
