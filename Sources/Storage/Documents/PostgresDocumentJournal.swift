@@ -302,8 +302,10 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         SELECT pg_notify($2, max(seq)::text) FROM w
         """
 
-    /// The tables (one implicit transaction under `writeLock`, so servers that start together do not race).
+    /// The tables (one implicit transaction under `writeLock`, so servers that start together do not race; no
+    /// notice for the tables that exist, which libpq would print on the log).
     static let schema = """
+        SET LOCAL client_min_messages = warning;
         SELECT pg_advisory_xact_lock(\(writeLock));
         CREATE TABLE IF NOT EXISTS livestate_doc_resources (
             name TEXT PRIMARY KEY,

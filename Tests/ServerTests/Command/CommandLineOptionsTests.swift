@@ -105,7 +105,7 @@ import Testing
         (["--allowed-hosts", " "], "--allowed-hosts"), (["--token", ""], "--token"),
         (["--nope"], "--nope"), (["--max-todos", "0"], "--max-todos"), (["--max-todos", "x"], "--max-todos"),
         (["--journal-retention", "0"], "--journal-retention"), (["a.json", "stray"], "stray"), (["--data"], "--data"),
-        (["--read-only=2"], "--read-only"), (["db.json", "--data", "postgres://u@h/d"], "--data"),
+        (["--read-only=2"], "--read-only"),
         (["-p", "x"], "--port"), (["--id", "a.b"], "--id"),
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),
         (["--body-files", #filePath], "--body-files"),
@@ -135,6 +135,16 @@ import Testing
         }
         #expect(configuration.dataFile == "db.json")
         #expect(configuration.dataPath == "db.json.livestate")
+    }
+
+    @Test func aDataFileMayFillAPostgreSQLDatabase() throws {
+        let arguments = ["db.json", "--data", "postgres://u@h/d"]
+        guard case .serve(let configuration) = try CommandLineOptions.parse(arguments, environment: [:]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.dataFile == "db.json")
+        #expect(configuration.dataPath == "postgres://u@h/d")
     }
 
     @Test func jsonServersSpellingsWork() throws {

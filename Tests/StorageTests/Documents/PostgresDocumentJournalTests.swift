@@ -1,0 +1,112 @@
+import Dispatch
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LibEvent
+@testable import Storage
+
+/// A data file's journal on a real PostgreSQL (`TestPostgres`) shared by several journals, as by several
+/// servers: one seed, batches planned on what the others committed, ids in commit order.
+@Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
+struct PostgresDocumentJournalTests {
+    /// Drops the journal's tables, so each test starts on an empty database.
+    private func dropTables() throws {
+        let loop = try EventLoop(name: "pg-doc-test")
+        loop.run()
+        defer { loop.stop() }
+        let uri = try TestPostgres.uri()
+        let done = LockedBox<Result<PostgresRows, PostgresError>?>(nil)
+        loop.execute {
+            PostgresConnection.open(uri, on: loop, timeout: 5) { opened in
+                guard case .success(let connection) = opened else {
+                    done.value = .failure(PostgresError(.unreachable, "cannot connect"))
+                    return
+                }
+                connection.script(
+                    "DROP TABLE IF EXISTS livestate_doc_resources, livestate_doc_items, livestate_doc_entries, "
+                        + "livestate_doc_seed"
+                ) { result in
+                    done.value = result
+                    connection.close()
+                }
+            }
+        }
+        #expect(eventually(timeout: 10) { done.value != nil })
+        _ = try #require(done.value).get()
+    }
+
+    private let file = [
+        DocumentRows(name: "posts", kind: .collection, items: [("1", #"{"title":"a","id":1}"#)]),
+        DocumentRows(name: "profile", kind: .singular, items: [("", #"{"name":"p"}"#)]),
+    ]
+
+    @Test func journalsStartingTogetherSeedOnceAndReadTheSameState() throws {
+        try dropTables()
+        let uri = try TestPostgres.uri()
+        let journals = try (0..<3).map { _ in try PostgresDocumentJournal(uri: uri) }
+        defer { for journal in journals { journal.stop() } }
+        let seedings = LockedBox(0)
+        let starts = LockedBox<[PostgresDocumentJournal.Start]>([])
+        let file = self.file
+        DispatchQueue.concurrentPerform(iterations: journals.count) { index in
+            let start = try? journals[index].start(source: "db.json") {
+                seedings.mutate { $0 += 1 }
+                return file
+            }
+            if let start { starts.mutate { $0.append(start) } }
+        }
+        #expect(seedings.value == 1)
+        #expect(starts.value.count == 3 && starts.value.filter(\.seeded).count == 1)
+        for start in starts.value {
+            #expect(start.resources.map(\.name) == ["posts", "profile"])
+            #expect(start.resources[0].items.map(\.body) == [#"{"title":"a","id":1}"#])
+            #expect(start.resources[1].items.map(\.key) == [""])
+        }
+        #expect(Set(starts.value.map(\.seq)).count == 3)
+    }
+
+    @Test func aBatchIsPlannedOnWhatOthersCommittedAndIdsFollowCommitOrder() throws {
+        try dropTables()
+        let uri = try TestPostgres.uri()
+        let first = try PostgresDocumentJournal(uri: uri)
+        let second = try PostgresDocumentJournal(uri: uri)
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let file = self.file
+        let one = try first.start(source: "db.json") { file }
+        let two = try second.start(source: "db.json") {
+            Issue.record("a seeded database is seeded again")
+            return []
+        }
+        let deadline = DispatchTime.now() + 5
+        let written = try first.commitBatch(after: one.seq, until: deadline) { others in
+            #expect(others.isEmpty)
+            return [DocumentWrite(resource: "posts", key: "2", body: #"{"id":2}"#)]
+        }
+        #expect(written.count == 1 && written[0] > two.seq)
+        var seen: [DocumentEntryRecord] = []
+        let next = try second.commitBatch(after: two.seq, until: deadline) { others in
+            seen = others
+            return [
+                DocumentWrite(resource: "posts", key: "3", body: #"{"id":3}"#),
+                DocumentWrite(resource: "posts", key: "1", body: nil),
+            ]
+        }
+        #expect(seen.map(\.key) == ["2"] && seen.map(\.seq) == written)
+        #expect(next.count == 2 && next[0] > written[0] && next[1] > next[0])
+        let followed = try first.committed(after: written[0], limit: 10)
+        #expect(followed.map(\.key) == ["3", "1"] && followed[1].body == nil && followed.map(\.seq) == next)
+        // Nothing is committed for a batch that plans no write.
+        #expect(try first.commitBatch(after: next[1], until: deadline) { _ in [] }.isEmpty)
+        // A later start reads the current items, in the collection's order.
+        let third = try PostgresDocumentJournal(uri: uri)
+        defer { third.stop() }
+        let three = try third.start(source: "db.json") { [] }
+        #expect(three.resources[0].items.map(\.key) == ["2", "3"])
+        #expect(three.seq > next[1])
+    }
+}
