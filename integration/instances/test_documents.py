@@ -113,9 +113,23 @@ def test_writes_through_one_instance_reach_the_others_with_the_same_events(start
         assert seen[0] == seen[1] == seen[2], seen
         ids = [int(event_id) for _, event_id, _ in seen[0]]
         assert ids == sorted(ids) and len(set(ids)) == len(ids)
+        # Resume on another instance than the one whose events the client saw: exactly the events after.
+        with SSEClient(b.host, b.port, "/events", headers={"Last-Event-ID": seen[0][2][1]}) as resumed:
+            assert resumed.read_head() == 200
+            assert doc_events(resumed, 3) == seen[0][3:]
+        # A POST on another instance right after a write answered here: the stream here resumes after it.
+        status, _, _ = a.call("POST", "/posts", {"title": "latest"})
+        assert status == 201
+        latest = doc_events(streams[0], 1)
+        with SSEClient(c.host, c.port, "/events", headers={"Last-Event-ID": latest[0][1]}) as resumed:
+            assert resumed.read_head() == 200
+            assert c.call("POST", "/posts", {"title": "after latest"})[0] == 201
+            (after,) = doc_events(resumed, 1)
+            assert int(after[1]) > int(latest[0][1]) and "after latest" in after[2]
         for server in (a, b, c):
-            wait_until(lambda: get(server, "/posts") == [{"id": 2, "title": "typicode", "views": 2},
-                                                          {"title": "put", "views": 5, "id": 3}], 10, message="posts")
+            wait_until(lambda: [p["title"] for p in get(server, "/posts")] == ["typicode", "put", "latest", "after latest"],
+                       10, message="posts")
+            assert get(server, "/posts/3") == {"title": "put", "views": 5, "id": 3}
             assert get(server, "/comments") == []
             assert get(server, "/profile") == {"name": "typicode", "age": 7}
     finally:

@@ -41,6 +41,10 @@ final class App: Sendable {
     let documentLive: [String: DocumentLiveFeed]
     /// The topics `/events` serves: the seeds', or the data file's resources.
     let eventTopics: [EventTopic]
+    /// Calls back once the journal entry `seq` is applied here (true), or after `timeout` seconds (false): a
+    /// `Last-Event-ID` ahead of this instance waits for it. The data file's store numbers the events with a
+    /// data file, the seeds' journal otherwise.
+    let whenApplied: @Sendable (_ seq: Int64, _ timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) -> Void
 
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
@@ -78,6 +82,13 @@ final class App: Sendable {
                 : try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
         }
         self.dataFile = dataFile
+        let whenApplied: @Sendable (Int64, Double, @escaping @Sendable (Bool) -> Void) -> Void =
+            if let store = dataFile?.store {
+                { seq, timeout, done in store.whenApplied(seq, timeout: timeout, done) }
+            } else {
+                { seq, timeout, done in journal.whenApplied(seq, timeout: timeout, done) }
+            }
+        self.whenApplied = whenApplied
         // The load's transient memory (the file's bytes, jansson's tree) goes back to the kernel at once.
         if dataFile != nil { Allocator.trim() }
         eventTopics = dataFile?.topics ?? EventTopic.allCases
@@ -104,7 +115,7 @@ final class App: Sendable {
             limits: configuration.liveQueries, heartbeat: configuration.heartbeat
         ) { [events] seen, action in
             guard seen > events.lastEventID else { return action() }
-            journal.whenApplied(Int64(seen / EventIDSource.journalBlock), timeout: 5) { _ in action() }
+            whenApplied(Int64(seen / EventIDSource.journalBlock), 5) { _ in action() }
         }
         live = LiveCollections(engine: engine)
         var feeds: [String: DocumentLiveFeed] = [:]

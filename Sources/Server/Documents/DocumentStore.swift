@@ -63,6 +63,8 @@ final class DocumentStore: Sendable {
     private let appliedSeq: Mutex<Int64>
     /// A catch-up is queued and has not started yet (one is enough for any number of announcements).
     private let catchUpQueued = Mutex(false)
+    /// The callers of `whenApplied` waiting for an entry not applied yet.
+    private let waiting = Mutex<[AppliedWaiter]>([])
     private let ids: EventIDSource
     private let topics: [String: EventTopic]
     private let queue = DispatchQueue(label: "livestate-documents-commit")
@@ -183,6 +185,24 @@ final class DocumentStore: Sendable {
         for (index, write) in batch.enumerated() { write.respond(responses[index] ?? Response(error: .internalError)) }
     }
 
+    /// Calls `done(true)` once the entry `seq` is applied here (at once when it is), or `done(false)` after
+    /// `timeout` seconds: a client that saw an event of another server waits until this one has it too.
+    func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
+        // NB: a journal no other server writes holds nothing beyond what is applied: an id above it is unknown.
+        guard journal.isShared else { return done(false) }
+        let waiter = AppliedWaiter(seq: seq, done: done)
+        let applied = appliedSeq.withLock { applied in
+            if seq > applied { waiting.withLock { $0.append(waiter) } }
+            return seq <= applied
+        }
+        guard !applied else { return waiter.call(true) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+            self?.waiting.withLock { $0.removeAll { $0 === waiter } }
+            waiter.call(false)
+        }
+        catchUp()
+    }
+
     /// Applies, on the commit queue, the entries other servers committed since the last one applied here
     /// (a server that shares its database calls it when they announce a commit).
     func catchUp() {
@@ -225,9 +245,39 @@ final class DocumentStore: Sendable {
 
     /// Sends a committed entry into its view model, its event numbered after the journal id.
     func apply(_ entry: DocumentEntry) {
-        appliedSeq.withLock { $0 = max($0, entry.seq) }
-        guard let resource = byName[entry.resource], let topic = topics[entry.resource] else { return }
-        ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: topic) { resource.committed.send(entry) }
+        if let resource = byName[entry.resource], let topic = topics[entry.resource] {
+            ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: topic) { resource.committed.send(entry) }
+        }
+        // NB: after the send: a waiter released now finds the entry's event in the buffer.
+        let released = appliedSeq.withLock { applied in
+            applied = max(applied, entry.seq)
+            return waiting.withLock { waiting in
+                let ready = waiting.filter { $0.seq <= applied }
+                waiting.removeAll { $0.seq <= applied }
+                return ready
+            }
+        }
+        for waiter in released { waiter.call(true) }
+    }
+}
+
+/// A caller of `whenApplied`, answered once.
+private final class AppliedWaiter: Sendable {
+    let seq: Int64
+    private let done: Mutex<(@Sendable (Bool) -> Void)?>
+
+    init(seq: Int64, done: @escaping @Sendable (Bool) -> Void) {
+        self.seq = seq
+        self.done = Mutex(done)
+    }
+
+    /// Calls `done` with `applied` unless it was called before.
+    func call(_ applied: Bool) {
+        let done = self.done.withLock { done in
+            defer { done = nil }
+            return done
+        }
+        done?(applied)
     }
 }
 

@@ -10,6 +10,9 @@ package import Dispatch
 /// }
 /// ```
 package protocol DocumentJournal: Sendable {
+    /// Whether other servers commit to it too, so that it may hold entries this server has not applied yet.
+    var isShared: Bool { get }
+
     /// Commits one batch in one transaction. `plan` first gets the entries other servers committed after
     /// `seq` (oldest first; always none with SQLite), which the caller applies before it plans, and answers
     /// the writes; answers each write's journal id, in order. Nothing is committed when `plan` answers no

@@ -192,6 +192,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     // MARK: DocumentJournal
 
+    package var isShared: Bool { true }
+
     package func commitBatch(
         after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
     ) throws(DocumentJournalFailure) -> [Int64] {

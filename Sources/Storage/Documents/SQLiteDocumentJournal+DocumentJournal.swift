@@ -4,6 +4,8 @@ import Domain
 /// One server owns the file (`SQLiteFileGuard`), so no other server commits: a batch is planned on the state
 /// as it is and committed at once (an SQLite commit does not hang, so the deadline is not needed).
 extension SQLiteDocumentJournal: DocumentJournal {
+    package var isShared: Bool { false }
+
     package func commitBatch(
         after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
     ) throws(DocumentJournalFailure) -> [Int64] {
