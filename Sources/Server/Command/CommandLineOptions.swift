@@ -40,7 +40,9 @@ enum CommandLineOptions {
           --data PATH|URI    where todos and the journal of changes are kept (LIVESTATE_DATA, default
                              ./livestate.sqlite): a SQLite file path (created if missing), :memory: (SQLite in
                              memory, gone at exit), or a PostgreSQL URI postgres://USER:PASSWORD@HOST:PORT/DB
-                             (or postgresql://…; several instances may share one database)
+                             (or postgresql://…; several instances may share one database; with FILE.json,
+                             the file fills an empty database once, then the database is the truth and the
+                             file is not written back)
           --public DIR       static files served at / (LIVESTATE_PUBLIC, default ./public)
           --upstream URL     jsonplaceholder-compatible base URL for posts and albums
                              (LIVESTATE_UPSTREAM, default: the embedded data set)

@@ -199,6 +199,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     ) throws(DocumentJournalFailure) -> [Int64] {
         // NB: the commit is sent by this time, so that an answer lost with the connection can still be settled.
         let statements = deadline - Self.settleTime
+        // NB: writes that waited their time behind a catch-up are refused here, not by closing a good connection.
+        guard DispatchTime.now() < statements else { throw .unavailable("PostgreSQL did not take the change in time") }
         let session: PostgresConnection
         var seqs: [Int64] = []
         do throws(PostgresError) {
@@ -449,21 +451,28 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         for session: PostgresConnection?, _ sql: String, _ parameters: [String?] = [], isScript: Bool = false,
         until deadline: DispatchTime, used: (@Sendable (PostgresConnection) -> Void)? = nil
     ) -> Result<PostgresRows, PostgresError> {
-        let answer = Mutex<Result<PostgresRows, PostgresError>?>(nil)
+        let call = Mutex(StatementCall())
         let done = DispatchSemaphore(value: 0)
-        let target = Mutex<PostgresConnection?>(nil)
         loop.execute { [self] in
             guard let connection = session ?? connection, connection.isReady,
                 session == nil || session === self.connection
             else {
-                answer.withLock { $0 = .failure(PostgresError(.unreachable, "the connection to PostgreSQL is closed")) }
+                call.withLock {
+                    $0.answer = .failure(PostgresError(.unreachable, "the connection to PostgreSQL is closed"))
+                }
                 done.signal()
                 return
             }
-            target.withLock { $0 = connection }
+            // NB: a caller that gave up before the statement was sent must not leave it to run later.
+            let sending = call.withLock { call -> Bool in
+                guard !call.abandoned else { return false }
+                call.target = connection
+                return true
+            }
+            guard sending else { return }
             used?(connection)
             let finish: PostgresConnection.Completion = { result in
-                answer.withLock { $0 = result }
+                call.withLock { $0.answer = result }
                 done.signal()
             }
             if isScript {
@@ -473,16 +482,28 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             }
         }
         if done.wait(timeout: deadline) == .timedOut {
-            let late = target.withLock { $0 }
+            let late = call.withLock { call in
+                call.abandoned = true
+                return call.target
+            }
             loop.execute { late?.close("no answer in time") }
             return .failure(PostgresError(.outcomeUnknown, "PostgreSQL did not answer in time"))
         }
-        return answer.withLock { $0 } ?? .failure(PostgresError(.unreachable, "no answer"))
+        return call.withLock { $0.answer } ?? .failure(PostgresError(.unreachable, "no answer"))
     }
 
     private func script(_ sql: String, until deadline: DispatchTime) -> Result<PostgresRows, PostgresError> {
         wait(for: nil, sql, isScript: true, until: deadline)
     }
+}
+
+/// One statement `wait` hands to the loop: its answer, the connection it went to, and whether the caller
+/// gave up before it was sent.
+private struct StatementCall: @unchecked Sendable {
+    // NB: @unchecked for `target`, a connection used on its loop only; the struct is read under a lock.
+    var answer: Result<PostgresRows, PostgresError>?
+    var target: PostgresConnection?
+    var abandoned = false
 }
 
 /// One resource as a journal stores it: its items' id texts and compact JSON, in order.
