@@ -12,6 +12,7 @@ import time
 import pytest
 from conftest import events_until
 from livestate import Server, SSEClient, wait_until
+from pgproxy import PostgresProxy
 
 TOPICS = {"posts", "comments", "profile"}
 # The file's own bytes: the items keep this member order (title before id) in every answer.
@@ -221,3 +222,49 @@ def test_read_only_serves_and_refuses_writes(start, db_file, cluster, binary):
         assert server.call("POST", "/posts", {"title": "no"})[0] == 405
     finally:
         server.kill9()
+
+
+def through_proxy(cluster, binary, db_file, pattern):
+    """An instance whose connection to PostgreSQL goes through a proxy that misbehaves on `pattern`."""
+    proxy = PostgresProxy(int(cluster.uri.rsplit(":", 1)[1].split("/")[0]), pattern=pattern)
+    server = Server(str(db_file), binary=binary, data=proxy.uri(cluster.uri), public=None).start()
+    return proxy, server
+
+
+def test_a_batch_the_database_never_answers_is_503_within_5_s_and_never_applied(start, db_file, cluster, binary):
+    (b,) = start(db_file)
+    # The batch's last statement before its commit (the one that notifies the others) is held.
+    proxy, a = through_proxy(cluster, binary, db_file, b"pg_notify($2")
+    try:
+        proxy.stall()
+        began = time.monotonic()
+        status, _, body = a.call("POST", "/posts", {"title": "held"})
+        assert status == 503 and body["error"] == "storage_unavailable", body
+        assert time.monotonic() - began < 5
+        proxy.passing()
+        wait_until(lambda: a.call("POST", "/posts", {"title": "after"})[0] == 201, 10, interval=0.2,
+                   message="a write once the database answers again")
+        wait_until(lambda: "after" in [p["title"] for p in get(b, "/posts")], 10, message="b has the write")
+        time.sleep(0.5)
+        for server in (a, b):
+            assert "held" not in [p["title"] for p in get(server, "/posts")]
+    finally:
+        a.kill9()
+        proxy.close()
+
+
+def test_a_commit_whose_answer_is_lost_is_settled_before_it_is_answered(start, db_file, cluster, binary):
+    (b,) = start(db_file)
+    proxy, a = through_proxy(cluster, binary, db_file, b"COMMIT")
+    try:
+        proxy.cut_after_commit()
+        status, _, created = a.call("POST", "/posts", {"title": "committed, answer lost"})
+        assert status == 201, created
+        assert proxy.cuts == 1
+        for server in (a, b):
+            wait_until(lambda: [p["title"] for p in get(server, "/posts")].count("committed, answer lost") == 1, 10,
+                       message="the write once on each instance")
+            assert get(server, f"/posts/{created['id']}") == created
+    finally:
+        a.kill9()
+        proxy.close()
