@@ -268,3 +268,21 @@ def test_a_commit_whose_answer_is_lost_is_settled_before_it_is_answered(start, d
     finally:
         a.kill9()
         proxy.close()
+
+
+def test_an_instance_started_while_the_database_is_down_waits_and_says_so(start, db_file, cluster):
+    start(db_file)
+    cluster.crash()
+    launched = []
+    # NB: the instance prints its address once it serves, so it is started beside the test.
+    starting = threading.Thread(target=lambda: launched.extend(start(db_file)))
+    starting.start()
+    try:
+        time.sleep(3)
+        assert not launched, "an instance served without its database"
+    finally:
+        cluster.resume()
+    starting.join(30)
+    (server,) = launched
+    assert "cannot open the documents connection" in server.log()
+    assert [p["title"] for p in get(server, "/posts")] == ["json-server", "typicode"]
