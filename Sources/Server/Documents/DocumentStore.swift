@@ -128,7 +128,7 @@ final class DocumentStore: Sendable {
                 body: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
         }
         if !writes.isEmpty {
-            do throws(TodoStoreError) {
+            do throws(JournalError) {
                 let seqs = try journal.commit(writes)
                 counters.withLock { $0 = view.counters }
                 var offset = 0

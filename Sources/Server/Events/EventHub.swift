@@ -275,10 +275,8 @@ final class EventHub: Sendable {
         upstream.withLock { $0.append(cancellable) }
     }
 
+    /// The service's one configuration (`JSONCoding`): compact, as an SSE `data:` must be one line.
     private static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        // NB: no .prettyPrinted: SSE `data:` must be one line. Sorted keys, as the REST answers.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        JSONCoding.makeEncoder()
     }
 }

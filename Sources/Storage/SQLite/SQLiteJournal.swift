@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 import HTTP
 import Synchronization
 
@@ -38,7 +38,7 @@ package final class SQLiteJournal: Journal {
     /// (the server does not start on it).
     package init(
         path: String, retention: Int = 100_000, maxTodos: Int = TaskListViewModel.defaultMaxCount
-    ) throws(TodoStoreError) {
+    ) throws(JournalError) {
         store = try SQLiteTodoStore(path: path, retention: retention)
         // NB: the block after `startSeq` is this run's, so its events that are not journaled repeat no id.
         snapshot = JournalSnapshot(todos: try store.all(), lastSeq: store.startSeq)
@@ -61,21 +61,21 @@ package final class SQLiteJournal: Journal {
     /// Commits `write` and its entry under `key` (the client's `Idempotency-Key`, kept in the entry), applies
     /// the entry, then answers. A write sent again with the key of one that committed, also after a restart,
     /// is answered with the todo that one wrote and changes nothing (`.keyReused` when that one was another
-    /// input). An insert when the file holds `maxTodos` todos is refused (`.tooManyTodos`) under the commit's
-    /// lock, so adds on several loops at once cannot pass the limit.
+    /// input). An insert when the file holds `maxTodos` todos is refused (`.full`) under the commit's lock, so
+    /// adds on several loops at once cannot pass the limit; an update or delete of an unknown id is `.notFound`.
     package func write(
-        _ write: TodoWrite, key: String?, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
+        _ write: TodoWrite, key: String?,
+        completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void
     ) {
-        let result = committing { (state: inout State) throws(TodoError) -> SQLiteCommit<Todo?> in
+        let result = committing { (state: inout State) throws(JournalError) -> SQLiteCommit<Todo?> in
             if case .insert = write, state.todoCount >= maxTodos {
                 // NB: a repeat of an insert that committed changes nothing, so the limit does not refuse it.
-                let first = try key.flatMap { key throws(TodoError) in
-                    try Self.stored { () throws(TodoStoreError) in try store.entry(key: key) }
+                guard let first = try key.flatMap({ key throws(JournalError) in try store.entry(key: key) }) else {
+                    return .unchanged
                 }
-                guard let first else { throw .tooManyTodos(limit: maxTodos) }
                 return .repeated(first)
             }
-            let commit = try Self.stored { () throws(TodoStoreError) in try store.commit(write, key: key) }
+            let commit = try store.commit(write, key: key)
             if case .committed = commit {
                 switch write {
                 case .insert: state.todoCount += 1
@@ -89,22 +89,25 @@ package final class SQLiteJournal: Journal {
             JournalEntry(seq: seq, change: .todo(todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))))
         }
         switch result {
-        case .success(.committed(let todo, _)): completion(.success(todo))
-        case .success(.unchanged): completion(.failure(.notFound(id: Self.id(of: write))))
+        case .success(.committed(let todo, _)): completion(.success(.committed(todo)))
+        case .success(.unchanged):
+            // NB: an insert is unchanged only when the list is full; an update or delete when the id is unknown.
+            if case .insert = write { return completion(.success(.full(limit: maxTodos))) }
+            completion(.success(.notFound(id: Self.id(of: write))))
         case .success(.repeated(let first)):
             guard first.topic == "todos" else { return completion(.failure(.keyReused)) }
             var todo: Todo?
             if case .upsert(let upserted)? = SQLiteJournalEntry(seq: first.seq, json: first.json)?.change {
                 todo = upserted
             }
-            completion(.success(todo))
+            completion(.success(.committed(todo)))
         case .failure(let error): completion(.failure(error))
         }
     }
 
     /// Commits one entry of `topic`, applies it, then answers its id.
     package func append(
-        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
+        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, JournalError>) -> Void
     ) {
         append(topic: topic, json: json, key: nil) { completion($0.map(\.seq)) }
     }
@@ -114,10 +117,10 @@ package final class SQLiteJournal: Journal {
     /// is written (`.keyReused` when that entry is of another topic).
     package func append(
         topic: String, json: String, key: String?,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
-        let result = committing { (_: inout State) throws(TodoError) -> SQLiteCommit<Void> in
-            try Self.stored { () throws(TodoStoreError) in try store.append(topic: topic, json: json, key: key) }
+        let result = committing { (_: inout State) throws(JournalError) -> SQLiteCommit<Void> in
+            try store.append(topic: topic, json: json, key: key)
         } entry: { _, seq in
             JournalEntry(seq: seq, change: .input(topic: topic, json: json))
         }
@@ -126,20 +129,16 @@ package final class SQLiteJournal: Journal {
         case .success(.repeated(let first)):
             guard first.topic == topic else { return completion(.failure(.keyReused)) }
             completion(.success(JournalAppended(seq: first.seq, repeated: true, first: first.json)))
-        case .success(.unchanged): completion(.failure(.storage("the entry was not written")))
+        case .success(.unchanged): completion(.failure(.failed("the entry was not written")))
         case .failure(let error): completion(.failure(error))
         }
     }
 
     /// The newest entry of `topic`, answered at once.
     package func latest(
-        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, TodoError>) -> Void
+        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, JournalError>) -> Void
     ) {
-        do {
-            completion(.success(try store.latest(topic: topic)))
-        } catch {
-            completion(.failure(.storage(error.description)))
-        }
+        completion(Result { () throws(JournalError) in try store.latest(topic: topic) })
     }
 
     /// Every entry committed is applied before its write returns: an id above the last one was never
@@ -170,11 +169,11 @@ package final class SQLiteJournal: Journal {
     /// lock: entries reach the handler in id order. The handler runs under the lock on purpose (as the view
     /// model emits under its own).
     private func committing<T>(
-        _ commit: (inout State) throws(TodoError) -> SQLiteCommit<T>,
+        _ commit: (inout State) throws(JournalError) -> SQLiteCommit<T>,
         entry: (T, Int64) -> JournalEntry
-    ) -> Result<SQLiteCommit<T>, TodoError> {
+    ) -> Result<SQLiteCommit<T>, JournalError> {
         state.withLock { state in
-            do throws(TodoError) {
+            do throws(JournalError) {
                 let commit = try commit(&state)
                 if case .committed(let result, let seq) = commit {
                     state.lastApplied = seq
@@ -184,15 +183,6 @@ package final class SQLiteJournal: Journal {
             } catch {
                 return .failure(error)
             }
-        }
-    }
-
-    /// What the store answers; its failure as the error a client gets (`.storage`).
-    private static func stored<R>(_ body: () throws(TodoStoreError) -> R) throws(TodoError) -> R {
-        do {
-            return try body()
-        } catch {
-            throw .storage(error.description)
         }
     }
 
