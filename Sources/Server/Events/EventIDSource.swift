@@ -74,6 +74,21 @@ final class EventIDSource: Sendable {
         }
     }
 
+    /// The id of an event whose journal entry numbered it (`journaled`, carried with the value): that id
+    /// when it is above every id given before, else the next local one (logged, as for a pin).
+    func next(journaled: UInt64) -> UInt64 {
+        let now = clock()
+        return state.withLock { state in
+            if journaled > state.last {
+                state.last = journaled
+                return journaled
+            }
+            Log.error("event id \(journaled) of the journal is not above \(state.last); a local id is used")
+            state.last = max(state.last + 1, now)
+            return state.last
+        }
+    }
+
     /// The next id: above every id given before.
     func next() -> UInt64 {
         let now = clock()
