@@ -8,9 +8,13 @@ import Synchronization
 ///
 /// Writes are short and synchronous, so every completion runs at once, on the caller's thread. An
 /// `Idempotency-Key` is kept in its write's entry (as on PostgreSQL), so a write sent again after a lost
-/// answer — or after the server died between its commit and its answer — is applied once. One lock
-/// covers a commit and the delivery of its entry, so entries reach the handler in id order even when
-/// several loops write at once.
+/// answer — or after the server died between its commit and its answer — is applied once.
+///
+/// Two locks, never one across both jobs: `state` covers a commit (the SQL) and queues its entry; `delivery`
+/// covers handing queued entries to the handler (the view models, encoding, `/events`), one thread at a
+/// time, in id order. A writer delivers what is queued after its commit (its own entry, or nothing when
+/// another writer already took it under `delivery`), so its entry is applied before it is answered, and a
+/// slow delivery never holds a commit on another loop.
 ///
 /// ```swift
 /// let journal = try SQLiteJournal(path: "./livestate.sqlite")
@@ -20,16 +24,19 @@ import Synchronization
 /// ```
 package final class SQLiteJournal: Journal {
     private struct State {
-        var lastApplied: Int64
         var handler: (@Sendable ([JournalEntry]) -> Void)?
         /// The todos in the file, kept under the same lock as the commits: `maxTodos` holds exactly.
         var todoCount: Int
+        /// Entries committed and not yet handed to the handler, in id order.
+        var undelivered: [JournalEntry] = []
     }
 
     /// The file: the todos, the journal, the counter.
     package let store: SQLiteTodoStore
     private let snapshot: JournalSnapshot
     private let state: Mutex<State>
+    /// Held while entries are handed to the handler; holds the id of the last one handed over.
+    private let delivery: Mutex<Int64>
     /// The most todos an insert may leave in the file (`--max-todos`).
     private let maxTodos: Int
 
@@ -42,7 +49,8 @@ package final class SQLiteJournal: Journal {
         store = try SQLiteTodoStore(path: path, retention: retention)
         // NB: the block after `startSeq` is this run's, so its events that are not journaled repeat no id.
         snapshot = JournalSnapshot(todos: try store.all(), lastSeq: store.startSeq)
-        state = Mutex(State(lastApplied: store.startSeq, todoCount: snapshot.todos.count))
+        state = Mutex(State(todoCount: snapshot.todos.count))
+        delivery = Mutex(store.startSeq)
         self.maxTodos = maxTodos
     }
 
@@ -52,9 +60,9 @@ package final class SQLiteJournal: Journal {
     /// One process writes the file, so nothing is committed that this journal does not deliver itself:
     /// `handler` hears each entry as it commits.
     package func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
-        state.withLock { state in
-            state.lastApplied = max(state.lastApplied, seq)
-            state.handler = handler
+        delivery.withLock { lastApplied in
+            lastApplied = max(lastApplied, seq)
+            state.withLock { $0.handler = handler }
         }
     }
 
@@ -144,7 +152,7 @@ package final class SQLiteJournal: Journal {
     /// Every entry committed is applied before its write returns: an id above the last one was never
     /// given by this file (`done(false)` at once).
     package func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
-        done(seq <= state.withLock { $0.lastApplied })
+        done(seq <= delivery.withLock { $0 })
     }
 
     /// Every write has committed before it was answered; at shutdown the WAL is copied into the file (as
@@ -165,24 +173,37 @@ package final class SQLiteJournal: Journal {
         }
     }
 
-    /// Runs `commit` and delivers the entry of what it committed (`entry`, from its result and id) under one
-    /// lock: entries reach the handler in id order. The handler runs under the lock on purpose (as the view
-    /// model emits under its own).
+    /// Runs `commit` under `state` and queues the entry of what it committed (`entry`, from its result and
+    /// id) in id order, then delivers what is queued under `delivery`: when this returns, the entry is
+    /// applied (by this thread, or by the one that delivered it first).
     private func committing<T>(
         _ commit: (inout State) throws(JournalError) -> SQLiteCommit<T>,
         entry: (T, Int64) -> JournalEntry
     ) -> Result<SQLiteCommit<T>, JournalError> {
-        state.withLock { state in
+        let result = state.withLock { state -> Result<SQLiteCommit<T>, JournalError> in
             do throws(JournalError) {
                 let commit = try commit(&state)
-                if case .committed(let result, let seq) = commit {
-                    state.lastApplied = seq
-                    state.handler?([entry(result, seq)])
-                }
+                if case .committed(let result, let seq) = commit { state.undelivered.append(entry(result, seq)) }
                 return .success(commit)
             } catch {
                 return .failure(error)
             }
+        }
+        if case .success(.committed) = result { deliverQueued() }
+        return result
+    }
+
+    /// Hands every queued entry to the handler, in id order, one delivering thread at a time.
+    private func deliverQueued() {
+        delivery.withLock { lastApplied in
+            // NB: taken under `delivery`, so a batch taken later is handed over later: id order holds.
+            let (entries, handler) = state.withLock { state in
+                defer { state.undelivered.removeAll(keepingCapacity: true) }
+                return (state.undelivered, state.handler)
+            }
+            guard let last = entries.last else { return }
+            handler?(entries)
+            lastApplied = last.seq
         }
     }
 
