@@ -110,7 +110,7 @@ final class DataFileService: Sendable {
         let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
         bytes = []
         (topics, store) = Self.store(
-            resources, journal: journal, appliedSeq: journal.startSeq, ids: ids, configuration: configuration)
+            resources, journal: journal, appliedSeq: journal.startSeq, configuration: configuration)
         sync = Mutex(
             Sync(
                 committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,
@@ -170,15 +170,14 @@ final class DataFileService: Sendable {
         journal = nil
         self.database = database
         ids = EventIDSource(journalFloor: UInt64(start.seq) * EventIDSource.journalBlock)
-        (topics, store) = Self.store(
-            resources, journal: database, appliedSeq: start.seq, ids: ids, configuration: configuration)
+        (topics, store) = Self.store(resources, journal: database, appliedSeq: start.seq, configuration: configuration)
         sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
         database.follow { [store] in store.catchUp() }
     }
 
     /// The resources' topics and the store of their view models.
     private static func store(
-        _ resources: [DataFileContent.Resource], journal: any DocumentJournal, appliedSeq: Int64, ids: EventIDSource,
+        _ resources: [DataFileContent.Resource], journal: any DocumentJournal, appliedSeq: Int64,
         configuration: Configuration
     ) -> ([EventTopic], DocumentStore) {
         let topics = resources.enumerated().map { index, resource in
@@ -186,9 +185,8 @@ final class DataFileService: Sendable {
         }
         let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
         let store = DocumentStore(
-            resources: models, journal: journal, appliedSeq: appliedSeq, ids: ids,
-            topics: Dictionary(uniqueKeysWithValues: zip(models.map(\.name), topics)),
-            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix)
+            resources: models, journal: journal, appliedSeq: appliedSeq, idField: configuration.idField,
+            foreignKeySuffix: configuration.foreignKeySuffix)
         return (topics, store)
     }
 

@@ -65,23 +65,19 @@ final class DocumentStore: Sendable {
     private let catchUpQueued = Mutex(false)
     /// The callers of `whenApplied` waiting for an entry not applied yet.
     private let waiting = Mutex<[AppliedWaiter]>([])
-    private let ids: EventIDSource
-    private let topics: [String: EventTopic]
     private let queue = DispatchQueue(label: "livestate-documents-commit")
     private let pending = Mutex<(writes: [Pending], draining: Bool)>(([], false))
     /// Per resource: the next place and the largest numeric id (touched on the commit queue only).
     private let counters: Mutex<DocumentCounters>
 
     init(
-        resources: [DocumentResource], journal: any DocumentJournal, appliedSeq: Int64, ids: EventIDSource,
-        topics: [String: EventTopic], idField: String, foreignKeySuffix: String
+        resources: [DocumentResource], journal: any DocumentJournal, appliedSeq: Int64, idField: String,
+        foreignKeySuffix: String
     ) {
         self.resources = resources
         self.appliedSeq = Mutex(appliedSeq)
         byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
         self.journal = journal
-        self.ids = ids
-        self.topics = topics
         self.idField = idField
         self.foreignKeySuffix = foreignKeySuffix
         counters = Mutex(DocumentCounters(resources))
@@ -243,11 +239,10 @@ final class DocumentStore: Sendable {
         }
     }
 
-    /// Sends a committed entry into its view model, its event numbered after the journal id.
+    /// Sends a committed entry into its view model (its event takes the entry's journal id, which the
+    /// applied change carries to `/events`).
     func apply(_ entry: DocumentEntry) {
-        if let resource = byName[entry.resource], let topic = topics[entry.resource] {
-            ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: topic) { resource.committed.send(entry) }
-        }
+        byName[entry.resource]?.committed.send(entry)
         // NB: after the send: a waiter released now finds the entry's event in the buffer.
         let released = appliedSeq.withLock { applied in
             applied = max(applied, entry.seq)
