@@ -165,6 +165,26 @@ def test_concurrent_posts_on_three_instances_lose_nothing_and_share_no_id(start,
         assert all(listed[i] == body for i, body in expected.items())
 
 
+def test_concurrent_patches_of_one_item_on_three_instances_lose_no_field(start, db_file):
+    servers = start(db_file, count=3)
+    fields = 20
+
+    def patcher(number):
+        server = servers[number % 3]
+        for index in range(fields):
+            assert server.call("PATCH", "/posts/2", {f"f{number}-{index}": index})[0] == 200
+
+    threads = [threading.Thread(target=patcher, args=(n,)) for n in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    # Each PATCH merged into the item as the database had it: no instance's field was lost to another's.
+    expected = {f"f{n}-{i}" for n in range(6) for i in range(fields)} | {"id", "title", "views"}
+    for server in servers:
+        wait_until(lambda: set(get(server, "/posts/2")) == expected, 10, message="every field on every instance")
+
+
 def test_an_acknowledged_post_survives_kill_9(start, db_file):
     a, b = start(db_file, count=2)
     status, _, created = a.call("POST", "/posts", {"title": "kept"})

@@ -25,7 +25,8 @@ struct PostgresDocumentJournalTests {
                     return
                 }
                 connection.script(
-                    "DROP TABLE IF EXISTS livestate_doc_resources, livestate_doc_items, livestate_doc_entries, "
+                    "SET client_min_messages = warning; "
+                        + "DROP TABLE IF EXISTS livestate_doc_resources, livestate_doc_items, livestate_doc_entries, "
                         + "livestate_doc_seed"
                 ) { result in
                     done.value = result
