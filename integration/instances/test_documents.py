@@ -6,6 +6,8 @@ every rule of "Several instances" (docs/own-data.md). Each test gets a fresh clu
 
 import hashlib
 import json
+import os
+import signal
 import threading
 import time
 
@@ -306,3 +308,28 @@ def test_an_instance_started_while_the_database_is_down_waits_and_says_so(start,
     (server,) = launched
     assert "cannot open the documents connection" in server.log()
     assert [p["title"] for p in get(server, "/posts")] == ["json-server", "typicode"]
+
+
+def test_an_instance_stopped_inside_a_batch_does_not_hold_the_others_writes(start, db_file, cluster, binary):
+    (b,) = start(db_file)
+    proxy, a = through_proxy(cluster, binary, db_file, b"pg_notify($2")
+    answers = []
+    try:
+        # A's batch holds the writer lock in PostgreSQL and its last statement is held on the way; A then stops.
+        proxy.stall()
+        writer = threading.Thread(target=lambda: answers.append(a.call("POST", "/posts", {"title": "stopped"})[0]))
+        writer.start()
+        wait_until(lambda: proxy.stalled == 1, 10, message="A's batch held")
+        os.kill(a.proc.pid, signal.SIGSTOP)
+        began = time.monotonic()
+        wait_until(lambda: b.call("POST", "/posts", {"title": "b writes"})[0] == 201, 15, interval=0.2,
+                   message="B writing while A is stopped")
+        assert time.monotonic() - began < 10
+    finally:
+        os.kill(a.proc.pid, signal.SIGCONT)
+        proxy.passing()
+        writer.join(10)
+        a.kill9()
+        proxy.close()
+    assert answers and answers[0] != 201
+    assert "stopped" not in [p["title"] for p in get(b, "/posts")]

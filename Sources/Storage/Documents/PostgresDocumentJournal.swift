@@ -99,8 +99,10 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     {
         let session = try begin(until: deadline)
         do {
-            // NB: a large file may take longer than the connection's 3 s per statement.
+            // NB: a large file may take longer than the connection's 3 s per statement, and its reading (between
+            // the statements) longer than the 4 s a session may stay idle in a transaction.
             try step(session, "SET LOCAL statement_timeout = 0", until: deadline)
+            try step(session, "SET LOCAL idle_in_transaction_session_timeout = 0", until: deadline)
             try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: deadline)
             let seeded = try step(session, "SELECT count(*) FROM livestate_doc_seed", until: deadline).integer() == 0
             if seeded { try seed(seeding(), source: source, on: session, until: deadline) }
@@ -391,6 +393,9 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 opened.onClose = { [weak self] error in self?.lost(error) }
                 opened.onNotification = { [weak self] _, _, _ in self?.onCommitted?() }
                 opened.query("SET statement_timeout = '3s'") { _ in }
+                // NB: a server stopped (SIGSTOP, a VM paused) inside a batch would hold `writeLock`, and so every
+                // server's writes, for as long as its socket lives: PostgreSQL ends such a session instead.
+                opened.query("SET idle_in_transaction_session_timeout = '4s'") { _ in }
                 opened.query("SET jit = off") { _ in }
                 opened.query("LISTEN \(Self.channel)") { _ in }
                 connection = opened
