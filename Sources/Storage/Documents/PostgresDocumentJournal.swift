@@ -148,19 +148,19 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             SELECT e->>0, e->>1, (e->>2)::int FROM json_array_elements($1::json) AS e
             """, [Self.json(kinds)], until: deadline)
         for resource in resources {
-            var chunk: [[String]] = []
+            var chunk: [BatchRow] = []
             var bytes = 0
             let count = resource.items.count
             for (index, item) in resource.items.enumerated() {
-                chunk.append([resource.name, item.key, String(index - count), item.body])
+                chunk.append((resource.name, item.key, Int64(index - count), item.body))
                 bytes += item.body.utf8.count
                 if bytes > 4 << 20 || chunk.count == 5000 || index == count - 1 {
                     try step(
                         session,
                         """
                         INSERT INTO livestate_doc_items (resource, key, place, body)
-                        SELECT e->>0, e->>1, (e->>2)::bigint, e->>3 FROM json_array_elements($1::json) AS e
-                        """, [Self.json(chunk)], until: deadline)
+                        SELECT e->>0, e->>1, (e->>2)::bigint, (e->3)::text FROM json_array_elements($1::json) AS e
+                        """, [Self.batch(chunk)], until: deadline)
                     chunk = []
                     bytes = 0
                 }
@@ -225,10 +225,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             // NB: one session takes them under the lock: ascending, and no other writer's in between.
             seqs = taken.rows.indices.compactMap { taken.integer($0, 0) }.sorted()
             guard seqs.count == writes.count else { throw PostgresError(.refused, "no journal ids were given") }
-            let rows = zip(seqs, writes).map { seq, write -> [String?] in
-                [String(seq), write.resource, write.key, write.body]
-            }
-            let batch = Self.json(rows)
+            let batch = Self.batch(zip(seqs, writes).map { seq, write in (write.resource, write.key, seq, write.body) })
             try step(session, Self.logAndRemove, [batch], until: statements)
             try step(session, Self.keepAndNotify, [batch, Self.channel], until: statements)
         } catch {
@@ -280,11 +277,11 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         WHERE seq > $1::bigint AND resource <> '' ORDER BY seq LIMIT $2::int
         """
 
-    /// A batch's entries (`$1`: `[[seq, resource, key, body or null]]`), and the items of every key the batch
+    /// A batch's entries (`$1`: `batch`'s rows, each entry's id as the number), and the items of every key the batch
     /// deleted (a key deleted then written again in one batch goes to the end of its collection, as in memory).
     static let logAndRemove = """
         WITH w AS (
-            SELECT (e->>0)::bigint AS seq, e->>1 AS resource, e->>2 AS key, e->>3 AS body
+            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
             FROM json_array_elements($1::json) AS e
         ), logged AS (
             INSERT INTO livestate_doc_entries (seq, resource, key, body) SELECT seq, resource, key, body FROM w
@@ -296,7 +293,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     /// the wake-up of the other servers with the batch's last id.
     static let keepAndNotify = """
         WITH w AS (
-            SELECT (e->>0)::bigint AS seq, e->>1 AS resource, e->>2 AS key, e->>3 AS body
+            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
             FROM json_array_elements($1::json) AS e
         ), last AS (
             SELECT DISTINCT ON (resource, key) seq, resource, key, body FROM w ORDER BY resource, key, seq DESC
@@ -348,11 +345,42 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         }
     }
 
-    /// `rows` as a JSON array of arrays of strings (nil: null), the batch parameter `json_array_elements` reads.
+    /// `rows` as a JSON array of arrays of strings (nil: null), the parameter `json_array_elements` reads.
     private static func json(_ rows: [[String?]]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
         return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+    }
+
+    /// One row of a batch parameter: a resource, an item's id text, a number (a place or a journal id), and
+    /// the item's compact JSON (nil: deleted).
+    typealias BatchRow = (resource: String, key: String, number: Int64, body: String?)
+
+    /// `rows` as the JSON array `json_array_elements` reads, `[[resource, key, number, item], …]`. The items
+    /// go in as JSON values, not as strings: PostgreSQL's `json` keeps a value's text as given, so
+    /// `(e->3)::text` is the item byte for byte, and no item is escaped here and unescaped there.
+    static func batch(_ rows: [BatchRow]) -> String {
+        var text = "["
+        for (index, row) in rows.enumerated() {
+            if index > 0 { text += "," }
+            text += "[" + quoted(row.resource) + "," + quoted(row.key) + "," + String(row.number) + ","
+            text += (row.body ?? "null") + "]"
+        }
+        return text + "]"
+    }
+
+    /// `text` as a JSON string.
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
     }
 
     // MARK: Connection

@@ -110,4 +110,25 @@ struct PostgresDocumentJournalTests {
         #expect(three.resources[0].items.map(\.key) == ["2", "3"])
         #expect(three.seq > next[1])
     }
+
+    @Test func keysAndItemsComeBackByteForByte() throws {
+        try dropTables()
+        let uri = try TestPostgres.uri()
+        let journal = try PostgresDocumentJournal(uri: uri)
+        defer { journal.stop() }
+        let key = "a\"b\\c\n\u{1}✓"
+        let body = #"{"z":"x\"y\\n","a":[1e3,1.50,-0],"é":{"":null}}"#
+        let file = [DocumentRows(name: "posts", kind: .collection, items: [(key, body)])]
+        let start = try journal.start(source: "db.json") { file }
+        #expect(start.resources[0].items.map(\.key) == [key] && start.resources[0].items.map(\.body) == [body])
+        let seqs = try journal.commitBatch(after: start.seq, until: .now() + 5) { _ in
+            [
+                DocumentWrite(resource: "posts", key: key, body: #"{"b":2,"a":[1.0e-7]}"#),
+                DocumentWrite(resource: "posts", key: "2", body: nil),
+            ]
+        }
+        let entries = try journal.committed(after: start.seq, limit: 10)
+        #expect(entries.map(\.seq) == seqs)
+        #expect(entries.map(\.key) == [key, "2"] && entries.map(\.body) == [#"{"b":2,"a":[1.0e-7]}"#, nil])
+    }
 }
