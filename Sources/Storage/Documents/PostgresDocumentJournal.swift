@@ -347,9 +347,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     /// `rows` as a JSON array of arrays of strings (nil: null), the parameter `json_array_elements` reads.
     private static func json(_ rows: [[String?]]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        return String(decoding: (try? encoder.encode(rows)) ?? Data("[]".utf8), as: UTF8.self)
+        (try? JSONCoding.text(rows)) ?? "[]"
     }
 
     /// One row of a batch parameter: a resource, an item's id text, a number (a place or a journal id), and
@@ -363,24 +361,10 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         var text = "["
         for (index, row) in rows.enumerated() {
             if index > 0 { text += "," }
-            text += "[" + quoted(row.resource) + "," + quoted(row.key) + "," + String(row.number) + ","
-            text += (row.body ?? "null") + "]"
+            let (resource, key) = (JSONCoding.quoted(row.resource), JSONCoding.quoted(row.key))
+            text += "[\(resource),\(key),\(row.number),\(row.body ?? "null")]"
         }
         return text + "]"
-    }
-
-    /// `text` as a JSON string.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     // MARK: Connection
