@@ -95,6 +95,7 @@ def test_three_instances_started_at_once_seed_the_database_once(start, db_file):
         # Byte-exact: the member order the file wrote (jsonb would have put "id" first).
         assert b'{"title":"json-server","id":1,"views":1.5}' in raw(server, "/posts")
         assert len(get(server, "/posts")) == 2
+    assert "504 storage_outcome_unknown" in get(servers[0], "/openapi.json")["info"]["description"]
 
 
 def test_writes_through_one_instance_reach_the_others_with_the_same_events(start, db_file):

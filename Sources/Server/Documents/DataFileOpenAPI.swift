@@ -101,7 +101,10 @@ enum DataFileOpenAPI {
                             "The resources of the data file this server was started on, json-server style "
                                 + "(docs/own-data.md). Every error is {\"error\",\"message\"}; any request may also be "
                                 + "answered 403 host_not_allowed (a Host that is not this machine's), 413 (a body "
-                                + "over 1 MiB) or 415 (a body that is not JSON)."),
+                                + "over 1 MiB) or 415 (a body that is not JSON)."
+                                + (store.isShared
+                                    ? " A write may also be answered 504 storage_outcome_unknown (PostgreSQL: its commit "
+                                        + "was sent and whether it committed could not be learnt within 5 s)." : "")),
                     ])),
                 "paths": .object(paths),
                 "components": .object(JSONObject(["schemas": .object(schemas)])),

@@ -55,6 +55,8 @@ final class DocumentStore: Sendable {
     let idField: String
     /// The suffix of a parent's field (`--foreignKeySuffix`).
     let foreignKeySuffix: String
+    /// Whether other servers write to the same journal (PostgreSQL).
+    var isShared: Bool { journal.isShared }
     /// Called with the journal id of each committed batch's last entry (the file's write-back).
     let onCommit = Mutex<(@Sendable (Int64) -> Void)?>(nil)
 
