@@ -104,19 +104,8 @@ package enum JournalChange: Sendable, Equatable {
     case input(topic: String, json: String)
 }
 
-/// One committed change and its journal id.
-package struct JournalEntry: Sendable, Equatable {
-    /// The journal id: commit order; event id `seq × 65536`.
-    package var seq: Int64
-    /// The change.
-    package var change: JournalChange
-
-    /// The entry `seq` saying `change`.
-    package init(seq: Int64, change: JournalChange) {
-        self.seq = seq
-        self.change = change
-    }
-}
+/// One committed change and its journal id (event id `seq × 65536`).
+package typealias JournalEntry = Committed<JournalChange>
 
 /// What storage did with a todo write it could judge.
 package enum TodoWriteOutcome: Sendable, Equatable {

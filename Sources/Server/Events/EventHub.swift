@@ -100,7 +100,7 @@ final class EventHub: Sendable {
         keep(
             snapshot.snapshots.sink { [weak self] snapshot in
                 self?.publish(
-                    topic,
+                    topic, journaled: snapshot.eventID,
                     encode: {
                         defer { previous = snapshot.value }
                         // NB: a list encoded item by item brings its change, built from the cached item bytes.
