@@ -121,8 +121,9 @@ package struct DocumentItems: Sendable {
     fileprivate var cachedBytes: [UInt8]?
     /// The items in order, made once per change.
     private var cachedDocuments: [StoredDocument]?
-    /// Per field path (joined by "."): each value's text → the slots holding it, in order; dropped on change.
-    private var indexes: [String: [String: [Int]]] = [:]
+    /// Per field path: each value's text → the slots holding it, in order; dropped on change.
+    /// NB: keyed by the path's keys, not their text joined by ".": `["a.b"]` and `["a", "b"]` are two fields.
+    private var indexes: [[String]: [String: [Int]]] = [:]
     /// The most field indexes kept at once (each is as large as the collection's index of ids).
     static let maxIndexes = 4
     /// The journal id of the last entry applied.
@@ -183,14 +184,17 @@ package struct DocumentItems: Sendable {
             if slots.count > 32, positions.count < slots.count / 2 { compact() }
             return .deleted(old.id ?? id)
         }
-        let stored = StoredDocument(id: id, object: object)
         if let slot = positions[id.key], let old = slots[slot] {
+            // NB: the id as the item holds it (a path's `1` may name the item whose id is `"1"`), so that an
+            // item's `id.value` stays the value of its id field, which a sort by id reads instead of parsing.
+            let stored = StoredDocument(id: old.id ?? id, object: object)
             if old.bytes == stored.bytes { return nil }
             itemBytes += stored.bytes.count - old.bytes.count
             slots[slot] = stored
             changed()
             return .updated(stored)
         }
+        let stored = StoredDocument(id: id, object: object)
         positions[id.key] = slots.count
         slots.append(stored)
         itemBytes += stored.bytes.count
@@ -206,17 +210,16 @@ package struct DocumentItems: Sendable {
 
     /// See `DocumentResource.documents(whereValueAt:isOneOf:)`.
     fileprivate mutating func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
-        let name = path.joined(separator: ".")
-        if indexes[name] == nil {
+        if indexes[path] == nil {
             if indexes.count >= Self.maxIndexes { indexes.removeAll() }
             var index: [String: [Int]] = [:]
             for (slot, document) in slots.enumerated() {
                 guard let value = document?.object.value(at: path), value != .null else { continue }
                 index[value.javaScriptString, default: []].append(slot)
             }
-            indexes[name] = index
+            indexes[path] = index
         }
-        let index = indexes[name] ?? [:]
+        let index = indexes[path] ?? [:]
         var found: [Int] = []
         for text in Set(texts) { found.append(contentsOf: index[text] ?? []) }
         if texts.count > 1 { found.sort() }

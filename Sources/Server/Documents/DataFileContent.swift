@@ -35,15 +35,24 @@ struct DataFileContent: Sendable {
         "db", "events", "healthz", "openapi.json", "index.html", "_livestate", "favicon.ico",
     ]
 
+    /// How deep the file's JSON may nest, its top object counted.
+    static let maxDepth = 256
+
     /// Reads and checks `bytes`.
     init(bytes: [UInt8], idField: String) throws(DataFileError) {
         hash = Self.hash(bytes)
+        if let read = Self.itemByItem(bytes, idField: idField) {
+            resources = read.resources
+            assignedIDs = read.assignedIDs
+            return
+        }
+        // The file is refused somewhere (or nests past what the item-by-item read takes): the whole text is
+        // read again as one value, which names the first fault as a person reads the file.
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: bytes, maxDepth: 256)
+            value = try JSONValue(parsing: bytes, maxDepth: Self.maxDepth)
         } catch {
-            throw DataFileError(
-                parse: error, empty: bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+            throw DataFileError(parse: error, empty: bytes.allSatisfy(Self.isSpace))
         }
         guard case .object(let top) = value else {
             throw DataFileError("the file must hold a JSON object of resources, not \(value.kindDescription)")
@@ -54,19 +63,15 @@ struct DataFileContent: Sendable {
         }
         resources = []
         for (name, member) in top.members {
-            guard Self.isPathSegment(name) else {
-                throw DataFileError(
-                    "key '\(name.prefix(80))' cannot be a resource name: use letters, digits, '-' and '_'")
-            }
-            guard !Self.reservedNames.contains(name) else {
-                throw DataFileError("key '\(name)' is the name of one of LiveState's own routes; rename it")
-            }
+            try Self.check(name)
             switch member {
             case .object(let object):
                 resources.append(
                     Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
             case .array(let elements):
-                let (documents, assigned) = try Self.collection(name, elements, idField: idField)
+                var collection = Collection(name: name, idField: idField)
+                for (index, element) in elements.enumerated() { try collection.add(element, at: index) }
+                let (documents, assigned) = collection.finish()
                 assignedIDs = assignedIDs || assigned
                 resources.append(Resource(name: name, kind: .collection, documents: documents))
             default:
@@ -76,57 +81,152 @@ struct DataFileContent: Sendable {
         }
     }
 
-    /// The items of collection `name`, each with an id (ids given to those without, after the largest).
-    private static func collection(_ name: String, _ elements: [JSONValue], idField: String) throws(DataFileError)
-        -> (documents: [StoredDocument], assignedIDs: Bool)
+    /// The resources of `bytes` read one item at a time, or nil when the file is refused anywhere.
+    ///
+    /// NB: a 100 MB file parsed whole held the file, jansson's tree of it and the converted values at once
+    /// (8× the file at the peak); read this way, only the file, the stored items and one item's trees are
+    /// held. jansson parses each value (a resource's key, a singular object, a collection's item); between
+    /// them only whitespace and the top two levels' punctuation (`{ : , }` and `[ , ]`) are read here. Any
+    /// fault, of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
+    private static func itemByItem(_ bytes: [UInt8], idField: String)
+        -> (resources: [Resource], assignedIDs: Bool)?
     {
-        var objects: [JSONObject] = []
-        objects.reserveCapacity(elements.count)
-        var largest: Int64 = 0
-        var stringIDs = 0
-        var seen = Set<DocumentID>()
-        for (index, element) in elements.enumerated() {
+        // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
+        guard !bytes.contains(0) else { return nil }
+        var cursor = 0
+        /// Moves past whitespace, then past `byte` if it is next (true) or not at all (false).
+        func take(_ byte: UInt8) -> Bool {
+            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+            guard cursor < bytes.count, bytes[cursor] == byte else { return false }
+            cursor += 1
+            return true
+        }
+        /// The value at the cursor (past whitespace), the cursor past it; nil if jansson refuses it.
+        func value(depth: Int) -> JSONValue? {
+            guard let (value, end) = try? JSONValue.parsing(bytes, from: cursor, maxDepth: Self.maxDepth - depth)
+            else { return nil }
+            cursor = end
+            return value
+        }
+        guard take(UInt8(ascii: "{")) else { return nil }
+        var resources: [Resource] = []
+        var names = Set<String>()
+        var assignedIDs = false
+        if !take(UInt8(ascii: "}")) {
+            repeat {
+                guard case .string(let name)? = value(depth: 1), names.insert(name).inserted,
+                    (try? check(name)) != nil, take(UInt8(ascii: ":"))
+                else { return nil }
+                if take(UInt8(ascii: "[")) {
+                    var collection = Collection(name: name, idField: idField)
+                    if !take(UInt8(ascii: "]")) {
+                        var index = 0
+                        repeat {
+                            guard let element = value(depth: 2), (try? collection.add(element, at: index)) != nil
+                            else { return nil }
+                            index += 1
+                        } while take(UInt8(ascii: ","))
+                        guard take(UInt8(ascii: "]")) else { return nil }
+                    }
+                    let (documents, assigned) = collection.finish()
+                    assignedIDs = assignedIDs || assigned
+                    resources.append(Resource(name: name, kind: .collection, documents: documents))
+                } else {
+                    guard case .object(let object)? = value(depth: 1) else { return nil }
+                    resources.append(
+                        Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
+                }
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "}")) else { return nil }
+        }
+        while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+        guard cursor == bytes.count, resources.count <= EventTopic.maxDocumentTopics else { return nil }
+        return (resources, assignedIDs)
+    }
+
+    /// Whether `byte` is JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    /// Refuses a key that cannot be a resource's name.
+    private static func check(_ name: String) throws(DataFileError) {
+        guard Self.isPathSegment(name) else {
+            throw DataFileError(
+                "key '\(name.prefix(80))' cannot be a resource name: use letters, digits, '-' and '_'")
+        }
+        guard !Self.reservedNames.contains(name) else {
+            throw DataFileError("key '\(name)' is the name of one of LiveState's own routes; rename it")
+        }
+    }
+
+    /// A collection's items stored as they are read, each with an id: ids are given to those without one
+    /// at the end (after the largest integer id, or random when the ids are strings), once all are known.
+    private struct Collection {
+        let name: String
+        let idField: String
+        /// The items in order; nil where an item had no id (its object is in `unnumbered`).
+        private var documents: [StoredDocument?] = []
+        /// The objects of the items without an id, in order.
+        private var unnumbered: [JSONObject] = []
+        private var largest: Int64 = 0
+        private var stringIDs = 0
+        private var seen = Set<DocumentID>()
+
+        init(name: String, idField: String) {
+            self.name = name
+            self.idField = idField
+        }
+
+        /// Stores the item `element`, the collection's `index`th.
+        mutating func add(_ element: JSONValue, at index: Int) throws(DataFileError) {
             guard case .object(let object) = element else {
                 throw DataFileError("'\(name)'[\(index)] is \(element.kindDescription); a collection holds objects")
             }
-            if let raw = object[idField] {
-                guard let id = DocumentID(raw) else {
-                    throw DataFileError(
-                        "'\(name)'[\(index)].\(idField) is \(raw.kindDescription); an id is an integer or a non-empty string"
-                    )
-                }
-                guard seen.insert(id).inserted else {
-                    throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
-                }
-                if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
+            guard let raw = object[idField] else {
+                documents.append(nil)
+                unnumbered.append(object)
+                return
             }
-            objects.append(object)
-        }
-        var documents: [StoredDocument] = []
-        documents.reserveCapacity(objects.count)
-        var assigned = false
-        for var object in objects {
-            if let raw = object[idField], let id = DocumentID(raw) {
-                documents.append(StoredDocument(id: id, object: object))
-                continue
+            guard let id = DocumentID(raw) else {
+                throw DataFileError(
+                    "'\(name)'[\(index)].\(idField) is \(raw.kindDescription); an id is an integer or a non-empty string"
+                )
             }
-            // An item without an id gets one, the way a POST would give it.
-            assigned = true
-            let value: JSONValue
-            if stringIDs > 0 && largest == 0 {
-                var id = DocumentID.random()
-                while seen.contains(id) { id = DocumentID.random() }
-                value = id.value
-            } else {
-                largest += 1
-                value = .integer(largest)
+            guard seen.insert(id).inserted else {
+                throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
             }
-            object = Self.withID(object, idField: idField, value: value)
-            let id = DocumentID(value)!
-            seen.insert(id)
+            if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
             documents.append(StoredDocument(id: id, object: object))
         }
-        return (documents, assigned)
+
+        /// The items in order, and whether any was given an id.
+        mutating func finish() -> (documents: [StoredDocument], assignedIDs: Bool) {
+            guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false) }
+            var result: [StoredDocument] = []
+            result.reserveCapacity(documents.count)
+            var next = unnumbered.makeIterator()
+            for document in documents {
+                if let document {
+                    result.append(document)
+                    continue
+                }
+                guard let object = next.next() else { continue }
+                // An item without an id gets one, the way a POST would give it.
+                let value: JSONValue
+                if stringIDs > 0 && largest == 0 {
+                    var id = DocumentID.random()
+                    while seen.contains(id) { id = DocumentID.random() }
+                    value = id.value
+                } else {
+                    largest += 1
+                    value = .integer(largest)
+                }
+                let id = DocumentID(value)!
+                seen.insert(id)
+                result.append(
+                    StoredDocument(id: id, object: DataFileContent.withID(object, idField: idField, value: value)))
+            }
+            return (result, true)
+        }
     }
 
     /// `object` with `idField` set to `value`: first when it had none (as json-server puts it), else in place.
