@@ -38,14 +38,30 @@ struct DataFileContent: Sendable {
     /// How deep the file's JSON may nest, its top object counted.
     static let maxDepth = 256
 
+    /// How many bytes of a file are read at once (`init(parts:whole:idField:)`).
+    static let partSize = 4 << 20
+
     /// Reads and checks `bytes`.
     init(bytes: [UInt8], idField: String) throws(DataFileError) {
-        hash = Self.hash(bytes)
-        if let read = Self.itemByItem(bytes, idField: idField) {
+        var unread = [bytes]
+        try self.init(parts: { () throws(DataFileError) in unread.popLast() ?? [] }, whole: { bytes }, idField: idField)
+    }
+
+    /// Reads and checks the bytes `next` gives a part at a time (an empty part: the end), so that a large file
+    /// is never held whole; `whole` gives them all again, asked only when the file is refused, to name the
+    /// fault.
+    init(
+        parts next: () throws(DataFileError) -> [UInt8], whole: () throws(DataFileError) -> [UInt8],
+        idField: String
+    ) throws(DataFileError) {
+        if let read = try Self.itemByItem(next, idField: idField) {
+            hash = read.hash
             resources = read.resources
             assignedIDs = read.assignedIDs
             return
         }
+        let bytes = try whole()
+        hash = Self.hash(bytes)
         // The file is refused somewhere (or nests past what the item-by-item read takes): the whole text is
         // read again as one value, which names the first fault as a person reads the file.
         let value: JSONValue
@@ -81,67 +97,104 @@ struct DataFileContent: Sendable {
         }
     }
 
-    /// The resources of `bytes` read one item at a time, or nil when the file is refused anywhere.
+    /// The resources of the file `next` gives a part at a time, read one item at a time, and the hash of its
+    /// bytes; nil when the file is refused anywhere.
     ///
     /// NB: a 100 MB file parsed whole held the file, jansson's tree of it and the converted values at once
-    /// (8× the file at the peak); read this way, only the file, the stored items and one item's trees are
-    /// held. jansson parses each value (a resource's key, a singular object, a collection's item); between
-    /// them only whitespace and the top two levels' punctuation (`{ : , }` and `[ , ]`) are read here. Any
-    /// fault, of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
-    private static func itemByItem(_ bytes: [UInt8], idField: String)
-        -> (resources: [Resource], assignedIDs: Bool)?
+    /// (8× the file at the peak); read this way, only the stored items, a part of the file and one item's
+    /// trees are held. jansson parses each value (a resource's key, a singular object, a collection's item);
+    /// between them only whitespace and the top two levels' punctuation (`{ : , }` and `[ , ]`) are read
+    /// here. A value cut by the end of a part fails to parse and is parsed again once the next part is read
+    /// (a cut object or string never parses; a cut number is refused anyway, as an item or a key). Any fault,
+    /// of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
+    private static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String)
+        throws(DataFileError) -> (resources: [Resource], assignedIDs: Bool, hash: String)?
     {
-        // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
-        guard !bytes.contains(0) else { return nil }
+        // The bytes read and not yet passed (those before `cursor` are dropped as the next part comes).
+        var bytes: [UInt8] = []
         var cursor = 0
+        var ended = false
+        var hash = Self.hashBasis
+        // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
+        var hasNUL = false
+        /// Reads the next part after the bytes not yet passed; false at the end of the file.
+        func more() throws(DataFileError) -> Bool {
+            guard !ended else { return false }
+            let part = try next()
+            hash = Self.hash(part, from: hash)
+            hasNUL = hasNUL || part.contains(0)
+            if part.isEmpty || hasNUL {
+                ended = true
+                return false
+            }
+            if cursor == bytes.count {
+                bytes = part
+            } else {
+                bytes.removeSubrange(..<cursor)
+                bytes.append(contentsOf: part)
+            }
+            cursor = 0
+            return true
+        }
+        /// Moves past whitespace; false when the file ends there.
+        func skipSpace() throws(DataFileError) -> Bool {
+            while true {
+                while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+                if cursor < bytes.count { return true }
+                guard try more() else { return false }
+            }
+        }
         /// Moves past whitespace, then past `byte` if it is next (true) or not at all (false).
-        func take(_ byte: UInt8) -> Bool {
-            while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
-            guard cursor < bytes.count, bytes[cursor] == byte else { return false }
+        func take(_ byte: UInt8) throws(DataFileError) -> Bool {
+            guard try skipSpace(), bytes[cursor] == byte else { return false }
             cursor += 1
             return true
         }
-        /// The value at the cursor (past whitespace), the cursor past it; nil if jansson refuses it.
-        func value(depth: Int) -> JSONValue? {
-            guard let (value, end) = try? JSONValue.parsing(bytes, from: cursor, maxDepth: Self.maxDepth - depth)
-            else { return nil }
-            cursor = end
-            return value
+        /// The value after the cursor, the cursor past it; nil if jansson refuses it.
+        func value(depth: Int) throws(DataFileError) -> JSONValue? {
+            while true {
+                if try skipSpace(),
+                    let (value, end) = try? JSONValue.parsing(bytes, from: cursor, maxDepth: Self.maxDepth - depth)
+                {
+                    cursor = end
+                    return value
+                }
+                guard try more() else { return nil }
+            }
         }
-        guard take(UInt8(ascii: "{")) else { return nil }
+        guard try take(UInt8(ascii: "{")) else { return nil }
         var resources: [Resource] = []
         var names = Set<String>()
         var assignedIDs = false
-        if !take(UInt8(ascii: "}")) {
+        if try !take(UInt8(ascii: "}")) {
             repeat {
-                guard case .string(let name)? = value(depth: 1), names.insert(name).inserted,
-                    (try? check(name)) != nil, take(UInt8(ascii: ":"))
+                guard case .string(let name)? = try value(depth: 1), names.insert(name).inserted,
+                    (try? check(name)) != nil, try take(UInt8(ascii: ":"))
                 else { return nil }
-                if take(UInt8(ascii: "[")) {
+                if try take(UInt8(ascii: "[")) {
                     var collection = Collection(name: name, idField: idField)
-                    if !take(UInt8(ascii: "]")) {
+                    if try !take(UInt8(ascii: "]")) {
                         var index = 0
                         repeat {
-                            guard let element = value(depth: 2), (try? collection.add(element, at: index)) != nil
+                            guard let element = try value(depth: 2), (try? collection.add(element, at: index)) != nil
                             else { return nil }
                             index += 1
-                        } while take(UInt8(ascii: ","))
-                        guard take(UInt8(ascii: "]")) else { return nil }
+                        } while try take(UInt8(ascii: ","))
+                        guard try take(UInt8(ascii: "]")) else { return nil }
                     }
                     let (documents, assigned) = collection.finish()
                     assignedIDs = assignedIDs || assigned
                     resources.append(Resource(name: name, kind: .collection, documents: documents))
                 } else {
-                    guard case .object(let object)? = value(depth: 1) else { return nil }
+                    guard case .object(let object)? = try value(depth: 1) else { return nil }
                     resources.append(
                         Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
                 }
-            } while take(UInt8(ascii: ","))
-            guard take(UInt8(ascii: "}")) else { return nil }
+            } while try take(UInt8(ascii: ","))
+            guard try take(UInt8(ascii: "}")) else { return nil }
         }
-        while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
-        guard cursor == bytes.count, resources.count <= EventTopic.maxDocumentTopics else { return nil }
-        return (resources, assignedIDs)
+        guard try !skipSpace(), !hasNUL, resources.count <= EventTopic.maxDocumentTopics else { return nil }
+        return (resources, assignedIDs, Self.hexadecimal(hash))
     }
 
     /// Whether `byte` is JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
@@ -251,12 +304,23 @@ struct DataFileContent: Sendable {
     }
 
     /// FNV-1a over the bytes, as 16 hex digits.
-    static func hash(_ bytes: [UInt8]) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    static func hash(_ bytes: [UInt8]) -> String { hexadecimal(hash(bytes, from: hashBasis)) }
+
+    /// FNV-1a's starting value.
+    private static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// FNV-1a of the bytes hashed to `value` followed by `bytes`.
+    private static func hash(_ bytes: [UInt8], from value: UInt64) -> UInt64 {
+        var value = value
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x100_0000_01b3
         }
+        return value
+    }
+
+    /// `value` as 16 hex digits.
+    private static func hexadecimal(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -29,6 +29,27 @@ import Testing
         subscription.cancel()
     }
 
+    @Test func anItemIsKeptAsItsCompactJSONInABufferOfItsSize() {
+        let object = JSONObject([
+            "id": .integer(1), "title": .string(String(repeating: "long title ", count: 12)),
+            "tags": .array([.string("a"), .null, .bool(true), .real(2.5)]),
+            "author": .object(JSONObject(["name": .string("é \u{0}")])),
+        ])
+        let stored = StoredDocument(id: DocumentID(.integer(1)), object: object)
+        #expect(stored.bytes == object.compactBytes)
+        #expect(stored.bytes.capacity < stored.bytes.count + 32)
+        #expect(stored.object == object)
+    }
+
+    @Test func anUpdateKeepsTheIDAsTheItemHoldsIt() {
+        let item = StoredDocument(id: DocumentID(.string("1")), object: JSONObject(["id": .string("1")]))
+        let posts = DocumentResource(name: "posts", kind: .collection, documents: [item])
+        let edited = JSONObject(["id": .string("1"), "title": .string("new")])
+        posts.committed.send(
+            DocumentEntry(seq: 1, resource: "posts", id: DocumentID(pathSegment: "1"), document: edited))
+        #expect(posts.items.documents.first?.id?.value == .string("1"))
+    }
+
     @Test func idsCompareByTheirText() {
         #expect(DocumentID(.integer(1)) == DocumentID(.string("1")))
         #expect(DocumentID(pathSegment: "1").value == .integer(1))
