@@ -155,8 +155,12 @@ extension Router {
                 // json-server's cascade: the items of other collections that name this one as their parent.
                 let field = store.parentField(of: name)
                 for other in store.resources where other.kind == .collection && other.name != name {
-                    for (childID, child) in view.documents(other.name)
-                    where child[field].map(DocumentQuery.text) == id.key {
+                    // NB: from the field's index, unless an earlier plan of the batch changed the collection.
+                    let children =
+                        view.hasChanges(in: other.name)
+                        ? view.documents(other.name).filter { $0.1[field].map(DocumentQuery.text) == id.key }.map(\.0)
+                        : DocumentRelations.children(of: id.key, in: other, field: field).compactMap(\.id)
+                    for childID in children {
                         entries.append(DocumentStore.Planned(resource: other.name, id: childID, document: nil))
                     }
                 }
