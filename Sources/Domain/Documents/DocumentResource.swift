@@ -188,7 +188,7 @@ package struct DocumentItems: Sendable {
         if let slot = positions[id.key], let old = slots[slot] {
             // NB: the id as the item holds it (a path's `1` may name the item whose id is `"1"`), so that an
             // item's `id.value` stays the value of its id field, which a sort by id reads instead of parsing.
-            let stored = StoredDocument(id: old.id ?? id, object: object)
+            let stored = StoredDocument(id: old.id ?? id, object: object, keepsTree: keepsTrees)
             if old.bytes == stored.bytes { return nil }
             itemBytes += stored.bytes.count - old.bytes.count
             slots[slot] = stored
@@ -196,7 +196,7 @@ package struct DocumentItems: Sendable {
             reindex(slot, from: old, to: stored)
             return .updated(stored)
         }
-        let stored = StoredDocument(id: id, object: object)
+        let stored = StoredDocument(id: id, object: object, keepsTree: keepsTrees)
         positions[id.key] = slots.count
         slots.append(stored)
         itemBytes += stored.bytes.count
@@ -204,6 +204,9 @@ package struct DocumentItems: Sendable {
         reindex(slots.count - 1, from: nil, to: stored)
         return .inserted(stored)
     }
+
+    /// Whether a new item keeps its tree (`StoredDocument.treeLimit`).
+    private var keepsTrees: Bool { itemBytes <= StoredDocument.treeLimit }
 
     private mutating func changed() {
         cachedBytes = nil

@@ -222,6 +222,8 @@ struct DataFileContent: Sendable {
         private var unnumbered: [JSONObject] = []
         private var largest: Int64 = 0
         private var stringIDs = 0
+        /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
+        private var itemBytes = 0
         private var seen = Set<DocumentID>()
 
         init(name: String, idField: String) {
@@ -248,7 +250,16 @@ struct DataFileContent: Sendable {
                 throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
             }
             if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
-            documents.append(StoredDocument(id: id, object: object))
+            let keepsTree = itemBytes <= StoredDocument.treeLimit
+            let document = StoredDocument(id: id, object: object, keepsTree: keepsTree)
+            itemBytes += document.bytes.count
+            if keepsTree, itemBytes > StoredDocument.treeLimit {
+                // This item takes the collection past the limit: it and the items before it drop their trees.
+                documents = documents.map { $0?.withoutTree() }
+                documents.append(document.withoutTree())
+            } else {
+                documents.append(document)
+            }
         }
 
         /// The items in order, and whether any was given an id.
@@ -276,7 +287,9 @@ struct DataFileContent: Sendable {
                 let id = DocumentID(value)!
                 seen.insert(id)
                 result.append(
-                    StoredDocument(id: id, object: DataFileContent.withID(object, idField: idField, value: value)))
+                    StoredDocument(
+                        id: id, object: DataFileContent.withID(object, idField: idField, value: value),
+                        keepsTree: itemBytes <= StoredDocument.treeLimit))
             }
             return (result, true)
         }

@@ -35,10 +35,15 @@ import Testing
             "tags": .array([.string("a"), .null, .bool(true), .real(2.5)]),
             "author": .object(JSONObject(["name": .string("é \u{0}")])),
         ])
-        let stored = StoredDocument(id: DocumentID(.integer(1)), object: object)
+        let stored = StoredDocument(id: DocumentID(.integer(1)), object: object, keepsTree: false)
         #expect(stored.bytes == object.compactBytes)
         #expect(stored.bytes.capacity < stored.bytes.count + 32)
+        // Parsed from its bytes, the same members (no real here is written without a fraction).
         #expect(stored.object == object)
+        let kept = StoredDocument(id: DocumentID(.integer(1)), object: object)
+        #expect(kept.object == object)
+        #expect(kept.withoutTree() == kept)
+        #expect(kept.withoutTree().object == object)
     }
 
     @Test func anUpdateKeepsTheIDAsTheItemHoldsIt() {
