@@ -23,6 +23,9 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
         /// For a list encoded item by item (`init(list:)` of identifiable items), its change from the
         /// previous list as `?diff=1` sends it (`ListEncoder.Encoded.diff`); nil otherwise.
         package var diff: [UInt8]? = nil
+        /// The id of the event the value's journal entry gives it, carried with the value (`Journaled`);
+        /// nil for a value no entry made.
+        package var eventID: UInt64? = nil
     }
 
     /// Turns a value into its bytes (and, for lists, the change from the previous one).
@@ -40,13 +43,23 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
     /// Subscribes to `publisher` and encodes each value it emits; `headers` adds fields to the response
     /// (computed once per emission too). A current-value publisher is encoded at once.
     /// `encoding` turns each value into its bytes (by default `JSONCoding.encode`, the whole value).
-    package init<P: Publisher>(
+    package convenience init<P: Publisher>(
         _ publisher: P,
         headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
         encoding: @escaping Encoding = { (try JSONCoding.encode($0), nil) }
     ) where P.Output == Value, P.Failure == Never {
-        let cancellable = publisher.sink { [weak self] value in
-            self?.store(value, headers: headers(value), encoding: encoding)
+        self.init(journaled: publisher.map { Journaled($0) }, headers: headers, encoding: encoding)
+    }
+
+    /// Subscribes to values that each carry the event id of the journal entry that made them (kept in
+    /// their snapshot as `eventID`), and encodes each as `init(_:headers:encoding:)` does.
+    package init<P: Publisher>(
+        journaled publisher: P,
+        headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
+        encoding: @escaping Encoding = { (try JSONCoding.encode($0), nil) }
+    ) where P.Output == Journaled<Value>, P.Failure == Never {
+        let cancellable = publisher.sink { [weak self] journaled in
+            self?.store(journaled, headers: headers(journaled.value), encoding: encoding)
         }
         subscription.withLock { $0 = cancellable }
     }
@@ -82,11 +95,13 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
 
     // NB: Combine serialises a publisher's emissions, so stores arrive in emission order; encoding happens
     // outside the lock so readers never wait for it.
-    private func store(_ value: Value, headers: HTTPHeaders, encoding: Encoding) {
+    private func store(_ journaled: Journaled<Value>, headers: HTTPHeaders, encoding: Encoding) {
+        let value = journaled.value
         do {
             let (bytes, diff) = try encoding(value)
             let response = Response.json(encoded: bytes, headers: headers, prepared: PreparedBody(bytes))
-            let snapshot = Snapshot(value: value, bytes: bytes, response: response, diff: diff)
+            let snapshot = Snapshot(
+                value: value, bytes: bytes, response: response, diff: diff, eventID: journaled.eventID)
             // NB: both are set before the subject sends, in emission order (stores are serialised); a reader
             // between the two locks sees the previous response once more, as it would a moment earlier.
             latest.withLock { $0 = snapshot }
@@ -112,10 +127,34 @@ extension EncodedSnapshot {
         P.Output == [Item], P.Failure == Never, Value == [Item],
         Item: Identifiable & Equatable & Encodable & Sendable, Item.ID: Encodable & Sendable
     {
+        self.init(journaledList: publisher.map { Journaled($0) })
+    }
+
+    /// `init(list:)` for lists that each carry the event id of the journal entry that made them.
+    package convenience init<P: Publisher, Item>(journaledList publisher: P)
+    where
+        P.Output == Journaled<[Item]>, P.Failure == Never, Value == [Item],
+        Item: Identifiable & Equatable & Encodable & Sendable, Item.ID: Encodable & Sendable
+    {
         let encoder = ListEncoder<Item>()
-        self.init(publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { list in
+        self.init(journaled: publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { list in
             let encoded = try encoder.encode(list)
             return (encoded.bytes, encoded.diff)
         }
+    }
+}
+
+/// A value with the id of the event its journal entry gives it (nil: no entry made it): the id travels
+/// with the value from the view model to `/events`, instead of being set beside the emission.
+package struct Journaled<Value: Sendable>: Sendable {
+    /// The value.
+    package var value: Value
+    /// Its event id.
+    package var eventID: UInt64?
+
+    /// `value`, with the event id of its entry when it has one.
+    package init(_ value: Value, eventID: UInt64? = nil) {
+        self.value = value
+        self.eventID = eventID
     }
 }

@@ -38,11 +38,7 @@ where Item.ID: Encodable & Sendable {
         var counts: [Item.ID: Int] = [:]
         var repeated = 0
         var isFirst = true
-        var encoder: JSONEncoder = {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return encoder
-        }()
+        var encoder = JSONCoding.makeEncoder()
     }
 
     private let state = Mutex(State())

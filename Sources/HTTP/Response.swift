@@ -54,38 +54,3 @@ package struct Response: Sendable {
         self.init(status: error.status, headers: headers, body: JSONCoding.errorBody(error))
     }
 }
-
-/// The one JSON encoder configuration of the service.
-package enum JSONCoding {
-    /// Encodes `value` as compact JSON with sorted keys (the same value always gives the same bytes, so
-    /// cached bodies and ETags are stable) and without escaped slashes (URLs stay readable).
-    package static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value))
-    }
-
-    /// `{"error": code, "message": text}`, keys in that order.
-    package static func errorBody(_ error: HTTPError) -> [UInt8] {
-        Array("{\"error\":\(quoted(error.code)),\"message\":\(quoted(error.message))}".utf8)
-    }
-
-    /// `text` as a JSON string literal.
-    package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}

@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 
 /// A journal that several servers share, whose album downloads are claimed (docs/architecture-instances.md,
 /// "A downloader that dies"): the server that journals a selection holds its download claim until it has
@@ -11,7 +11,7 @@ package protocol DownloadClaims: Journal {
     /// under a key of its own: once across servers.
     func appendClaimed(
         topic: String, json: String, key: String?, claimed: @escaping @Sendable (Int64) -> Void,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void)
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void)
 
     /// Takes the claim of the selection `seq` unless its holder is alive or the outcome keyed `key` is
     /// journaled; `done(true)` when this server holds it now.

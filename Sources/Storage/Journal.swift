@@ -5,8 +5,9 @@ package import Domain
 /// the file is SQLite or the database PostgreSQL.
 ///
 /// - A mutation and the entry it causes are committed in one transaction (no dual write); the completion
-///   gets the committed result once the entry is applied here, or why not (`TodoError`: `.notFound`,
-///   `.storage` for a refusal, `.unavailable`, `.busy`, `.outcomeUnknown` when it may have been applied).
+///   gets the committed result once the entry is applied here, or why not: a todo write that does not apply
+///   (`TodoWriteOutcome.notFound`, `.full`) or storage's own error (`JournalError`: `.failed` with the
+///   engine's code, `.unavailable`, `.busy`, `.outcomeUnknown` when it may have been applied).
 /// - Entry ids follow commit order; `follow` hands the entries after an id to its handler, strictly in id
 ///   order, each exactly once, after every wake-up (NOTIFY on PostgreSQL; on SQLite the commit itself, in
 ///   the same process).
@@ -30,24 +31,26 @@ package protocol Journal: AnyObject, Sendable {
     /// Hands every entry committed after `seq` to `handler`, in id order, each once.
     func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void)
 
-    /// Commits a todo write with its entry; `completion` gets the todo (nil for a delete) once the entry is
-    /// applied here. A write sent again with the `key` of one that committed is answered with what that one
-    /// did and not applied again.
-    func write(_ write: TodoWrite, key: String?, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void)
+    /// Commits a todo write with its entry; `completion` gets `.committed` with the todo (nil for a delete)
+    /// once the entry is applied here, or why the write does not apply. A write sent again with the `key` of
+    /// one that committed is answered with what that one did and not applied again.
+    func write(
+        _ write: TodoWrite, key: String?,
+        completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void)
 
     /// Commits one entry of `topic` holding `json` (an input other than a todo write); `completion` gets its
     /// id once it is applied here.
-    func append(topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void)
+    func append(topic: String, json: String, completion: @escaping @Sendable (Result<Int64, JournalError>) -> Void)
     /// Commits one entry as `append` does, under `key` (the client's `Idempotency-Key`; nil: PostgreSQL makes
     /// one of its own, SQLite stores none); `completion` gets it once applied here — `repeated`, with the first
     /// request's JSON, when the key was committed before.
     func append(
         topic: String, json: String, key: String?,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void)
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void)
 
     /// The newest entry of `topic` still held (nil when there is none).
     func latest(
-        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, TodoError>) -> Void)
+        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, JournalError>) -> Void)
 
     /// `done(true)` once the entry `seq` is applied here (at once if it is), `done(false)` when it cannot
     /// be (within `timeout` seconds).
@@ -101,17 +104,21 @@ package enum JournalChange: Sendable, Equatable {
     case input(topic: String, json: String)
 }
 
-/// One committed change and its journal id.
-package struct JournalEntry: Sendable, Equatable {
-    /// The journal id: commit order; event id `seq × 65536`.
-    package var seq: Int64
-    /// The change.
-    package var change: JournalChange
+/// One committed change and its journal id (event id `seq × 65536`).
+package typealias JournalEntry = Committed<JournalChange>
 
-    /// The entry `seq` saying `change`.
-    package init(seq: Int64, change: JournalChange) {
-        self.seq = seq
-        self.change = change
+/// What storage did with a todo write it could judge.
+package enum TodoWriteOutcome: Sendable, Equatable {
+    /// Committed and applied here: the todo as written (nil for a delete, or a repeated delete).
+    case committed(Todo?)
+    /// No todo has this id: nothing was written.
+    case notFound(id: Int)
+    /// The list already holds `limit` todos (`--max-todos`): the insert was not written.
+    case full(limit: Int)
+
+    /// The todo as committed; nil for a delete and for a write that was not written.
+    package var todo: Todo? {
+        if case .committed(let todo) = self { todo } else { nil }
     }
 }
 

@@ -2,7 +2,8 @@ package import Reactive
 import Synchronization
 
 /// Seed 004's task list, persisted: a read-only `tasks` publisher and an `addNewTask` input whose `filter` is
-/// the title rule and whose `sink` stores the task and emits the new list.
+/// the title rule and whose `sink` stores the task and emits the new list; and a `committed` input taking
+/// each change the server's journal committed, whose list (`versions`) carries the entry's id to its event.
 ///
 /// Thread-safe: routes call it from several loop threads at once. Every change (store write + emission) runs
 /// under one lock, so emissions arrive in the order the store committed them.
@@ -18,14 +19,24 @@ package final class TaskListViewModel: Sendable {
     /// `add(title:)` sends here and reads the outcome; other senders should not race it (the routes use `add`).
     package let addNewTask = PassthroughSubject<String, Never>()
 
+    /// Input: each change committed to the journal, with its journal id, in journal order (the server sends
+    /// every applied entry here, on every instance). The store is not written: the change is committed.
+    package let committed = PassthroughSubject<Committed<TodoChange>, Never>()
+
+    /// The current tasks with the journal id of the change that made them (nil for the list at start and
+    /// after a change of `add`/`update`/`delete`); a new subscriber receives the current version first.
+    package var versions: AnyPublisher<TaskListVersion, Never> {
+        subject.eraseToAnyPublisher()
+    }
+
     /// The current tasks, ordered by id; a new subscriber receives the current list first.
     package var tasks: AnyPublisher<[Todo], Never> {
-        subject.eraseToAnyPublisher()
+        subject.map(\.todos).eraseToAnyPublisher()
     }
 
     /// The current tasks, ordered by id.
     package var currentTasks: [Todo] {
-        subject.value
+        subject.value.todos
     }
 
     /// The most todos the list holds; an add beyond it is refused (`.tooManyTodos`), so the list (and each
@@ -35,7 +46,7 @@ package final class TaskListViewModel: Sendable {
     /// `--max-todos`'s default.
     package static let defaultMaxCount = 10_000
 
-    private let subject: CurrentValueSubject<[Todo], Never>
+    private let subject: CurrentValueSubject<TaskListVersion, Never>
     private let store: any TodoStore
     /// Serialises each change and its emission.
     private let writes = Mutex<Void>(())
@@ -54,7 +65,7 @@ package final class TaskListViewModel: Sendable {
         self.store = store
         self.maxCount = maxCount
         do {
-            subject = CurrentValueSubject(try store.all())
+            subject = CurrentValueSubject(TaskListVersion(seq: nil, todos: try store.all()))
         } catch {
             throw .storage(error.description)
         }
@@ -62,7 +73,8 @@ package final class TaskListViewModel: Sendable {
             addNewTask
             .filter(TodoTitle.isAcceptable)
             .sink { [weak self] title in self?.persist(title) }
-        subscriptions.withLock { $0.append(subscription) }
+        let applying = committed.sink { [weak self] entry in self?.apply(entry) }
+        subscriptions.withLock { $0 += [subscription, applying] }
     }
 
     /// Sends `title` into `addNewTask` and returns the todo its sink stored, `completed` as given.
@@ -95,7 +107,7 @@ package final class TaskListViewModel: Sendable {
 
     /// The task with `id`.
     package func todo(id: Int) -> Todo? {
-        subject.value.first { $0.id == id }
+        subject.value.todos.first { $0.id == id }
     }
 
     /// Changes the title (same rule as `addNewTask`) and/or completion of the task with `id`.
@@ -126,11 +138,10 @@ package final class TaskListViewModel: Sendable {
         }
     }
 
-    /// Applies a change another instance (or this one, through the shared journal) committed, and emits the
-    /// list after it; the store is not written: the change is already committed. Call in journal order.
-    package func apply(_ change: TodoChange) {
+    /// The `committed` sink: emits the list after the change, with the change's journal id.
+    private func apply(_ entry: Committed<TodoChange>) {
         writes.withLock { _ in
-            subject.send(change.applied(to: subject.value))
+            subject.send(TaskListVersion(seq: entry.seq, todos: entry.change.applied(to: subject.value.todos)))
         }
     }
 
@@ -154,9 +165,9 @@ package final class TaskListViewModel: Sendable {
     // `tasks` must not call back into this model's mutations synchronously.
     private func change<Result>(_ body: (inout [Todo]) throws(TodoError) -> Result) throws(TodoError) -> Result {
         try writes.withLock { _ throws(TodoError) -> Result in
-            var list = subject.value
+            var list = subject.value.todos
             let result = try body(&list)
-            subject.send(list)
+            subject.send(TaskListVersion(seq: nil, todos: list))
             return result
         }
     }

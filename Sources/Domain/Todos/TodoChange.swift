@@ -29,3 +29,32 @@ package enum TodoChange: Equatable, Sendable {
         return list
     }
 }
+
+/// A change committed to the journal, with its journal id: what the task list's `committed` input takes
+/// (`Committed<TodoChange>`), and the journal's own entries (`JournalEntry`).
+package struct Committed<Change: Equatable & Sendable>: Equatable, Sendable {
+    /// The journal id: commit order; the event it causes is `seq × 65536`.
+    package var seq: Int64
+    /// What it changed.
+    package var change: Change
+
+    /// The entry `seq` saying `change`.
+    package init(seq: Int64, change: Change) {
+        self.seq = seq
+        self.change = change
+    }
+}
+
+/// The task list after a change, with the journal id of that change when the journal made it.
+package struct TaskListVersion: Equatable, Sendable {
+    /// The journal id of the change (nil: the list at start, or a change not from the journal).
+    package var seq: Int64?
+    /// Every task, ordered by id.
+    package var todos: [Todo]
+
+    /// The list `todos` after the entry `seq`.
+    package init(seq: Int64?, todos: [Todo]) {
+        self.seq = seq
+        self.todos = todos
+    }
+}

@@ -1,4 +1,5 @@
-/// Why the task list refused an input; the server maps each case to a status (422, 404, 503).
+/// Why the task list refused an input; the server maps each case to a status (422, 404, 503). Storage's
+/// own failures are `JournalError` (module Storage).
 package enum TodoError: Error, Equatable, Sendable {
     /// The trimmed title has 3 characters or fewer (seed 004's `filter { $0.count > 3 }`).
     case titleTooShort
@@ -10,17 +11,8 @@ package enum TodoError: Error, Equatable, Sendable {
     case tooManyTodos(limit: Int)
     /// No todo has this id.
     case notFound(id: Int)
-    /// The store could not commit the change; nothing was changed.
+    /// The view model's `TodoStore` could not keep the change; nothing was changed.
     case storage(String)
-    /// The shared database (PostgreSQL) cannot be reached now; the change was not applied.
-    case unavailable(String)
-    /// Too many writes are already waiting for the shared database; the change was not applied (retry later).
-    case busy(String)
-    /// The shared database could not be reached in time to learn whether the change committed: it may have
-    /// been applied. Sent again with `key` (its `Idempotency-Key`), it is applied once and answered truly.
-    case outcomeUnknown(key: String)
-    /// The `Idempotency-Key` was used before by a different kind of request; nothing was changed.
-    case keyReused
 
     /// The machine-readable code of the contract's error body, e.g. `title_too_short`.
     package var code: String {
@@ -31,10 +23,6 @@ package enum TodoError: Error, Equatable, Sendable {
         case .tooManyTodos: "too_many_todos"
         case .notFound: "not_found"
         case .storage: "storage_error"
-        case .unavailable: "storage_unavailable"
-        case .busy: "storage_busy"
-        case .outcomeUnknown: "storage_outcome_unknown"
-        case .keyReused: "idempotency_key_reused"
         }
     }
 
@@ -51,12 +39,6 @@ package enum TodoError: Error, Equatable, Sendable {
             "The list already holds \(limit) todos, the most this server keeps; delete some before adding more."
         case .notFound(let id): "There is no todo with id \(id)."
         case .storage(let reason): "The change could not be saved: \(reason)"
-        case .unavailable(let reason): "The database is unavailable, nothing was changed: \(reason)"
-        case .busy(let reason): "The database is busy, nothing was changed; try again in a moment: \(reason)"
-        case .outcomeUnknown:
-            "The database could not be reached in time to learn whether the change was saved; send the request"
-                + " again with the same Idempotency-Key to apply it once and get its answer."
-        case .keyReused: "This Idempotency-Key was used before by a different kind of request; nothing was changed."
         }
     }
 }

@@ -143,9 +143,8 @@ final class App: Sendable {
             for entry in entries {
                 switch entry.change {
                 case .todo(let change):
-                    ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: .todos) {
-                        models.todos.apply(change)
-                    }
+                    // NB: the list it makes carries the entry's id to its event (`TaskListVersion.seq`).
+                    models.todos.committed.send(Committed(seq: entry.seq, change: change))
                 case .input(let topic, let json):
                     shared.apply(seq: entry.seq, topic: topic, json: json)
                 }

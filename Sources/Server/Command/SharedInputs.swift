@@ -99,10 +99,10 @@ final class SharedInputs: Sendable {
     /// before — or why not.
     func append(
         _ topic: Topic, _ payload: Payload, key: String? = nil,
-        completion: @escaping @Sendable (Result<Shared, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<Shared, JournalError>) -> Void
     ) {
         guard let json = try? Self.encoded(payload) else {
-            return completion(.failure(.storage("the input cannot be encoded")))
+            return completion(.failure(.failed("the input cannot be encoded")))
         }
         journal.append(topic: topic.rawValue, json: json, key: key) { completion($0.map { Shared($0, payload) }) }
     }
@@ -123,19 +123,17 @@ final class SharedInputs: Sendable {
     }
 
     private static func encoded(_ payload: Payload) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(payload), as: UTF8.self)
+        try JSONCoding.text(payload)
     }
 
     /// Journals a selection of `url` (already checked) with its download claim, then downloads it here and
     /// journals the outcome. Should this instance die first, another one takes the claim over (`takeOver`).
     /// A client's repeat (its `key` committed before) is answered from the first selection and takes no
     /// claim: the first one's downloader, or a taker-over, downloads.
-    func select(url: String, key: String?, completion: @escaping @Sendable (Result<Shared, TodoError>) -> Void) {
+    func select(url: String, key: String?, completion: @escaping @Sendable (Result<Shared, JournalError>) -> Void) {
         let payload = Payload(url: url)
         guard let json = try? Self.encoded(payload) else {
-            return completion(.failure(.storage("the input cannot be encoded")))
+            return completion(.failure(.failed("the input cannot be encoded")))
         }
         guard let claims else {
             return journal.append(topic: Topic.selection.rawValue, json: json, key: key) { [self] result in
@@ -217,7 +215,7 @@ final class SharedInputs: Sendable {
             payload.failed = failure.reason
         }
         guard let data = try? Self.encoded(payload) else { return release(seq) }
-        let shared: @Sendable (Result<Int64, TodoError>) -> Void = { [self] result in
+        let shared: @Sendable (Result<Int64, JournalError>) -> Void = { [self] result in
             release(seq)
             if case .failure(let error) = result {
                 Log.warning("album image of \(url.prefix(200)) not shared: \(error); another instance may take it")

@@ -126,9 +126,8 @@ final class DataFileService: Sendable {
         }
         let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
         store = DocumentStore(
-            resources: models, journal: journal, ids: ids,
-            topics: Dictionary(uniqueKeysWithValues: zip(models.map(\.name), topics)),
-            idField: configuration.idField, foreignKeySuffix: configuration.foreignKeySuffix)
+            resources: models, journal: journal, idField: configuration.idField,
+            foreignKeySuffix: configuration.foreignKeySuffix)
         sync = Mutex(
             Sync(
                 committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,

@@ -50,22 +50,17 @@ final class DocumentStore: Sendable {
     let onCommit = Mutex<(@Sendable (Int64) -> Void)?>(nil)
 
     private let journal: SQLiteDocumentJournal
-    private let ids: EventIDSource
-    private let topics: [String: EventTopic]
     private let queue = DispatchQueue(label: "livestate-documents-commit")
     private let pending = Mutex<(writes: [Pending], draining: Bool)>(([], false))
     /// Per resource: the next place and the largest numeric id (touched on the commit queue only).
     private let counters: Mutex<DocumentCounters>
 
     init(
-        resources: [DocumentResource], journal: SQLiteDocumentJournal, ids: EventIDSource,
-        topics: [String: EventTopic], idField: String, foreignKeySuffix: String
+        resources: [DocumentResource], journal: SQLiteDocumentJournal, idField: String, foreignKeySuffix: String
     ) {
         self.resources = resources
         byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
         self.journal = journal
-        self.ids = ids
-        self.topics = topics
         self.idField = idField
         self.foreignKeySuffix = foreignKeySuffix
         counters = Mutex(DocumentCounters(resources))
@@ -128,7 +123,7 @@ final class DocumentStore: Sendable {
                 body: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
         }
         if !writes.isEmpty {
-            do throws(TodoStoreError) {
+            do throws(JournalError) {
                 let seqs = try journal.commit(writes)
                 counters.withLock { $0 = view.counters }
                 var offset = 0
@@ -152,10 +147,10 @@ final class DocumentStore: Sendable {
         for (index, write) in batch.enumerated() { write.respond(responses[index] ?? Response(error: .internalError)) }
     }
 
-    /// Sends a committed entry into its view model, its event numbered after the journal id.
+    /// Sends a committed entry into its view model (its event takes the entry's journal id, which the
+    /// applied change carries to `/events`).
     func apply(_ entry: DocumentEntry) {
-        guard let resource = byName[entry.resource], let topic = topics[entry.resource] else { return }
-        ids.pinned(UInt64(entry.seq) * EventIDSource.journalBlock, for: topic) { resource.committed.send(entry) }
+        byName[entry.resource]?.committed.send(entry)
     }
 }
 

@@ -7,8 +7,10 @@ extension EventHub {
     /// each applied change one more, whose data are the whole list (or object) and, for a collection, the
     /// change for `?diff=1` clients (`{"inserted","updated","deleted"}`).
     ///
-    /// A new client's first event of the topic is read from the view model when it connects (its current
-    /// JSON, with the id of the last change it shows), so the hub keeps no copy of a large collection.
+    /// Each event's id is its entry's journal id × `journalBlock`, carried by the applied change (the same
+    /// on every instance). A new client's first event of the topic is read from the view model when it
+    /// connects (its current JSON, with the id of the last change it shows), so the hub keeps no copy of a
+    /// large collection.
     /// A collection whose JSON is over `wholeListLimit` sends its change to every client, `?diff=1` or
     /// not: the whole list on every write would cost a copy of the collection per write and would not fit
     /// the recent-events buffer.
@@ -20,7 +22,7 @@ extension EventHub {
         keep(
             resource.changes.sink { [weak self] applied in
                 self?.publish(
-                    topic,
+                    topic, journaled: UInt64(max(0, applied.seq)) * EventIDSource.journalBlock,
                     encode: {
                         guard topic.isCollection else { return (resource.bytes, nil) }
                         let diff = Self.diff(applied.change)

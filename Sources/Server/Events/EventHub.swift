@@ -100,7 +100,7 @@ final class EventHub: Sendable {
         keep(
             snapshot.snapshots.sink { [weak self] snapshot in
                 self?.publish(
-                    topic,
+                    topic, journaled: snapshot.eventID,
                     encode: {
                         defer { previous = snapshot.value }
                         // NB: a list encoded item by item brings its change, built from the cached item bytes.
@@ -126,9 +126,12 @@ final class EventHub: Sendable {
 
     /// Numbers, encodes (through `encode`, under the lock) and records one emission, then hands it to
     /// every loop; `recorded` gets the event's id, still under the lock (the seeded event's, when the
-    /// emission is that event again). Emissions after `shutdown()` are dropped.
+    /// emission is that event again). `journaled` is the id the emission's journal entry gives it, carried
+    /// with the value; without one the event takes the next id of `ids` (a pinned one, or a local one).
+    /// Emissions after `shutdown()` are dropped.
     func publish(
-        _ topic: EventTopic, encode: () -> (json: [UInt8], diff: [UInt8]?)?, recorded: (UInt64) -> Void = { _ in }
+        _ topic: EventTopic, journaled: UInt64? = nil, encode: () -> (json: [UInt8], diff: [UInt8]?)?,
+        recorded: (UInt64) -> Void = { _ in }
     ) {
         state.withLock { state in
             guard !state.isShutDown, let (json, diff) = encode() else { return }
@@ -136,7 +139,8 @@ final class EventHub: Sendable {
                 if let id = state.current[topic]?.id { recorded(id) }
                 return
             }
-            let record = EventRecord(id: ids.next(for: topic), topic: topic, json: json, diffJSON: diff)
+            let id = journaled.map { ids.next(journaled: $0) } ?? ids.next(for: topic)
+            let record = EventRecord(id: id, topic: topic, json: json, diffJSON: diff)
             state.log.append(record)
             if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }
             feed.send(record)
@@ -275,10 +279,8 @@ final class EventHub: Sendable {
         upstream.withLock { $0.append(cancellable) }
     }
 
+    /// The service's one configuration (`JSONCoding`): compact, as an SSE `data:` must be one line.
     private static func makeEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        // NB: no .prettyPrinted: SSE `data:` must be one line. Sorted keys, as the REST answers.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        JSONCoding.makeEncoder()
     }
 }

@@ -58,26 +58,33 @@ final class EventIDSource: Sendable {
 
     /// The next id of an event of `topic`: the pinned one if any, else above every id given before.
     func next(for topic: EventTopic) -> UInt64 {
-        let now = clock()
-        return state.withLock { state in
-            if let pinned = state.pinned.removeValue(forKey: topic) {
-                if pinned > state.last {
-                    state.last = pinned
-                    return pinned
-                }
-                // NB: only when more than a block of local events came between two entries; the event
-                // then gets a local id (different on other instances) instead of breaking the order.
-                Log.error("event id \(pinned) of the journal is not above \(state.last); a local id is used")
-            }
-            state.last = max(state.last + 1, now)
-            return state.last
-        }
+        take(journaled: state.withLock { $0.pinned.removeValue(forKey: topic) })
+    }
+
+    /// The id of an event whose journal entry numbered it (`journaled`, carried with the value): that id
+    /// when it is above every id given before, else the next local one (logged, as for a pin).
+    func next(journaled: UInt64) -> UInt64 {
+        take(journaled: journaled)
     }
 
     /// The next id: above every id given before.
     func next() -> UInt64 {
+        take(journaled: nil)
+    }
+
+    /// `journaled` when it is above every id given before; else (nil, or not above) the next local id.
+    private func take(journaled: UInt64?) -> UInt64 {
         let now = clock()
         return state.withLock { state in
+            if let journaled {
+                if journaled > state.last {
+                    state.last = journaled
+                    return journaled
+                }
+                // NB: only when more than a block of local events came between two entries; the event
+                // then gets a local id (different on other instances) instead of breaking the order.
+                Log.error("event id \(journaled) of the journal is not above \(state.last); a local id is used")
+            }
             state.last = max(state.last + 1, now)
             return state.last
         }

@@ -74,8 +74,7 @@ enum JournalReplay {
         _ rows: [JournalRow], current: [Todo], count: Int, bytes: Int
     ) -> [(record: EventRecord, json: [UInt8])] {
         let entries = rows.filter { $0.topic == "todos" }.map { SQLiteJournalEntry(seq: $0.seq, json: $0.json) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONCoding.makeEncoder()
         var after = current
         var records: [(record: EventRecord, json: [UInt8])] = []
         var total = 0

@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTP
 import Reactive
+import Storage
 
 extension Router {
     /// `POST /frameworks/selection`: the selection is journaled and answered once applied here, so every
@@ -123,7 +124,7 @@ extension Router {
     /// The answer to a shared input: `success` once it is applied here, or the refusal (503 while the
     /// database is unreachable).
     private static func answer(
-        _ result: Result<SharedInputs.Shared, TodoError>, success: (SharedInputs.Shared) throws -> Response
+        _ result: Result<SharedInputs.Shared, JournalError>, success: (SharedInputs.Shared) throws -> Response
     ) -> Response {
         switch result {
         case .success(let shared):

@@ -91,12 +91,14 @@ extension Router {
 
     /// The answer to a shared write: the todo as JSON (nothing for a delete), or the refusal.
     private static func answer(
-        _ result: Result<Todo?, TodoError>, status: Int, headers: (Todo) -> HTTPHeaders
+        _ result: Result<TodoWriteOutcome, JournalError>, status: Int, headers: (Todo) -> HTTPHeaders
     ) -> Response {
         switch result {
-        case .success(let todo?):
+        case .success(.committed(let todo?)):
             return (try? Response.json(todo, status: status, headers: headers(todo))) ?? Response(error: .internalError)
-        case .success(nil): return .noContent
+        case .success(.committed(nil)): return .noContent
+        case .success(.notFound(let id)): return Response(error: TodoError.notFound(id: id))
+        case .success(.full(let limit)): return Response(error: TodoError.tooManyTodos(limit: limit))
         case .failure(let error): return Response(error: error)
         }
     }

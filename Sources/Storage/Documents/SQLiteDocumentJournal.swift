@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 import Synchronization
 
 /// The journal of a user's data file (`db.json.livestate` beside `db.json`, or `--data PATH`): the entry of
@@ -30,14 +30,14 @@ package final class SQLiteDocumentJournal: Sendable {
 
     /// Opens or creates the journal at `path` (`:memory:` keeps nothing on disk), keeping the newest
     /// `retention` entries; a file another server holds, or that is not an SQLite file, throws.
-    package init(path: String, retention: Int = 100_000) throws(TodoStoreError) {
+    package init(path: String, retention: Int = 100_000) throws(JournalError) {
         file = try SQLiteFileGuard(path: path)
         self.retention = Int64(max(1, retention))
         let connection = try SQLiteConnection(path: path)
-        do throws(TodoStoreError) {
+        do throws(JournalError) {
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             let check = try connection.query("PRAGMA quick_check").first?.first?.text ?? "no answer"
-            guard check == "ok" else { throw TodoStoreError("the file is damaged (quick_check: \(check))") }
+            guard check == "ok" else { throw JournalError.failed("the file is damaged (quick_check: \(check))") }
             try connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS livestate_doc_entries(
@@ -52,14 +52,14 @@ package final class SQLiteDocumentJournal: Sendable {
             startSeq = connection.lastInsertRowID
             try connection.execute("COMMIT")
         } catch {
-            throw TodoStoreError("cannot use \(path): \(error.description)")
+            throw error.explained(by: "cannot use \(path)")
         }
         self.connection = Mutex(connection)
     }
 
     /// The file's last mark: the entry it showed and the hash of its bytes then; nil before the first start.
-    package func fileMark() throws(TodoStoreError) -> (seq: Int64, hash: String)? {
-        try connection.withLock { connection throws(TodoStoreError) -> (seq: Int64, hash: String)? in
+    package func fileMark() throws(JournalError) -> (seq: Int64, hash: String)? {
+        try connection.withLock { connection throws(JournalError) -> (seq: Int64, hash: String)? in
             let row = try connection.query("SELECT seq, hash FROM livestate_doc_file WHERE id = 1").first
             guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
             return (seq, hash)
@@ -68,9 +68,9 @@ package final class SQLiteDocumentJournal: Sendable {
 
     /// Commits `writes` and their entries in one transaction (one disk flush for all of them); answers each
     /// write's journal id, in order. Nothing of them is kept when it throws.
-    package func commit(_ writes: [DocumentWrite]) throws(TodoStoreError) -> [Int64] {
+    package func commit(_ writes: [DocumentWrite]) throws(JournalError) -> [Int64] {
         try file.check()
-        return try transaction { connection throws(TodoStoreError) -> [Int64] in
+        return try transaction { connection throws(JournalError) -> [Int64] in
             var seqs: [Int64] = []
             seqs.reserveCapacity(writes.count)
             for write in writes {
@@ -91,13 +91,13 @@ package final class SQLiteDocumentJournal: Sendable {
     }
 
     /// Records that the JSON file shows every entry up to `seq` and that its bytes hash to `hash`.
-    package func markFile(seq: Int64, hash: String) throws(TodoStoreError) {
-        try transaction { connection throws(TodoStoreError) in try Self.markFile(connection, seq: seq, hash: hash) }
+    package func markFile(seq: Int64, hash: String) throws(JournalError) {
+        try transaction { connection throws(JournalError) in try Self.markFile(connection, seq: seq, hash: hash) }
     }
 
     /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet).
-    package func entries(after seq: Int64) throws(TodoStoreError) -> [DocumentEntryRecord] {
-        try connection.withLock { connection throws(TodoStoreError) in
+    package func entries(after seq: Int64) throws(JournalError) -> [DocumentEntryRecord] {
+        try connection.withLock { connection throws(JournalError) in
             try connection.query(
                 "SELECT seq, resource, key, body FROM livestate_doc_entries WHERE seq > ? AND resource <> '' ORDER BY seq",
                 [.integer(seq)]
@@ -113,17 +113,17 @@ package final class SQLiteDocumentJournal: Sendable {
         connection.withLock { connection in _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    private static func markFile(_ connection: SQLiteConnection, seq: Int64, hash: String) throws(TodoStoreError) {
+    private static func markFile(_ connection: SQLiteConnection, seq: Int64, hash: String) throws(JournalError) {
         try connection.query(
             "INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, ?, ?) "
                 + "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
             [.integer(seq), .text(hash)])
     }
 
-    private func transaction<T>(_ body: (SQLiteConnection) throws(TodoStoreError) -> T) throws(TodoStoreError) -> T {
-        try connection.withLock { connection throws(TodoStoreError) -> T in
+    private func transaction<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {
+        try connection.withLock { connection throws(JournalError) -> T in
             try connection.execute("BEGIN IMMEDIATE")
-            do throws(TodoStoreError) {
+            do throws(JournalError) {
                 let result = try body(connection)
                 try connection.execute("COMMIT")
                 return result

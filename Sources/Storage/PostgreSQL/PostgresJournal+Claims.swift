@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 import HTTP
 import LibEvent
 
@@ -19,7 +19,7 @@ extension PostgresJournal: DownloadClaims {
     /// taken. `completion` as for `append`.
     package func appendClaimed(
         topic: String, json: String, key: String?, claimed: @escaping @Sendable (Int64) -> Void,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
         append(topic: topic, json: json, key: key, claimed: claimed, completion: completion)
     }

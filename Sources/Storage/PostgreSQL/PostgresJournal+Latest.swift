@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 import LibEvent
 
 extension PostgresJournal {
@@ -7,7 +7,7 @@ extension PostgresJournal {
     /// (docs/architecture-instances.md). The query goes after any catch-up already sent on the read
     /// connection, so an entry `follow` applies later is newer than the one answered here.
     package func latest(
-        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, TodoError>) -> Void
+        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, JournalError>) -> Void
     ) {
         loop.execute { [self] in
             guard let reader, reader.isReady else {

@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 import Foundation
 import HTTP
 package import LibEvent

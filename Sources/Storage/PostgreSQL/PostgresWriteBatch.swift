@@ -44,7 +44,7 @@ extension PostgresJournal {
         var key: String
         /// The write as one element of the batch's JSON array.
         var json: Data
-        var answer: Once<Result<Committed, TodoError>>
+        var answer: Once<Result<Committed?, JournalError>>
         var deadline: LoopTimer
         /// Gets the id when the entry's download claim was taken in its block (a selection).
         var claimed: (@Sendable (Int64) -> Void)?
@@ -65,17 +65,18 @@ extension PostgresJournal {
     /// server ends every statement within its 3 s `statement_timeout`, so silence past that is the network.
     static let silenceLimit = 4.0
 
-    /// Queues a todo `write` for the next batch; `completion` (on the loop) gets the todo (nil for a delete)
-    /// once its batch committed and its entry is applied here, `.notFound`, `.busy` when `queueLimit` writes
+    /// Queues a todo `write` for the next batch; `completion` (on the loop) gets `.committed` with the todo
+    /// (nil for a delete) once its batch committed and its entry is applied here, `.notFound`, `.busy` when `queueLimit` writes
     /// are already waiting, `.unavailable` (not applied, never later) or `.outcomeUnknown` within
     /// `answerWithin` seconds when the database cannot be reached. `key` is the client's `Idempotency-Key`:
     /// a write sent again with the key of one that committed is answered with what that one did.
     package func write(
-        _ write: Write, key: String? = nil, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
+        _ write: Write, key: String? = nil,
+        completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void
     ) {
         let key = key ?? Self.serverKey()
         enqueue(topic: "todos", write: write, change: nil, key: key, batchWrite: BatchWrite(write, key: key)) {
-            completion($0.map(\.todo))
+            completion($0.map { $0.map { .committed($0.todo) } ?? .notFound(id: Self.id(of: write)) })
         }
     }
 
@@ -84,7 +85,7 @@ extension PostgresJournal {
     /// entry, when `key` (the client's `Idempotency-Key`) was committed before — or why not, as for `write`.
     package func append(
         topic: String, json: String, key: String?,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
         append(topic: topic, json: json, key: key, claimed: nil, completion: completion)
     }
@@ -93,21 +94,26 @@ extension PostgresJournal {
     /// (`PostgresJournal+Claims.swift`); `claimed` gets the id when the claim was taken.
     func append(
         topic: String, json: String, key: String?, claimed: (@Sendable (Int64) -> Void)?,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
         let key = key ?? Self.serverKey()
         let batchWrite = BatchWrite(input: topic, change: json, key: key, claim: claimed != nil)
         enqueue(topic: topic, write: nil, change: json, key: key, batchWrite: batchWrite, claimed: claimed) { result in
             completion(
-                result.map {
-                    JournalAppended(seq: $0.seq, repeated: $0.repeated, first: $0.repeated ? $0.change : nil)
+                result.flatMap { committed in
+                    // NB: only a todo write can find nothing to change (an unknown id).
+                    guard let committed else { return .failure(.failed("the entry was not written")) }
+                    return .success(
+                        JournalAppended(
+                            seq: committed.seq, repeated: committed.repeated,
+                            first: committed.repeated ? committed.change : nil))
                 })
         }
     }
 
     /// `append` under a key of the server's.
     package func append(
-        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
+        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, JournalError>) -> Void
     ) {
         append(topic: topic, json: json, key: nil) { completion($0.map(\.seq)) }
     }
@@ -115,9 +121,9 @@ extension PostgresJournal {
     private func enqueue(
         topic: String, write: Write?, change: String?, key: String, batchWrite: BatchWrite,
         claimed: (@Sendable (Int64) -> Void)? = nil,
-        completion: @escaping @Sendable (Result<Committed, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<Committed?, JournalError>) -> Void
     ) {
-        let json = (try? JSONEncoder().encode(batchWrite)) ?? Data()
+        let json = (try? JSONCoding.makeEncoder().encode(batchWrite)) ?? Data()
         loop.execute { [self] in
             guard let connection, connection.isReady else {
                 return completion(.failure(.unavailable("PostgreSQL is unreachable")))
@@ -173,7 +179,7 @@ extension PostgresJournal {
     /// A write's deadline: still queued and never sent, it is taken out (503: final); sent and unsettled,
     /// or in flight, or committed before under its key and still being read, its outcome is unknown to
     /// this instance: `outcomeUnknown` with its key, and nothing more is sent for it.
-    private func expire(_ number: Int, _ answer: Once<Result<Committed, TodoError>>, _ key: String) {
+    private func expire(_ number: Int, _ answer: Once<Result<Committed?, JournalError>>, _ key: String) {
         if let index = queued.firstIndex(where: { $0.number == number }) {
             let write = queued.remove(at: index)
             guard write.unsettled else {
@@ -195,7 +201,7 @@ extension PostgresJournal {
         }
     }
 
-    private func finish(_ write: QueuedWrite, _ result: Result<Committed, TodoError>) {
+    private func finish(_ write: QueuedWrite, _ result: Result<Committed?, JournalError>) {
         write.deadline.cancel()
         write.answer.call(result)
     }
@@ -222,10 +228,10 @@ extension PostgresJournal {
         commits += 1
         largestBatch = max(largestBatch, batch.count)
         var entries: [Entry] = []
-        var answers: [(QueuedWrite, Result<Committed, TodoError>)] = []
+        var answers: [(QueuedWrite, Result<Committed?, JournalError>)] = []
         for (index, write) in batch.enumerated() {
             guard rows.rows.indices.contains(index), rows.rows[index].count == 7 else {
-                finish(write, .failure(.storage("the batch returned no row for the write")))
+                finish(write, .failure(.failed("the batch returned no row for the write")))
                 continue
             }
             if let state = rows.rows[index][5] {
@@ -233,7 +239,7 @@ extension PostgresJournal {
                 continue
             }
             guard let seq = rows.integer(index, 1) else {
-                finish(write, .failure(.storage("the batch returned no journal id")))
+                finish(write, .failure(.failed("the batch returned no journal id")))
                 continue
             }
             let todo = rows.integer(index, 2).map { id in
@@ -245,7 +251,7 @@ extension PostgresJournal {
             case (.delete(let id)?, _): change = .todo(.delete(id: id))
             case (_, let todo?): change = .todo(.upsert(todo))
             default:
-                finish(write, .failure(.storage("the batch returned no todo")))
+                finish(write, .failure(.failed("the batch returned no todo")))
                 continue
             }
             if rows.rows[index][6] == "t" {
@@ -277,7 +283,11 @@ extension PostgresJournal {
             let timedOut = error.sqlState == "57014"
             for write in batch where !write.unsettled {
                 finish(
-                    write, .failure(timedOut ? .unavailable("PostgreSQL did not commit in time") : .storage("\(error)"))
+                    write,
+                    .failure(
+                        timedOut
+                            ? .unavailable("PostgreSQL did not commit in time")
+                            : .failed(error.message, code: error.sqlState.map { .postgres(sqlState: $0) }))
                 )
             }
             let unsettled = batch.filter(\.unsettled)
@@ -292,9 +302,9 @@ extension PostgresJournal {
     /// A write its block refused: an unknown id, or a key committed before (answered with what that write did).
     private func refused(_ write: QueuedWrite, sqlState: String) {
         switch sqlState {
-        case "P0002": finish(write, .failure(.notFound(id: write.write.map(Self.id(of:)) ?? 0)))
+        case "P0002": finish(write, .success(nil))
         case "23505": answerFromFirstAttempt(write)
-        default: finish(write, .failure(.storage("PostgreSQL refused the write (SQLSTATE \(sqlState))")))
+        default: finish(write, .failure(.failed("PostgreSQL refused the write", code: .postgres(sqlState: sqlState))))
         }
     }
 
@@ -310,7 +320,7 @@ extension PostgresJournal {
                 return
             }
             guard let seq = rows.integer(0, 0), let topic = rows.rows[0][1], let change = rows.rows[0][2] else {
-                return finish(write, .failure(.storage("the write key names no journal entry")))
+                return finish(write, .failure(.failed("the write key names no journal entry")))
             }
             guard topic == write.topic else { return finish(write, .failure(.keyReused)) }
             var todo: Todo?
@@ -332,7 +342,7 @@ extension PostgresJournal {
     /// wrote them needs no catch-up query for its own writes), then answers. After a gap (another instance
     /// committed in between, not read yet) they wait in `deferred` and are applied as soon as the reader has
     /// read what comes before them; entries a catch-up on the reader applied already are answered at once.
-    private func deliver(_ entries: [Entry], _ answers: [(QueuedWrite, Result<Committed, TodoError>)]) {
+    private func deliver(_ entries: [Entry], _ answers: [(QueuedWrite, Result<Committed?, JournalError>)]) {
         guard !entries.isEmpty else { return }
         for (write, _) in answers { write.deadline.cancel() }
         deferred.append(contentsOf: entries.filter { $0.seq > lastApplied })

@@ -10,14 +10,14 @@ final class SQLiteConnection {
     private var statements: [String: OpaquePointer] = [:]
 
     /// Opens (creating if needed) the database at `path`; `:memory:` is a private in-memory database.
-    init(path: String) throws(TodoStoreError) {
+    init(path: String) throws(JournalError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let status = sqlite3_open_v2(path, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
             sqlite3_close_v2(handle)
-            throw TodoStoreError("cannot open \(path): \(message)")
+            throw .failed("cannot open \(path): \(message)", code: .sqlite(status))
         }
         database = handle
         sqlite3_busy_timeout(database, 5_000)
@@ -29,18 +29,19 @@ final class SQLiteConnection {
     }
 
     /// Runs one or more statements that bind nothing (schema, pragmas, transactions).
-    func execute(_ sql: String) throws(TodoStoreError) {
+    func execute(_ sql: String) throws(JournalError) {
         var error: UnsafeMutablePointer<CChar>?
         let status = sqlite3_exec(database, sql, nil, nil, &error)
         defer { sqlite3_free(error) }
         guard status == SQLITE_OK else {
-            throw TodoStoreError(error.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status)))
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
+            throw .failed(message, code: .sqlite(sqlite3_extended_errcode(database)))
         }
     }
 
     /// Runs `sql` with `bindings` (1-based `?` in order) and returns every row, each as its column values.
     @discardableResult
-    func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(TodoStoreError) -> [[SQLiteValue]] {
+    func query(_ sql: String, _ bindings: [SQLiteValue] = []) throws(JournalError) -> [[SQLiteValue]] {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -76,11 +77,11 @@ final class SQLiteConnection {
         Int(sqlite3_changes(database))
     }
 
-    private func prepared(_ sql: String) throws(TodoStoreError) -> OpaquePointer {
+    private func prepared(_ sql: String) throws(JournalError) -> OpaquePointer {
         if let statement = statements[sql] { return statement }
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil))
-        guard let statement else { throw TodoStoreError("empty statement: \(sql)") }
+        guard let statement else { throw .failed("empty statement: \(sql)") }
         statements[sql] = statement
         return statement
     }
@@ -97,9 +98,9 @@ final class SQLiteConnection {
         }
     }
 
-    private func check(_ status: Int32) throws(TodoStoreError) {
+    private func check(_ status: Int32) throws(JournalError) {
         guard status == SQLITE_OK || status == SQLITE_ROW || status == SQLITE_DONE else {
-            throw TodoStoreError(String(cString: sqlite3_errmsg(database)))
+            throw .failed(String(cString: sqlite3_errmsg(database)), code: .sqlite(sqlite3_extended_errcode(database)))
         }
     }
 }

@@ -18,19 +18,19 @@ final class SQLiteFileGuard: Sendable {
     /// in between transactions, and `PRAGMA locking_mode=EXCLUSIVE` would make a second server wait on the
     /// busy timeout instead of saying at once who holds the file. The descriptor stays open as long as the
     /// store (closing any descriptor of a file drops the process's POSIX locks on it, SQLite's included).
-    init(path: String) throws(TodoStoreError) {
+    init(path: String) throws(JournalError) {
         self.path = path
         guard path != ":memory:", !path.hasPrefix("file:"), !path.isEmpty else {
             descriptor = nil
             return
         }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw TodoStoreError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw JournalError.failed("cannot open \(path): \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw TodoStoreError(
+            throw JournalError.failed(
                 busy
                     ? "\(path) is in use by another livestate server (one server per SQLite file)"
                     : "cannot lock \(path): \(reason)")
@@ -44,7 +44,7 @@ final class SQLiteFileGuard: Sendable {
 
     /// Throws when the path no longer names the file this server opened (deleted, or another file moved
     /// into its place), and logs it once per call: a write now would be lost at the next start.
-    func check() throws(TodoStoreError) {
+    func check() throws(JournalError) {
         guard let descriptor else { return }
         var opened = stat()
         var named = stat()
@@ -60,6 +60,6 @@ final class SQLiteFileGuard: Sendable {
             return
         }
         Log.error("storage: the data file \(path) \(what) while the server runs; writes are refused")
-        throw TodoStoreError("the data file \(path) \(what) while the server runs; restart the server")
+        throw JournalError.failed("the data file \(path) \(what) while the server runs; restart the server")
     }
 }

@@ -1,4 +1,4 @@
-package import Domain
+import Domain
 import HTTP
 import Synchronization
 
@@ -8,9 +8,13 @@ import Synchronization
 ///
 /// Writes are short and synchronous, so every completion runs at once, on the caller's thread. An
 /// `Idempotency-Key` is kept in its write's entry (as on PostgreSQL), so a write sent again after a lost
-/// answer — or after the server died between its commit and its answer — is applied once. One lock
-/// covers a commit and the delivery of its entry, so entries reach the handler in id order even when
-/// several loops write at once.
+/// answer — or after the server died between its commit and its answer — is applied once.
+///
+/// Two locks, never one across both jobs: `state` covers a commit (the SQL) and queues its entry; `delivery`
+/// covers handing queued entries to the handler (the view models, encoding, `/events`), one thread at a
+/// time, in id order. A writer delivers what is queued after its commit (its own entry, or nothing when
+/// another writer already took it under `delivery`), so its entry is applied before it is answered, and a
+/// slow delivery never holds a commit on another loop.
 ///
 /// ```swift
 /// let journal = try SQLiteJournal(path: "./livestate.sqlite")
@@ -20,16 +24,19 @@ import Synchronization
 /// ```
 package final class SQLiteJournal: Journal {
     private struct State {
-        var lastApplied: Int64
         var handler: (@Sendable ([JournalEntry]) -> Void)?
         /// The todos in the file, kept under the same lock as the commits: `maxTodos` holds exactly.
         var todoCount: Int
+        /// Entries committed and not yet handed to the handler, in id order.
+        var undelivered: [JournalEntry] = []
     }
 
     /// The file: the todos, the journal, the counter.
     package let store: SQLiteTodoStore
     private let snapshot: JournalSnapshot
     private let state: Mutex<State>
+    /// Held while entries are handed to the handler; holds the id of the last one handed over.
+    private let delivery: Mutex<Int64>
     /// The most todos an insert may leave in the file (`--max-todos`).
     private let maxTodos: Int
 
@@ -38,11 +45,12 @@ package final class SQLiteJournal: Journal {
     /// (the server does not start on it).
     package init(
         path: String, retention: Int = 100_000, maxTodos: Int = TaskListViewModel.defaultMaxCount
-    ) throws(TodoStoreError) {
+    ) throws(JournalError) {
         store = try SQLiteTodoStore(path: path, retention: retention)
         // NB: the block after `startSeq` is this run's, so its events that are not journaled repeat no id.
         snapshot = JournalSnapshot(todos: try store.all(), lastSeq: store.startSeq)
-        state = Mutex(State(lastApplied: store.startSeq, todoCount: snapshot.todos.count))
+        state = Mutex(State(todoCount: snapshot.todos.count))
+        delivery = Mutex(store.startSeq)
         self.maxTodos = maxTodos
     }
 
@@ -52,30 +60,30 @@ package final class SQLiteJournal: Journal {
     /// One process writes the file, so nothing is committed that this journal does not deliver itself:
     /// `handler` hears each entry as it commits.
     package func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
-        state.withLock { state in
-            state.lastApplied = max(state.lastApplied, seq)
-            state.handler = handler
+        delivery.withLock { lastApplied in
+            lastApplied = max(lastApplied, seq)
+            state.withLock { $0.handler = handler }
         }
     }
 
     /// Commits `write` and its entry under `key` (the client's `Idempotency-Key`, kept in the entry), applies
     /// the entry, then answers. A write sent again with the key of one that committed, also after a restart,
     /// is answered with the todo that one wrote and changes nothing (`.keyReused` when that one was another
-    /// input). An insert when the file holds `maxTodos` todos is refused (`.tooManyTodos`) under the commit's
-    /// lock, so adds on several loops at once cannot pass the limit.
+    /// input). An insert when the file holds `maxTodos` todos is refused (`.full`) under the commit's lock, so
+    /// adds on several loops at once cannot pass the limit; an update or delete of an unknown id is `.notFound`.
     package func write(
-        _ write: TodoWrite, key: String?, completion: @escaping @Sendable (Result<Todo?, TodoError>) -> Void
+        _ write: TodoWrite, key: String?,
+        completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void
     ) {
-        let result = committing { (state: inout State) throws(TodoError) -> SQLiteCommit<Todo?> in
+        let result = committing { (state: inout State) throws(JournalError) -> SQLiteCommit<Todo?> in
             if case .insert = write, state.todoCount >= maxTodos {
                 // NB: a repeat of an insert that committed changes nothing, so the limit does not refuse it.
-                let first = try key.flatMap { key throws(TodoError) in
-                    try Self.stored { () throws(TodoStoreError) in try store.entry(key: key) }
+                guard let first = try key.flatMap({ key throws(JournalError) in try store.entry(key: key) }) else {
+                    return .unchanged
                 }
-                guard let first else { throw .tooManyTodos(limit: maxTodos) }
                 return .repeated(first)
             }
-            let commit = try Self.stored { () throws(TodoStoreError) in try store.commit(write, key: key) }
+            let commit = try store.commit(write, key: key)
             if case .committed = commit {
                 switch write {
                 case .insert: state.todoCount += 1
@@ -89,22 +97,25 @@ package final class SQLiteJournal: Journal {
             JournalEntry(seq: seq, change: .todo(todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))))
         }
         switch result {
-        case .success(.committed(let todo, _)): completion(.success(todo))
-        case .success(.unchanged): completion(.failure(.notFound(id: Self.id(of: write))))
+        case .success(.committed(let todo, _)): completion(.success(.committed(todo)))
+        case .success(.unchanged):
+            // NB: an insert is unchanged only when the list is full; an update or delete when the id is unknown.
+            if case .insert = write { return completion(.success(.full(limit: maxTodos))) }
+            completion(.success(.notFound(id: Self.id(of: write))))
         case .success(.repeated(let first)):
             guard first.topic == "todos" else { return completion(.failure(.keyReused)) }
             var todo: Todo?
             if case .upsert(let upserted)? = SQLiteJournalEntry(seq: first.seq, json: first.json)?.change {
                 todo = upserted
             }
-            completion(.success(todo))
+            completion(.success(.committed(todo)))
         case .failure(let error): completion(.failure(error))
         }
     }
 
     /// Commits one entry of `topic`, applies it, then answers its id.
     package func append(
-        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, TodoError>) -> Void
+        topic: String, json: String, completion: @escaping @Sendable (Result<Int64, JournalError>) -> Void
     ) {
         append(topic: topic, json: json, key: nil) { completion($0.map(\.seq)) }
     }
@@ -114,10 +125,10 @@ package final class SQLiteJournal: Journal {
     /// is written (`.keyReused` when that entry is of another topic).
     package func append(
         topic: String, json: String, key: String?,
-        completion: @escaping @Sendable (Result<JournalAppended, TodoError>) -> Void
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
-        let result = committing { (_: inout State) throws(TodoError) -> SQLiteCommit<Void> in
-            try Self.stored { () throws(TodoStoreError) in try store.append(topic: topic, json: json, key: key) }
+        let result = committing { (_: inout State) throws(JournalError) -> SQLiteCommit<Void> in
+            try store.append(topic: topic, json: json, key: key)
         } entry: { _, seq in
             JournalEntry(seq: seq, change: .input(topic: topic, json: json))
         }
@@ -126,26 +137,22 @@ package final class SQLiteJournal: Journal {
         case .success(.repeated(let first)):
             guard first.topic == topic else { return completion(.failure(.keyReused)) }
             completion(.success(JournalAppended(seq: first.seq, repeated: true, first: first.json)))
-        case .success(.unchanged): completion(.failure(.storage("the entry was not written")))
+        case .success(.unchanged): completion(.failure(.failed("the entry was not written")))
         case .failure(let error): completion(.failure(error))
         }
     }
 
     /// The newest entry of `topic`, answered at once.
     package func latest(
-        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, TodoError>) -> Void
+        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, JournalError>) -> Void
     ) {
-        do {
-            completion(.success(try store.latest(topic: topic)))
-        } catch {
-            completion(.failure(.storage(error.description)))
-        }
+        completion(Result { () throws(JournalError) in try store.latest(topic: topic) })
     }
 
     /// Every entry committed is applied before its write returns: an id above the last one was never
     /// given by this file (`done(false)` at once).
     package func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
-        done(seq <= state.withLock { $0.lastApplied })
+        done(seq <= delivery.withLock { $0 })
     }
 
     /// Every write has committed before it was answered; at shutdown the WAL is copied into the file (as
@@ -166,33 +173,37 @@ package final class SQLiteJournal: Journal {
         }
     }
 
-    /// Runs `commit` and delivers the entry of what it committed (`entry`, from its result and id) under one
-    /// lock: entries reach the handler in id order. The handler runs under the lock on purpose (as the view
-    /// model emits under its own).
+    /// Runs `commit` under `state` and queues the entry of what it committed (`entry`, from its result and
+    /// id) in id order, then delivers what is queued under `delivery`: when this returns, the entry is
+    /// applied (by this thread, or by the one that delivered it first).
     private func committing<T>(
-        _ commit: (inout State) throws(TodoError) -> SQLiteCommit<T>,
+        _ commit: (inout State) throws(JournalError) -> SQLiteCommit<T>,
         entry: (T, Int64) -> JournalEntry
-    ) -> Result<SQLiteCommit<T>, TodoError> {
-        state.withLock { state in
-            do throws(TodoError) {
+    ) -> Result<SQLiteCommit<T>, JournalError> {
+        let result = state.withLock { state -> Result<SQLiteCommit<T>, JournalError> in
+            do throws(JournalError) {
                 let commit = try commit(&state)
-                if case .committed(let result, let seq) = commit {
-                    state.lastApplied = seq
-                    state.handler?([entry(result, seq)])
-                }
+                if case .committed(let result, let seq) = commit { state.undelivered.append(entry(result, seq)) }
                 return .success(commit)
             } catch {
                 return .failure(error)
             }
         }
+        if case .success(.committed) = result { deliverQueued() }
+        return result
     }
 
-    /// What the store answers; its failure as the error a client gets (`.storage`).
-    private static func stored<R>(_ body: () throws(TodoStoreError) -> R) throws(TodoError) -> R {
-        do {
-            return try body()
-        } catch {
-            throw .storage(error.description)
+    /// Hands every queued entry to the handler, in id order, one delivering thread at a time.
+    private func deliverQueued() {
+        delivery.withLock { lastApplied in
+            // NB: taken under `delivery`, so a batch taken later is handed over later: id order holds.
+            let (entries, handler) = state.withLock { state in
+                defer { state.undelivered.removeAll(keepingCapacity: true) }
+                return (state.undelivered, state.handler)
+            }
+            guard let last = entries.last else { return }
+            handler?(entries)
+            lastApplied = last.seq
         }
     }
 

@@ -1,5 +1,6 @@
 package import Domain
 import Foundation
+import HTTP
 
 /// One row of the SQLite journal (`livestate_events`): a committed todo change and the row as it was
 /// before it. The change is stored as PostgreSQL stores it (`{"op":"upsert","todo":…}`,
@@ -36,9 +37,7 @@ package struct SQLiteJournalEntry: Equatable, Sendable {
         case .delete(let id): stored = Stored(op: "delete", id: id, before: before)
         case .all: stored = Stored(op: "all")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(stored)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? JSONCoding.text(stored)) ?? "{}"
     }
 
     /// The entry of a row; nil when its JSON is not a todo change.

@@ -24,15 +24,15 @@ enum SQLiteSchema {
     static let journalBlock: Int64 = 65536
 
     /// Brings the file of `connection` to `version`; a file already there is left as it is.
-    static func migrate(_ connection: SQLiteConnection, now: Date = Date()) throws(TodoStoreError) {
+    static func migrate(_ connection: SQLiteConnection, now: Date = Date()) throws(JournalError) {
         let found = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
         guard found <= version else {
-            throw TodoStoreError(
+            throw JournalError.failed(
                 "the file has schema version \(found), written by a newer LiveState;"
                     + " this one knows versions up to \(version)")
         }
         if found < 1 {
-            try transaction(connection) { () throws(TodoStoreError) in
+            try transaction(connection) { () throws(JournalError) in
                 try connection.execute(
                     """
                     CREATE TABLE IF NOT EXISTS todos (
@@ -46,7 +46,7 @@ enum SQLiteSchema {
             }
         }
         if found < 2 {
-            try transaction(connection) { () throws(TodoStoreError) in
+            try transaction(connection) { () throws(JournalError) in
                 try connection.execute(
                     """
                     CREATE TABLE IF NOT EXISTS livestate_events (
@@ -69,7 +69,7 @@ enum SQLiteSchema {
             }
         }
         if found < 3 {
-            try transaction(connection) { () throws(TodoStoreError) in
+            try transaction(connection) { () throws(JournalError) in
                 try connection.execute(
                     """
                     ALTER TABLE livestate_events ADD COLUMN write_key TEXT;
@@ -87,8 +87,8 @@ enum SQLiteSchema {
     }
 
     private static func transaction(
-        _ connection: SQLiteConnection, _ body: () throws(TodoStoreError) -> Void
-    ) throws(TodoStoreError) {
+        _ connection: SQLiteConnection, _ body: () throws(JournalError) -> Void
+    ) throws(JournalError) {
         try connection.execute("BEGIN IMMEDIATE")
         do {
             try body()

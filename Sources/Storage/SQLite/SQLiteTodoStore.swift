@@ -16,7 +16,7 @@ import Synchronization
 /// let store = try SQLiteTodoStore(path: "./livestate.sqlite")   // or ":memory:"
 /// let todo = try store.insert(title: "Walk the dog", completed: false)
 /// ```
-package final class SQLiteTodoStore: TodoStore {
+package final class SQLiteTodoStore: Sendable {
     private let connection: Mutex<SQLiteConnection>
     private let file: SQLiteFileGuard
     private let retention: Int64
@@ -29,29 +29,31 @@ package final class SQLiteTodoStore: TodoStore {
 
     /// Opens or creates the database at `path` (`:memory:` keeps nothing on disk), keeping the newest
     /// `retention` journal entries.
-    package init(path: String, retention: Int = 100_000) throws(TodoStoreError) {
+    package init(path: String, retention: Int = 100_000) throws(JournalError) {
         file = try SQLiteFileGuard(path: path)
         self.retention = Int64(max(1, retention))
         let connection = try SQLiteConnection(path: path)
-        do throws(TodoStoreError) {
+        do throws(JournalError) {
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             try Self.check(connection)
             try SQLiteSchema.migrate(connection)
             let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
-            guard let seq = taken.first?.first?.integer else { throw TodoStoreError("the journal counter is missing") }
+            guard let seq = taken.first?.first?.integer else {
+                throw JournalError.failed("the journal counter is missing")
+            }
             startSeq = seq
         } catch {
             // NB: SQLite's own words ("file is not a database") do not say which file; the person does.
-            throw TodoStoreError("cannot use \(path): \(error.description)")
+            throw error.explained(by: "cannot use \(path)")
         }
         self.connection = Mutex(connection)
     }
 
     /// `PRAGMA quick_check`: a damaged file is refused at start rather than served as empty or wrong rows.
-    private static func check(_ connection: SQLiteConnection) throws(TodoStoreError) {
+    private static func check(_ connection: SQLiteConnection) throws(JournalError) {
         let rows = try connection.query("PRAGMA quick_check")
         let first = rows.first?.first?.text ?? "no answer"
-        guard first == "ok" else { throw TodoStoreError("the file is damaged (quick_check: \(first))") }
+        guard first == "ok" else { throw JournalError.failed("the file is damaged (quick_check: \(first))") }
     }
 
     /// Calls `handler` with the journal id of every write committed from now on, before the write returns
@@ -66,15 +68,15 @@ package final class SQLiteTodoStore: TodoStore {
     }
 
     /// Every todo, ordered by id.
-    package func all() throws(TodoStoreError) -> [Todo] {
-        try connection.withLock { connection throws(TodoStoreError) in
+    package func all() throws(JournalError) -> [Todo] {
+        try connection.withLock { connection throws(JournalError) in
             try connection.query("SELECT id, title, completed FROM todos ORDER BY id").map(Self.todo)
         }
     }
 
     /// The newest `limit` journal entries, newest first (a restart rebuilds its recent events from them).
-    package func recentEntries(limit: Int) throws(TodoStoreError) -> [SQLiteJournalEntry] {
-        try connection.withLock { connection throws(TodoStoreError) in
+    package func recentEntries(limit: Int) throws(JournalError) -> [SQLiteJournalEntry] {
+        try connection.withLock { connection throws(JournalError) in
             let rows = try connection.query(
                 "SELECT id, change FROM livestate_events WHERE topic = 'todos' ORDER BY id DESC LIMIT ?",
                 [.integer(Int64(limit))])
@@ -86,8 +88,8 @@ package final class SQLiteTodoStore: TodoStore {
     }
 
     /// The newest entry of `topic`; nil when the journal holds none.
-    package func latest(topic: String) throws(TodoStoreError) -> (seq: Int64, json: String)? {
-        try connection.withLock { connection throws(TodoStoreError) in
+    package func latest(topic: String) throws(JournalError) -> (seq: Int64, json: String)? {
+        try connection.withLock { connection throws(JournalError) in
             let rows = try connection.query(
                 "SELECT id, change FROM livestate_events WHERE topic = ? ORDER BY id DESC LIMIT 1", [.text(topic)])
             return rows.first.flatMap { row in row[0].integer.map { ($0, row[1].text ?? "") } }
@@ -96,8 +98,8 @@ package final class SQLiteTodoStore: TodoStore {
 
     /// The newest entries of every topic, newest first: at most `limit`, and no more than `bytes` of JSON
     /// (the newest always): the sizes are read first, so an image entry beyond the bound is never loaded.
-    package func recent(limit: Int, bytes: Int) throws(TodoStoreError) -> [JournalRow] {
-        try connection.withLock { connection throws(TodoStoreError) in
+    package func recent(limit: Int, bytes: Int) throws(JournalError) -> [JournalRow] {
+        try connection.withLock { connection throws(JournalError) in
             let sizes = try connection.query(
                 "SELECT id, length(CAST(change AS BLOB)) FROM livestate_events ORDER BY id DESC LIMIT ?",
                 [.integer(Int64(max(0, limit)))])
@@ -119,21 +121,21 @@ package final class SQLiteTodoStore: TodoStore {
     }
 
     /// Inserts a todo and commits it with its journal entry; the id is new.
-    package func insert(title: String, completed: Bool) throws(TodoStoreError) -> Todo {
+    package func insert(title: String, completed: Bool) throws(JournalError) -> Todo {
         guard case .committed(let todo?, _) = try commit(.insert(title: title, completed: completed), key: nil) else {
-            throw TodoStoreError("the insert wrote no row")
+            throw JournalError.failed("the insert wrote no row")
         }
         return todo
     }
 
     /// Replaces title and completion of `todo.id` and commits with its journal entry; `false` when there is
     /// no such todo (nothing is written).
-    package func update(_ todo: Todo) throws(TodoStoreError) -> Bool {
+    package func update(_ todo: Todo) throws(JournalError) -> Bool {
         try commit(.update(id: todo.id, title: todo.title, completed: todo.completed), key: nil) != .unchanged
     }
 
     /// Deletes `id` and commits with its journal entry; `false` when there is no such todo.
-    package func delete(id: Int) throws(TodoStoreError) -> Bool {
+    package func delete(id: Int) throws(JournalError) -> Bool {
         try commit(.delete(id: id), key: nil) != .unchanged
     }
 
@@ -141,8 +143,8 @@ package final class SQLiteTodoStore: TodoStore {
     /// under `key` (the client's `Idempotency-Key`, or nil); `.unchanged` when an update or delete names no
     /// todo, `.repeated` when `key` was committed before (nothing is written either way). The todo is nil
     /// for a delete.
-    package func commit(_ write: TodoWrite, key: String?) throws(TodoStoreError) -> SQLiteCommit<Todo?> {
-        try journaled(topic: "todos", key: key) { connection throws(TodoStoreError) -> (Todo?, String)? in
+    package func commit(_ write: TodoWrite, key: String?) throws(JournalError) -> SQLiteCommit<Todo?> {
+        try journaled(topic: "todos", key: key) { connection throws(JournalError) -> (Todo?, String)? in
             switch write {
             case .insert(let title, let completed):
                 try connection.query(
@@ -167,15 +169,15 @@ package final class SQLiteTodoStore: TodoStore {
     /// Commits one journal entry of `topic` holding `json` (an input other than a todo write: a selection,
     /// a keyword, a refresh, a downloaded image) under `key` (the client's `Idempotency-Key`, or nil) and
     /// answers its id — or, when `key` was committed before, that entry (nothing is written).
-    package func append(topic: String, json: String, key: String? = nil) throws(TodoStoreError) -> SQLiteCommit<Void> {
+    package func append(topic: String, json: String, key: String? = nil) throws(JournalError) -> SQLiteCommit<Void> {
         let commit = try journaled(topic: topic, key: key) { _ in ((), json) }
-        if case .unchanged = commit { throw TodoStoreError("the entry was not written") }
+        if case .unchanged = commit { throw JournalError.failed("the entry was not written") }
         return commit
     }
 
     /// The entry committed under `key`; nil when there is none (any more: keys go with their entries).
-    package func entry(key: String) throws(TodoStoreError) -> JournalRow? {
-        try connection.withLock { connection throws(TodoStoreError) in try Self.entry(key: key, connection) }
+    package func entry(key: String) throws(JournalError) -> JournalRow? {
+        try connection.withLock { connection throws(JournalError) in try Self.entry(key: key, connection) }
     }
 
     /// Runs `body` and writes the journal entry (of `topic`, JSON) it returns in one transaction (nil:
@@ -183,11 +185,11 @@ package final class SQLiteTodoStore: TodoStore {
     /// entries beyond `retention` are deleted (their keys with them). Answers `body`'s result and the
     /// entry's id; when `key` names an entry already, that entry, and neither `body` nor a write runs.
     private func journaled<T>(
-        topic: String, key: String?, _ body: (SQLiteConnection) throws(TodoStoreError) -> (T, String)?
-    ) throws(TodoStoreError) -> SQLiteCommit<T> {
-        let commit = try writing { connection throws(TodoStoreError) -> SQLiteCommit<T> in
+        topic: String, key: String?, _ body: (SQLiteConnection) throws(JournalError) -> (T, String)?
+    ) throws(JournalError) -> SQLiteCommit<T> {
+        let commit = try writing { connection throws(JournalError) -> SQLiteCommit<T> in
             try connection.query("BEGIN IMMEDIATE")
-            do throws(TodoStoreError) {
+            do throws(JournalError) {
                 if let key, let first = try Self.entry(key: key, connection) {
                     try connection.query("ROLLBACK")
                     return .repeated(first)
@@ -198,7 +200,7 @@ package final class SQLiteTodoStore: TodoStore {
                 }
                 let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
                 guard let seq = taken.first?.first?.integer else {
-                    throw TodoStoreError("the journal counter is missing")
+                    throw JournalError.failed("the journal counter is missing")
                 }
                 try connection.query(
                     "INSERT INTO livestate_events (id, topic, change, write_key) VALUES (?, ?, ?, ?)",
@@ -215,7 +217,7 @@ package final class SQLiteTodoStore: TodoStore {
         return commit
     }
 
-    private static func entry(key: String, _ connection: SQLiteConnection) throws(TodoStoreError) -> JournalRow? {
+    private static func entry(key: String, _ connection: SQLiteConnection) throws(JournalError) -> JournalRow? {
         try connection.query("SELECT id, topic, change FROM livestate_events WHERE write_key = ?", [.text(key)])
             .first.flatMap { row in
                 row[0].integer.map { JournalRow(seq: $0, topic: row[1].text ?? "", json: row[2].text ?? "") }
@@ -225,8 +227,8 @@ package final class SQLiteTodoStore: TodoStore {
     /// Runs a write under the lock, checking that the data file is still the one opened, before (nothing
     /// is written into a file that is gone) and after (a file deleted meanwhile got a commit nobody will read:
     /// the caller is told it failed, so it never answers 2xx for it).
-    private func writing<T>(_ body: (SQLiteConnection) throws(TodoStoreError) -> T) throws(TodoStoreError) -> T {
-        try connection.withLock { connection throws(TodoStoreError) in
+    private func writing<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {
+        try connection.withLock { connection throws(JournalError) in
             try file.check()
             let result = try body(connection)
             try file.check()
@@ -234,7 +236,7 @@ package final class SQLiteTodoStore: TodoStore {
         }
     }
 
-    private static func row(_ id: Int, _ connection: SQLiteConnection) throws(TodoStoreError) -> Todo? {
+    private static func row(_ id: Int, _ connection: SQLiteConnection) throws(JournalError) -> Todo? {
         try connection.query("SELECT id, title, completed FROM todos WHERE id = ?", [.integer(Int64(id))])
             .first.map(todo)
     }

@@ -14,6 +14,22 @@ import Testing
         #expect(history.all == [[buyMilk]])
     }
 
+    @Test func aCommittedChangeEmitsTheListWithItsJournalIdAndWritesNoStore() throws {
+        let store = InMemoryTodoStore()
+        let model = try TaskListViewModel(store: store)
+        let versions = EventHistory(model.versions)
+        let walk = Todo(id: 7, title: "Walk the dog", completed: false)
+        model.committed.send(Committed(seq: 41, change: .upsert(walk)))
+        model.committed.send(Committed(seq: 42, change: .delete(id: 1)))
+        #expect(
+            versions.all == [
+                TaskListVersion(seq: nil, todos: [buyMilk]), TaskListVersion(seq: 41, todos: [buyMilk, walk]),
+                TaskListVersion(seq: 42, todos: [walk]),
+            ])
+        #expect(model.currentTasks == [walk])
+        #expect(store.all() == [buyMilk])  // committed elsewhere: the journal holds it
+    }
+
     @Test func addNewTaskKeepsTitlesLongerThanThreeCharactersAndEmitsTheNewList() throws {
         let store = InMemoryTodoStore()
         let model = try TaskListViewModel(store: store)

@@ -60,7 +60,10 @@ import Testing
         let result = try LivestateProcess.run(["--port", "0", "--data", "notdb.txt"], directory: directory)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(lines(result.stderr) == ["livestate: cannot start: cannot use notdb.txt: file is not a database"])
+        #expect(
+            lines(result.stderr) == [
+                "livestate: cannot start: cannot use notdb.txt: file is not a database (SQLite result code 26)"
+            ])
         #expect(try String(contentsOf: file, encoding: .utf8) == "my notes\n")
         #expect(try files(in: directory) == ["notdb.txt"])
     }

@@ -40,4 +40,16 @@ import Testing
         let entry: UInt64 = 12 * 65536
         #expect(used == [entry, entry + 1, entry + 2])
     }
+
+    @Test func aJournaledIdCarriedWithItsValueIsTheEventsIdAndNeverGoesBack() {
+        let block = EventIDSource.journalBlock
+        let ids = EventIDSource(journalFloor: 10 * block)
+        let first = ids.next(journaled: 12 * block)
+        let local = ids.next()
+        // An entry numbered below an id already given (more than a block of local events came between)
+        // gets a local id above it instead of breaking the order.
+        let late = ids.next(journaled: 12 * block)
+        #expect([first, local, late] == [12 * block, 12 * block + 1, 12 * block + 2])
+        #expect(ids.next(journaled: 13 * block) == 13 * block)
+    }
 }

@@ -28,7 +28,7 @@ struct PostgresClaimsTests {
         _ = second.start()
         defer { second.stop() }
         let claimed = LockedBox<[Int64]>([])
-        let committed = LockedBox<Result<JournalAppended, TodoError>?>(nil)
+        let committed = LockedBox<Result<JournalAppended, JournalError>?>(nil)
         first.appendClaimed(
             topic: "selection", json: #"{"url":"/placeholder/8/112233"}"#, key: nil,
             claimed: { seq in claimed.mutate { $0.append(seq) } }
@@ -47,7 +47,7 @@ struct PostgresClaimsTests {
         first.stop()
         #expect(eventually(timeout: 10) { claim(second, seq, key) == true })
         // An outcome sent twice with one key is one entry: the second is answered with the first's id.
-        let outcomes = LockedBox<[Result<JournalAppended, TodoError>]>([])
+        let outcomes = LockedBox<[Result<JournalAppended, JournalError>]>([])
         for _ in 0..<2 {
             let answered = LockedBox(false)
             second.append(topic: "image", json: #"{"failed":"test"}"#, key: key) { result in

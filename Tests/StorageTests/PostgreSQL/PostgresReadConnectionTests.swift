@@ -37,10 +37,10 @@ final class PostgresSession: @unchecked Sendable {
 struct PostgresReadConnectionTests {
     /// A todo `journal` inserted, and a session holding its row's lock (in a transaction left open).
     static func heldTodo(_ journal: PostgresJournal, _ uri: String) throws -> (Todo, PostgresSession) {
-        let inserted = LockedBox<Result<Todo?, TodoError>?>(nil)
+        let inserted = LockedBox<Result<TodoWriteOutcome, JournalError>?>(nil)
         journal.write(.insert(title: "held by a row lock", completed: false)) { inserted.value = $0 }
         #expect(eventually(timeout: 10) { inserted.value != nil })
-        let insertedTodo = try #require(inserted.value).get()
+        let insertedTodo = try #require(inserted.value).get().todo
         let todo = try #require(insertedTodo)
         let holder = try PostgresSession(uri, on: journal.loop)
         try holder.run("BEGIN")
@@ -118,7 +118,7 @@ struct PostgresReadConnectionTests {
         #expect(eventually(timeout: 10) { events.value.contains { $0.hasPrefix("write:") } })
         // NB: committed, or — when holding the row took longer than a write's 5 s bound (a loaded machine,
         // AddressSanitizer) — answered 503 as the contract says; never anything else.
-        let unavailable = "write: failure(Domain.TodoError.unavailable(\"PostgreSQL did not commit in time\"))"
+        let unavailable = "write: failure(Storage.JournalError.unavailable(\"PostgreSQL did not commit in time\"))"
         #expect(events.value.contains("write: ok") || events.value.contains(unavailable), "\(events.value)")
         // Strictly in id order, each once.
         let applied = ids(events.value)
@@ -155,17 +155,17 @@ struct PostgresReadConnectionTests {
             })
         #expect(eventually(timeout: 10) { events.value.contains("entry \(seq)") })
         // Writes go through the new write connection (a 503 while it was away is retried).
-        let written = LockedBox<Result<Todo?, TodoError>?>(nil)
+        let written = LockedBox<Result<TodoWriteOutcome, JournalError>?>(nil)
         #expect(
             eventually(timeout: 20) {
-                let answer = LockedBox<Result<Todo?, TodoError>?>(nil)
+                let answer = LockedBox<Result<TodoWriteOutcome, JournalError>?>(nil)
                 journal.write(.insert(title: "after the reconnect", completed: true)) { answer.value = $0 }
                 _ = eventually(timeout: 10) { answer.value != nil }
                 written.value = answer.value
                 if case .success = answer.value { return true }
                 return false
             })
-        let writtenTodo = try #require(written.value).get()
+        let writtenTodo = try #require(written.value).get().todo
         let todo = try #require(writtenTodo)
         #expect(todo.title == "after the reconnect")
         let applied = ids(events.value)

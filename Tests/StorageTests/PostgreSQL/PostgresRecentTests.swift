@@ -50,10 +50,10 @@ struct PostgresRecentTests {
     }
 
     private func write(_ journal: PostgresJournal, _ write: TodoWrite) throws -> Todo? {
-        let box = LockedBox<Result<Todo?, TodoError>?>(nil)
+        let box = LockedBox<Result<TodoWriteOutcome, JournalError>?>(nil)
         journal.write(write, key: nil) { box.value = $0 }
         #expect(eventually(timeout: 15) { box.value != nil })
-        return try #require(box.value).get()
+        return try #require(box.value).get().todo
     }
 
     private func started(_ uri: String, on loop: EventLoop) -> (PostgresJournal, JournalSnapshot) {

@@ -21,7 +21,7 @@ struct PostgresWriteBatchTests {
         journal.follow(after: start.lastSeq) { entries in applied.mutate { $0 += entries } }
         let key = "batch-test-\(UInt64.random(in: 0...UInt64.max))"
         let count = 60
-        let answers = LockedBox<[Int: Result<Todo?, TodoError>]>([:])
+        let answers = LockedBox<[Int: Result<TodoWriteOutcome, JournalError>]>([:])
         // All queued in one go on the loop: the first goes alone, the rest wait for it and share batches.
         loop.execute {
             for index in 0..<count {
@@ -36,9 +36,9 @@ struct PostgresWriteBatchTests {
         #expect(eventually(timeout: 30) { answers.value.count == count })
         let results = answers.value
         func todo(_ index: Int) -> Todo? {
-            if case .success(let todo?) = results[index] { todo } else { nil }
+            if case .success(.committed(let todo?)) = results[index] { todo } else { nil }
         }
-        #expect(results[30] == .failure(.notFound(id: Int.max)))
+        #expect(results[30] == .success(.notFound(id: Int.max)))
         // The second write with the key is answered with what the first did, and not applied again.
         let keyed = try #require(todo(10))
         #expect(todo(40) == keyed)

@@ -22,8 +22,10 @@ import Testing
     }
 
     /// The answer to one write (SQLite answers before `write` returns).
-    private func answer(_ journal: SQLiteJournal, _ write: TodoWrite, key: String?) -> Result<Todo?, TodoError>? {
-        let answer = Mutex<Result<Todo?, TodoError>?>(nil)
+    private func answer(_ journal: SQLiteJournal, _ write: TodoWrite, key: String?) -> Result<
+        TodoWriteOutcome, JournalError
+    >? {
+        let answer = Mutex<Result<TodoWriteOutcome, JournalError>?>(nil)
         journal.write(write, key: key) { result in answer.withLock { $0 = result } }
         return answer.withLock { $0 }
     }
@@ -31,8 +33,8 @@ import Testing
     /// The answer to one keyed input entry.
     private func appended(
         _ journal: SQLiteJournal, topic: String, json: String, key: String?
-    ) -> Result<JournalAppended, TodoError>? {
-        let answer = Mutex<Result<JournalAppended, TodoError>?>(nil)
+    ) -> Result<JournalAppended, JournalError>? {
+        let answer = Mutex<Result<JournalAppended, JournalError>?>(nil)
         journal.append(topic: topic, json: json, key: key) { result in answer.withLock { $0 = result } }
         return answer.withLock { $0 }
     }
@@ -48,11 +50,13 @@ import Testing
         let journal = try SQLiteJournal(path: path)
         let heard = follow(journal)
         let first = try #require(
-            try answer(journal, .insert(title: "Walk the dog", completed: false), key: "k-1")?.get())
+            try answer(journal, .insert(title: "Walk the dog", completed: false), key: "k-1")?.get().todo)
         let again = answer(journal, .insert(title: "Walk the dog", completed: false), key: "k-1")
-        #expect(again == .success(first))
+        #expect(again == .success(.committed(first)))
         // A repeat with another body is still the first write's answer: the key, not the body, names it.
-        #expect(answer(journal, .insert(title: "Something else", completed: true), key: "k-1") == .success(first))
+        #expect(
+            answer(journal, .insert(title: "Something else", completed: true), key: "k-1")
+                == .success(.committed(first)))
         #expect(try journal.store.all().filter { $0.title == "Walk the dog" }.count == 1)
         #expect(try journal.store.all().allSatisfy { $0.title != "Something else" })
         #expect(heard.entries.count == 1)
@@ -60,13 +64,14 @@ import Testing
         // Each kind: an update and a delete sent twice are applied once.
         let update = TodoWrite.update(id: first.id, title: nil, completed: true)
         let updated = Todo(id: first.id, title: "Walk the dog", completed: true)
-        #expect(answer(journal, update, key: "k-2") == .success(updated))
+        #expect(answer(journal, update, key: "k-2") == .success(.committed(updated)))
         #expect(
-            answer(journal, .update(id: first.id, title: "Changed", completed: nil), key: "k-2") == .success(updated))
-        #expect(answer(journal, .delete(id: first.id), key: "k-3") == .success(nil))
-        #expect(answer(journal, .delete(id: first.id), key: "k-3") == .success(nil))
+            answer(journal, .update(id: first.id, title: "Changed", completed: nil), key: "k-2")
+                == .success(.committed(updated)))
+        #expect(answer(journal, .delete(id: first.id), key: "k-3") == .success(.committed(nil)))
+        #expect(answer(journal, .delete(id: first.id), key: "k-3") == .success(.committed(nil)))
         // Without its key the same delete is a new write, of a todo that is gone.
-        #expect(answer(journal, .delete(id: first.id), key: nil) == .failure(.notFound(id: first.id)))
+        #expect(answer(journal, .delete(id: first.id), key: nil) == .success(.notFound(id: first.id)))
         #expect(heard.entries.map(\.seq) == (1...3).map { journal.start().lastSeq + Int64($0) })
     }
 
@@ -75,12 +80,14 @@ import Testing
         do {
             let journal = try SQLiteJournal(path: path)
             first = try #require(
-                try answer(journal, .insert(title: "Before the restart", completed: false), key: "k")?.get())
+                try answer(journal, .insert(title: "Before the restart", completed: false), key: "k")?.get().todo)
             journal.stop()
         }
         let reopened = try reopening { try SQLiteJournal(path: path) }
         let heard = follow(reopened)
-        #expect(answer(reopened, .insert(title: "Before the restart", completed: false), key: "k") == .success(first))
+        #expect(
+            answer(reopened, .insert(title: "Before the restart", completed: false), key: "k")
+                == .success(.committed(first)))
         #expect(try reopened.store.all().filter { $0.title == "Before the restart" }.count == 1)
         #expect(heard.entries.isEmpty)
     }
@@ -88,11 +95,13 @@ import Testing
     @Test func aRepeatedInsertIsAnsweredEvenWhenTheListIsFull() throws {
         let journal = try SQLiteJournal(path: path, maxTodos: 2)  // a new file holds "Buy Milk"
         let first = try #require(
-            try answer(journal, .insert(title: "The last place", completed: false), key: "k")?.get())
-        #expect(answer(journal, .insert(title: "The last place", completed: false), key: "k") == .success(first))
+            try answer(journal, .insert(title: "The last place", completed: false), key: "k")?.get().todo)
+        #expect(
+            answer(journal, .insert(title: "The last place", completed: false), key: "k") == .success(.committed(first))
+        )
         #expect(
             answer(journal, .insert(title: "One too many", completed: false), key: "other")
-                == .failure(.tooManyTodos(limit: 2)))
+                == .success(.full(limit: 2)))
     }
 
     @Test func aKeyedInputSentAgainGetsTheFirstRequestsJSON() throws {
@@ -128,10 +137,10 @@ import Testing
 
     @Test func keysGoWithTheirEntries() throws {
         let journal = try SQLiteJournal(path: path, retention: 3)
-        let first = try #require(try answer(journal, .insert(title: "Old", completed: false), key: "old")?.get())
+        let first = try #require(try answer(journal, .insert(title: "Old", completed: false), key: "old")?.get().todo)
         for n in 0..<3 { _ = answer(journal, .insert(title: "Newer \(n)", completed: false), key: nil) }
         // The entry of "old" is past retention: the key is free again and names a new write.
-        let again = try #require(try answer(journal, .insert(title: "Old", completed: false), key: "old")?.get())
+        let again = try #require(try answer(journal, .insert(title: "Old", completed: false), key: "old")?.get().todo)
         #expect(again.id != first.id)
     }
 
@@ -158,8 +167,8 @@ import Testing
             journal.recent(limit: 10, bytes: 1 << 20) == [
                 JournalRow(seq: seq, topic: "frameworks", json: #"{"name":"Combine"}"#)
             ])
-        let todo = try #require(try answer(journal, .insert(title: "Keyed", completed: false), key: "k")?.get())
-        #expect(answer(journal, .insert(title: "Keyed", completed: false), key: "k") == .success(todo))
+        let todo = try #require(try answer(journal, .insert(title: "Keyed", completed: false), key: "k")?.get().todo)
+        #expect(answer(journal, .insert(title: "Keyed", completed: false), key: "k") == .success(.committed(todo)))
         journal.stop()
         let check = try SQLiteConnection(path: path)
         #expect(try check.query("PRAGMA user_version").first?.first?.integer == 3)

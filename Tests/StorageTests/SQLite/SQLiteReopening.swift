@@ -15,7 +15,7 @@ func reopening<T>(_ open: () throws -> T) throws -> T {
     while true {
         do {
             return try open()
-        } catch let error as TodoStoreError where error.description.contains("is in use") && Date() < deadline {
+        } catch let error as JournalError where error.description.contains("is in use") && Date() < deadline {
             Thread.sleep(forTimeInterval: 0.05)
         }
     }

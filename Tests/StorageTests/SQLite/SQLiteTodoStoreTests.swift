@@ -64,7 +64,7 @@ import Testing
         // A plain connection: a second store on a held file is refused (one server per file).
         let other = try SQLiteConnection(path: path)
         #expect(try other.query("SELECT id FROM todos ORDER BY id").last == [.integer(Int64(todo.id))])
-        #expect(throws: TodoStoreError.self) { try SQLiteTodoStore(path: path) }
+        #expect(throws: JournalError.self) { try SQLiteTodoStore(path: path) }
     }
 
     @Test func usesAWriteAheadLogWithFullSync() throws {
@@ -108,8 +108,24 @@ import Testing
     }
 
     @Test func anUnopenablePathIsAnError() {
-        #expect(throws: TodoStoreError.self) {
+        #expect(throws: JournalError.self) {
             _ = try SQLiteTodoStore(path: "/nonexistent-dir-\(UUID())/todos.sqlite")
+        }
+    }
+
+    @Test func aFileThatIsNotADatabaseSaysSoWithSQLitesCode() throws {
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try SQLiteTodoStore(path: path)
+            Issue.record("a file of text was opened as a database")
+        } catch {
+            // SQLITE_NOTADB (26), and which file it was.
+            #expect(error.description.contains(path))
+            guard case .failed(_, let code) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(code == .sqlite(26))
         }
     }
 }
