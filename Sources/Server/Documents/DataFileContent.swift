@@ -159,7 +159,11 @@ struct DataFileContent: Sendable {
                     cursor = end
                     return value
                 }
+                // NB: at least twice the bytes pending before the next try, so that a value of many parts (a
+                // large singular resource) is parsed a few times, not once per part.
+                let pending = bytes.count - cursor
                 guard try more() else { return nil }
+                while bytes.count - cursor < 2 * pending, try more() {}
             }
         }
         guard try take(UInt8(ascii: "{")) else { return nil }

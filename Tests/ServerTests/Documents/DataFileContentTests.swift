@@ -64,6 +64,15 @@ import Testing
         #expect(whole.hash == DataFileContent.hash(Array(text.utf8)))
     }
 
+    @Test func readsAValueOfManyPartsWhole() throws {
+        let members = (0..<2_000).map { #""field\#($0)": "\#(String(repeating: "x", count: $0 % 50))""# }
+        let text = #"{"profile": {"# + members.joined(separator: ", ") + #"}, "posts": [{"id": 1}]}"#
+        let content = try read(text, partSize: 100)
+        #expect(content.resources.map(\.name) == ["profile", "posts"])
+        #expect(content.resources.first?.documents.first?.object.count == 2_000)
+        #expect(content.hash == DataFileContent.hash(Array(text.utf8)))
+    }
+
     static let refused: [(String, String)] = [
         ("", "the file is empty"),
         (#"{"posts": [{"id": 1},]}"#, "not JSON at line 1, column 22"),
