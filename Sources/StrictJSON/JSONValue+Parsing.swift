@@ -58,6 +58,48 @@ extension JSONValue {
         throw .numberOutOfRange(path: nil, text: outOfRange ?? "")
     }
 
+    /// Parses the one JSON value that starts at `start` in `bytes` (after any whitespace) and returns it with
+    /// the offset just past it; the bytes after it are not looked at. Within a depth of `maxDepth`.
+    ///
+    /// ```swift
+    /// let text = Array(#"[{"id": 1}, {"id": 2}]"#.utf8)
+    /// try JSONValue.parsing(text, from: 1)   // (.object(["id": 1]), 10)
+    /// ```
+    ///
+    /// For reading a large text one part at a time (a data file item by item), so that jansson's tree and
+    /// the converted value of only one part exist at once. An error's line, column and offset count from
+    /// `start`, and a number out of range is reported without its path or text: a caller that must tell a
+    /// person where the whole text is wrong parses the whole text with `init(parsing:)`.
+    public static func parsing(
+        _ bytes: [UInt8], from start: Int, maxDepth: Int = JSONValue.defaultMaxDepth
+    ) throws(JSONParseError) -> (value: JSONValue, end: Int) {
+        precondition(start >= 0 && start <= bytes.count, "the start is within the bytes")
+        var error = json_error_t()
+        // NB: JSON_DISABLE_EOF_CHECK stops jansson after the value, with `error.position` the bytes it read.
+        let flags = JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_DISABLE_EOF_CHECK
+        let root = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                json_loadb(characters.baseAddress.map { $0 + start }, characters.count - start, Int(flags), &error)
+            }
+        }
+        guard let root else {
+            let message = withUnsafeBytes(of: error.text) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            let code = json_error_code(&error)
+            if code == json_error_numeric_overflow {
+                throw .numberOutOfRange(path: nil, text: "")
+            }
+            if code == json_error_stack_overflow { throw .tooDeep(limit: Int(JSON_PARSER_MAX_DEPTH)) }
+            throw .invalid(
+                reason: Self.reason(code), message: message, line: Int(error.line), column: Int(error.column),
+                offset: Int(error.position))
+        }
+        defer { json_decref(root) }
+        var converter = Converter(maxDepth: maxDepth, maxValues: .max)
+        return (try converter.convert(root, depth: 0), start + Int(error.position))
+    }
+
     /// How many out-of-range numbers one parse replaces while looking for the first one's path: each look
     /// parses the text again.
     private static let outOfRangeLookups = 3

@@ -180,3 +180,23 @@ import Testing
         _ = try parse(shallow)
     }
 }
+
+/// `JSONValue.parsing(_:from:)`: one value of a longer text, and where it ends.
+@Suite struct JSONValuePrefixParsingTests {
+    @Test func readsOneValueAndSaysWhereItEnds() throws {
+        let text = Array(#"[ {"id": 1, "tags": ["a"]} , "two",{}]"#.utf8)
+        let first = try JSONValue.parsing(text, from: 1)
+        #expect(first.value == .object(JSONObject(["id": .integer(1), "tags": .array([.string("a")])])))
+        #expect(text[first.end - 1] == UInt8(ascii: "}"))
+        let second = try JSONValue.parsing(text, from: first.end + 2)
+        #expect(second.value == .string("two"))
+        #expect(try JSONValue.parsing(text, from: second.end + 1).value == .object(JSONObject()))
+    }
+
+    @Test func refusesWhatTheWholeParseRefuses() {
+        #expect(throws: JSONParseError.self) { try JSONValue.parsing(Array(#"x {"a": 1, "a": 2}"#.utf8), from: 2) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parsing(Array(#"{"a": [1,]}"#.utf8), from: 0) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parsing(Array(#"{"a": 1"#.utf8), from: 0) }
+        #expect(throws: JSONParseError.self) { try JSONValue.parsing(Array("[[[1]]]".utf8), from: 0, maxDepth: 1) }
+    }
+}

@@ -36,23 +36,64 @@ package enum DocumentChange: Sendable {
     case deleted(DocumentID)
 }
 
-/// An item with its compact JSON, encoded once when it is stored and shared by every answer and event.
+/// An item as its compact JSON, encoded once when it is stored and shared by every answer and event, and
+/// its members while its collection is small.
+///
+/// NB: a large collection's items are kept as their bytes alone: a data file of hundreds of thousands of
+/// items kept as trees of `JSONValue` as well cost about 4× the file's size in memory (docs/benchmarks.md,
+/// own data), the bytes alone about 2×. Such an item's `object` parses its bytes again (jansson, several
+/// µs for a 150-byte item), so the paths that visit many items answer from the item's id and the
+/// collection's field indexes instead. A collection of at most `treeLimit` bytes of JSON keeps its items'
+/// trees too, so that a query that reads every item (`q`, `_like`, `_sort` by a field) stays within its
+/// work budget as it did on files of tens of thousands of items. The bytes round-trip but for one thing:
+/// a real that JavaScript writes without a fraction (`1.0` is written `1`) reads back as an integer, as it
+/// does when json-server reads its own file again.
 ///
 /// NB: a class, not a struct: lists of thousands of items are copied, filtered and sorted per request,
-/// and a reference is one retain where the item's value (a resilient `JSONObject`) is several.
+/// and a reference is one retain.
 package final class StoredDocument: Sendable {
+    /// The most bytes of JSON a collection holds while its items keep their trees beside their bytes.
+    package static let treeLimit = 16 << 20
+
     /// The item's id (nil for a singular resource).
     package let id: DocumentID?
-    /// The item.
-    package let object: JSONObject
-    /// `object` as one line of JSON.
+    /// The item as one line of JSON (`JSONObject.compactBytes`).
     package let bytes: [UInt8]
+    /// The item's members when kept, else nil (`object` parses `bytes`).
+    private let tree: JSONObject?
 
-    /// `object` with its bytes.
-    package init(id: DocumentID?, object: JSONObject) {
+    /// `object` stored as its bytes, and as its members too when `keepsTree`.
+    package init(id: DocumentID?, object: JSONObject, keepsTree: Bool = true) {
         self.id = id
-        self.object = object
-        bytes = object.compactBytes
+        // NB: the writer's buffer grows by doubling (a 155-byte item sat in 256 bytes, 40 % of a 100 MB
+        // file's memory): the stored bytes are a copy in a buffer of their size.
+        let written = object.compactBytes
+        var exact: [UInt8] = []
+        exact.reserveCapacity(written.count)
+        exact.append(contentsOf: written)
+        bytes = exact
+        tree = keepsTree ? object : nil
+    }
+
+    private init(id: DocumentID?, bytes: [UInt8]) {
+        self.id = id
+        self.bytes = bytes
+        tree = nil
+    }
+
+    /// The same item kept as its bytes alone.
+    package func withoutTree() -> StoredDocument { tree == nil ? self : StoredDocument(id: id, bytes: bytes) }
+
+    /// The item: its kept members, or its bytes parsed (see the type's note on the cost).
+    package var object: JSONObject {
+        if let tree { return tree }
+        // Invariant: `bytes` is the writer's compact JSON of an object, which jansson reads back. NB: read as
+        // one value of a text, without `init(parsing:)`'s look for NUL bytes and its marker for a number
+        // out of range (two `getrandom` calls a parse), which the writer's own bytes cannot hold.
+        guard case .object(let object) = try? JSONValue.parsing(bytes, from: 0).value else {
+            preconditionFailure("a stored item's bytes are its own compact JSON, which parses")
+        }
+        return object
     }
 }
 

@@ -93,7 +93,7 @@ package final class DocumentResource: Sendable {
 
     /// The items whose value at `path` reads as one of `texts` (JavaScript's `String(value)`; null and
     /// missing never), in the collection's order: an equality filter answered from an index of that field,
-    /// built on first use after a change and kept until the next (at most `maxIndexes` fields at once).
+    /// built on first use and kept in step with every write (at most `maxIndexes` fields at once).
     package func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
         state.withLock { items in items.documents(whereValueAt: path, isOneOf: texts) }
     }
@@ -121,8 +121,10 @@ package struct DocumentItems: Sendable {
     fileprivate var cachedBytes: [UInt8]?
     /// The items in order, made once per change.
     private var cachedDocuments: [StoredDocument]?
-    /// Per field path (joined by "."): each value's text → the slots holding it, in order; dropped on change.
-    private var indexes: [String: [String: [Int]]] = [:]
+    /// Per field path: each value's text → the slots holding it, in order; kept in step with each write
+    /// (`reindex`), dropped when the slots are renumbered.
+    /// NB: keyed by the path's keys, not their text joined by ".": `["a.b"]` and `["a", "b"]` are two fields.
+    private var indexes: [[String]: [String: [Int]]] = [:]
     /// The most field indexes kept at once (each is as large as the collection's index of ids).
     static let maxIndexes = 4
     /// The journal id of the last entry applied.
@@ -183,40 +185,88 @@ package struct DocumentItems: Sendable {
             if slots.count > 32, positions.count < slots.count / 2 { compact() }
             return .deleted(old.id ?? id)
         }
-        let stored = StoredDocument(id: id, object: object)
         if let slot = positions[id.key], let old = slots[slot] {
+            // NB: the id as the item holds it (a path's `1` may name the item whose id is `"1"`), so that an
+            // item's `id.value` stays the value of its id field, which a sort by id reads instead of parsing.
+            let stored = StoredDocument(id: old.id ?? id, object: object, keepsTree: keepsTrees)
             if old.bytes == stored.bytes { return nil }
             itemBytes += stored.bytes.count - old.bytes.count
             slots[slot] = stored
             changed()
+            reindex(slot, from: old, to: stored)
             return .updated(stored)
         }
+        let stored = StoredDocument(id: id, object: object, keepsTree: keepsTrees)
         positions[id.key] = slots.count
         slots.append(stored)
         itemBytes += stored.bytes.count
         changed()
+        reindex(slots.count - 1, from: nil, to: stored)
         return .inserted(stored)
     }
+
+    /// Whether a new item keeps its tree (`StoredDocument.treeLimit`).
+    private var keepsTrees: Bool { itemBytes <= StoredDocument.treeLimit }
 
     private mutating func changed() {
         cachedBytes = nil
         cachedDocuments = nil
-        indexes.removeAll()
+    }
+
+    /// Files the item now in `slot` (in place of `old`) in the field indexes, so that a write costs a parse
+    /// of the item or two, not a parse of every item at the next filtered read. A deleted item's slot stays
+    /// filed: its slot is empty, which a lookup skips, and slots are renumbered only by `compact`.
+    private mutating func reindex(_ slot: Int, from old: StoredDocument?, to new: StoredDocument) {
+        guard !indexes.isEmpty else { return }
+        let oldObject = old?.object
+        let newObject = new.object
+        for path in Array(indexes.keys) {
+            let oldText = oldObject.flatMap { Self.indexedText(of: $0, at: path) }
+            let newText = Self.indexedText(of: newObject, at: path)
+            if old != nil, oldText == newText { continue }
+            if let oldText, var filed = indexes[path]?[oldText] {
+                let position = Self.position(of: slot, in: filed)
+                if position < filed.count, filed[position] == slot { filed.remove(at: position) }
+                indexes[path]?[oldText] = filed.isEmpty ? nil : filed
+            }
+            if let newText {
+                var filed = indexes[path]?[newText] ?? []
+                filed.insert(slot, at: Self.position(of: slot, in: filed))
+                indexes[path]?[newText] = filed
+            }
+        }
+    }
+
+    /// The text an index files `object` under for `path` (JavaScript's `String(value)`); nil for null or a
+    /// missing value, which no equality filter matches.
+    private static func indexedText(of object: JSONObject, at path: [String]) -> String? {
+        guard let value = object.value(at: path), value != .null else { return nil }
+        return value.javaScriptString
+    }
+
+    /// Where `slot` is, or goes, in the ascending `slots`.
+    private static func position(of slot: Int, in slots: [Int]) -> Int {
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = (low + high) / 2
+            if slots[middle] < slot { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// See `DocumentResource.documents(whereValueAt:isOneOf:)`.
     fileprivate mutating func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
-        let name = path.joined(separator: ".")
-        if indexes[name] == nil {
+        if indexes[path] == nil {
             if indexes.count >= Self.maxIndexes { indexes.removeAll() }
             var index: [String: [Int]] = [:]
             for (slot, document) in slots.enumerated() {
-                guard let value = document?.object.value(at: path), value != .null else { continue }
-                index[value.javaScriptString, default: []].append(slot)
+                guard let object = document?.object, let text = Self.indexedText(of: object, at: path) else { continue }
+                index[text, default: []].append(slot)
             }
-            indexes[name] = index
+            indexes[path] = index
         }
-        let index = indexes[name] ?? [:]
+        let index = indexes[path] ?? [:]
         var found: [Int] = []
         for text in Set(texts) { found.append(contentsOf: index[text] ?? []) }
         if texts.count > 1 { found.sort() }
@@ -226,6 +276,7 @@ package struct DocumentItems: Sendable {
     /// Drops the empty slots (after many deletes), renumbering the index.
     private mutating func compact() {
         slots = slots.compactMap { $0 }
+        indexes.removeAll()
         positions.removeAll(keepingCapacity: true)
         for (slot, document) in slots.enumerated() {
             if let key = document?.id?.key { positions[key] = slot }

@@ -93,51 +93,65 @@ package struct DocumentQuery: Sendable {
 
     /// The items that pass, sorted, and the part of them the window selects.
     ///
+    /// `object` gives an item's members; it is asked at most once per item, and only when a filter, the
+    /// search or a sort key needs them (a stored item parses its bytes for them). `narrowed`: every item
+    /// passes `indexableFilter` already (they come from that field's index), so it is not tested again.
+    /// `knownValue`: an item's value at a path when the item has it at hand without `object` (its id), or nil.
+    ///
     /// Throws `query_too_expensive` when a `like` match reaches its limit or the work outlasts the budget.
-    package func apply<Item>(to items: [Item], object: (Item) -> JSONObject) throws(HTTPError)
-        -> ListQueryPage<Item>
-    {
+    package func apply<Item>(
+        to items: [Item], narrowed: Bool = false, object: (Item) -> JSONObject,
+        knownValue: (Item, [String]) -> JSONValue? = { _, _ in nil }
+    ) throws(HTTPError) -> ListQueryPage<Item> {
         var meter = ListQuery.Meter()
+        var tested = filters
+        if narrowed, let indexed = tested.firstIndex(where: { $0.operator == .equal }) { tested.remove(at: indexed) }
+        let paths = sortKeys.map(\.path)
+        // The sort keys of the items kept, `paths.count` per item in their order (no array per item).
+        var keys: [SortValue] = []
+        func appendKeys(of item: Item, members: JSONObject?) {
+            var members = members
+            for path in paths {
+                if let known = knownValue(item, path) {
+                    keys.append(SortValue(known))
+                    continue
+                }
+                let read = members ?? object(item)
+                members = read
+                keys.append(SortValue(read.value(at: path)))
+            }
+        }
         var selected: [Item] = items
-        if !filters.isEmpty || search != nil {
-            let matchers = filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
+        if !tested.isEmpty || search != nil {
+            let matchers = tested.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
             selected = []
             for item in items {
                 try meter.check()
-                if try matches(object(item), matchers) { selected.append(item) }
+                let members = object(item)
+                if try matches(members, matchers) {
+                    selected.append(item)
+                    if !paths.isEmpty { appendKeys(of: item, members: members) }
+                }
             }
+        } else if !paths.isEmpty {
+            keys.reserveCapacity(items.count * paths.count)
+            for item in items { appendKeys(of: item, members: nil) }
         }
-        if sortKeys.count == 1 {
-            // NB: one key (the common case) without an array per item.
-            let (path, descending) = sortKeys[0]
-            var keyed = selected.enumerated().map { ($0.offset, SortValue(object($0.element).value(at: path))) }
+        if !paths.isEmpty {
+            let width = paths.count
             var failed: HTTPError?
-            keyed.sort { lhs, rhs in
+            let order = selected.indices.sorted { lhs, rhs in
                 if failed == nil {
                     do throws(HTTPError) { try meter.check() } catch { failed = error }
                 }
-                let order = lhs.1.order(rhs.1)
-                if order != 0 { return descending ? order > 0 : order < 0 }
-                return lhs.0 < rhs.0
-            }
-            if let failed { throw failed }
-            selected = keyed.map { selected[$0.0] }
-        } else if !sortKeys.isEmpty {
-            let keyed = selected.enumerated().map { index, item in
-                (index: index, item: item, keys: sortKeys.map { SortValue(object(item).value(at: $0.path)) })
-            }
-            var failed: HTTPError?
-            selected = keyed.sorted { lhs, rhs in
-                if failed == nil {
-                    do throws(HTTPError) { try meter.check() } catch { failed = error }
-                }
-                for position in 0..<sortKeys.count {
-                    let order = lhs.keys[position].order(rhs.keys[position])
+                for position in 0..<width {
+                    let order = keys[lhs * width + position].order(keys[rhs * width + position])
                     if order != 0 { return sortKeys[position].descending ? order > 0 : order < 0 }
                 }
-                return lhs.index < rhs.index
-            }.map(\.item)
+                return lhs < rhs
+            }
             if let failed { throw failed }
+            selected = order.map { selected[$0] }
         }
         return window.page(of: selected)
     }

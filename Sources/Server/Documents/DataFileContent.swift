@@ -35,15 +35,40 @@ struct DataFileContent: Sendable {
         "db", "events", "healthz", "openapi.json", "index.html", "_livestate", "favicon.ico",
     ]
 
+    /// How deep the file's JSON may nest, its top object counted.
+    static let maxDepth = 256
+
+    /// How many bytes of a file are read at once (`init(parts:whole:idField:)`).
+    static let partSize = 4 << 20
+
     /// Reads and checks `bytes`.
     init(bytes: [UInt8], idField: String) throws(DataFileError) {
+        var unread = [bytes]
+        try self.init(parts: { () throws(DataFileError) in unread.popLast() ?? [] }, whole: { bytes }, idField: idField)
+    }
+
+    /// Reads and checks the bytes `next` gives a part at a time (an empty part: the end), so that a large file
+    /// is never held whole; `whole` gives them all again, asked only when the file is refused, to name the
+    /// fault.
+    init(
+        parts next: () throws(DataFileError) -> [UInt8], whole: () throws(DataFileError) -> [UInt8],
+        idField: String
+    ) throws(DataFileError) {
+        if let read = try Self.itemByItem(next, idField: idField) {
+            hash = read.hash
+            resources = read.resources
+            assignedIDs = read.assignedIDs
+            return
+        }
+        let bytes = try whole()
         hash = Self.hash(bytes)
+        // The file is refused somewhere (or nests past what the item-by-item read takes): the whole text is
+        // read again as one value, which names the first fault as a person reads the file.
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: bytes, maxDepth: 256)
+            value = try JSONValue(parsing: bytes, maxDepth: Self.maxDepth)
         } catch {
-            throw DataFileError(
-                parse: error, empty: bytes.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+            throw DataFileError(parse: error, empty: bytes.allSatisfy(Self.isSpace))
         }
         guard case .object(let top) = value else {
             throw DataFileError("the file must hold a JSON object of resources, not \(value.kindDescription)")
@@ -54,19 +79,15 @@ struct DataFileContent: Sendable {
         }
         resources = []
         for (name, member) in top.members {
-            guard Self.isPathSegment(name) else {
-                throw DataFileError(
-                    "key '\(name.prefix(80))' cannot be a resource name: use letters, digits, '-' and '_'")
-            }
-            guard !Self.reservedNames.contains(name) else {
-                throw DataFileError("key '\(name)' is the name of one of LiveState's own routes; rename it")
-            }
+            try Self.check(name)
             switch member {
             case .object(let object):
                 resources.append(
                     Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
             case .array(let elements):
-                let (documents, assigned) = try Self.collection(name, elements, idField: idField)
+                var collection = Collection(name: name, idField: idField)
+                for (index, element) in elements.enumerated() { try collection.add(element, at: index) }
+                let (documents, assigned) = collection.finish()
                 assignedIDs = assignedIDs || assigned
                 resources.append(Resource(name: name, kind: .collection, documents: documents))
             default:
@@ -76,57 +97,206 @@ struct DataFileContent: Sendable {
         }
     }
 
-    /// The items of collection `name`, each with an id (ids given to those without, after the largest).
-    private static func collection(_ name: String, _ elements: [JSONValue], idField: String) throws(DataFileError)
-        -> (documents: [StoredDocument], assignedIDs: Bool)
+    /// The resources of the file `next` gives a part at a time, read one item at a time, and the hash of its
+    /// bytes; nil when the file is refused anywhere.
+    ///
+    /// NB: a 100 MB file parsed whole held the file, jansson's tree of it and the converted values at once
+    /// (8× the file at the peak); read this way, only the stored items, a part of the file and one item's
+    /// trees are held. jansson parses each value (a resource's key, a singular object, a collection's item);
+    /// between them only whitespace and the top two levels' punctuation (`{ : , }` and `[ , ]`) are read
+    /// here. A value cut by the end of a part fails to parse and is parsed again once the next part is read
+    /// (a cut object or string never parses; a cut number is refused anyway, as an item or a key). Any fault,
+    /// of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
+    private static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String)
+        throws(DataFileError) -> (resources: [Resource], assignedIDs: Bool, hash: String)?
     {
-        var objects: [JSONObject] = []
-        objects.reserveCapacity(elements.count)
-        var largest: Int64 = 0
-        var stringIDs = 0
-        var seen = Set<DocumentID>()
-        for (index, element) in elements.enumerated() {
+        // The bytes read and not yet passed (those before `cursor` are dropped as the next part comes).
+        var bytes: [UInt8] = []
+        var cursor = 0
+        var ended = false
+        var hash = Self.hashBasis
+        // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
+        var hasNUL = false
+        /// Reads the next part after the bytes not yet passed; false at the end of the file.
+        func more() throws(DataFileError) -> Bool {
+            guard !ended else { return false }
+            let part = try next()
+            hash = Self.hash(part, from: hash)
+            hasNUL = hasNUL || part.contains(0)
+            if part.isEmpty || hasNUL {
+                ended = true
+                return false
+            }
+            if cursor == bytes.count {
+                bytes = part
+            } else {
+                bytes.removeSubrange(..<cursor)
+                bytes.append(contentsOf: part)
+            }
+            cursor = 0
+            return true
+        }
+        /// Moves past whitespace; false when the file ends there.
+        func skipSpace() throws(DataFileError) -> Bool {
+            while true {
+                while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
+                if cursor < bytes.count { return true }
+                guard try more() else { return false }
+            }
+        }
+        /// Moves past whitespace, then past `byte` if it is next (true) or not at all (false).
+        func take(_ byte: UInt8) throws(DataFileError) -> Bool {
+            guard try skipSpace(), bytes[cursor] == byte else { return false }
+            cursor += 1
+            return true
+        }
+        /// The value after the cursor, the cursor past it; nil if jansson refuses it.
+        func value(depth: Int) throws(DataFileError) -> JSONValue? {
+            while true {
+                if try skipSpace(),
+                    let (value, end) = try? JSONValue.parsing(bytes, from: cursor, maxDepth: Self.maxDepth - depth)
+                {
+                    cursor = end
+                    return value
+                }
+                // NB: at least twice the bytes pending before the next try, so that a value of many parts (a
+                // large singular resource) is parsed a few times, not once per part.
+                let pending = bytes.count - cursor
+                guard try more() else { return nil }
+                while bytes.count - cursor < 2 * pending, try more() {}
+            }
+        }
+        guard try take(UInt8(ascii: "{")) else { return nil }
+        var resources: [Resource] = []
+        var names = Set<String>()
+        var assignedIDs = false
+        if try !take(UInt8(ascii: "}")) {
+            repeat {
+                guard case .string(let name)? = try value(depth: 1), names.insert(name).inserted,
+                    (try? check(name)) != nil, try take(UInt8(ascii: ":"))
+                else { return nil }
+                if try take(UInt8(ascii: "[")) {
+                    var collection = Collection(name: name, idField: idField)
+                    if try !take(UInt8(ascii: "]")) {
+                        var index = 0
+                        repeat {
+                            guard let element = try value(depth: 2), (try? collection.add(element, at: index)) != nil
+                            else { return nil }
+                            index += 1
+                        } while try take(UInt8(ascii: ","))
+                        guard try take(UInt8(ascii: "]")) else { return nil }
+                    }
+                    let (documents, assigned) = collection.finish()
+                    assignedIDs = assignedIDs || assigned
+                    resources.append(Resource(name: name, kind: .collection, documents: documents))
+                } else {
+                    guard case .object(let object)? = try value(depth: 1) else { return nil }
+                    resources.append(
+                        Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
+                }
+            } while try take(UInt8(ascii: ","))
+            guard try take(UInt8(ascii: "}")) else { return nil }
+        }
+        guard try !skipSpace(), !hasNUL, resources.count <= EventTopic.maxDocumentTopics else { return nil }
+        return (resources, assignedIDs, Self.hexadecimal(hash))
+    }
+
+    /// Whether `byte` is JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+    /// Refuses a key that cannot be a resource's name.
+    private static func check(_ name: String) throws(DataFileError) {
+        guard Self.isPathSegment(name) else {
+            throw DataFileError(
+                "key '\(name.prefix(80))' cannot be a resource name: use letters, digits, '-' and '_'")
+        }
+        guard !Self.reservedNames.contains(name) else {
+            throw DataFileError("key '\(name)' is the name of one of LiveState's own routes; rename it")
+        }
+    }
+
+    /// A collection's items stored as they are read, each with an id: ids are given to those without one
+    /// at the end (after the largest integer id, or random when the ids are strings), once all are known.
+    private struct Collection {
+        let name: String
+        let idField: String
+        /// The items in order; nil where an item had no id (its object is in `unnumbered`).
+        private var documents: [StoredDocument?] = []
+        /// The objects of the items without an id, in order.
+        private var unnumbered: [JSONObject] = []
+        private var largest: Int64 = 0
+        private var stringIDs = 0
+        /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
+        private var itemBytes = 0
+        private var seen = Set<DocumentID>()
+
+        init(name: String, idField: String) {
+            self.name = name
+            self.idField = idField
+        }
+
+        /// Stores the item `element`, the collection's `index`th.
+        mutating func add(_ element: JSONValue, at index: Int) throws(DataFileError) {
             guard case .object(let object) = element else {
                 throw DataFileError("'\(name)'[\(index)] is \(element.kindDescription); a collection holds objects")
             }
-            if let raw = object[idField] {
-                guard let id = DocumentID(raw) else {
-                    throw DataFileError(
-                        "'\(name)'[\(index)].\(idField) is \(raw.kindDescription); an id is an integer or a non-empty string"
-                    )
-                }
-                guard seen.insert(id).inserted else {
-                    throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
-                }
-                if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
+            guard let raw = object[idField] else {
+                documents.append(nil)
+                unnumbered.append(object)
+                return
             }
-            objects.append(object)
-        }
-        var documents: [StoredDocument] = []
-        documents.reserveCapacity(objects.count)
-        var assigned = false
-        for var object in objects {
-            if let raw = object[idField], let id = DocumentID(raw) {
-                documents.append(StoredDocument(id: id, object: object))
-                continue
+            guard let id = DocumentID(raw) else {
+                throw DataFileError(
+                    "'\(name)'[\(index)].\(idField) is \(raw.kindDescription); an id is an integer or a non-empty string"
+                )
             }
-            // An item without an id gets one, the way a POST would give it.
-            assigned = true
-            let value: JSONValue
-            if stringIDs > 0 && largest == 0 {
-                var id = DocumentID.random()
-                while seen.contains(id) { id = DocumentID.random() }
-                value = id.value
+            guard seen.insert(id).inserted else {
+                throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
+            }
+            if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
+            let keepsTree = itemBytes <= StoredDocument.treeLimit
+            let document = StoredDocument(id: id, object: object, keepsTree: keepsTree)
+            itemBytes += document.bytes.count
+            if keepsTree, itemBytes > StoredDocument.treeLimit {
+                // This item takes the collection past the limit: it and the items before it drop their trees.
+                documents = documents.map { $0?.withoutTree() }
+                documents.append(document.withoutTree())
             } else {
-                largest += 1
-                value = .integer(largest)
+                documents.append(document)
             }
-            object = Self.withID(object, idField: idField, value: value)
-            let id = DocumentID(value)!
-            seen.insert(id)
-            documents.append(StoredDocument(id: id, object: object))
         }
-        return (documents, assigned)
+
+        /// The items in order, and whether any was given an id.
+        mutating func finish() -> (documents: [StoredDocument], assignedIDs: Bool) {
+            guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false) }
+            var result: [StoredDocument] = []
+            result.reserveCapacity(documents.count)
+            var next = unnumbered.makeIterator()
+            for document in documents {
+                if let document {
+                    result.append(document)
+                    continue
+                }
+                guard let object = next.next() else { continue }
+                // An item without an id gets one, the way a POST would give it.
+                let value: JSONValue
+                if stringIDs > 0 && largest == 0 {
+                    var id = DocumentID.random()
+                    while seen.contains(id) { id = DocumentID.random() }
+                    value = id.value
+                } else {
+                    largest += 1
+                    value = .integer(largest)
+                }
+                let id = DocumentID(value)!
+                seen.insert(id)
+                result.append(
+                    StoredDocument(
+                        id: id, object: DataFileContent.withID(object, idField: idField, value: value),
+                        keepsTree: itemBytes <= StoredDocument.treeLimit))
+            }
+            return (result, true)
+        }
     }
 
     /// `object` with `idField` set to `value`: first when it had none (as json-server puts it), else in place.
@@ -151,12 +321,23 @@ struct DataFileContent: Sendable {
     }
 
     /// FNV-1a over the bytes, as 16 hex digits.
-    static func hash(_ bytes: [UInt8]) -> String {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    static func hash(_ bytes: [UInt8]) -> String { hexadecimal(hash(bytes, from: hashBasis)) }
+
+    /// FNV-1a's starting value.
+    private static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    /// FNV-1a of the bytes hashed to `value` followed by `bytes`.
+    private static func hash(_ bytes: [UInt8], from value: UInt64) -> UInt64 {
+        var value = value
         for byte in bytes {
             value ^= UInt64(byte)
             value &*= 0x100_0000_01b3
         }
+        return value
+    }
+
+    /// `value` as 16 hex digits.
+    private static func hexadecimal(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
@@ -164,6 +345,14 @@ struct DataFileContent: Sendable {
     /// The whole state as json-server writes its file: `JSON.stringify(db, null, 2)`.
     static func fileBytes(_ resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]) -> [UInt8] {
         var out: [UInt8] = []
+        // NB: room for twice the items' compact JSON (the indented file is about 1.3× it): a buffer grown by
+        // doubling held two copies of a 100 MB file at once while it was copied; a large buffer is mapped,
+        // and its pages take memory only once written, so the room not used costs none.
+        let compact = resources.reduce(0) { sum, resource in
+            sum + (resource.items.singular?.bytes.count ?? 0)
+                + resource.items.documents.reduce(0) { $0 + $1.bytes.count }
+        }
+        out.reserveCapacity(2 * compact + 4096)
         out.append(contentsOf: "{".utf8)
         for (index, resource) in resources.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }

@@ -63,19 +63,36 @@ final class DataFileService: Sendable {
     init(path: String, dataPath: String, configuration: Configuration) throws {
         self.path = path
         writesBack = dataPath != ":memory:"
-        var bytes: [UInt8]
-        if FileManager.default.fileExists(atPath: path) {
-            bytes = try Self.read(path)
-        } else {
-            bytes = Array(DataFileContent.example.utf8)
-            guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        if !FileManager.default.fileExists(atPath: path) {
+            guard FileManager.default.createFile(atPath: path, contents: Data(DataFileContent.example.utf8)) else {
                 throw DataFileError("\(path) does not exist and cannot be created")
             }
             Log.info("\(path) did not exist: created it with an example (posts, comments, profile)")
         }
+        // NB: read a part at a time: a large file is never held whole beside its items (docs/benchmarks.md).
+        let parts: AtomicFile.Parts
+        do {
+            parts = try AtomicFile.parts(path, maxBytes: Self.maxFileBytes)
+        } catch {
+            throw DataFileError("\(path) cannot be read: \(error)")
+        }
         let content: DataFileContent
         do {
-            content = try DataFileContent(bytes: bytes, idField: configuration.idField)
+            content = try DataFileContent(
+                parts: { () throws(DataFileError) in
+                    do {
+                        return try parts.next(upTo: DataFileContent.partSize)
+                    } catch {
+                        throw DataFileError("cannot be read: \(error)")
+                    }
+                },
+                whole: { () throws(DataFileError) in
+                    do {
+                        return try AtomicFile.read(path, maxBytes: Self.maxFileBytes)
+                    } catch {
+                        throw DataFileError("cannot be read: \(error)")
+                    }
+                }, idField: configuration.idField)
         } catch {
             throw DataFileError("\(path): \(error.description)")
         }
@@ -108,7 +125,6 @@ final class DataFileService: Sendable {
         // it lacks are put back again if the server dies first.
         if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash) }
         let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
-        bytes = []
         (topics, store) = Self.store(
             resources, journal: journal, appliedSeq: journal.startSeq, configuration: configuration)
         sync = Mutex(

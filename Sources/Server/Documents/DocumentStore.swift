@@ -311,6 +311,9 @@ struct DocumentView {
         self.counters = counters
     }
 
+    /// Whether an earlier plan of the batch changed `resource`.
+    func hasChanges(in resource: String) -> Bool { !(overlay[resource]?.isEmpty ?? true) }
+
     /// The item `id` of `resource` as the batch leaves it, or nil.
     func document(_ resource: String, _ id: DocumentID) -> JSONObject? {
         if let changed = overlay[resource]?[id] { return changed }

@@ -62,6 +62,7 @@ extension Router {
         _ resource: DocumentResource, _ store: DocumentStore, live: DocumentLiveFeed?, readOnly: Bool
     ) {
         let name = resource.name
+        let idPath = [store.idField]
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
                 return try live.reply(request, query: try DocumentQuery(request.query))
@@ -71,11 +72,15 @@ extension Router {
                 return .response(.json(encoded: snapshot.bytes, headers: ["X-Total-Count": String(snapshot.count)]))
             }
             let query = try DocumentQuery(request.query)
-            // An equality filter narrows the items through the field's index; the query then checks them all.
+            // An equality filter narrows the items through the field's index, and the query checks them against
+            // the other filters; a sort by id reads the item's id, so no item is parsed for either.
+            let indexed = query.indexableFilter
             let documents =
-                query.indexableFilter.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
+                indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
                 ?? resource.items.documents
-            let page = try query.apply(to: documents) { $0.object }
+            let page = try query.apply(
+                to: documents, narrowed: indexed != nil, object: { $0.object },
+                knownValue: { document, path in path == idPath ? document.id?.value : nil })
             let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
             return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))
         }
@@ -96,9 +101,7 @@ extension Router {
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
             let query = try DocumentQuery(request.query)
-            let children = child.items.documents.filter { document in
-                document.object[field].map(DocumentQuery.text) == key
-            }
+            let children = DocumentRelations.children(of: key, in: child, field: field)
             let page = try query.apply(to: children) { $0.object }
             let body = DocumentRelations(store: store, query: query, resource: childName).encodeList(page.items)
             return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))
@@ -152,8 +155,12 @@ extension Router {
                 // json-server's cascade: the items of other collections that name this one as their parent.
                 let field = store.parentField(of: name)
                 for other in store.resources where other.kind == .collection && other.name != name {
-                    for (childID, child) in view.documents(other.name)
-                    where child[field].map(DocumentQuery.text) == id.key {
+                    // NB: from the field's index, unless an earlier plan of the batch changed the collection.
+                    let children =
+                        view.hasChanges(in: other.name)
+                        ? view.documents(other.name).filter { $0.1[field].map(DocumentQuery.text) == id.key }.map(\.0)
+                        : DocumentRelations.children(of: id.key, in: other, field: field).compactMap(\.id)
+                    for childID in children {
                         entries.append(DocumentStore.Planned(resource: other.name, id: childID, document: nil))
                     }
                 }
@@ -239,6 +246,14 @@ struct DocumentRelations {
         return out
     }
 
+    /// The items of `child` whose `field` reads as `key` (JavaScript's `String(value)`), in order: from the
+    /// field's index, which parses each item once per change rather than once per request. The index leaves
+    /// out null and missing values, which only the key "null" could match (`String(null)`): that one scans.
+    static func children(of key: String, in child: DocumentResource, field: String) -> [StoredDocument] {
+        guard key == "null" else { return child.documents(whereValueAt: [field], isOneOf: [key]) }
+        return child.items.documents.filter { $0.object[field].map(DocumentQuery.text) == key }
+    }
+
     /// One item with its relations (its stored bytes when the query asks for none).
     func encode(_ document: StoredDocument) -> [UInt8] {
         guard !query.embed.isEmpty || !query.expand.isEmpty else { return document.bytes }
@@ -247,7 +262,7 @@ struct DocumentRelations {
         for childName in query.embed {
             guard let child = store.byName[childName], child.kind == .collection else { continue }
             let field = store.parentField(of: resource)
-            let children = child.items.documents.filter { $0.object[field].map(DocumentQuery.text) == key }
+            let children = Self.children(of: key, in: child, field: field)
             object[childName] = .array(children.map { .object($0.object) })
         }
         for parentName in query.expand {

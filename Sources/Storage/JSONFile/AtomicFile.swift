@@ -83,15 +83,8 @@ package enum AtomicFile {
     /// `EISDIR` for a folder and `EINVAL` for anything else that is not a regular file (a FIFO is not
     /// waited on).
     package static func read(_ path: String, maxBytes: Int) throws(AtomicFileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw AtomicFileError("open", path, code: errno) }
+        let (descriptor, status) = try openRegular(path, maxBytes: maxBytes)
         defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw AtomicFileError("fstat", path, code: errno) }
-        guard isRegular(status) else {
-            throw AtomicFileError("read", path, code: status.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL)
-        }
-        guard status.st_size <= maxBytes else { throw AtomicFileError("read", path, code: EFBIG) }
         // One byte more than allowed is asked for, so a file that grew since `fstat` is caught.
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var filled = 0
@@ -110,6 +103,64 @@ package enum AtomicFile {
         }
         bytes.removeSubrange(filled...)
         return bytes
+    }
+
+    /// The regular file at `path` opened for reading, with its `fstat`, refused as `read` refuses it.
+    private static func openRegular(_ path: String, maxBytes: Int) throws(AtomicFileError) -> (Int32, stat) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw AtomicFileError("open", path, code: errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw AtomicFileError("fstat", path, code: code)
+        }
+        guard isRegular(status), status.st_size <= maxBytes else {
+            close(descriptor)
+            let code = !isRegular(status) ? (status.st_mode & S_IFMT == S_IFDIR ? EISDIR : EINVAL) : EFBIG
+            throw AtomicFileError("read", path, code: code)
+        }
+        return (descriptor, status)
+    }
+
+    /// The regular file at `path` to be read a part at a time (refused as `read` refuses it), so that a
+    /// large file need not be held whole while it is read.
+    package static func parts(_ path: String, maxBytes: Int) throws(AtomicFileError) -> Parts {
+        Parts(path: path, descriptor: try openRegular(path, maxBytes: maxBytes).0, maxBytes: maxBytes)
+    }
+
+    /// An open file read in parts, in order; closed when the reader goes.
+    package final class Parts {
+        /// The file's path, for errors.
+        package let path: String
+        private let descriptor: Int32
+        private let maxBytes: Int
+        private var total = 0
+
+        fileprivate init(path: String, descriptor: Int32, maxBytes: Int) {
+            self.path = path
+            self.descriptor = descriptor
+            self.maxBytes = maxBytes
+        }
+
+        deinit { close(descriptor) }
+
+        /// The next bytes of the file, at most `count` (and more than none unless the file has ended);
+        /// throws `EFBIG` once the file has given more than `maxBytes` (it grew since it was opened).
+        package func next(upTo count: Int) throws(AtomicFileError) -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: count)
+            while true {
+                let read = bytes.withUnsafeMutableBytes { buffer in
+                    Glibc.read(descriptor, buffer.baseAddress!, buffer.count)
+                }
+                if read < 0 && errno == EINTR { continue }
+                guard read >= 0 else { throw AtomicFileError("read", path, code: errno) }
+                total += read
+                guard total <= maxBytes else { throw AtomicFileError("read", path, code: EFBIG) }
+                bytes.removeSubrange(read...)
+                return bytes
+            }
+        }
     }
 
     /// What `stat` says of `path` (following a symbolic link), or nil when nothing is there.

@@ -29,6 +29,60 @@ import Testing
         subscription.cancel()
     }
 
+    @Test func anItemIsKeptAsItsCompactJSONInABufferOfItsSize() {
+        let object = JSONObject([
+            "id": .integer(1), "title": .string(String(repeating: "long title ", count: 12)),
+            "tags": .array([.string("a"), .null, .bool(true), .real(2.5)]),
+            "author": .object(JSONObject(["name": .string("é \u{0}")])),
+        ])
+        let stored = StoredDocument(id: DocumentID(.integer(1)), object: object, keepsTree: false)
+        #expect(stored.bytes == object.compactBytes)
+        #expect(stored.bytes.capacity < stored.bytes.count + 32)
+        // Parsed from its bytes, the same members (no real here is written without a fraction).
+        #expect(stored.object == object)
+        let kept = StoredDocument(id: DocumentID(.integer(1)), object: object)
+        #expect(kept.object == object)
+        #expect(kept.withoutTree() == kept)
+        #expect(kept.withoutTree().object == object)
+    }
+
+    @Test func anUpdateKeepsTheIDAsTheItemHoldsIt() {
+        let item = StoredDocument(id: DocumentID(.string("1")), object: JSONObject(["id": .string("1")]))
+        let posts = DocumentResource(name: "posts", kind: .collection, documents: [item])
+        let edited = JSONObject(["id": .string("1"), "title": .string("new")])
+        posts.committed.send(
+            DocumentEntry(seq: 1, resource: "posts", id: DocumentID(pathSegment: "1"), document: edited))
+        #expect(posts.items.documents.first?.id?.value == .string("1"))
+    }
+
+    @Test func aFieldIndexKeepsInStepWithWrites() {
+        func item(_ id: Int64, _ user: JSONValue) -> JSONObject { JSONObject(["id": .integer(id), "userId": user]) }
+        let posts = DocumentResource(
+            name: "posts", kind: .collection,
+            documents: (1...6).map { StoredDocument(id: DocumentID(.integer($0)), object: item($0, .integer($0 % 2))) })
+        func ids(_ user: String) -> [String] {
+            posts.documents(whereValueAt: ["userId"], isOneOf: [user]).compactMap { $0.id?.key }
+        }
+        #expect(ids("1") == ["1", "3", "5"])
+        var seq: Int64 = 0
+        func put(_ id: Int64, _ object: JSONObject?) {
+            seq += 1
+            posts.committed.send(
+                DocumentEntry(seq: seq, resource: "posts", id: DocumentID(.integer(id)), document: object))
+        }
+        put(7, item(7, .string("1")))
+        put(2, item(2, .integer(1)))
+        put(3, item(3, .null))
+        put(5, nil)
+        put(4, item(4, .integer(0)))
+        #expect(ids("1") == ["1", "2", "7"])
+        #expect(ids("0") == ["4", "6"])
+        // Enough deletes to renumber the slots: the index is made again.
+        for id in Int64(8)...40 { put(id, item(id, .integer(1))) }
+        for id in Int64(8)...39 { put(id, nil) }
+        #expect(ids("1") == ["1", "2", "7", "40"])
+    }
+
     @Test func idsCompareByTheirText() {
         #expect(DocumentID(.integer(1)) == DocumentID(.string("1")))
         #expect(DocumentID(pathSegment: "1").value == .integer(1))

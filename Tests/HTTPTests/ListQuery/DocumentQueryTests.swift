@@ -28,6 +28,28 @@ import Testing
         #expect(try ids(query) == expected)
     }
 
+    @Test func readsEachItemOnceAndNotAtAllForWhatItKnows() throws {
+        let query = try DocumentQuery(QueryParameters(parsing: "n_gte=1&_sort=title,-n"))
+        var reads = 0
+        let page = try query.apply(to: items) { item in
+            reads += 1
+            return item
+        }
+        #expect(page.items.map { DocumentQuery.text($0["id"] ?? .null) } == ["1", "c", "2"])
+        #expect(reads == 3)
+        // Narrowed by the index of `id` and sorted by id, which the item has at hand: no item is read.
+        reads = 0
+        let byID = try DocumentQuery(QueryParameters(parsing: "id=1&id=2&_sort=-id"))
+        let known = try byID.apply(
+            to: Array(items.prefix(2)), narrowed: true,
+            object: { item in
+                reads += 1
+                return item
+            }, knownValue: { item, path in path == ["id"] ? item["id"] : nil })
+        #expect(known.items.map { DocumentQuery.text($0["id"] ?? .null) } == ["2", "1"])
+        #expect(reads == 0)
+    }
+
     @Test func totalCountsBeforeTheWindow() throws {
         let query = try DocumentQuery(QueryParameters(parsing: "_page=1&_limit=1"))
         let page = try query.apply(to: items) { $0 }
