@@ -22,6 +22,8 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     package let debouncedKeyword = PassthroughSubject<String, Never>()
 
     private let catalogue: [Movie]
+    /// Each film's title and description folded once (`MovieSearchViewModel.folded`), in catalogue order.
+    private let foldedCatalogue: [(title: [UInt8], description: [UInt8])]
     private let subscriptions = Mutex<[AnyCancellable]>([])
 
     /// Searches `catalogue` (the embedded films by default) once typing pauses: the seed's
@@ -32,6 +34,7 @@ package final class MovieSearchViewModel: @unchecked Sendable {
         catalogue: [Movie] = EmbeddedData.movies, scheduler: S, dueTime: Double = 0.5, searchesHere: Bool = true
     ) {
         self.catalogue = catalogue
+        foldedCatalogue = catalogue.map { (Self.folded($0.title), Self.folded($0.description)) }
         let debounced =
             $keyword
             // NB: `$keyword` replays "" to a new subscriber; the seed's screen starts with no result.
@@ -57,15 +60,22 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     }
 
     /// The films whose title or description contains `text`, ignoring case and diacritics; an empty or
-    /// blank `text` finds nothing.
+    /// blank `text` finds nothing. Any text is searched, NUL and other control characters included.
     package func search(_ text: String) -> MovieSearchResult {
-        let needle = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let needle = Self.folded(text.trimmingCharacters(in: .whitespacesAndNewlines))
         guard !needle.isEmpty else { return MovieSearchResult(expression: text, results: []) }
-        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        let found = catalogue.filter {
-            $0.title.range(of: needle, options: options) != nil
-                || $0.description.range(of: needle, options: options) != nil
+        let found = zip(catalogue, foldedCatalogue).filter { _, folded in
+            folded.title.firstRange(of: needle) != nil || folded.description.firstRange(of: needle) != nil
         }
-        return MovieSearchResult(expression: text, results: found)
+        return MovieSearchResult(expression: text, results: found.map(\.0))
+    }
+
+    /// The UTF-8 of `text` without case and diacritics: a search for its bytes compares as a case- and
+    /// diacritic-insensitive search does.
+    // NB: matched as bytes, not with Foundation's `range(of:options:)` or `contains`: swift-corelibs-foundation
+    // traps ("String index is out of bounds") on some texts, such as a keyword holding NUL characters, which a
+    // client can send as `?q=her%00%00%00`.
+    private static func folded(_ text: String) -> [UInt8] {
+        Array(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).utf8)
     }
 }

@@ -57,6 +57,15 @@ import Testing
         #expect(model.search("leon").results.contains { $0.title == "Léon: The Professional" })
     }
 
+    @Test func aKeywordHoldingControlCharactersIsSearchedNotATrap() {
+        // A client can send `?q=her%00%00%00`; Foundation's diacritic-insensitive `range(of:)` trapped on it.
+        let model = MovieSearchViewModel()
+        #expect(model.search("her\u{0}\u{0}\u{0}").results.isEmpty)
+        #expect(model.search("\u{0}").results.isEmpty)
+        #expect(model.search("AMELIE\u{7}").results.isEmpty)
+        #expect(model.search("AMELIE").results.map(\.title) == ["Amélie"])
+    }
+
     @Test func anEmptyKeywordFindsNothing() {
         let model = MovieSearchViewModel()
         #expect(model.search("").results.isEmpty)
