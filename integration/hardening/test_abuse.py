@@ -230,6 +230,10 @@ BAD_PATHS = [
     "/todos?_start=x&_end=y",
     "/todos?nosuchfield=1",
     "/todos?title=%00",
+    "/todos?q=her%00%00%00",
+    "/posts?q=%00%CC%81",
+    "/movies?q=her%00%00%00",
+    "/movies?q=%C3%9F%00%07",
     "/albums?albumId=%",
     "/albums?_sort=%FF",
 ]
