@@ -4,7 +4,7 @@ equals a fresh GET of the same URL, item for item and in order, and holds no ite
 import json
 import random
 
-from livestate import LiveClient
+from livestate import LiveClient, SSEClient
 
 QUERIES = [
     "/posts",
@@ -68,3 +68,34 @@ def test_a_query_the_get_refuses_is_refused_before_the_stream(data_file, serve):
     server = serve(data_file({"posts": []}))
     response = server.request("GET", "/posts?_bogus=1", headers={"Accept": "text/event-stream"})
     assert response.status == 400
+
+
+def test_a_large_collection_refuses_an_expensive_live_query_cleanly_and_serves_the_next(data_file, serve):
+    # Over 16 MB of JSON, items are kept as their bytes alone: a filtered live query, which reads the whole
+    # collection, may outlast the budget the plain GET (through a field's index) meets. It is then refused
+    # before the stream opens, and the refusal leaves the live feed as it was: the next live query gets the
+    # whole, current result (not an empty one).
+    posts = [{"id": i, "userId": i % 100, "title": f"post {i} " + "lorem ipsum " * 4, "body": "x" * 220}
+             for i in range(1, 60_001)]
+    path = data_file({"posts": posts})
+    assert path.stat().st_size > 16 << 20
+    server = serve(path)
+    filtered = SSEClient.of(server, "/posts?userId=3&_limit=2")
+    try:
+        # Answered within the budget (a fast machine), or refused with the contract's 400 before any event,
+        # never a silent stream.
+        status = filtered.read_head(timeout=30)
+        if status == 200:
+            assert filtered.next(timeout=30).event == "result"
+        else:
+            assert status == 400 and filtered.response_headers["content-type"].startswith("application/json")
+    finally:
+        filtered.close()
+    client = LiveClient(server, "/posts?_limit=1")
+    try:
+        first = client.first(timeout=30)
+        assert first.event == "result"
+        body = json.loads(first.data)
+        assert body["total"] == 60_000 and [item["id"] for item in body["items"]] == [1]
+    finally:
+        client.close()

@@ -38,7 +38,12 @@ struct DocumentLiveQuery: LiveQuery {
     }
 
     func evaluate(_ items: [StoredDocument]) -> LiveResult<StoredDocument>? {
-        guard let page = try? query.apply(to: items, object: { $0.object }) else { return nil }
+        try? result(of: items)
+    }
+
+    /// The result over `items`, or why the query cannot be answered (`query_too_expensive`).
+    func result(of items: [StoredDocument]) throws(HTTPError) -> LiveResult<StoredDocument> {
+        let page = try query.apply(to: items, object: { $0.object })
         return LiveResult(items: page.items, total: page.totalCount)
     }
 }
@@ -76,14 +81,20 @@ final class DocumentLiveFeed: Sendable {
 
     /// The answer to a list `GET` with `Accept: text/event-stream`.
     func reply(_ request: Request, query: DocumentQuery) throws(HTTPError) -> Reply {
+        let live = DocumentLiveQuery(query: query)
+        // NB: evaluated once here, so a query that cannot be answered is refused before the stream opens (a
+        // live query reads the whole collection, where a plain GET may read a field's index: on a collection
+        // whose items are kept as bytes alone a filtered live query can outlast the budget the GET meets).
+        _ = try live.result(of: resource.items.documents)
         let wasStale = stale.withLock { stale in
             defer { stale = false }
             return stale
         }
         if wasStale {
+            // NB: read after `stale` is taken: a write meanwhile sets it again and is published by the next one.
             let (items, seq) = resource.itemsAndSeq
             collection.publish(id: UInt64(max(1, seq)) * EventIDSource.journalBlock, items: items.documents)
         }
-        return try collection.reply(request, query: DocumentLiveQuery(query: query))
+        return try collection.reply(request, query: live)
     }
 }
