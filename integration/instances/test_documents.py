@@ -87,6 +87,9 @@ def doc_events(client, count, timeout=20):
 
 def test_three_instances_started_at_once_seed_the_database_once(start, db_file):
     servers = start(db_file, count=3)
+    # NB: the log is written in batches (every 50 ms): wait until each start's line is there.
+    for server in servers:
+        wait_until(lambda: "the database is the truth" in server.log(), 5, message="the start's line")
     seeded = [s for s in servers if "seeded the database" in s.log()]
     assert len(seeded) == 1, [s.log() for s in servers]
     for server in servers:
@@ -208,7 +211,8 @@ def test_the_file_is_not_written_back_and_an_edit_does_not_override_the_database
     server.stop()
     db_file.write_text(json.dumps({"posts": [{"id": 9, "title": "edited"}], "profile": {"name": "edited"}}))
     (restarted,) = start(db_file)
-    assert "the database already holds the data" in restarted.log()
+    # NB: the log is written in batches (every 50 ms): wait for the line rather than read it once.
+    wait_until(lambda: "the database already holds the data" in restarted.log(), 5, message="the start's line")
     titles = [p["title"] for p in get(restarted, "/posts")]
     assert titles == ["json-server", "typicode", "in the database"]
     assert get(restarted, "/profile") == {"name": "changed"}
@@ -307,7 +311,7 @@ def test_an_instance_started_while_the_database_is_down_waits_and_says_so(start,
         cluster.resume()
     starting.join(30)
     (server,) = launched
-    assert "cannot open the documents connection" in server.log()
+    wait_until(lambda: "cannot open the documents connection" in server.log(), 5, message="the retries' line")
     assert [p["title"] for p in get(server, "/posts")] == ["json-server", "typicode"]
 
 
