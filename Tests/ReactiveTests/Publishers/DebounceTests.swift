@@ -60,4 +60,17 @@ import Testing
         scheduler.run()
         #expect(tracker.events == [.subscription])
     }
+
+    @Test func aNewElementCancelsThePendingTimerAndAFiredTimerIsCancelledToo() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.debounce(for: .milliseconds(300), scheduler: scheduler).track()
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(100))
+        subject.send(2)
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .milliseconds(300))
+        #expect(tracker.values == [2])
+        #expect(scheduler.pendingCount == 0)
+    }
 }
