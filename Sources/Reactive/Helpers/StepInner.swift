@@ -26,11 +26,13 @@ enum StepStrictness {
     /// `tryFilter`, `prefix(while:)`, `tryCompactMap`, `tryRemoveDuplicates`: a value, completion or request
     /// before the subscription traps, and a cancel before it cancels the subscription when it comes.
     case strict
-    /// `tryMap`, `drop(while:)`, `encode`, `output(in:)`...: a value before the subscription is taken as any
+    /// `tryMap`, `drop(while:)`, `output(in:)`...: a value before the subscription is taken as any
     /// other, a completion or cancel before it is ignored, a request before it does nothing.
     case tolerant
     /// `scan`, `map(keyPath)`: no subscription of its own; the upstream's goes straight downstream.
     case passThrough
+    /// `encode`, `decode`: as `tolerant`, except that a completion before the subscription is passed on.
+    case tolerantPassingEarlyCompletion
 }
 
 /// The inner object of the element operators (`tryMap`, `tryFilter`, `dropFirst`, `prefix`, `first(where:)`,
@@ -113,6 +115,9 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
                 case .terminal: return false
                 case .awaiting where strictness == .strict:
                     fatalError("A completion arrived before the subscription")
+                case .awaiting where strictness == .tolerantPassingEarlyCompletion:
+                    status = .terminal
+                    return true
                 case .awaiting: return false
                 case .subscribed:
                     status = .terminal

@@ -63,13 +63,15 @@ import Testing
 
     @Test func aNewElementCancelsThePendingTimerAndAFiredTimerIsCancelledToo() {
         let scheduler = DispatchQueue.test
-        let subject = PassthroughSubject<Int, Never>()
-        let tracker = subject.debounce(for: .milliseconds(300), scheduler: scheduler).track()
-        subject.send(1)
-        scheduler.advance(by: .milliseconds(100))
-        subject.send(2)
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.debounce(for: .milliseconds(300), scheduler: scheduler).track()
+        upstream.subscribe()
+        for value in 1...2 {
+            upstream.send(value)
+            scheduler.advance(by: .milliseconds(100))
+        }
         #expect(scheduler.pendingCount == 1)
-        scheduler.advance(by: .milliseconds(300))
+        scheduler.advance(by: .milliseconds(200))
         #expect(tracker.values == [2])
         #expect(scheduler.pendingCount == 0)
     }
