@@ -39,14 +39,31 @@ import Testing
         #expect(upstream.subscription.calls == [.requested(.max(1))])
     }
 
-    @Test func everyCompletionGoesDownstreamAndASecondCancelStaysHome() {
+    @Test func everyCompletionGoesDownstreamAndLetsGoOfTheSubscriptionUncancelled() {
         let tracker = upstream.dropFirst(0).track(initialDemand: .none)
         upstream.subscribe()
         upstream.send(completion: .finished)
         upstream.send(completion: .finished)
         tracker.cancel()
-        tracker.cancel()
+        tracker.request(.max(2))
         #expect(tracker.events == [.subscription, .finished, .finished])
-        #expect(upstream.subscription.calls == [.cancelled])
+        #expect(upstream.subscription.calls == [])
+        let later = RecordingSubscription()
+        upstream.subscribe(later)
+        #expect(later.calls == [.requested(.max(2))])
+    }
+
+    @Test func theDownstreamHasItsSubscriptionBeforeTheUpstreamIsSubscribedTo() {
+        let tracker = upstream.dropFirst(4).track(initialDemand: .max(10))
+        #expect(tracker.events == [.subscription])
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(14))])
+    }
+
+    @Test func aNegativeCountTrapsWhenSubscribedToNotWhenMade() async {
+        _ = Empty<Int, Never>().dropFirst(-1)
+        await #expect(processExitsWith: .failure) {
+            _ = Empty<Int, Never>().dropFirst(-1).sink { _ in }
+        }
     }
 }
