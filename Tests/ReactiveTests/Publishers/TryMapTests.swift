@@ -25,10 +25,7 @@ import Testing
             return value * 2
         }.track()
         upstream.subscribe()
-        upstream.send(1)
-        upstream.send(-1)
-        upstream.send(2)
-        upstream.send(-2)
+        for value in [1, -1, 2, -2] { upstream.send(value) }
         upstream.send(completion: .finished)
         #expect(
             tracker.events == [.subscription, .value(2), .failure("TestError(1)"), .value(4), .failure("TestError(2)")])
