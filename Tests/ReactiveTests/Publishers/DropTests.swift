@@ -15,6 +15,27 @@ import Testing
         let tracker = [1, 2].publisher.tryDrop { _ in throw TestError() }.track()
         #expect(tracker.events == [.subscription, .failure("TestError(1)")])
     }
+
+    @Test(arguments: [false, true])
+    func aValueBeforeTheSubscriptionIsDroppedWithoutAskingThePredicate(throwing: Bool) {
+        var asked = 0
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker =
+            throwing
+            ? upstream.tryDrop { _ in
+                asked += 1
+                return false
+            }.mapError { _ in TestError() }.track()
+            : upstream.drop { _ in
+                asked += 1
+                return false
+            }.setFailureType(to: TestError.self).track()
+        #expect(upstream.send(1) == .none)
+        upstream.subscribe()
+        upstream.send(2)
+        #expect(asked == 1)
+        #expect(tracker.values == [2])
+    }
 }
 
 /// `dropFirst` as Combine's: its own subscription, one request for the dropped elements and the downstream's
