@@ -179,6 +179,8 @@ enum ConduitFlags {
     @usableFromInline static let keepsLatest: UInt32 = 8
     /// The subject behind a `@Published` property (only its description differs: "PublishedSubject").
     @usableFromInline static let published: UInt32 = 16
+    /// The subject behind an `ObservableObjectPublisher`: described as such, and it signals without demand.
+    @usableFromInline static let observableObject: UInt32 = 32
     @usableFromInline static let pendingUnit: UInt32 = 256
 
     /// Whether an owner leaving must deliver queued events or drop an ended subscriber.
@@ -201,6 +203,7 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
     @usableFromInline final var combineName: String {
         let flags = flags.load(ordering: .relaxed)
         if flags & ConduitFlags.published != 0 { return "PublishedSubject" }
+        if flags & ConduitFlags.observableObject != 0 { return "ObservableObjectPublisher" }
         return flags & ConduitFlags.keepsLatest != 0 ? "CurrentValueSubject" : "PassthroughSubject"
     }
     /// What the conduit delivers values to; nil once dropped.
@@ -211,12 +214,13 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
     @inlinable
     init(
         parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false, keepsLatest: Bool = false,
-        published: Bool = false
+        published: Bool = false, observableObject: Bool = false
     ) {
         super.init(
             parent: parent, demand: demand,
             flags: (needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
-                | (keepsLatest ? ConduitFlags.keepsLatest : 0) | (published ? ConduitFlags.published : 0))
+                | (keepsLatest ? ConduitFlags.keepsLatest : 0) | (published ? ConduitFlags.published : 0)
+                | (observableObject ? ConduitFlags.observableObject : 0))
     }
 
     /// Installs what the conduit delivers values to (before the conduit is attached to its subject).
@@ -262,8 +266,14 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
         guard !isEnded else { return }
         if takeDemand() {
             callValue(value)
-        } else if flags.load(ordering: .relaxed) & ConduitFlags.keepsLatest != 0 {
-            flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
+        } else {
+            let flags = flags.load(ordering: .relaxed)
+            if flags & ConduitFlags.keepsLatest != 0 {
+                self.flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
+            } else if flags & ConduitFlags.observableObject != 0 {
+                // NB: Combine's `ObservableObjectPublisher` signals every subscriber whatever its demand.
+                callValue(value)
+            }
         }
     }
 

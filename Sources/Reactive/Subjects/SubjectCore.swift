@@ -135,11 +135,13 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
 
     /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
     @inlinable
-    func receive<S: Subscriber>(subscriber: S, deliversCurrentValue: Bool, published: Bool = false)
+    func receive<S: Subscriber>(
+        subscriber: S, deliversCurrentValue: Bool, published: Bool = false, observableObject: Bool = false
+    )
     where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectCompletionConduit<Output, Failure>(
             parent: self, demand: .none, needsCurrentValue: deliversCurrentValue, keepsLatest: deliversCurrentValue,
-            published: published
+            published: published, observableObject: observableObject
         )
         // NB: both closures capture only `target`, so each uses it as its context: one allocation for the pair.
         // The conduit is reached only when there is demand to add: each use of an unowned reference retains.
