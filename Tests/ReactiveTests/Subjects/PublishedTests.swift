@@ -86,4 +86,3 @@ private final class SearchModel: ObservableObject {
         #expect(withoutDemand.subscription.map { String(describing: $0) } == "ObservableObjectPublisher")
     }
 }
-
