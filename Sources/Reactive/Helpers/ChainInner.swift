@@ -9,10 +9,10 @@ enum ChainNext<Failure: Error> {
 }
 
 /// The downstream's single subscription for operators that feed it from one publisher after another
-/// (`catch`, `tryCatch`, `append`/`prepend`, `retry`): outstanding demand carries over from link to link.
+/// (`append`/`prepend`: `Publishers.Concatenate`): outstanding demand carries over from link to link.
 // NB: @unchecked Sendable: all state is behind one Mutex.
 final class ChainInner<Downstream: Subscriber>: Subscription, CombineDescribed, @unchecked Sendable {
-    /// Combine's name for the operator ("Catch", "Concatenate").
+    /// Combine's name for the operator ("Concatenate").
     let combineName: String
     private let downstream: Downstream
     private let state = Mutex(ChainState())

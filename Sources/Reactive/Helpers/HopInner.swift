@@ -15,6 +15,15 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream, name: name)
     }
 
+    /// Keeps the upstream's subscription beyond its completion: the demand a value returns when it is delivered
+    /// later still goes to it, as in Combine.
+    override func receive(subscription: any Subscription) {
+        state.withLock { state in
+            if state.upstream == nil, !state.cancelled { state.upstream = subscription }
+        }
+        super.receive(subscription: subscription)
+    }
+
     override func receive(_ input: Input) -> Subscribers.Demand {
         guard isLive else { return .none }
         state.withLock { $0.events.append(.value(input)) }
@@ -39,7 +48,7 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
         guard claimed else { return }
         while true {
             let next = state.withLock { state -> HopEvent<Input, UpstreamFailure>? in
-                guard !state.cancelled, state.released > 0, !state.events.isEmpty else {
+                guard state.released > 0, !state.events.isEmpty else {
                     state.delivering = false
                     return nil
                 }
@@ -49,19 +58,24 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
             switch next {
             case nil:
                 return
+            case .skipped:
+                continue
             case .value(let value):
                 let more = downstream.receive(value)
-                if more > 0 { request(more) }
+                if more > 0 { state.withLock { $0.upstream }?.request(more) }
             case .completion(let completion):
                 downstream.receive(completion: completion)
             }
         }
     }
 
+    /// Values on their way are dropped; a completion already on its way still arrives, at its time, as in
+    /// Combine (each dropped value keeps its place, so what follows is not released early).
     override func cancel() {
         state.withLock { state in
             state.cancelled = true
-            state.events = []
+            state.upstream = nil
+            state.events = state.events.map { if case .completion = $0 { $0 } else { .skipped } }
         }
         super.cancel()
     }
@@ -70,6 +84,8 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
 private enum HopEvent<Input, Failure: Error> {
     case value(Input)
     case completion(Subscribers.Completion<Failure>)
+    /// A value dropped by a cancel, whose hop still comes.
+    case skipped
 }
 
 // NB: @unchecked Sendable: it only lives inside its operator's Mutex.
@@ -78,4 +94,6 @@ private struct HopState<Input, Failure: Error>: @unchecked Sendable {
     var released = 0
     var delivering = false
     var cancelled = false
+    /// The upstream's subscription, until cancel.
+    var upstream: (any Subscription)?
 }

@@ -26,11 +26,16 @@ enum StepStrictness {
     /// `tryFilter`, `prefix(while:)`, `tryCompactMap`, `tryRemoveDuplicates`: a value, completion or request
     /// before the subscription traps, and a cancel before it cancels the subscription when it comes.
     case strict
-    /// `tryMap`, `drop(while:)`, `encode`, `output(in:)`...: a value before the subscription is taken as any
+    /// `measureInterval`: a value before the subscription is taken as any
     /// other, a completion or cancel before it is ignored, a request before it does nothing.
     case tolerant
     /// `scan`, `map(keyPath)`: no subscription of its own; the upstream's goes straight downstream.
     case passThrough
+    /// `encode`, `decode`: as `tolerant`, except that a completion before the subscription is passed on.
+    case tolerantPassingEarlyCompletion
+    /// `drop(while:)`, `tryDrop(while:)`: as `tolerant`, except that a value before the subscription is dropped
+    /// unseen (the predicate is not asked).
+    case tolerantIgnoringEarlyValues
 }
 
 /// The inner object of the element operators (`tryMap`, `tryFilter`, `dropFirst`, `prefix`, `first(where:)`,
@@ -81,6 +86,7 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
         switch status.withLock({ $0 }) {
         case .terminal: return .none
         case .awaiting where strictness == .strict: fatalError("A value arrived before the subscription")
+        case .awaiting where strictness == .tolerantIgnoringEarlyValues: return .none
         case .awaiting, .subscribed: break
         }
         return receive(step: input)
@@ -113,6 +119,9 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
                 case .terminal: return false
                 case .awaiting where strictness == .strict:
                     fatalError("A completion arrived before the subscription")
+                case .awaiting where strictness == .tolerantPassingEarlyCompletion:
+                    status = .terminal
+                    return true
                 case .awaiting: return false
                 case .subscribed:
                     status = .terminal

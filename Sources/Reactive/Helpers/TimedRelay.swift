@@ -40,9 +40,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         if more > 0 { state.withLock { $0.demand += more } }
     }
 
+    /// The completion goes through the scheduler without the operator's options, as Combine's; a pending timer
+    /// is cancelled at once (what it was to deliver is dropped).
     override final func receive(completion: Subscribers.Completion<Upstream.Failure>) {
         guard markCompleted() else { return }
-        scheduler.schedule(options: options) { [self] in
+        state.withLock { state -> (any Cancellable)? in
+            defer { state.timer = nil }
+            return state.timer
+        }?.cancel()
+        scheduler.schedule(options: nil) { [self] in
             let live = state.withLock { state -> Bool in
                 defer { state.end() }
                 return !state.done
@@ -56,7 +62,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     override final func cancel() {
-        state.withLock { $0.end() }
+        state.withLock { state -> (any Cancellable)? in
+            defer { state.end() }
+            return state.timer
+        }?.cancel()
         super.cancel()
     }
 }
@@ -72,9 +81,12 @@ struct TimedState<Value>: @unchecked Sendable {
     var windowOpen = false
     var demand = Subscribers.Demand.none
     var done = false
+    /// The timer armed last (an operator that keeps one), cancelled when it is replaced or the stream ends.
+    var timer: (any Cancellable)?
 
     mutating func end() {
         done = true
         held = nil
+        timer = nil
     }
 }

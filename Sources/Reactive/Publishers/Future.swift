@@ -30,13 +30,18 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     /// Attaches a subscriber, which receives the result once it exists and is requested.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = FutureSubscription(downstream: subscriber)
+        let conduit = FutureSubscription(downstream: subscriber, parent: self)
         let result = state.withLock { state -> Result<Output, Failure>? in
             if state.result == nil { state.waiting.append(conduit) }
             return state.result
         }
         subscriber.receive(subscription: conduit)
         if let result { conduit.resolve(result) }
+    }
+
+    /// Forgets a cancelled subscriber's conduit, so nothing keeps it (and its subscriber) alive.
+    fileprivate func forget(_ conduit: FutureConduit<Output, Failure>) {
+        state.withLock { $0.waiting.removeAll { $0 === conduit } }
     }
 }
 
@@ -59,16 +64,32 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
     var combineName: String { "Future" }
     private let state: Mutex<FutureSubscriptionState<Downstream>>
 
-    init(downstream: Downstream) {
-        state = Mutex(FutureSubscriptionState(downstream: downstream))
+    init(downstream: Downstream, parent: Future<Downstream.Input, Downstream.Failure>) {
+        state = Mutex(FutureSubscriptionState(downstream: downstream, parent: parent))
     }
 
+    /// Combine's mirror: the future (until the result has gone downstream or the subscription was cancelled),
+    /// the downstream, whether it has asked for the value, and the future again as `subject`.
+    var customMirror: Mirror {
+        let (parent, downstream, requested) = state.withLock { ($0.parent, $0.downstream, $0.requested) }
+        return Mirror(
+            self,
+            children: [
+                "parent": parent as Any, "downstream": downstream as Any, "hasAnyDemand": requested,
+                "subject": parent as Any,
+            ])
+    }
+
+    /// The future's result: delivered now if requested, and then the future is let go of (as in Combine, where
+    /// a result delivered later, on request, leaves the subscription still naming its future).
     override func resolve(_ result: Result<Downstream.Input, Downstream.Failure>) {
-        deliver(
-            state.withLock { state in
-                state.result = result
-                return state.takeIfReady()
-            })
+        let ready = state.withLock { state in
+            state.result = result
+            return state.takeIfReady()
+        }
+        guard ready != nil else { return }
+        deliver(ready)
+        state.withLock { $0.parent = nil }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -81,7 +102,14 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
     }
 
     func cancel() {
-        state.withLock { $0.downstream = nil }
+        let parent = state.withLock { state -> Future<Downstream.Input, Downstream.Failure>? in
+            defer {
+                state.downstream = nil
+                state.parent = nil
+            }
+            return state.parent
+        }
+        parent?.forget(self)
     }
 
     private func deliver(_ ready: (Downstream, Result<Downstream.Input, Downstream.Failure>)?) {
@@ -93,6 +121,8 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureConduit<Do
 // NB: @unchecked Sendable: it only lives inside its subscription's Mutex.
 private struct FutureSubscriptionState<Downstream: Subscriber>: @unchecked Sendable {
     var downstream: Downstream?
+    /// The future, until the result has gone downstream or the subscription is cancelled.
+    var parent: Future<Downstream.Input, Downstream.Failure>?
     var result: Result<Downstream.Input, Downstream.Failure>?
     var requested = false
 

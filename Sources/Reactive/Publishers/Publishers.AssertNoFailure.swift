@@ -1,5 +1,3 @@
-internal import ReactivePlatform
-
 extension Publishers {
     /// A publisher that raises a fatal error upon receiving any failure, and otherwise republishes everything.
     public struct AssertNoFailure<Upstream: Publisher>: Publisher {
@@ -33,46 +31,6 @@ extension Publishers {
             }.subscribe(subscriber)
         }
     }
-
-    /// A publisher that raises a debugger signal (SIGTRAP) when a closure says so, and otherwise republishes
-    /// everything.
-    public struct Breakpoint<Upstream: Publisher>: Publisher {
-        /// The upstream's output.
-        public typealias Output = Upstream.Output
-        /// The upstream's failure.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
-        /// Whether to stop on the subscription.
-        public let receiveSubscription: ((any Subscription) -> Bool)?
-        /// Whether to stop on an element.
-        public let receiveOutput: ((Upstream.Output) -> Bool)?
-        /// Whether to stop on the completion.
-        public let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
-
-        /// Creates the publisher.
-        public init(
-            upstream: Upstream, receiveSubscription: ((any Subscription) -> Bool)? = nil,
-            receiveOutput: ((Upstream.Output) -> Bool)? = nil,
-            receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)? = nil
-        ) {
-            self.upstream = upstream
-            self.receiveSubscription = receiveSubscription
-            self.receiveOutput = receiveOutput
-            self.receiveCompletion = receiveCompletion
-        }
-
-        /// Attaches the subscriber; each closure that returns true raises SIGTRAP first.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
-            upstream.handleEvents(
-                receiveSubscription: { if onSubscription?($0) == true { raiseDebuggerTrap() } },
-                receiveOutput: { if onOutput?($0) == true { raiseDebuggerTrap() } },
-                receiveCompletion: { if onCompletion?($0) == true { raiseDebuggerTrap() } }
-            ).subscribe(subscriber, name: "Breakpoint")
-        }
-    }
 }
 
 extension Publisher {
@@ -85,28 +43,5 @@ extension Publisher {
         -> Publishers.AssertNoFailure<Self>
     {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
-    }
-
-    /// Raises a debugger signal when a provided closure needs to stop the process in the debugger.
-    ///
-    /// ```swift
-    /// publisher.breakpoint(receiveOutput: { $0 > 10 })
-    /// ```
-    public func breakpoint(
-        receiveSubscription: ((any Subscription) -> Bool)? = nil, receiveOutput: ((Output) -> Bool)? = nil,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)? = nil
-    ) -> Publishers.Breakpoint<Self> {
-        Publishers.Breakpoint(
-            upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-            receiveCompletion: receiveCompletion)
-    }
-
-    /// Raises a debugger signal upon receiving a failure.
-    ///
-    /// ```swift
-    /// publisher.breakpointOnError()
-    /// ```
-    public func breakpointOnError() -> Publishers.Breakpoint<Self> {
-        breakpoint(receiveCompletion: { if case .failure = $0 { true } else { false } })
     }
 }

@@ -58,10 +58,11 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
         return downstream.receive(full) * count
     }
 
-    // NB: as Combine's, every completion goes downstream, even one after a completion or a cancel.
+    // NB: as Combine's, every completion goes downstream, even one after a completion or a cancel; the partial
+    // group goes before a finish only if the stream was still live (a cancel drops it).
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        _ = markCompleted(beforeSubscription: true)
-        if case .finished = completion, !buffer.isEmpty {
+        let live = markCompleted(beforeSubscription: true)
+        if live, case .finished = completion, !buffer.isEmpty {
             _ = downstream.receive(buffer)
         }
         buffer = []

@@ -60,6 +60,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         super.init(downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
     }
 
+    /// Each element replaces the held one and the timer: a repeating timer of the due time, as Combine's, whose
+    /// first firing delivers the element (or drops it without demand) and cancels it.
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
         guard isLive else { return .none }
         let generation = state.withLock { state -> UInt64? in
@@ -69,14 +71,32 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             return state.generation
         }
         guard let generation else { return .none }
-        after(dueTime) { [self] in
-            let value = state.withLock { state -> Upstream.Output? in
-                guard state.generation == generation else { return nil }
-                defer { state.held = nil }
-                return state.held
-            }
-            if let value { deliver(value) }
+        // NB: nonisolated(unsafe): a scheduler's cancellable need not be Sendable; this one is only kept in the
+        // lock's state and cancelled once, by whoever takes it out.
+        nonisolated(unsafe) let timer = scheduler.schedule(
+            after: scheduler.now.advanced(by: dueTime), interval: dueTime, tolerance: scheduler.minimumTolerance,
+            options: options
+        ) { [self] in fire(generation) }
+        let replaced = state.withLock { state -> (any Cancellable)? in
+            guard state.generation == generation, !state.done else { return timer }
+            defer { state.timer = timer }
+            return state.timer
         }
+        replaced?.cancel()
         return .none
+    }
+
+    private func fire(_ generation: UInt64) {
+        let fired = state.withLock { state -> (value: Upstream.Output?, timer: (any Cancellable)?)? in
+            guard state.generation == generation, !state.done else { return nil }
+            defer {
+                state.held = nil
+                state.timer = nil
+            }
+            return (state.held, state.timer)
+        }
+        guard let fired else { return }
+        fired.timer?.cancel()
+        if let value = fired.value { deliver(value) }
     }
 }

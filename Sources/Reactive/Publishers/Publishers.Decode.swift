@@ -19,7 +19,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let decoder = decoder
             upstream.subscribe(
-                subscriber, name: "Decode",
+                subscriber, name: "Decode", strictness: .tolerantPassingEarlyCompletion,
                 tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
         }
     }
@@ -45,7 +45,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let encoder = encoder
             upstream.subscribe(
-                subscriber, name: "Encode", tryStep: { input in .catching { .emit(try encoder.encode(input)) } })
+                subscriber, name: "Encode", strictness: .tolerantPassingEarlyCompletion,
+                tryStep: { input in .catching { .emit(try encoder.encode(input)) } })
         }
     }
 }

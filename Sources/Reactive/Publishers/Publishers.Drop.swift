@@ -15,14 +15,18 @@ extension Publishers {
 
         /// Creates the publisher.
         public init(upstream: Upstream, count: Int) {
-            precondition(count >= 0, "count must not be negative")
             self.upstream = upstream
             self.count = count
         }
 
         /// Attaches the subscriber through an inner object that asks for the dropped elements up front.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DropInner<Upstream, S>(downstream: subscriber, count: count))
+            // NB: as in Combine, a negative count traps when subscribed to, not when the publisher is made; the
+            // downstream has its subscription before the upstream is subscribed to.
+            precondition(count >= 0, "count must not be negative")
+            let inner = DropInner<Upstream, S>(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.subscribe(inner)
         }
     }
 }
@@ -51,25 +55,23 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     var combineName: String { "Drop" }
     private let downstream: Downstream
-    private let count: Int
     private var remaining: Int
     private let state = Mutex(DropState())
 
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        self.count = count
         remaining = count
     }
 
+    /// The upstream's subscription is asked for what the downstream requested so far and the elements still to
+    /// drop. A completion lets go of it (uncancelled), as Combine's: a later subscription is taken the same way.
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { $0.status.accept(subscription) }
-        guard accepted else { return subscription.cancel() }
-        downstream.receive(subscription: self)
-        let first = state.withLock { state -> Subscribers.Demand in
-            state.started = true
+        let first = state.withLock { state -> Subscribers.Demand? in
+            guard state.status.accept(subscription) else { return nil }
             defer { state.pending = .none }
-            return state.pending + count
+            return state.pending + remaining
         }
+        guard let first else { return subscription.cancel() }
         if first > 0 { subscription.request(first) }
     }
 
@@ -81,16 +83,19 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         return downstream.receive(input)
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        state.withLock { $0.status = .awaiting }
+        downstream.receive(completion: completion)
+    }
 
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
         state.withLock { state -> (any Subscription)? in
-            guard state.started else {
+            guard let upstream = state.status.subscription else {
                 state.pending += demand
                 return nil
             }
-            return state.status.subscription
+            return upstream
         }?.request(demand)
     }
 
@@ -105,7 +110,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 // NB: @unchecked Sendable: it only lives inside its operator's Mutex.
 private struct DropState: @unchecked Sendable {
     var status = SubscriptionStatus.awaiting
-    /// Whether the first request has gone upstream (until then, the downstream's requests add up here).
-    var started = false
+    /// Requests made while no upstream subscription is held.
     var pending = Subscribers.Demand.none
 }

@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var dropping = true
             upstream.subscribe(
-                subscriber, name: "DropWhile",
+                subscriber, name: "DropWhile", strictness: .tolerantIgnoringEarlyValues,
                 step: { input in
                     if dropping, predicate(input) { return .drop }
                     dropping = false

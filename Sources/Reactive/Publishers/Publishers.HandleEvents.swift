@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that performs the specified closures when publisher events occur.
     public struct HandleEvents<Upstream: Publisher>: Publisher {
@@ -41,11 +43,6 @@ extension Publishers {
             upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: self))
         }
 
-        /// Attaches the subscriber under another of Combine's names (`print` is "Print", `breakpoint` is
-        /// "Breakpoint").
-        func subscribe<S: Subscriber>(_ subscriber: S, name: String) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: self, name: name))
-        }
     }
 }
 
@@ -69,41 +66,82 @@ extension Publisher {
     }
 }
 
-private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>:
-    Relay<Upstream.Output, Upstream.Failure, Downstream>, @unchecked Sendable
+/// The subscriber of `handleEvents`: it passes every event on as it comes, keeping no state
+/// beyond what Combine's keeps. The closures are called until the first completion or a cancel after the
+/// subscription; events that come later still reach the downstream (and its demand the upstream), unseen.
+/// Only the first subscription is kept and handed on; a later one is cancelled (its closure is still called).
+// NB: @unchecked Sendable: the status and the closures' switch are Mutex-guarded; closures and downstream are
+// called outside the lock.
+private final class HandleEventsInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CombineDescribed, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private let downstream: Downstream
     private let handlers: Publishers.HandleEvents<Upstream>
+    private let state = Mutex(HandleEventsState())
+    var combineName: String { "HandleEvents" }
 
-    init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>, name: String = "HandleEvents") {
+    init(downstream: Downstream, handlers: Publishers.HandleEvents<Upstream>) {
+        self.downstream = downstream
         self.handlers = handlers
-        super.init(downstream: downstream, name: name)
     }
 
-    override func receive(subscription: any Subscription) {
-        handlers.receiveSubscription?(subscription)
-        super.receive(subscription: subscription)
+    /// The closures, while they are still to be called.
+    private var live: Publishers.HandleEvents<Upstream>? { state.withLock { $0.handlersLive } ? handlers : nil }
+
+    func receive(subscription: any Subscription) {
+        live?.receiveSubscription?(subscription)
+        guard state.withLock({ $0.status.accept(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
     }
 
-    override func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-        handlers.receiveOutput?(input)
+    func receive(_ input: Input) -> Subscribers.Demand {
+        live?.receiveOutput?(input)
         let demand = downstream.receive(input)
-        if demand > 0 { handlers.receiveRequest?(demand) }
+        if demand > 0 { live?.receiveRequest?(demand) }
         return demand
     }
 
-    override func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-        guard markCompleted(beforeSubscription: true) else { return }
-        handlers.receiveCompletion?(completion)
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let wasLive = state.withLock { state in
+            defer { state.handlersLive = false }
+            return state.handlersLive
+        }
+        if wasLive { handlers.receiveCompletion?(completion) }
         downstream.receive(completion: completion)
     }
 
-    override func request(_ demand: Subscribers.Demand) {
-        handlers.receiveRequest?(demand)
-        super.request(demand)
+    func request(_ demand: Subscribers.Demand) {
+        let (wasLive, upstream) = state.withLock { state -> (Bool, (any Subscription)?) in
+            if case .terminal = state.status { return (false, nil) }
+            return (state.handlersLive, state.status.subscription)
+        }
+        if wasLive { handlers.receiveRequest?(demand) }
+        upstream?.request(demand)
     }
 
-    override func cancel() {
-        handlers.receiveCancel?()
-        super.cancel()
+    /// A cancel before the subscription only calls the closure: the subscription, when it comes, is still
+    /// taken and handed on (as Combine's).
+    func cancel() {
+        let (wasLive, upstream) = state.withLock { state -> (Bool, (any Subscription)?) in
+            let wasLive = state.handlersLive
+            guard let upstream = state.status.subscription else {
+                if case .terminal = state.status { return (false, nil) }
+                return (wasLive, nil)
+            }
+            state.status = .terminal
+            state.handlersLive = false
+            return (wasLive, upstream)
+        }
+        if wasLive { handlers.receiveCancel?() }
+        upstream?.cancel()
     }
+}
+
+// NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
+private struct HandleEventsState: @unchecked Sendable {
+    var status = SubscriptionStatus.awaiting
+    var handlersLive = true
 }

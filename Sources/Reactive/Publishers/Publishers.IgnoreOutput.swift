@@ -42,7 +42,12 @@ where Downstream.Input == Never {
     /// Combine's name for this subscriber.
     var combineName: String { "IgnoreOutput" }
 
-    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    /// The downstream gets the upstream's own subscription first; then, as Combine's, the upstream is asked for
+    /// everything (every value is dropped anyway), and the downstream's own requests go on to it as well.
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+        subscription.request(.unlimited)
+    }
     func receive(_ input: Input) -> Subscribers.Demand { .none }
     func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }

@@ -32,15 +32,62 @@ extension Publishers {
             }
         }
 
-        /// Attaches the subscriber to the shared subject.
+        /// Attaches the subscriber to the shared subject, through a "Multicast" subscription of its own.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            lazySubject.subscribe(subscriber)
+            lazySubject.subscribe(MulticastInner(downstream: subscriber))
         }
 
         /// Subscribes the shared subject to the upstream.
         public func connect() -> any Cancellable {
             upstream.subscribe(lazySubject)
         }
+    }
+}
+
+/// One subscriber's link to a multicast's subject, as in Combine: the downstream gets this object ("Multicast")
+/// as its subscription once the subject has handed over its own; requests and cancel go to the subject's
+/// subscription, and the demand the downstream returns for a value is requested from it (the subject is told
+/// `.none`).
+// NB: @unchecked Sendable: the status is Mutex-guarded; the downstream is called outside the lock.
+private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribed,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let downstream: Downstream
+    private let status = Mutex(SubscriptionStatus.awaiting)
+    var combineName: String { "Multicast" }
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    func receive(subscription: any Subscription) {
+        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let subject = status.withLock({ $0.subscription }) else { return .none }
+        let more = downstream.receive(input)
+        if more > 0 { subject.request(more) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let live = status.withLock { status -> Bool in
+            guard status.subscription != nil else { return false }
+            status = .terminal
+            return true
+        }
+        if live { downstream.receive(completion: completion) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        status.withLock { $0.subscription }?.request(demand)
+    }
+
+    func cancel() {
+        status.withLock { $0.terminate() }?.cancel()
     }
 }
 
@@ -153,70 +200,105 @@ extension Publishers {
 
         /// The publisher from which this publisher receives elements.
         public final let upstream: Upstream
-        private let state = Mutex(AutoconnectState())
+        private let state = Mutex(AutoconnectState.disconnected)
 
         /// Creates a publisher that automatically connects to an upstream connectable publisher.
         public init(upstream: Upstream) { self.upstream = upstream }
 
-        /// Attaches the subscriber, connecting if it is the first.
+        /// Attaches the subscriber, connecting if no connection is open.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let first = state.withLock { state -> Bool in
-                state.subscribers += 1
-                return state.subscribers == 1
+            let connected = state.withLock { state -> Bool in
+                guard case .connected(let count, let connection) = state else { return false }
+                state = .connected(subscribers: count + 1, connection)
+                return true
             }
-            upstream.receive(
-                subscriber: AutoconnectInner(downstream: subscriber, release: { [weak self] in self?.release() }))
-            if first {
-                let connection = upstream.connect()
-                state.withLock { $0.connection = connection }
-            }
+            upstream.subscribe(AutoconnectInner(parent: self, downstream: subscriber))
+            guard !connected else { return }
+            // NB: the connection is recorded after the upstream subscription, as in Combine: a subscriber that
+            // subscribes from inside the first one's subscription connects again, and the later connection wins.
+            let connection = upstream.connect()
+            state.withLock { $0 = .connected(subscribers: 1, connection) }
         }
 
-        private func release() {
+        /// A subscriber left: the last one closes the connection.
+        fileprivate func release() {
             state.withLock { state -> (any Cancellable)? in
-                state.subscribers -= 1
-                guard state.subscribers == 0 else { return nil }
-                defer { state.connection = nil }
-                return state.connection
+                guard case .connected(let count, let connection) = state else { return nil }
+                if count > 1 {
+                    state = .connected(subscribers: count - 1, connection)
+                    return nil
+                }
+                state = .disconnected
+                return connection
             }?.cancel()
         }
     }
 }
 
+/// Whether an autoconnect publisher holds a connection, and for how many subscribers.
 // NB: @unchecked Sendable: it only lives inside its publisher's Mutex.
-private struct AutoconnectState: @unchecked Sendable {
-    var subscribers = 0
-    var connection: (any Cancellable)?
+private enum AutoconnectState: @unchecked Sendable {
+    case disconnected
+    case connected(subscribers: Int, any Cancellable)
 }
 
-/// Tells the autoconnect publisher once when its subscriber leaves (cancel or completion).
-private final class AutoconnectInner<Downstream: Subscriber>:
-    Relay<Downstream.Input, Downstream.Failure, Downstream>, @unchecked Sendable
+/// An autoconnect publisher's subscriber ("Autoconnect"): it passes every event down as it comes (Combine's
+/// autoconnect keeps no state of its own, so even events after a completion go on), and hands the downstream
+/// the upstream's subscription wrapped only to learn of the cancel.
+// NB: @unchecked Sendable: immutable; the upstream is thread-safe by contract.
+private final class AutoconnectInner<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let parent: Publishers.Autoconnect<Upstream>
+    private let downstream: Downstream
+
+    init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
+        self.parent = parent
+        self.downstream = downstream
+    }
+
+    var description: String { "Autoconnect" }
+    var playgroundDescription: Any { description }
+    var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
+
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: AutoconnectSubscription(subscription, release: parent.release))
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+/// The upstream's subscription as an autoconnect subscriber sees it: the same name and identity, and the
+/// first cancel also tells the publisher that one subscriber fewer needs the connection.
+// NB: @unchecked Sendable: the flag is atomic; the rest is immutable.
+private final class AutoconnectSubscription: Subscription, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-    private let release: Atomic<Bool> = Atomic(false)
-    private let onRelease: () -> Void
+    private let upstream: any Subscription
+    private let release: () -> Void
+    private let cancelled = Atomic<Bool>(false)
 
-    init(downstream: Downstream, release: @escaping () -> Void) {
-        onRelease = release
-        super.init(downstream: downstream)
+    init(_ upstream: any Subscription, release: @escaping () -> Void) {
+        self.upstream = upstream
+        self.release = release
     }
 
-    private func leave() {
-        if !release.exchange(true, ordering: .acquiringAndReleasing) { onRelease() }
+    var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+    var description: String { String(describing: upstream) }
+    var playgroundDescription: Any {
+        (upstream as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
     }
 
-    override func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-        isLive ? downstream.receive(input) : .none
-    }
+    func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
 
-    override func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-        guard markCompleted() else { return }
-        downstream.receive(completion: completion)
-        leave()
-    }
-
-    override func cancel() {
-        super.cancel()
-        leave()
+    /// Every cancel goes on to the upstream (as in Combine); only the first one counts as a subscriber leaving.
+    func cancel() {
+        upstream.cancel()
+        if !cancelled.exchange(true, ordering: .acquiringAndReleasing) { release() }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that publishes elements specified by a range in the sequence of published elements.
     public struct Output<Upstream: Publisher>: Publisher {
@@ -20,16 +22,7 @@ extension Publishers {
 
         /// Attaches the subscriber through a stepping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let range = range
-            var index = 0
-            upstream.subscribe(
-                subscriber, name: "Output",
-                step: { input in
-                    defer { index += 1 }
-                    if range.isEmpty || index >= range.upperBound { return .finish }
-                    if index < range.lowerBound { return .drop }
-                    return index == range.upperBound - 1 ? .emitAndFinish(input) : .emit(input)
-                })
+            upstream.subscribe(OutputInner<Upstream.Output, Failure, S>(downstream: subscriber, range: range))
         }
     }
 }
@@ -62,4 +55,85 @@ extension Publisher {
         precondition(maxLength >= 0, "maxLength must not be negative")
         return Publishers.Output(upstream: self, range: 0..<maxLength)
     }
+}
+
+/// The subscriber of `output(in:)` and `prefix(_:)` ("Output"), as Combine's: every value that comes is
+/// counted, even before the subscription or after the end. One before the range asks for one more in its
+/// place; one in the range goes downstream; the range's last one, while subscribed and not yet completed, also
+/// cancels the upstream and finishes the downstream. A completion goes downstream once, and only while
+/// subscribed; a cancel before the subscription does nothing.
+// NB: @unchecked Sendable: all state is Mutex-guarded; the downstream and the upstream are called outside.
+private final class OutputInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CombineDescribed, @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Failure {
+    private let downstream: Downstream
+    private let range: CountableRange<Int>
+    private let state = Mutex(OutputState())
+    var combineName: String { "Output" }
+
+    init(downstream: Downstream, range: CountableRange<Int>) {
+        self.downstream = downstream
+        self.range = range
+    }
+
+    func receive(subscription: any Subscription) {
+        guard state.withLock({ $0.status.accept(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let (index, upstream) = state.withLock { state -> (Int, (any Subscription)?) in
+            let index = state.index
+            state.index += 1
+            // NB: an empty range (`prefix(0)`) ends at the first value, which it does not pass on.
+            let ends = range.isEmpty || index == range.upperBound - 1
+            guard ends, !state.completed, state.status.subscription != nil else {
+                return (index, nil)
+            }
+            state.completed = true
+            return (index, state.status.terminate())
+        }
+        let demand: Subscribers.Demand
+        if range.isEmpty || index >= range.upperBound {
+            demand = .none
+        } else if index < range.lowerBound {
+            demand = .max(1)
+        } else {
+            demand = downstream.receive(input)
+        }
+        if let upstream {
+            upstream.cancel()
+            downstream.receive(completion: .finished)
+        }
+        return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let live = state.withLock { state -> Bool in
+            guard state.status.subscription != nil, !state.completed else { return false }
+            state.completed = true
+            return true
+        }
+        if live { downstream.receive(completion: completion) }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { $0.status.subscription }?.request(demand)
+    }
+
+    func cancel() {
+        state.withLock { state -> (any Subscription)? in
+            guard state.status.subscription != nil else { return nil }
+            return state.status.terminate()
+        }?.cancel()
+    }
+}
+
+// NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
+private struct OutputState: @unchecked Sendable {
+    var status = SubscriptionStatus.awaiting
+    /// How many values have come.
+    var index = 0
+    /// A completion has gone downstream (the upstream's, or the finish after the range's last value).
+    var completed = false
 }

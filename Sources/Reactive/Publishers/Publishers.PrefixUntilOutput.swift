@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 extension Publishers {
     /// A publisher that republishes elements until another publisher emits an element, then finishes.
@@ -21,38 +21,10 @@ extension Publishers {
 
         /// Attaches the subscriber; the other publisher is watched for its first element from the start.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = UntilOutputInner<Upstream.Output, Failure, S>(downstream: subscriber, name: "PrefixUntilOutput")
+            let inner = PrefixUntilOutputInner<Upstream.Output, Failure, S>(downstream: subscriber)
             // The downstream has its subscription before the other publisher can end it.
             upstream.subscribe(inner)
-            inner.watch(other) { [weak inner] in inner?.finishEarly() }
-        }
-    }
-
-    /// A publisher that ignores elements from the upstream until another publisher emits an element.
-    public struct DropUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher
-    where Upstream.Failure == Other.Failure {
-        /// The upstream's output.
-        public typealias Output = Upstream.Output
-        /// The upstream's failure.
-        public typealias Failure = Upstream.Failure
-
-        /// The publisher from which this publisher receives elements.
-        public let upstream: Upstream
-        /// The publisher whose first element opens the gate.
-        public let other: Other
-
-        /// Creates the publisher.
-        public init(upstream: Upstream, other: Other) {
-            self.upstream = upstream
-            self.other = other
-        }
-
-        /// Attaches the subscriber; elements pass once the other publisher has emitted.
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let inner = UntilOutputInner<Upstream.Output, Failure, S>(
-                downstream: subscriber, name: "DropUntilOutput", gated: true)
-            inner.watch(other, onFailure: { [weak inner] in inner?.fail($0) }) { [weak inner] in inner?.open() }
-            upstream.subscribe(inner)
+            other.subscribe(PrefixUntilOutputTrigger<Other.Output, Other.Failure, S>(inner: inner))
         }
     }
 }
@@ -67,94 +39,104 @@ extension Publisher {
         Publishers.PrefixUntilOutput(upstream: self, other: publisher)
     }
 
-    /// Ignores elements from the upstream until another publisher emits an element.
-    ///
-    /// ```swift
-    /// events.drop(untilOutputFrom: ready)
-    /// ```
-    public func drop<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.DropUntilOutput<Self, P>
-    where Failure == P.Failure {
-        Publishers.DropUntilOutput(upstream: self, other: publisher)
-    }
 }
 
-/// The inner object of `prefix(untilOutputFrom:)` and `drop(untilOutputFrom:)`: relays the upstream and watches
-/// the other publisher for its first element (which finishes the relay, or opens its gate).
-final class UntilOutputInner<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Relay<Input, UpstreamFailure, Downstream>, @unchecked Sendable
-where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
-    private let gate: Atomic<Bool>
-    private let trigger = Mutex(SubscriptionStatus.awaiting)
+/// The subscriber of `prefix(untilOutputFrom:)`, as Combine's: it relays the upstream until the other publisher's
+/// first value, which cancels the upstream and finishes the downstream (even before the upstream's subscription
+/// came); the other publisher is then let go, not cancelled. A completion of the other ends only the watching.
+/// An upstream completion cancels the other first; one before the upstream's subscription reaches nobody. Like
+/// Combine's, it has no description or mirror of its own (the downstream sees its type's name).
+// NB: @unchecked Sendable: all state is Mutex-guarded; the downstream and the subscriptions are called outside.
+final class PrefixUntilOutputInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Failure {
+    private let downstream: Downstream
+    private let state = Mutex(UntilOutputState())
 
-    init(downstream: Downstream, name: String, gated: Bool = false) {
-        gate = Atomic(gated)
-        super.init(downstream: downstream, name: name)
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    func receive(subscription: any Subscription) {
+        let accepted = state.withLock { $0.ended ? false : $0.upstream.accept(subscription) }
+        guard accepted else { return subscription.cancel() }
+        downstream.receive(subscription: self)
     }
 
-    override var cancelsEarly: Bool { combineName == "PrefixUntilOutput" }
-
-    /// Subscribes to `other` for one element.
-    func watch<P: Publisher>(
-        _ other: P, onFailure: ((P.Failure) -> Void)? = nil, onOutput: @escaping () -> Void
-    ) {
-        let watcher = AnySubscriber<P.Output, P.Failure>(
-            receiveSubscription: { [weak self] subscription in
-                guard let self else { return subscription.cancel() }
-                keepTrigger(subscription)
-            },
-            receiveValue: { _ in
-                onOutput()
-                return .none
-            },
-            receiveCompletion: { completion in
-                if case .failure(let error) = completion { onFailure?(error) }
-            })
-        other.subscribe(watcher)
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let live = state.withLock { !$0.ended && $0.upstream.subscription != nil }
+        return live ? downstream.receive(input) : .none
     }
 
-    override func receive(_ input: Input) -> Subscribers.Demand {
-        guard isLive else { return .none }
-        // NB: dropped while the gate is closed, asking for nothing more, as Combine's.
-        if gate.load(ordering: .acquiring) { return .none }
-        return downstream.receive(input)
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let (other, live) = state.withLock { state -> ((any Subscription)?, Bool) in
+            let live = !state.ended && state.upstream.subscription != nil
+            state.ended = true
+            state.upstream = .terminal
+            return (state.other.terminate(), live)
+        }
+        other?.cancel()
+        if live { downstream.receive(completion: completion) }
     }
 
-    override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard markCompleted() else { return }
-        stopWatching()
-        downstream.receive(completion: completion)
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { $0.ended ? nil : $0.upstream.subscription }?.request(demand)
     }
 
-    override func cancel() {
-        stopWatching()
-        super.cancel()
+    /// Cancels the upstream first, then the other publisher.
+    func cancel() {
+        let (upstream, other) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
+            guard !state.ended else { return (nil, nil) }
+            state.ended = true
+            return (state.upstream.terminate(), state.other.terminate())
+        }
+        upstream?.cancel()
+        other?.cancel()
     }
 
-    /// The other publisher emitted: finish now (prefix).
-    func finishEarly() {
-        guard cancelUpstream() else { return }
-        // NB: the other publisher has sent what it was asked for; as Combine's, it is let go, not cancelled.
-        _ = trigger.withLock { $0.terminate() }
+    fileprivate func otherSubscribed(_ subscription: any Subscription) {
+        let accepted = state.withLock { $0.ended ? false : $0.other.accept(subscription) }
+        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
+    }
+
+    fileprivate func otherValue() {
+        let (live, upstream) = state.withLock { state -> (Bool, (any Subscription)?) in
+            guard !state.ended, state.other.subscription != nil else { return (false, nil) }
+            state.ended = true
+            state.other = .terminal
+            return (true, state.upstream.terminate())
+        }
+        guard live else { return }
+        upstream?.cancel()
         downstream.receive(completion: .finished)
     }
 
-    /// The other publisher emitted: let elements through from now on (drop).
-    func open() { gate.store(false, ordering: .releasing) }
-
-    /// The other publisher failed: fail (drop).
-    func fail(_ error: UpstreamFailure) {
-        guard cancelUpstream() else { return }
-        downstream.receive(completion: .failure(error))
-    }
-
-    private func keepTrigger(_ subscription: any Subscription) {
-        let live = trigger.withLock { status -> Bool in
-            guard case .awaiting = status else { return false }
-            status = .subscribed(subscription)
-            return true
+    fileprivate func otherCompleted() {
+        state.withLock { state in
+            if state.other.subscription != nil { state.other = .terminal }
         }
-        if live { subscription.request(.max(1)) } else { subscription.cancel() }
+    }
+}
+
+/// Where an until-output operator stands with its upstream and the other publisher.
+// NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
+struct UntilOutputState: @unchecked Sendable {
+    var upstream = SubscriptionStatus.awaiting
+    var other = SubscriptionStatus.awaiting
+    /// The downstream has been finished or has cancelled.
+    var ended = false
+}
+
+/// The subscriber `prefix(untilOutputFrom:)` gives the other publisher: it tells the operator's subscriber, and
+/// carries its identity (as in Combine, both subscribers have the same `combineIdentifier`).
+private struct PrefixUntilOutputTrigger<Input, Failure: Error, Downstream: Subscriber>: Subscriber {
+    let inner: PrefixUntilOutputInner<Downstream.Input, Downstream.Failure, Downstream>
+    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+
+    func receive(subscription: any Subscription) { inner.otherSubscribed(subscription) }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        inner.otherValue()
+        return .none
     }
 
-    private func stopWatching() { trigger.withLock { $0.terminate() }?.cancel() }
+    func receive(completion: Subscribers.Completion<Failure>) { inner.otherCompleted() }
 }

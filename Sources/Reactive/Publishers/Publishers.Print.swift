@@ -24,19 +24,7 @@ extension Publishers {
 
         /// Attaches the subscriber through an inner object that logs each event.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let log = PrintLog(prefix: prefix, stream: stream)
-            upstream.handleEvents(
-                receiveSubscription: { _ in log.write("receive subscription") },
-                receiveOutput: { log.write("receive value: (\($0))") },
-                receiveCompletion: { completion in
-                    switch completion {
-                    case .finished: log.write("receive finished")
-                    case .failure(let error): log.write("receive error: (\(error))")
-                    }
-                },
-                receiveCancel: { log.write("receive cancel") },
-                receiveRequest: { log.write("request \($0)") }
-            ).subscribe(subscriber, name: "Print")
+            upstream.subscribe(PrintInner(downstream: subscriber, log: PrintLog(prefix: prefix, stream: stream)))
         }
     }
 }
@@ -49,6 +37,69 @@ extension Publisher {
     /// ```
     public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
         Publishers.Print(upstream: self, prefix: prefix, to: stream)
+    }
+}
+
+/// The subscriber of `print` ("Print"): it logs every event as Combine's does, with the same words, and passes
+/// each one on as it comes. Only the first subscription is kept and handed on (a later one is logged and
+/// cancelled); requests and a cancel reach the upstream until the first cancel, and are logged even after it.
+// NB: @unchecked Sendable: the status is Mutex-guarded; the log has its own lock; the downstream is called
+// outside both.
+private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribed,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let downstream: Downstream
+    private let log: PrintLog
+    private let status = Mutex(SubscriptionStatus.awaiting)
+    var combineName: String { "Print" }
+
+    init(downstream: Downstream, log: PrintLog) {
+        self.downstream = downstream
+        self.log = log
+    }
+
+    func receive(subscription: any Subscription) {
+        log.write("receive subscription: (\(subscription))")
+        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        log.write("receive value: (\(input))")
+        let demand = downstream.receive(input)
+        if demand != .none { log.write("request \(Self.describe(demand)) (synchronous)") }
+        return demand
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished: log.write("receive finished")
+        case .failure(let error): log.write("receive error: (\(error))")
+        }
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        log.write("request \(Self.describe(demand))")
+        status.withLock { $0.subscription }?.request(demand)
+    }
+
+    /// A cancel before the subscription is only logged: the subscription, when it comes, is still taken.
+    func cancel() {
+        log.write("receive cancel")
+        status.withLock { status -> (any Subscription)? in
+            guard let upstream = status.subscription else { return nil }
+            status = .terminal
+            return upstream
+        }?.cancel()
+    }
+
+    /// Combine's words for a demand in the log: "unlimited" or "max: (n)".
+    private static func describe(_ demand: Subscribers.Demand) -> String {
+        demand.max.map { "max: (\($0))" } ?? "unlimited"
     }
 }
 
@@ -69,7 +120,11 @@ private final class PrintLog: @unchecked Sendable {
             if slot.stream == nil {
                 Swift.print(text)
             } else {
-                slot.stream!.write(text + "\n")
+                // NB: the three writes `print(_:to:)` makes (an empty string, the text, the line end), so a
+                // stream sees what Combine's `print` gives it.
+                slot.stream!.write("")
+                slot.stream!.write(text)
+                slot.stream!.write("\n")
             }
         }
     }

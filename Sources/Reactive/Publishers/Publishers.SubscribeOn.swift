@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that receives elements from an upstream publisher on a specific scheduler.
     public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
@@ -57,19 +59,27 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream)
     }
 
+    /// Set by the first cancel: from then on nothing reaches the downstream and nothing more is scheduled, though
+    /// the upstream's own cancel waits for its turn on the scheduler (as in Combine).
+    private let cancelled = Atomic<Bool>(false)
+
     override func receive(_ input: Input) -> Subscribers.Demand {
-        isLive ? downstream.receive(input) : .none
+        isLive && !cancelled.load(ordering: .acquiring) ? downstream.receive(input) : .none
     }
 
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        // NB: after a cancel the completion is ignored outright, so the scheduled cancel still reaches the upstream.
+        guard !cancelled.load(ordering: .acquiring) else { return }
         if markCompleted() { downstream.receive(completion: completion) }
     }
 
     override func request(_ demand: Subscribers.Demand) {
+        guard !cancelled.load(ordering: .acquiring) else { return }
         scheduler.schedule(options: options) { [self] in upstreamRequest(demand) }
     }
 
     override func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
         scheduler.schedule(options: options) { [self] in upstreamCancel() }
     }
 

@@ -22,7 +22,7 @@ extension Publishers {
             let predicate = predicate
             var dropping = true
             upstream.subscribe(
-                subscriber, name: "TryDropWhile",
+                subscriber, name: "TryDropWhile", strictness: .tolerantIgnoringEarlyValues,
                 tryStep: { input in
                     .catching {
                         if dropping, try predicate(input) { return .drop }

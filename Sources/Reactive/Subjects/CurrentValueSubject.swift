@@ -70,6 +70,6 @@ extension CurrentValueSubject where Failure == Never {
     /// ```
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.sink(deliversCurrentValue: true, receiveCompletion: { _ in }, receiveValue: receiveValue)
+        core.sink(deliversCurrentValue: true, receiveCompletion: nil, receiveValue: receiveValue)
     }
 }

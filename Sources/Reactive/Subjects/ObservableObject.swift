@@ -53,9 +53,9 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
     /// Creates an observable object publisher instance.
     public init() {}
 
-    /// Attaches the subscriber.
+    /// Attaches the subscriber, through a subscription named "ObservableObjectPublisher" as in Combine.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        subject.receive(subscriber: subscriber)
+        subject.core.receive(subscriber: subscriber, deliversCurrentValue: false, observableObject: true)
     }
 
     /// Sends the changed value to the downstream subscribers.

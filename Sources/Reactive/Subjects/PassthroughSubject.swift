@@ -54,6 +54,6 @@ extension PassthroughSubject where Failure == Never {
     /// ```
     @inlinable
     public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-        core.sink(deliversCurrentValue: false, receiveCompletion: { _ in }, receiveValue: receiveValue)
+        core.sink(deliversCurrentValue: false, receiveCompletion: nil, receiveValue: receiveValue)
     }
 }

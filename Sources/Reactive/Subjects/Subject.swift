@@ -33,11 +33,14 @@ extension Publisher {
     }
 }
 
-/// Forwards an upstream's events into a subject until cancelled.
+/// Forwards an upstream's events into a subject until cancelled. The subject gets this object ("Subject") as
+/// its upstream subscription, as in Combine; its requests and cancel go on to the upstream's subscription.
 // NB: @unchecked Sendable: all state is Mutex-guarded.
-private final class SubjectSubscriber<S: Subject>: Subscriber, Cancellable, @unchecked Sendable {
+private final class SubjectSubscriber<S: Subject>: Subscriber, Subscription, CombineDescribed, @unchecked Sendable {
     typealias Input = S.Output
     typealias Failure = S.Failure
+
+    var combineName: String { "Subject" }
 
     private let state: Mutex<SubjectSubscriberState<S>>
 
@@ -49,16 +52,19 @@ private final class SubjectSubscriber<S: Subject>: Subscriber, Cancellable, @unc
             state.status = .subscribed(subscription)
             return subject
         }
-        if let subject { subject.send(subscription: subscription) } else { subscription.cancel() }
+        if let subject { subject.send(subscription: self) } else { subscription.cancel() }
     }
 
+    /// A value is passed on only while subscribed (one before the subscription or after the end is dropped).
     func receive(_ input: Input) -> Subscribers.Demand {
-        state.withLock { $0.subject }?.send(input)
+        state.withLock { $0.status.subscription == nil ? nil : $0.subject }?.send(input)
         return .none
     }
 
+    /// The completion is passed on only while subscribed, as in Combine, and ends the forwarding.
     func receive(completion: Subscribers.Completion<Failure>) {
         let subject = state.withLock { state -> S? in
+            guard state.status.subscription != nil else { return nil }
             state.status = .terminal
             defer { state.subject = nil }
             return state.subject
@@ -66,11 +72,18 @@ private final class SubjectSubscriber<S: Subject>: Subscriber, Cancellable, @unc
         subject?.send(completion: completion)
     }
 
+    func request(_ demand: Subscribers.Demand) {
+        state.withLock { $0.status.subscription }?.request(demand)
+    }
+
     func cancel() {
-        state.withLock { state -> (any Subscription)? in
-            state.subject = nil
-            return state.status.terminate()
-        }?.cancel()
+        // The subject is let go of outside the lock: its deinit cancels its upstreams, this object among them.
+        let (subject, upstream) = state.withLock { state -> (S?, (any Subscription)?) in
+            defer { state.subject = nil }
+            return (state.subject, state.status.terminate())
+        }
+        upstream?.cancel()
+        withExtendedLifetime(subject) {}
     }
 }
 

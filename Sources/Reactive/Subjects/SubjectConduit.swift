@@ -97,7 +97,9 @@ class ConduitBase: @unchecked Sendable {
     final func noteRequest(_ more: Subscribers.Demand) {
         precondition(more > 0, "demand must be greater than zero")
         addDemand(more)
-        if let parent, parent.upstreamsWaiting.load(ordering: .relaxed) { parent.requestWaitingUpstreams() }
+        guard let parent else { return }
+        if !parent.demandSeen.load(ordering: .relaxed) { parent.demandSeen.store(true, ordering: .relaxed) }
+        if parent.upstreamsWaiting.load(ordering: .relaxed) { parent.requestWaitingUpstreams() }
     }
 
     /// Adds requested demand; returns whether a current value is owed (it was missed for lack of demand).
@@ -177,6 +179,8 @@ enum ConduitFlags {
     @usableFromInline static let keepsLatest: UInt32 = 8
     /// The subject behind a `@Published` property (only its description differs: "PublishedSubject").
     @usableFromInline static let published: UInt32 = 16
+    /// The subject behind an `ObservableObjectPublisher`: described as such, and it signals without demand.
+    @usableFromInline static let observableObject: UInt32 = 32
     @usableFromInline static let pendingUnit: UInt32 = 256
 
     /// Whether an owner leaving must deliver queued events or drop an ended subscriber.
@@ -188,56 +192,57 @@ enum ConduitFlags {
 
 /// One subscriber's connection to a subject. The downstream is reached through closures made where the
 /// subscriber's type is known (in the inlined `receive(subscriber:)` / `sink`), so per-value delivery runs
-/// specialized code; a plain `sink` stores the user's closures directly (no `Sink` object at all).
+/// specialized code; a plain `sink` stores the user's closure directly (no `Sink` object at all). This class
+/// holds the value closure only: a `sink` whose completion does nothing (`sink(receiveValue:)` on a subject
+/// that cannot fail) needs no more; `SubjectCompletionConduit` adds the completion closure.
+// NB: the closures live in the conduit itself, not in an object of their own: a subject's sink is then two
+// objects (this conduit and its `AnyCancellable`), 96 bytes of heap less than with a closures object.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CombineDescribed, @unchecked Sendable {
+class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CombineDescribed, @unchecked Sendable {
     /// Combine's name: the kind of subject this conduit belongs to.
-    @usableFromInline var combineName: String {
+    @usableFromInline final var combineName: String {
         let flags = flags.load(ordering: .relaxed)
         if flags & ConduitFlags.published != 0 { return "PublishedSubject" }
+        if flags & ConduitFlags.observableObject != 0 { return "ObservableObjectPublisher" }
         return flags & ConduitFlags.keepsLatest != 0 ? "CurrentValueSubject" : "PassthroughSubject"
     }
-    /// What the conduit delivers to, owned (+1) by this slot; nil once dropped.
+    /// What the conduit delivers values to; nil once dropped.
     // NB: set before the conduit is published to the subject's list and cleared only by the thread owning
-    // delivery, so a delivery (also the owner) reads it without a lock, and calls the closures through a
-    // guaranteed reference: no retain and release of the closures per value.
-    @exclusivity(unchecked) @usableFromInline var handlers: Unmanaged<ConduitHandlers<Output, Failure>>?
+    // delivery, so a delivery (also the owner) reads it without a lock.
+    @exclusivity(unchecked) @usableFromInline final var onValue: ((Output) -> Void)?
 
     @inlinable
     init(
         parent: SubjectCoreBase, demand: Subscribers.Demand, needsCurrentValue: Bool = false, keepsLatest: Bool = false,
-        published: Bool = false
+        published: Bool = false, observableObject: Bool = false
     ) {
         super.init(
             parent: parent, demand: demand,
             flags: (needsCurrentValue ? ConduitFlags.needsCurrentValue : 0)
-                | (keepsLatest ? ConduitFlags.keepsLatest : 0) | (published ? ConduitFlags.published : 0))
+                | (keepsLatest ? ConduitFlags.keepsLatest : 0) | (published ? ConduitFlags.published : 0)
+                | (observableObject ? ConduitFlags.observableObject : 0))
     }
 
-    deinit { handlers?.release() }
-
-    /// Installs what the conduit delivers to (before the conduit is attached to its subject).
+    /// Installs what the conduit delivers values to (before the conduit is attached to its subject).
     @inlinable
-    func install(_ handlers: ConduitHandlers<Output, Failure>) {
-        self.handlers = Unmanaged.passRetained(handlers)
+    final func install(onValue: @escaping (Output) -> Void) {
+        self.onValue = onValue
     }
 
     /// Delivers a value to the subscriber, if it is still held (only while owning delivery).
     @inlinable
-    func callValue(_ value: Output) {
-        handlers?._withUnsafeGuaranteedRef { $0.onValue(value) }
+    final func callValue(_ value: Output) {
+        onValue?(value)
     }
 
-    /// Delivers the completion to the subscriber, if it is still held (only while owning delivery).
-    @inlinable
-    func callCompletion(_ completion: Subscribers.Completion<Failure>) {
-        handlers?._withUnsafeGuaranteedRef { $0.onCompletion(completion) }
-    }
+    /// The completion closure, if the subscriber has one and still holds it (only while owning delivery).
+    @usableFromInline
+    func completionHandler() -> ((Subscribers.Completion<Failure>) -> Void)? { nil }
 
     /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do): at once when
     /// idle or when nested inside this thread's own delivery, queued behind another thread's delivery.
     @inlinable
-    func offer(_ value: Output, from me: UInt) {
+    final func offer(_ value: Output, from me: UInt) {
         if tryOwn(me) {
             deliverOwned(value)
         } else if isOwned(by: me) {
@@ -249,7 +254,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     /// Delivers a value right after `sink` made this thread the owner (current value to a new sink).
     @inlinable
-    func deliverOwned(_ value: Output) {
+    final func deliverOwned(_ value: Output) {
         deliverNested(value)
         leave()
     }
@@ -257,44 +262,50 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     /// Delivers a value while this thread owns delivery. Without demand the value is dropped; a current-value
     /// subject's subscriber then gets the subject's value when it next requests (Combine's behaviour).
     @inlinable
-    func deliverNested(_ value: Output) {
+    final func deliverNested(_ value: Output) {
         guard !isEnded else { return }
         if takeDemand() {
             callValue(value)
-        } else if flags.load(ordering: .relaxed) & ConduitFlags.keepsLatest != 0 {
-            flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
+        } else {
+            let flags = flags.load(ordering: .relaxed)
+            if flags & ConduitFlags.keepsLatest != 0 {
+                self.flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
+            } else if flags & ConduitFlags.observableObject != 0 {
+                // NB: Combine's `ObservableObjectPublisher` signals every subscriber whatever its demand.
+                callValue(value)
+            }
         }
     }
 
     /// Delivers the completion (nested like a value) and lets go of the subscriber.
     @usableFromInline
-    func finish(_ completion: Subscribers.Completion<Failure>, from me: UInt) {
+    final func finish(_ completion: Subscribers.Completion<Failure>, from me: UInt) {
         if tryOwn(me) {
             deliver(completion)
             leave()
         } else if isOwned(by: me) {
             // The outer delivery drops the closures when it leaves (the conduit has ended by then).
-            if !markEnded() { callCompletion(completion) }
+            if !markEnded() { completionHandler()?(completion) }
         } else {
             enqueue(.completion(completion), from: me)
         }
     }
 
     /// Delivers the completion once, while owning, and drops the closures.
-    private func deliver(_ completion: Subscribers.Completion<Failure>) {
-        let held = markEnded() ? nil : handlers?.takeUnretainedValue()
+    private final func deliver(_ completion: Subscribers.Completion<Failure>) {
+        let held = markEnded() ? nil : completionHandler()
         releaseHandlers()
         queue?.clear(for: self)
-        held?.onCompletion(completion)
+        held?(completion)
     }
 
     /// This conduit's overflow queue, created on first use.
-    private var events: ConduitQueue<Output, Failure> {
+    private final var events: ConduitQueue<Output, Failure> {
         unsafeDowncast(queue(orInstall: { ConduitQueue<Output, Failure>() }), to: ConduitQueue<Output, Failure>.self)
     }
 
     @usableFromInline
-    func enqueue(_ event: ConduitEvent<Output, Failure>, from me: UInt) {
+    final func enqueue(_ event: ConduitEvent<Output, Failure>, from me: UInt) {
         // The count moves under the queue's lock, so it never falls below the events really waiting.
         events.events.withLock { queued in
             queued.append(event)
@@ -304,7 +315,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     }
 
     @usableFromInline
-    override func drainQueued() {
+    final override func drainQueued() {
         guard queue != nil else { return }
         let events = self.events
         while let event = events.events.withLock({ queued in
@@ -325,13 +336,11 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
     @usableFromInline
     override func releaseHandlers() {
         flags.bitwiseOr(ConduitFlags.released, ordering: .sequentiallyConsistent)
-        let held = handlers
-        handlers = nil
-        held?.release()
+        onValue = nil
     }
 
     @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
+    final func request(_ demand: Subscribers.Demand) {
         // NB: the generic work is in its own function: code here would make every request (reached through
         // `any Subscription`, so unspecialized) look up the generic metadata it needs at entry.
         if noteRequestOwingCurrentValue(demand) { deliverCurrentValue() }
@@ -339,7 +348,7 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
     /// Delivers the current-value subject's value owed since a value was dropped for lack of demand.
     @inline(never)
-    private func deliverCurrentValue() {
+    private final func deliverCurrentValue() {
         guard let current = parent as? any CurrentValueProviding else { return }
         // NB: claim delivery before reading the value, so a racing send queues behind it (at worst delivered
         // twice, never lost or reordered).
@@ -360,22 +369,31 @@ final class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, C
 
 }
 
-/// A conduit's subscriber closures, kept in one object so the conduit calls them through a guaranteed
-/// reference (no retain and release of the closures per value).
-// NB: closures, not a subclass per subscriber type: a closure made where the subscriber's type is known runs
-// specialized code, while an override in a generic subclass is reached through the vtable's unspecialized
-// entry (measured: that made every operator chain on a subject slower).
+/// A subject's conduit whose subscriber wants its completion: a `Subscriber`, or a `sink` given a
+/// `receiveCompletion` closure.
+// NB: a subclass, so the conduits of plain value sinks do not carry a closure they never call; the completion
+// is reached through the vtable, which costs nothing that matters once per subscription.
 @usableFromInline
-final class ConduitHandlers<Output, Failure: Error> {
-    @usableFromInline let onValue: (Output) -> Void
-    @usableFromInline let onCompletion: (Subscribers.Completion<Failure>) -> Void
+final class SubjectCompletionConduit<Output, Failure: Error>: SubjectConduit<Output, Failure>, @unchecked Sendable {
+    /// What the conduit delivers the completion to; nil once dropped (cleared only by the delivery owner).
+    @exclusivity(unchecked) @usableFromInline var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
+    /// Installs both closures (before the conduit is attached to its subject).
     @inlinable
-    init(
+    func install(
         onValue: @escaping (Output) -> Void, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
     ) {
-        self.onValue = onValue
+        install(onValue: onValue)
         self.onCompletion = onCompletion
+    }
+
+    @usableFromInline
+    override func completionHandler() -> ((Subscribers.Completion<Failure>) -> Void)? { onCompletion }
+
+    @usableFromInline
+    override func releaseHandlers() {
+        super.releaseHandlers()
+        onCompletion = nil
     }
 }
 

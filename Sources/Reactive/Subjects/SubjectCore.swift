@@ -10,6 +10,9 @@ class SubjectCoreBase: @unchecked Sendable {
     @usableFromInline final let upstreamsWaiting = Atomic<Bool>(false)
     /// Whether `send(subscription:)` was ever called (so a deinit without upstreams takes no lock).
     @usableFromInline final let hasUpstreams = Atomic<Bool>(false)
+    /// Whether a subscriber ever asked for values: from then on, as in Combine, an upstream handed over by
+    /// `send(subscription:)` is asked for everything at once, even while no subscriber has demand left.
+    @usableFromInline final let demandSeen = Atomic<Bool>(false)
 
     @inlinable init() {}
 
@@ -51,10 +54,13 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     @usableFromInline var completions: ContiguousArray<Subscribers.Completion<Failure>> = []
     @usableFromInline var values: ContiguousArray<Output>
 
+    /// A current-value subject (one made with a `value`) asks an upstream for everything as soon as it gets it,
+    /// as Combine's does; a passthrough subject waits for a subscriber's first demand.
     @inlinable
     init(value: Output?) {
         values = value.map { [$0] } ?? []
         super.init()
+        if value != nil { demandSeen.store(true, ordering: .relaxed) }
     }
 
     /// The terminal completion, once sent.
@@ -106,7 +112,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
             guard !list.completed else { return false }
             list.upstreams.append(subscription)
             hasUpstreams.store(true, ordering: .releasing)
-            if list.anyHasDemand() { return true }
+            if demandSeen.load(ordering: .relaxed) || list.anyHasDemand() { return true }
             list.unrequested.append(subscription)
             upstreamsWaiting.store(true, ordering: .releasing)
             return false
@@ -129,22 +135,23 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
 
     /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
     @inlinable
-    func receive<S: Subscriber>(subscriber: S, deliversCurrentValue: Bool, published: Bool = false)
+    func receive<S: Subscriber>(
+        subscriber: S, deliversCurrentValue: Bool, published: Bool = false, observableObject: Bool = false
+    )
     where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit<Output, Failure>(
+        let conduit = SubjectCompletionConduit<Output, Failure>(
             parent: self, demand: .none, needsCurrentValue: deliversCurrentValue, keepsLatest: deliversCurrentValue,
-            published: published
+            published: published, observableObject: observableObject
         )
         // NB: both closures capture only `target`, so each uses it as its context: one allocation for the pair.
         // The conduit is reached only when there is demand to add: each use of an unowned reference retains.
         let target = ConduitTarget(subscriber: subscriber, conduit: conduit)
         conduit.install(
-            ConduitHandlers(
-                onValue: { value in
-                    let more = target.subscriber.receive(value)
-                    if more != .none { target.conduit.addDemand(more) }
-                },
-                onCompletion: { target.subscriber.receive(completion: $0) }))
+            onValue: { value in
+                let more = target.subscriber.receive(value)
+                if more != .none { target.conduit.addDemand(more) }
+            },
+            onCompletion: { target.subscriber.receive(completion: $0) })
         let completion = lock.withLock { list -> Subscribers.Completion<Failure>? in
             if list.completed { return self.completion }
             list.append(conduit)
@@ -159,17 +166,27 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     }
 
     /// Attaches closures directly, without a `Sink` object; a current value (if `deliversCurrentValue`) is
-    /// delivered before anything sent concurrently.
+    /// delivered before anything sent concurrently. Without `receiveCompletion` (a sink on a subject that cannot
+    /// fail, which ignores the finish), the conduit carries the value closure only.
     @inlinable
     func sink(
         deliversCurrentValue: Bool,
-        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
-        let conduit = SubjectConduit<Output, Failure>(
-            parent: self, demand: .unlimited, keepsLatest: deliversCurrentValue)
+        let conduit: SubjectConduit<Output, Failure>
+        if let receiveCompletion {
+            let withCompletion = SubjectCompletionConduit<Output, Failure>(
+                parent: self, demand: .unlimited, keepsLatest: deliversCurrentValue)
+            withCompletion.install(onValue: receiveValue, onCompletion: receiveCompletion)
+            conduit = withCompletion
+        } else {
+            conduit = SubjectConduit<Output, Failure>(
+                parent: self, demand: .unlimited, keepsLatest: deliversCurrentValue)
+            conduit.install(onValue: receiveValue)
+        }
+        if !demandSeen.load(ordering: .relaxed) { demandSeen.store(true, ordering: .relaxed) }
         requestWaitingUpstreams()
-        conduit.install(ConduitHandlers(onValue: receiveValue, onCompletion: receiveCompletion))
         if deliversCurrentValue { _ = conduit.tryOwn(currentThreadID()) }
         let (completion, current) = lock.withLock { list -> (Subscribers.Completion<Failure>?, Output?) in
             if list.completed { return (self.completion, nil) }
@@ -178,7 +195,7 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         }
         if let completion {
             _ = conduit.markEnded()
-            receiveCompletion(completion)
+            receiveCompletion?(completion)
             // Drops the closures (Combine's sink lets go of them once it completes).
             if deliversCurrentValue { conduit.leave() } else { conduit.drainAgain(currentThreadID()) }
         } else if deliversCurrentValue {

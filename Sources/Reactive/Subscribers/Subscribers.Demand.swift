@@ -88,8 +88,13 @@ extension Subscribers {
 
         /// Subtracts a count of elements from a demand.
         @inlinable
+        // NB: a negative count adds, as in Combine, where a sum beyond `Int.max` overflows to no demand at all
+        // (`.max(Int.max) - (-1)` is `.none`), unlike `+`, which saturates at unlimited.
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs + capped(rhs.magnitude) : lhs - capped(rhs.magnitude)
+            guard rhs < 0 else { return lhs - capped(rhs.magnitude) }
+            if lhs.rawValue == .max { return .unlimited }
+            let (sum, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+            return overflow ? .none : .max(sum)
         }
 
         /// Subtracts a count of elements from this demand.

@@ -82,10 +82,17 @@ extension Subscribers {
             leave()
         }
 
-        /// Cancels the subscription and drops the closures; no completion is delivered afterwards.
+        /// Cancels the subscription and drops the closures; no completion is delivered afterwards. Before the
+        /// subscription there is nothing to cancel: as Combine's, the sink then goes on as if not cancelled.
         public func cancel() {
+            let upstream = status.withLock { status -> (any Subscription)? in
+                guard let upstream = status.subscription else { return nil }
+                status = .terminal
+                return upstream
+            }
+            guard let upstream else { return }
             let prior = gate.bitwiseOr(SinkGate.ended, ordering: .acquiringAndReleasing).oldValue
-            status.withLock { $0.terminate() }?.cancel()
+            upstream.cancel()
             if prior < SinkGate.running { release() }
         }
 

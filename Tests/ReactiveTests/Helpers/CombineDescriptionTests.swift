@@ -28,7 +28,6 @@ import Testing
         ("Debounce", { subscriptionGiven(by: subject.debounce(for: .seconds(1), scheduler: DispatchQueue.main)) }),
         ("HandleEvents", { subscriptionGiven(by: subject.handleEvents()) }),
         ("Print", { subscriptionGiven(by: subject.print("", to: Discard())) }),
-        ("Breakpoint", { subscriptionGiven(by: subject.breakpoint()) }),
         ("Merge", { subscriptionGiven(by: subject.merge(with: subject)) }),
         ("Merge", { subscriptionGiven(by: Publishers.MergeMany(subject, subject, subject)) }),
         ("PublishedSubject", { subscriptionGiven(by: PublishedHolder().$value) }),

@@ -31,6 +31,16 @@ import Testing
         #expect(tracker.events == [.subscription, .finished, .finished])
     }
 
+    @Test func aCancelDropsThePartialGroupButNotTheFinish() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.collect(3).track()
+        upstream.subscribe()
+        upstream.send(1)
+        tracker.cancel()
+        upstream.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .finished])
+    }
+
     @Test func aRequestOfZeroTraps() async {
         await #expect(processExitsWith: .failure) {
             let upstream = ManualPublisher<Int, Never>()

@@ -60,4 +60,19 @@ import Testing
         scheduler.run()
         #expect(tracker.events == [.subscription])
     }
+
+    @Test func aNewElementCancelsThePendingTimerAndAFiredTimerIsCancelledToo() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.debounce(for: .milliseconds(300), scheduler: scheduler).track()
+        upstream.subscribe()
+        for value in 1...2 {
+            upstream.send(value)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .milliseconds(200))
+        #expect(tracker.values == [2])
+        #expect(scheduler.pendingCount == 0)
+    }
 }

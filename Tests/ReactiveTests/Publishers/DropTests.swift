@@ -15,6 +15,27 @@ import Testing
         let tracker = [1, 2].publisher.tryDrop { _ in throw TestError() }.track()
         #expect(tracker.events == [.subscription, .failure("TestError(1)")])
     }
+
+    @Test(arguments: [false, true])
+    func aValueBeforeTheSubscriptionIsDroppedWithoutAskingThePredicate(throwing: Bool) {
+        var asked = 0
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker =
+            throwing
+            ? upstream.tryDrop { _ in
+                asked += 1
+                return false
+            }.mapError { _ in TestError() }.track()
+            : upstream.drop { _ in
+                asked += 1
+                return false
+            }.setFailureType(to: TestError.self).track()
+        #expect(upstream.send(1) == .none)
+        upstream.subscribe()
+        upstream.send(2)
+        #expect(asked == 1)
+        #expect(tracker.values == [2])
+    }
 }
 
 /// `dropFirst` as Combine's: its own subscription, one request for the dropped elements and the downstream's
@@ -39,14 +60,31 @@ import Testing
         #expect(upstream.subscription.calls == [.requested(.max(1))])
     }
 
-    @Test func everyCompletionGoesDownstreamAndASecondCancelStaysHome() {
+    @Test func everyCompletionGoesDownstreamAndLetsGoOfTheSubscriptionUncancelled() {
         let tracker = upstream.dropFirst(0).track(initialDemand: .none)
         upstream.subscribe()
         upstream.send(completion: .finished)
         upstream.send(completion: .finished)
         tracker.cancel()
-        tracker.cancel()
+        tracker.request(.max(2))
         #expect(tracker.events == [.subscription, .finished, .finished])
-        #expect(upstream.subscription.calls == [.cancelled])
+        #expect(upstream.subscription.calls == [])
+        let later = RecordingSubscription()
+        upstream.subscribe(later)
+        #expect(later.calls == [.requested(.max(2))])
+    }
+
+    @Test func theDownstreamHasItsSubscriptionBeforeTheUpstreamIsSubscribedTo() {
+        let tracker = upstream.dropFirst(4).track(initialDemand: .max(10))
+        #expect(tracker.events == [.subscription])
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(14))])
+    }
+
+    @Test func aNegativeCountTrapsWhenSubscribedToNotWhenMade() async {
+        _ = Empty<Int, Never>().dropFirst(-1)
+        await #expect(processExitsWith: .failure) {
+            _ = Empty<Int, Never>().dropFirst(-1).sink { _ in }
+        }
     }
 }

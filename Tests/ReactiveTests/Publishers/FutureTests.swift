@@ -72,4 +72,30 @@ import Testing
             tracker.request(.none)
         }
     }
+
+    @Test func aCancelledSubscriberOfAFutureNotYetResolvedIsLetGoOf() {
+        final class Owner {}
+        weak var weakOwner: Owner?
+        let future = Future<Int, Never> { _ in }
+        do {
+            let owner = Owner()
+            weakOwner = owner
+            let token = future.sink { _ in _ = owner }
+            token.cancel()
+        }
+        #expect(weakOwner == nil)
+        withExtendedLifetime(future) {}
+    }
+
+    @Test func itsSubscriptionNamesTheFutureUntilAResultIsDeliveredOnFulfilment() throws {
+        var promise: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise = $0 }
+        let tracker = future.track()
+        let subscription = try #require(tracker.subscription)
+        let parent = { Mirror(reflecting: subscription).children.first { $0.label == "parent" }?.value }
+        #expect(parent().map { "\($0)" }?.contains("Future") == true)
+        promise?(.success(1))
+        #expect(tracker.events == [.subscription, .value(1), .finished])
+        #expect(parent().map { "\($0)" } == "nil")
+    }
 }

@@ -19,4 +19,89 @@ import Testing
         let auto = [5].publisher.multicast(subject: PassthroughSubject()).autoconnect().track()
         #expect(auto.values == [5])
     }
+
+    @Test func eachSubscriberGetsItsOwnMulticastSubscriptionWithItsOwnDemand() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let multicast = upstream.multicast { PassthroughSubject<Int, Never>() }
+        let one = multicast.track(initialDemand: .max(1))
+        let many = multicast.track(initialDemand: .max(1), demandPerValue: .max(1))
+        #expect(one.subscription.map { String(describing: $0) } == "Multicast")
+        let connection = multicast.connect()
+        upstream.send(1)
+        upstream.send(2)
+        one.request(.max(1))
+        upstream.send(3)
+        #expect(one.values == [1, 3])
+        #expect(many.values == [1, 2, 3])
+        one.cancel()
+        upstream.send(4)
+        #expect(one.values == [1, 3])
+        #expect(many.values == [1, 2, 3, 4])
+        connection.cancel()
+    }
+
+    @Test func aMulticastSubscriptionCancelledBeforeTheSubjectHandsOneOverCancelsThatOne() {
+        let subject = HandOverLaterSubject()
+        let multicast = Empty<Int, Never>(completeImmediately: false).multicast(subject: subject)
+        let tracker = multicast.track()
+        #expect(tracker.events == [])
+        let late = RecordingSubscription()
+        subject.handOver(late)
+        #expect(tracker.events == [.subscription])
+        tracker.cancel()
+        #expect(late.calls == [.requested(.unlimited), .cancelled])
+        let second = RecordingSubscription()
+        subject.handOver(second)
+        #expect(second.calls == [.cancelled])
+    }
+
+    @Test func aSubjectSubscribedToAPublisherGetsASubscriptionNamedSubject() {
+        let subject = HandOverLaterSubject()
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        upstream.subscribe()
+        #expect(subject.upstreams.map { String(describing: $0) } == ["Subject"])
+        subject.upstreams.first?.request(.max(3))
+        #expect(upstream.subscription.calls == [.requested(.max(3))])
+        connection.cancel()
+        #expect(upstream.subscription.calls == [.requested(.max(3)), .cancelled])
+    }
+
+    @Test func aSubjectIgnoresWhatItsUpstreamSendsBeforeTheSubscription() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.track()
+        let upstream = ManualPublisher<Int, Never>()
+        let connection = upstream.subscribe(subject)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        upstream.subscribe()
+        upstream.send(2)
+        #expect(tracker.events == [.subscription, .value(2)])
+        connection.cancel()
+    }
+}
+
+/// A subject that records the upstream subscriptions it is given and hands each subscriber a subscription only
+/// when the test says so.
+final class HandOverLaterSubject: Subject, @unchecked Sendable {
+    // NB: @unchecked Sendable: tests drive it from one thread.
+    typealias Output = Int
+    typealias Failure = Never
+    private(set) var upstreams: [any Subscription] = []
+    private var subscribers: [AnySubscriber<Int, Never>] = []
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+        subscribers.append(AnySubscriber(subscriber))
+    }
+
+    /// Hands `subscription` to every subscriber so far.
+    func handOver(_ subscription: any Subscription) {
+        for subscriber in subscribers { subscriber.receive(subscription: subscription) }
+    }
+
+    func send(_ value: Int) { for subscriber in subscribers { _ = subscriber.receive(value) } }
+    func send(completion: Subscribers.Completion<Never>) {
+        for subscriber in subscribers { subscriber.receive(completion: completion) }
+    }
+    func send(subscription: any Subscription) { upstreams.append(subscription) }
 }

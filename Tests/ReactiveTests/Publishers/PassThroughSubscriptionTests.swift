@@ -43,8 +43,14 @@ import Testing
         #expect(subscriptionSeen { $0.map(\.bitWidth) } == "RecordingSubscription")
     }
 
-    @Test func ignoreOutputHandsTheUpstreamSubscriptionAndTheDownstreamsDemand() {
-        #expect(subscriptionSeen { $0.ignoreOutput().map { _ in 0 } } == "RecordingSubscription")
+    @Test func ignoreOutputAsksItsUpstreamForEverythingOnceTheDownstreamHasTheSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.ignoreOutput().track(initialDemand: .max(2))
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(2)), .requested(.unlimited)])
+        tracker.request(.max(3))
+        #expect(upstream.subscription.calls == [.requested(.max(2)), .requested(.unlimited), .requested(.max(3))])
+        #expect(tracker.subscription.map { String(describing: $0) } == "RecordingSubscription")
     }
 
     @Test func scanGoesOnAfterACompletionAsCombinesDoes() {

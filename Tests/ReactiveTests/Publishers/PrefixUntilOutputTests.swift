@@ -52,4 +52,49 @@ import Testing
         #expect(other.subscription.calls == [.requested(.max(1))])
         #expect(tracker.events == [.subscription, .finished])
     }
+
+    @Test func theOthersValueFinishesTheDownstreamEvenBeforeTheUpstreamsSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        let other = ManualPublisher<Int, Never>()
+        let tracker = upstream.prefix(untilOutputFrom: other).track()
+        other.subscribe()
+        other.send(1)
+        #expect(tracker.events == [.finished])
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.cancelled])
+        #expect(tracker.events == [.finished])
+    }
+
+    @Test func theOthersCompletionOnlyEndsTheWatching() {
+        let upstream = ManualPublisher<Int, Never>()
+        let other = ManualPublisher<Int, Never>()
+        let tracker = upstream.prefix(untilOutputFrom: other).track()
+        upstream.subscribe()
+        other.subscribe()
+        other.send(completion: .finished)
+        other.send(1)
+        upstream.send(2)
+        #expect(tracker.events == [.subscription, .value(2)])
+        #expect(other.subscription.calls == [.requested(.max(1))])
+    }
+
+    @Test func aCancelReachesTheUpstreamFirstAndAnUpstreamCompletionCancelsTheOther() {
+        let upstream = ManualPublisher<Int, Never>()
+        let other = ManualPublisher<Int, Never>()
+        let tracker = upstream.prefix(untilOutputFrom: other).track(initialDemand: .none)
+        upstream.subscribe()
+        other.subscribe()
+        tracker.cancel()
+        #expect(upstream.subscription.calls == [.cancelled])
+        #expect(other.subscription.calls == [.requested(.max(1)), .cancelled])
+
+        let second = ManualPublisher<Int, Never>()
+        let secondOther = ManualPublisher<Int, Never>()
+        let finished = second.prefix(untilOutputFrom: secondOther).track()
+        second.subscribe()
+        secondOther.subscribe()
+        second.send(completion: .finished)
+        #expect(secondOther.subscription.calls == [.requested(.max(1)), .cancelled])
+        #expect(finished.events == [.subscription, .finished])
+    }
 }

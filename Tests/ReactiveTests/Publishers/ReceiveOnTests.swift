@@ -41,6 +41,29 @@ import Testing
         #expect(tracker.events == [.subscription])
     }
 
+    @Test func aCompletionAlreadyOnItsWayArrivesEvenAfterACancelButAValueDoesNot() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.receive(on: scheduler).track()
+        upstream.subscribe()
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        tracker.cancel()
+        scheduler.run()
+        #expect(tracker.events == [.subscription, .finished])
+    }
+
+    @Test func theDemandADelayedValueReturnsReachesTheUpstreamEvenAfterItCompleted() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        _ = upstream.receive(on: scheduler).track(initialDemand: .max(1), demandPerValue: .max(5))
+        upstream.subscribe()
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        scheduler.run()
+        #expect(upstream.subscription.calls == [.requested(.max(1)), .requested(.max(5))])
+    }
+
     @Test func honoursDemandOfOneAtATime() {
         let scheduler = DispatchQueue.test
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1))

@@ -36,4 +36,43 @@ import Testing
         scheduler.advance()
         #expect(tracker.events == [.subscription, .value(1), .finished])
     }
+
+    @Test func theFirstRequestStartsTheWaitOver() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.timeout(.seconds(1), scheduler: scheduler).track(initialDemand: .none)
+        upstream.subscribe()
+        scheduler.advance(by: .milliseconds(600))
+        tracker.request(.max(1))
+        scheduler.advance(by: .milliseconds(600))
+        tracker.request(.max(1))
+        #expect(tracker.events == [.subscription])
+        scheduler.advance(by: .milliseconds(400))
+        #expect(tracker.events == [.subscription, .finished])
+        #expect(upstream.subscription.calls == [.requested(.max(1)), .requested(.max(1)), .cancelled])
+    }
+
+    @Test func aCancelReachesTheUpstreamEvenAfterItsCompletionAndDropsWhatIsOnItsWay() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.timeout(.seconds(1), scheduler: scheduler).track()
+        upstream.subscribe()
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        tracker.cancel()
+        scheduler.advance(by: .seconds(5))
+        #expect(tracker.events == [.subscription])
+        #expect(upstream.subscription.calls == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func aCancelBeforeTheSubscriptionDoesNothing() throws {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.timeout(.seconds(1), scheduler: scheduler).track()
+        let inner = try #require(upstream.attached as? any Subscription)
+        inner.cancel()
+        upstream.subscribe()
+        #expect(tracker.events == [.subscription])
+        #expect(upstream.subscription.calls == [.requested(.unlimited)])
+    }
 }

@@ -17,4 +17,18 @@ import Testing
         #expect(tracker.events == [.subscription, .value(1), .failure("TestError(3)")])
         #expect(cancelled)
     }
+
+    @Test func everyThrowFailsTheDownstreamAndValuesStillPassAfterIt() {
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.tryMap { value -> Int in
+            if value < 0 { throw TestError(code: -value) }
+            return value * 2
+        }.track()
+        upstream.subscribe()
+        for value in [1, -1, 2, -2] { upstream.send(value) }
+        upstream.send(completion: .finished)
+        #expect(
+            tracker.events == [.subscription, .value(2), .failure("TestError(1)"), .value(4), .failure("TestError(2)")])
+        #expect(upstream.subscription.calls == [.requested(.unlimited), .cancelled])
+    }
 }

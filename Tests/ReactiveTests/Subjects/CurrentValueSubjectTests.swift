@@ -13,6 +13,13 @@ import Testing
         #expect(subject.value == ["Buy Milk", "Walk"])
     }
 
+    @Test func anUpstreamIsAskedForEverythingAtOnceEvenWithoutSubscribers() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let upstream = RecordingSubscription()
+        subject.send(subscription: upstream)
+        #expect(upstream.calls == [.requested(.unlimited)])
+    }
+
     @Test func settingValueSends() {
         let subject = CurrentValueSubject<Int, Never>(1)
         let tracker = TrackingSubscriber<Int, Never>()

@@ -251,6 +251,16 @@ import Testing
         connection.cancel()
     }
 
+    @Test func anUpstreamArrivingOnceDemandWasUsedUpIsStillAskedForEverythingAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.track(initialDemand: .max(1))
+        subject.send(1)
+        let upstream = RecordingSubscription()
+        subject.send(subscription: upstream)
+        #expect(upstream.calls == [.requested(.unlimited)])
+        #expect(tracker.values == [1])
+    }
+
     @Test func releasingTheSubjectCancelsTheUpstreamsItWasGiven() {
         final class Upstream: Subscription {
             var cancelled = false

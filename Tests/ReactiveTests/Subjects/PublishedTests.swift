@@ -70,3 +70,19 @@ private final class SearchModel: ObservableObject {
         #expect(tracker.values == [0, 2])
     }
 }
+
+/// `ObservableObjectPublisher` as Combine's: its own subscription name, and a signal for every subscriber
+/// whatever its demand.
+@Suite struct ObservableObjectPublisherTests {
+    @Test func signalsEverySubscriberEvenWithoutDemand() {
+        let publisher = ObservableObjectPublisher()
+        let tracker = TrackingSubscriber<Int, Never>()
+        publisher.map { 0 }.subscribe(tracker)
+        let withoutDemand = publisher.map { 1 }.track(initialDemand: .none)
+        publisher.send()
+        publisher.send()
+        #expect(withoutDemand.values == [1, 1])
+        #expect(tracker.values == [0, 0])
+        #expect(withoutDemand.subscription.map { String(describing: $0) } == "ObservableObjectPublisher")
+    }
+}

@@ -31,8 +31,17 @@ import Testing
         var demand = Subscribers.Demand.max(5)
         demand += Int.min
         #expect(demand == .none)
-        #expect(Subscribers.Demand.max(5) - Int.min == .unlimited)
         #expect(Subscribers.Demand.max(5) + (-2) == .max(3))
+    }
+
+    @Test func subtractingANegativeCountAddsButASumBeyondIntMaxIsNoDemand() {
+        #expect(Subscribers.Demand.max(5) - (-2) == .max(7))
+        #expect(Subscribers.Demand.max(Int.max) - (-1) == .none)
+        #expect(Subscribers.Demand.max(5) - Int.min == .none)
+        #expect(Subscribers.Demand.unlimited - (-1) == .unlimited)
+        var demand = Subscribers.Demand.max(Int.max)
+        demand -= -1
+        #expect(demand == .none)
     }
 
     @Test func encodesAsCombineDoesWithUnlimitedAsIntMaxPlusOne() throws {

@@ -87,6 +87,19 @@ import Testing
         #expect(log == ["finished"])
     }
 
+    @Test func aCancelBeforeTheSubscriptionIsIgnored() {
+        var log: [String] = []
+        let sink = Subscribers.Sink<Int, Never>(
+            receiveCompletion: { _ in log.append("finished") }, receiveValue: { log.append("\($0)") })
+        sink.cancel()
+        _ = sink.receive(1)
+        let upstream = RecordingSubscription()
+        sink.receive(subscription: upstream)
+        sink.receive(completion: .finished)
+        #expect(log == ["1", "finished"])
+        #expect(upstream.calls == [.requested(.unlimited)])
+    }
+
     @Test func aSecondSubscriptionIsCancelled() {
         let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
         let first = PassthroughSubject<Int, Never>()
