@@ -1,4 +1,4 @@
-package import Deflate
+import Deflate
 import Synchronization
 
 /// A body sent many times unchanged (a list snapshot, a static file): its entity tag computed once, and its

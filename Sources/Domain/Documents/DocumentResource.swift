@@ -1,5 +1,5 @@
 package import Reactive
-package import StrictJSON
+import StrictJSON
 import Synchronization
 
 /// The view model of one resource of a user's data file: a collection (`"posts": [...]`) or a singular

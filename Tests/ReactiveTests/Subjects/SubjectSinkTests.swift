@@ -24,7 +24,7 @@ import Testing
 
     func subscribe(_ kind: Kind, into log: Log) -> Subscribed {
         let captured = Captured()
-        weak var weakCaptured = captured
+        weak let weakCaptured = captured
         let onValue: (Int) -> Void = {
             _ = captured; log.entries.append("value \($0)")
         }
