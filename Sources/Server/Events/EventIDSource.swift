@@ -43,15 +43,10 @@ final class EventIDSource: Sendable {
     /// docs/architecture-instances.md): journal entry `n` is event id `n × 65536` on every instance.
     static let journalBlock: UInt64 = 65536
 
-    /// Makes `id` the id of the next event of `topic` (the journal's id of the change being emitted).
-    func pin(_ id: UInt64, for topic: EventTopic) {
-        state.withLock { $0.pinned[topic] = id }
-    }
-
     /// Runs `emit` with `id` pinned for `topic`, then forgets the pin: an entry that emits nothing (a
     /// refused name, a failed download) leaves no id behind for the next local event.
     func pinned(_ id: UInt64, for topic: EventTopic, _ emit: () -> Void) {
-        pin(id, for: topic)
+        state.withLock { $0.pinned[topic] = id }
         emit()
         state.withLock { _ = $0.pinned.removeValue(forKey: topic) }
     }

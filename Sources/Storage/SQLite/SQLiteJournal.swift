@@ -35,8 +35,10 @@ package final class SQLiteJournal: Journal {
     package let store: SQLiteTodoStore
     private let snapshot: JournalSnapshot
     private let state: Mutex<State>
-    /// Held while entries are handed to the handler; holds the id of the last one handed over.
-    private let delivery: Mutex<Int64>
+    /// Held while entries are handed to the handler, so one thread delivers at a time, in id order.
+    private let delivery = Mutex<Void>(())
+    /// The id of the last entry handed over (read by `whenApplied` without waiting for a delivery).
+    private let lastApplied: Atomic<Int64>
     /// The most todos an insert may leave in the file (`--max-todos`).
     private let maxTodos: Int
 
@@ -50,7 +52,7 @@ package final class SQLiteJournal: Journal {
         // NB: the block after `startSeq` is this run's, so its events that are not journaled repeat no id.
         snapshot = JournalSnapshot(todos: try store.all(), lastSeq: store.startSeq)
         state = Mutex(State(todoCount: snapshot.todos.count))
-        delivery = Mutex(store.startSeq)
+        lastApplied = Atomic(store.startSeq)
         self.maxTodos = maxTodos
     }
 
@@ -60,8 +62,8 @@ package final class SQLiteJournal: Journal {
     /// One process writes the file, so nothing is committed that this journal does not deliver itself:
     /// `handler` hears each entry as it commits.
     package func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
-        delivery.withLock { lastApplied in
-            lastApplied = max(lastApplied, seq)
+        delivery.withLock { _ in
+            lastApplied.store(max(lastApplied.load(ordering: .acquiring), seq), ordering: .releasing)
             state.withLock { $0.handler = handler }
         }
     }
@@ -152,7 +154,7 @@ package final class SQLiteJournal: Journal {
     /// Every entry committed is applied before its write returns: an id above the last one was never
     /// given by this file (`done(false)` at once).
     package func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
-        done(seq <= delivery.withLock { $0 })
+        done(seq <= lastApplied.load(ordering: .acquiring))
     }
 
     /// Every write has committed before it was answered; at shutdown the WAL is copied into the file (as
@@ -195,7 +197,7 @@ package final class SQLiteJournal: Journal {
 
     /// Hands every queued entry to the handler, in id order, one delivering thread at a time.
     private func deliverQueued() {
-        delivery.withLock { lastApplied in
+        delivery.withLock { _ in
             // NB: taken under `delivery`, so a batch taken later is handed over later: id order holds.
             let (entries, handler) = state.withLock { state in
                 defer { state.undelivered.removeAll(keepingCapacity: true) }
@@ -203,7 +205,7 @@ package final class SQLiteJournal: Journal {
             }
             guard let last = entries.last else { return }
             handler?(entries)
-            lastApplied = last.seq
+            lastApplied.store(last.seq, ordering: .releasing)
         }
     }
 
