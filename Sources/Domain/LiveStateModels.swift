@@ -15,25 +15,27 @@ package final class LiveStateModels: Sendable {
     /// Seed 003: the film search.
     package let movies: MovieSearchViewModel
 
-    /// Builds every model, with todos from `store`.
+    /// Builds every model, the task list showing `todos` (as storage held them at start).
     ///
     /// - Parameters:
+    ///   - commitTodo: where the task list's `addNewTask` hands the inserts it keeps (the server's journal).
     ///   - upstream: a jsonplaceholder-compatible base URL; posts and albums then start empty and load
     ///     `URL/posts` and `URL/photos` at once. Nil: the embedded data set.
-    ///   - loader: downloads upstream resources and selected images (the server's HTTP client); nil
-    ///     downloads nothing (selections are recorded only).
+    ///   - loader: downloads upstream resources (the server's HTTP client); nil downloads nothing.
+    ///   - imageLoader: what the album view model's pipeline loads a selected image with: `loader` when nil
+    ///     (the server passes the wait for the journal's image entry, `JournaledImages`).
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
     ///   - maxTodos: the most todos the list takes (`--max-todos`).
-    ///   - shared: several instances (docs/architecture-instances.md): selections are recorded but not
-    ///     downloaded and debounced keywords are not searched here; the shared journal applies both. The
-    ///     upstream lists are not fetched at once either: the server takes the journal's (or fetches and
-    ///     journals them when the journal holds none).
+    ///   - shared: inputs shared through the server's journal (docs/architecture-instances.md): debounced
+    ///     keywords are journaled and searched once committed (`committed`), and the upstream lists are not
+    ///     fetched at once: the server takes the journal's (or fetches and journals them when it holds none).
     package init<S: Scheduler>(
-        store: any TodoStore, upstream: URL?, loader: (any DataLoader)?, scheduler: S,
-        maxTodos: Int = TaskListViewModel.defaultMaxCount, shared: Bool = false
-    ) throws(TodoError) {
-        let selections = shared ? nil : loader
-        todos = try TaskListViewModel(store: store, maxCount: maxTodos)
+        todos: [Todo], commitTodo: @escaping TaskListViewModel.Commit, upstream: URL?, loader: (any DataLoader)?,
+        imageLoader: (any DataLoader)? = nil, scheduler: S, maxTodos: Int = TaskListViewModel.defaultMaxCount,
+        shared: Bool = false
+    ) {
+        let selections = imageLoader ?? loader
+        self.todos = TaskListViewModel(todos: todos, maxCount: maxTodos, commit: commitTodo)
         if let upstream, let loader {
             let networkManager = NetworkManager(baseURL: upstream, loader: loader)
             posts = PostViewModel(networkManager: networkManager, fetchAtStart: !shared)
@@ -46,8 +48,10 @@ package final class LiveStateModels: Sendable {
         movies = MovieSearchViewModel(scheduler: scheduler, searchesHere: !shared)
     }
 
-    /// Builds every model on the embedded data, with todos from `store`, no downloads and no debounce delay.
-    package convenience init(store: any TodoStore) throws(TodoError) {
-        try self.init(store: store, upstream: nil, loader: nil, scheduler: ImmediateScheduler.shared)
+    /// Builds every model on the embedded data, with no todos, no downloads and no debounce delay; the task
+    /// list's inserts go to `commitTodo`.
+    package convenience init(commitTodo: @escaping TaskListViewModel.Commit) {
+        self.init(
+            todos: [], commitTodo: commitTodo, upstream: nil, loader: nil, scheduler: ImmediateScheduler.shared)
     }
 }

@@ -122,16 +122,6 @@ package enum TodoWriteOutcome: Sendable, Equatable {
     }
 }
 
-/// A todo write as the routes ask for it (titles already validated and trimmed).
-package enum TodoWrite: Sendable, Equatable {
-    /// `POST /todos`.
-    case insert(title: String, completed: Bool)
-    /// `PUT` / `PATCH /todos/:id` (nil keeps the field).
-    case update(id: Int, title: String?, completed: Bool?)
-    /// `DELETE /todos/:id`.
-    case delete(id: Int)
-}
-
 /// A journal row as stored: its id, topic and change JSON (a restart rebuilds its recent events from them).
 package struct JournalRow: Sendable, Equatable {
     /// The journal id.

@@ -9,6 +9,10 @@ import Synchronization
 /// `compactMap` to an image → `switchToLatest` → `imageSubject`. A newer selection cancels the older
 /// download, so an older image is never emitted after a newer selection.
 ///
+/// Once shared through the server's journal, a photo list comes in through `committedAlbums` (nil: the
+/// embedded set) and a selection's outcome through `settle(url:image:failure:seq:)`, each with its entry's
+/// id; `albumVersions` and `imageVersions` carry those ids to `/events`.
+///
 /// ```swift
 /// let model = AlbumViewModel(loader: client)
 /// try model.select(id: 1)          // imageUrlSubject emits "/placeholder/600/3779b1"; imageSubject its PNG
@@ -22,6 +26,18 @@ package final class AlbumViewModel: Sendable {
     package let imageSubject = CurrentValueSubject<AlbumImage?, Never>(nil)
     /// Whether the latest selection is still downloading or failed (then `imageSubject` keeps the older image).
     package let selectionStatus = CurrentValueSubject<AlbumSelectionStatus, Never>(.settled)
+    /// Input: each photo list the journal committed (nil: the embedded set), with its journal id, in
+    /// journal order.
+    package let committedAlbums = PassthroughSubject<Committed<[AlbumModel]?>, Never>()
+    /// The current photos with the journal id of the entry that made them (nil: the list at start, or one
+    /// loaded here alone); a new subscriber receives the current version first.
+    package var albumVersions: AnyPublisher<Versioned<[AlbumModel]>, Never> { versionedAlbums.eraseToAnyPublisher() }
+    /// The image of the latest selection with the journal id of the entry that brought it (nil: downloaded
+    /// here alone); nil before the first image.
+    package var imageVersions: AnyPublisher<Versioned<AlbumImage?>, Never> { versionedImage.eraseToAnyPublisher() }
+
+    private let versionedAlbums: CurrentValueSubject<Versioned<[AlbumModel]>, Never>
+    private let versionedImage = CurrentValueSubject<Versioned<AlbumImage?>, Never>(Versioned(seq: nil, nil))
 
     /// Loads `URL/photos`; nil without `--upstream` (the embedded set is the source).
     private let networkManager: NetworkManager?
@@ -31,19 +47,36 @@ package final class AlbumViewModel: Sendable {
     /// selections are recorded but never downloaded).
     package init(albums: [AlbumModel] = EmbeddedData.albums, loader: (any DataLoader)? = nil) {
         albumSubject = CurrentValueSubject(albums)
+        versionedAlbums = CurrentValueSubject(Versioned(seq: nil, albums))
         networkManager = nil
+        followCommitted()
         if let loader { addSubscriber(loader: loader) }
     }
 
     /// Starts empty, as the seed's `CurrentValueSubject([AlbumModel]())`, fetches the photos from
     /// `networkManager` at once, and downloads selections with `loader` (none: selections are recorded
-    /// only, as several instances do: one downloads and the journal brings the image to all). With
+    /// only). With
     /// `fetchAtStart` false nothing is fetched now (several instances share the first list one loaded).
     package init(networkManager: NetworkManager, loader: (any DataLoader)?, fetchAtStart: Bool = true) {
         albumSubject = CurrentValueSubject([])
+        versionedAlbums = CurrentValueSubject(Versioned(seq: nil, []))
         self.networkManager = networkManager
+        followCommitted()
         if let loader { addSubscriber(loader: loader) }
         if fetchAtStart { fetchData() }
+    }
+
+    private func followCommitted() {
+        let following = committedAlbums.sink { [weak self] entry in
+            self?.show(entry.change ?? EmbeddedData.albums, seq: entry.seq)
+        }
+        subscriptions.withLock { $0.append(following) }
+    }
+
+    /// Emits `albums` in `albumSubject` and, with `seq`, in `albumVersions` (nil: a list loaded here alone, not from the journal).
+    package func show(_ albums: [AlbumModel], seq: Int64? = nil) {
+        albumSubject.send(albums)
+        versionedAlbums.send(Versioned(seq: seq, albums))
     }
 
     /// The seed's image pipeline, with each outcome recorded in `selectionStatus`.
@@ -58,46 +91,43 @@ package final class AlbumViewModel: Sendable {
             })
             .map { urlString, url in Self.download(urlString, url, loader: loader) }
             .switchToLatest()
-            .sink { [weak self] outcome in self?.settle(url: outcome.url, outcome.result) }
+            .sink { [weak self] outcome in self?.settle(url: outcome.url, outcome.result, seq: outcome.seq) }
         subscriptions.withLock { $0.append(subscription) }
     }
 
-    /// The download of one selection: the image, or why there is none, never a failure of the stream.
+    /// The download of one selection: the image, or why there is none, never a failure of the stream; with
+    /// the journal id of the entry that brought the answer (`LoadResponse.journalSeq`; nil: fetched here).
     package static func download(
         _ urlString: String, _ url: URL, loader: any DataLoader
-    ) -> AnyPublisher<(url: String, result: Result<AlbumImage, AlbumDownloadFailure>), Never> {
+    ) -> AnyPublisher<(url: String, result: Result<AlbumImage, AlbumDownloadFailure>, seq: Int64?), Never> {
         loader.dataTaskPublisher(for: url)
-            .map { output in Self.image(from: output, url: urlString) }
+            .map { output in (Self.image(from: output, url: urlString), output.response.journalSeq) }
             // NB: the seed lets a failed download end the whole selection stream; here it is an
             // outcome like bytes that are not an image, and the next selection still works.
-            .catch { error in Just(.failure(AlbumDownloadFailure(error))) }
-            .map { (url: urlString, result: $0) }
+            .catch { error in Just((.failure(AlbumDownloadFailure(error)), nil)) }
+            .map { (url: urlString, result: $0.0, seq: $0.1) }
             .eraseToAnyPublisher()
     }
 
-    /// Shows the outcome of the latest selection: the image (and the selection settled), or why not.
-    package func settle(url: String, _ result: Result<AlbumImage, AlbumDownloadFailure>) {
+    /// Shows the outcome of the latest selection: the image (and the selection settled), or why not; `seq`
+    /// is the journal id of the entry that brought it (nil: downloaded here alone).
+    package func settle(url: String, _ result: Result<AlbumImage, AlbumDownloadFailure>, seq: Int64? = nil) {
         switch result {
-        case .success(let image): settle(url: url, image: image, failure: nil)
-        case .failure(let failure): settle(url: url, image: nil, failure: failure.reason)
+        case .success(let image): settle(url: url, image: image, failure: nil, seq: seq)
+        case .failure(let failure): settle(url: url, image: nil, failure: failure.reason, seq: seq)
         }
     }
 
-    /// `settle` with the failure as its reason (as the shared journal carries it).
-    package func settle(url: String, image: AlbumImage?, failure reason: String?) {
+    /// `settle` with the failure as its reason, as the shared journal carries it: `seq` is the journal id of
+    /// the entry that brought the outcome (nil: downloaded here alone).
+    package func settle(url: String, image: AlbumImage?, failure reason: String?, seq: Int64? = nil) {
         if let image {
             imageSubject.send(image)
+            versionedImage.send(Versioned(seq: seq, image))
             selectionStatus.send(.settled)
         } else {
             selectionStatus.send(.failed(url: url, reason: reason ?? "the download failed"))
         }
-    }
-
-    /// Records `url` as the latest selection, pending, without downloading it (several instances: the
-    /// instance that took the selection downloads).
-    package func recordSelection(url: String) {
-        imageUrlSubject.send(url)
-        selectionStatus.send(.pending(url: url))
     }
 
     /// The image in a download, or why there is none (the seed's `compactMap(UIImage.init(data:))`).
@@ -165,13 +195,15 @@ package final class AlbumViewModel: Sendable {
             let embedded = reloadEmbedded()
             return Future { promise in promise(.success(embedded)) }
         }
-        return networkManager.getData(endPoint: .photos, type: AlbumModel.self, sendingTo: albumSubject)
+        return networkManager.getData(endPoint: .photos, type: AlbumModel.self) { [weak self] in
+            self?.show($0, seq: nil)
+        }
     }
 
     /// Loads the embedded set again and emits it: what `POST /albums/refresh` does without `--upstream`.
     @discardableResult
     package func reloadEmbedded() -> [AlbumModel] {
-        albumSubject.send(EmbeddedData.albums)
+        show(EmbeddedData.albums, seq: nil)
         return EmbeddedData.albums
     }
 }

@@ -18,9 +18,19 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     /// The answer for the latest keyword; nil before the first one.
     package let results = CurrentValueSubject<MovieSearchResult?, Never>(nil)
     /// Each keyword once typing paused (the debounce's output). Searched here at once unless the model
-    /// was made with `searchesHere: false`: then several instances journal it and each `apply`s it.
+    /// was made with `searchesHere: false`: then the server journals it, and every instance sends the
+    /// committed keyword into `committed`.
     package let debouncedKeyword = PassthroughSubject<String, Never>()
+    /// Input: each settled keyword the journal committed, with its journal id, in journal order; the model's
+    /// own search runs on it.
+    package let committed = PassthroughSubject<Committed<String>, Never>()
+    /// Each answer with the journal id of the keyword's entry (nil for a keyword searched here alone); nil
+    /// before the first answer. What `/events` forwards.
+    package var resultVersions: AnyPublisher<Versioned<MovieSearchResult?>, Never> {
+        versioned.eraseToAnyPublisher()
+    }
 
+    private let versioned = CurrentValueSubject<Versioned<MovieSearchResult?>, Never>(Versioned(seq: nil, nil))
     private let catalogue: [Movie]
     /// Each film's title and description folded once (`MovieSearchViewModel.folded`), in catalogue order.
     private let foldedCatalogue: [(title: [UInt8], description: [UInt8])]
@@ -29,7 +39,7 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     /// Searches `catalogue` (the embedded films by default) once typing pauses: the seed's
     /// `$keyword.debounce(for: .seconds(0.5), scheduler:)`, on `scheduler` (the server's event loop; a
     /// `TestScheduler` in tests). With `searchesHere: false` the debounced keywords only go to
-    /// `debouncedKeyword`, and `results` changes through `apply` alone.
+    /// `debouncedKeyword`, and `results` changes through `committed` alone.
     package init<S: Scheduler>(
         catalogue: [Movie] = EmbeddedData.movies, scheduler: S, dueTime: Double = 0.5, searchesHere: Bool = true
     ) {
@@ -41,17 +51,19 @@ package final class MovieSearchViewModel: @unchecked Sendable {
             .dropFirst()
             .debounce(for: .seconds(dueTime), scheduler: scheduler)
             .sink { [debouncedKeyword] keyword in debouncedKeyword.send(keyword) }
-        var kept = [debounced]
+        let searching = committed.sink { [weak self] entry in self?.show(entry.change, seq: entry.seq) }
+        var kept = [debounced, searching]
         if searchesHere {
-            kept.append(debouncedKeyword.sink { [weak self] keyword in self?.apply(keyword: keyword) })
+            kept.append(debouncedKeyword.sink { [weak self] keyword in self?.show(keyword, seq: nil) })
         }
         subscriptions.withLock { $0.append(contentsOf: kept) }
     }
 
-    /// Searches for `keyword` now and emits the answer in `results` (a debounced keyword, from this
-    /// instance or, through the shared journal, from another).
-    package func apply(keyword: String) {
-        results.send(search(keyword))
+    /// Searches for `keyword` and emits the answer in `results` and, with `seq`, in `resultVersions`.
+    private func show(_ keyword: String, seq: Int64?) {
+        let result = search(keyword)
+        results.send(result)
+        versioned.send(Versioned(seq: seq, result))
     }
 
     /// Searches `catalogue` at once for every keyword (an `ImmediateScheduler` makes the debounce a no-op).

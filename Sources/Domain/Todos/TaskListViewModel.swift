@@ -1,30 +1,37 @@
 package import Reactive
 import Synchronization
 
-/// Seed 004's task list, persisted: a read-only `tasks` publisher and an `addNewTask` input whose `filter` is
-/// the title rule and whose `sink` stores the task and emits the new list; and a `committed` input taking
-/// each change the server's journal committed, whose list (`versions`) carries the entry's id to its event.
+/// Seed 004's task list, on a journal: a read-only `tasks` publisher and an `addNewTask` input whose
+/// `filter` is the title rule and whose `sink` hands the new task on to be committed; and a `committed`
+/// input taking each change the journal committed, whose list (`versions`) carries the entry's id to its
+/// event.
 ///
-/// Thread-safe: routes call it from several loop threads at once. Every change (store write + emission) runs
-/// under one lock, so emissions arrive in the order the store committed them.
+/// The list changes only through `committed`: a write is first committed (the server's journal: SQLite or
+/// PostgreSQL, shared by every instance), and the list shows it once its entry comes back, in journal order,
+/// on every instance alike. So what `tasks` emits is always what storage holds.
+///
+/// Thread-safe: routes call it from several loop threads at once.
 ///
 /// ```swift
-/// let model = try TaskListViewModel(store: store)
+/// let model = TaskListViewModel(todos: start.todos) { write in journal.write(write, key: nil) { _ in } }
 /// model.tasks.sink { print($0.map(\.title)) }.store(in: &bag)   // ["Buy Milk"]
-/// model.addNewTask.send("Walk the dog")                         // ["Buy Milk", "Walk the dog"]
-/// let todo = try model.add(title: "Feed the cat")               // the same path, with its result
+/// model.addNewTask.send("Walk the dog")                         // committed, then ["Buy Milk", "Walk the dog"]
+/// try model.add(title: "Feed the cat") { write in … }           // the same path, committed by the caller
 /// ```
 package final class TaskListViewModel: Sendable {
-    /// The titles users want to add (seed 004); titles failing `TodoTitle` are dropped by the filter.
-    /// `add(title:)` sends here and reads the outcome; other senders should not race it (the routes use `add`).
+    /// Hands one write on to be committed; the change comes back through `committed`.
+    package typealias Commit = @Sendable (TodoWrite) -> Void
+
+    /// The titles users want to add (seed 004); titles failing `TodoTitle` are dropped by the filter, and the
+    /// sink hands the others on as inserts (`add(title:)` sends here and learns what the sink did).
     package let addNewTask = PassthroughSubject<String, Never>()
 
     /// Input: each change committed to the journal, with its journal id, in journal order (the server sends
-    /// every applied entry here, on every instance). The store is not written: the change is committed.
+    /// every applied entry here, on every instance).
     package let committed = PassthroughSubject<Committed<TodoChange>, Never>()
 
-    /// The current tasks with the journal id of the change that made them (nil for the list at start and
-    /// after a change of `add`/`update`/`delete`); a new subscriber receives the current version first.
+    /// The current tasks with the journal id of the change that made them (nil for the list at start); a new
+    /// subscriber receives the current version first.
     package var versions: AnyPublisher<TaskListVersion, Never> {
         subject.eraseToAnyPublisher()
     }
@@ -47,62 +54,63 @@ package final class TaskListViewModel: Sendable {
     package static let defaultMaxCount = 10_000
 
     private let subject: CurrentValueSubject<TaskListVersion, Never>
-    private let store: any TodoStore
-    /// Serialises each change and its emission.
-    private let writes = Mutex<Void>(())
+    /// Where `addNewTask`'s inserts go when no `add(title:commit:)` is sending.
+    private let commit: Commit
+    /// Serialises the applying of committed changes and their emission.
+    private let applying = Mutex<Void>(())
     private let subscriptions = Mutex<[AnyCancellable]>([])
 
-    /// One `add(title:)` at a time, so the outcome the sink records belongs to the title just sent.
+    /// One `add(title:)` at a time, so that what the sink does belongs to the title just sent.
     private let adds = Mutex<Void>(())
-    /// The outcome of the last title the sink processed.
-    private let lastOutcome = Mutex<Result<Todo, TodoError>?>(nil)
-    /// The `completed` of the task `add(title:completed:)` is adding (the subject carries titles only).
-    private let addingCompleted = Mutex<Bool>(false)
+    /// The add in progress: its `completed`, where its insert goes, and what the sink did with it.
+    private let pending = Mutex<PendingAdd?>(nil)
 
-    /// Loads the stored tasks and connects `addNewTask` to the store; at most `maxCount` tasks are added
-    /// (a store that already holds more keeps them, and takes no new ones).
-    package init(store: any TodoStore, maxCount: Int = TaskListViewModel.defaultMaxCount) throws(TodoError) {
-        self.store = store
-        self.maxCount = maxCount
-        do {
-            subject = CurrentValueSubject(TaskListVersion(seq: nil, todos: try store.all()))
-        } catch {
-            throw .storage(error.description)
-        }
-        let subscription =
-            addNewTask
-            .filter(TodoTitle.isAcceptable)
-            .sink { [weak self] title in self?.persist(title) }
-        let applying = committed.sink { [weak self] entry in self?.apply(entry) }
-        subscriptions.withLock { $0 += [subscription, applying] }
+    private struct PendingAdd {
+        var completed: Bool
+        var commit: Commit
+        /// Set by the sink: handed on (nil) or refused.
+        var outcome: Result<Void, TodoError>?
     }
 
-    /// Sends `title` into `addNewTask` and returns the todo its sink stored, `completed` as given.
+    /// A list showing `todos` (ordered by id), as storage held them at start; `addNewTask`'s inserts go to
+    /// `commit`. At most `maxCount` tasks are added (a list that already holds more keeps them, and takes no
+    /// new ones).
+    package init(todos: [Todo], maxCount: Int = TaskListViewModel.defaultMaxCount, commit: @escaping Commit) {
+        self.maxCount = maxCount
+        self.commit = commit
+        subject = CurrentValueSubject(TaskListVersion(seq: nil, todos: todos))
+        let adding =
+            addNewTask
+            .filter(TodoTitle.isAcceptable)
+            .map(TodoTitle.normalized)
+            .sink { [weak self] title in self?.submit(title) }
+        let applying = committed.sink { [weak self] entry in self?.apply(entry) }
+        subscriptions.withLock { $0 += [adding, applying] }
+    }
+
+    /// Sends `title` into `addNewTask`; its sink hands the insert, `completed` as given, to `commit` (before
+    /// this returns). The task shows in `tasks` once the journal committed it.
     ///
     /// - Throws: `.titleTooShort` / `.titleTooLong` / `.titleInvalid` when the filter dropped the title,
-    ///   `.tooManyTodos` when the list holds `maxCount` tasks, `.storage` when the store failed (nothing
-    ///   changed).
-    package func add(title: String, completed: Bool = false) throws(TodoError) -> Todo {
+    ///   `.tooManyTodos` when the list holds `maxCount` tasks; then nothing was handed on.
+    package func add(title: String, completed: Bool = false, commit: @escaping Commit) throws(TodoError) {
         // NB: the lock is held while sending on purpose. Reactive delivers a send that arrives while the sink
-        // is busy on the thread already delivering, so an outcome cannot be matched to its caller by thread;
-        // one add at a time makes the recorded outcome this title's.
-        let outcome = adds.withLock { _ -> Result<Todo, TodoError>? in
-            lastOutcome.withLock { $0 = nil }
-            addingCompleted.withLock { $0 = completed }
-            defer { addingCompleted.withLock { $0 = false } }
+        // is busy on the thread already delivering, so what the sink did cannot be matched to its caller by
+        // thread; one add at a time makes the recorded outcome this title's.
+        let outcome = adds.withLock { _ -> Result<Void, TodoError>? in
+            pending.withLock { $0 = PendingAdd(completed: completed, commit: commit) }
             addNewTask.send(title)
-            return lastOutcome.withLock { outcome in
-                defer { outcome = nil }
-                return outcome
+            return pending.withLock { pending in
+                defer { pending = nil }
+                return pending?.outcome
             }
         }
         guard let outcome else {
             // The filter dropped it: say why.
             _ = try TodoTitle.validated(title)
-            // NB: a title that passes the rule but produced no outcome means the sink is gone (model deinit).
-            throw .storage("the task list no longer accepts new tasks")
+            preconditionFailure("a title that passes TodoTitle reached no sink: the filter and the rule differ")
         }
-        return try outcome.get()
+        try outcome.get()
     }
 
     /// The task with `id`.
@@ -110,73 +118,39 @@ package final class TaskListViewModel: Sendable {
         subject.value.todos.first { $0.id == id }
     }
 
-    /// Changes the title (same rule as `addNewTask`) and/or completion of the task with `id`.
-    package func update(id: Int, title: String? = nil, completed: Bool? = nil) throws(TodoError) -> Todo {
+    /// Hands on a change of the title (same rule as `addNewTask`) and/or completion of the task `id` to
+    /// `commit`. Whether the task exists is the journal's to judge: another instance may have added it a
+    /// moment ago.
+    package func update(id: Int, title: String? = nil, completed: Bool? = nil, commit: Commit) throws(TodoError) {
         let newTitle: String?
         if let title { newTitle = try TodoTitle.validated(title) } else { newTitle = nil }
-        return try change { list throws(TodoError) in
-            guard let index = list.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
-            var todo = list[index]
-            if let newTitle { todo.title = newTitle }
-            if let completed { todo.completed = completed }
-            guard try Self.storing({ () throws(TodoStoreError) in try store.update(todo) }) else {
-                throw .notFound(id: id)
-            }
-            list[index] = todo
-            return todo
-        }
+        commit(.update(id: id, title: newTitle, completed: completed))
     }
 
-    /// Deletes the task with `id`.
-    package func delete(id: Int) throws(TodoError) {
-        try change { list throws(TodoError) in
-            guard let index = list.firstIndex(where: { $0.id == id }) else { throw .notFound(id: id) }
-            guard try Self.storing({ () throws(TodoStoreError) in try store.delete(id: id) }) else {
-                throw .notFound(id: id)
-            }
-            list.remove(at: index)
+    /// Hands on the deletion of the task `id` to `commit`.
+    package func delete(id: Int, commit: Commit) {
+        commit(.delete(id: id))
+    }
+
+    /// The `addNewTask` sink: hands the insert of the trimmed title on, unless the list is full.
+    private func submit(_ title: String) {
+        let add = pending.withLock { $0 }
+        let outcome: Result<Void, TodoError>
+        if currentTasks.count < maxCount {
+            (add?.commit ?? commit)(.insert(title: title, completed: add?.completed ?? false))
+            outcome = .success(())
+        } else {
+            outcome = .failure(.tooManyTodos(limit: maxCount))
         }
+        pending.withLock { $0?.outcome = outcome }
     }
 
     /// The `committed` sink: emits the list after the change, with the change's journal id.
+    // NB: the emission happens under the lock on purpose: it keeps emissions in journal order. Subscribers of
+    // `tasks` must not send into `committed` synchronously.
     private func apply(_ entry: Committed<TodoChange>) {
-        writes.withLock { _ in
+        applying.withLock { _ in
             subject.send(TaskListVersion(seq: entry.seq, todos: entry.change.applied(to: subject.value.todos)))
-        }
-    }
-
-    /// The `addNewTask` sink: stores the trimmed title and emits the new list.
-    private func persist(_ title: String) {
-        let result = Result { () throws(TodoError) -> Todo in
-            try change { list throws(TodoError) in
-                guard list.count < maxCount else { throw .tooManyTodos(limit: maxCount) }
-                let todo = try Self.storing { () throws(TodoStoreError) in
-                    try store.insert(title: TodoTitle.normalized(title), completed: addingCompleted.withLock { $0 })
-                }
-                list.append(todo)
-                return todo
-            }
-        }
-        lastOutcome.withLock { $0 = result }
-    }
-
-    /// Applies `body` to a copy of the list under the write lock and emits the result if `body` returns.
-    // NB: the emission happens under the lock on purpose: it keeps emissions in commit order. Subscribers of
-    // `tasks` must not call back into this model's mutations synchronously.
-    private func change<Result>(_ body: (inout [Todo]) throws(TodoError) -> Result) throws(TodoError) -> Result {
-        try writes.withLock { _ throws(TodoError) -> Result in
-            var list = subject.value.todos
-            let result = try body(&list)
-            subject.send(TaskListVersion(seq: nil, todos: list))
-            return result
-        }
-    }
-
-    private static func storing<T>(_ operation: () throws(TodoStoreError) -> T) throws(TodoError) -> T {
-        do {
-            return try operation()
-        } catch {
-            throw .storage(error.description)
         }
     }
 }

@@ -1,4 +1,4 @@
-/// Why the task list refused an input; the server maps each case to a status (422, 404, 503). Storage's
+/// Why the task list refused an input; the server maps each case to a status (422, 404). Storage's
 /// own failures are `JournalError` (module Storage).
 package enum TodoError: Error, Equatable, Sendable {
     /// The trimmed title has 3 characters or fewer (seed 004's `filter { $0.count > 3 }`).
@@ -11,8 +11,6 @@ package enum TodoError: Error, Equatable, Sendable {
     case tooManyTodos(limit: Int)
     /// No todo has this id.
     case notFound(id: Int)
-    /// The view model's `TodoStore` could not keep the change; nothing was changed.
-    case storage(String)
 
     /// The machine-readable code of the contract's error body, e.g. `title_too_short`.
     package var code: String {
@@ -22,7 +20,6 @@ package enum TodoError: Error, Equatable, Sendable {
         case .titleInvalid: "title_invalid"
         case .tooManyTodos: "too_many_todos"
         case .notFound: "not_found"
-        case .storage: "storage_error"
         }
     }
 
@@ -38,7 +35,6 @@ package enum TodoError: Error, Equatable, Sendable {
         case .tooManyTodos(let limit):
             "The list already holds \(limit) todos, the most this server keeps; delete some before adding more."
         case .notFound(let id): "There is no todo with id \(id)."
-        case .storage(let reason): "The change could not be saved: \(reason)"
         }
     }
 }

@@ -14,8 +14,6 @@ final class App: Sendable {
     let configuration: Configuration
     /// The HTTP event loops (`--threads`); `loops[0]` also runs the service's timers.
     let loops: [EventLoop]
-    /// The todos as this server applied them from the journal (the view model's store; never written).
-    let store: any TodoStore
     /// The storage (`--data`: an SQLite file or `:memory:`, or PostgreSQL): every input is committed in it
     /// with its journal entry, and every entry applied from it.
     let journal: any Journal
@@ -74,7 +72,6 @@ final class App: Sendable {
         }
         self.journal = journal
         let start = journal.start()
-        store = InMemoryTodoStore(todos: start.todos)
         // Each entry's events take its id; the events that are not journaled the ids after `start.lastSeq`.
         let dataFile = try configuration.dataFile.map { path in
             PostgresURI.matches(configuration.dataPath)
@@ -95,11 +92,20 @@ final class App: Sendable {
         let ids =
             dataFile?.ids ?? EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock)
         httpClient = HTTPClient(loop: loops[0], tls: tls)
-        models = try LiveStateModels(
-            store: store, upstream: configuration.upstream, loader: httpClient, scheduler: loops[0],
+        // The album view model's pipeline loads a selection by waiting for its image entry in the journal.
+        let images = JournaledImages()
+        // The task list shows the journal's todos and hands `addNewTask`'s inserts to it; the routes' writes
+        // name their own commit (with the client's key and the answer).
+        models = LiveStateModels(
+            todos: start.todos,
+            commitTodo: { write in
+                journal.write(write, key: nil) { result in
+                    if case .failure(let error) = result { Log.warning("a task sent to addNewTask not kept: \(error)") }
+                }
+            }, upstream: configuration.upstream, loader: httpClient, imageLoader: images, scheduler: loops[0],
             maxTodos: configuration.maxTodos, shared: true)
         let shared = SharedInputs(
-            journal: journal, models: models, ids: ids, loader: httpClient, upstream: configuration.upstream,
+            journal: journal, models: models, images: images, loader: httpClient, upstream: configuration.upstream,
             workers: workers)
         self.shared = shared
         lists = ListSnapshots(models)
@@ -135,8 +141,9 @@ final class App: Sendable {
                 JournalReplay.records(
                     journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
                     bytes: bytes
-                ) { [httpClient] scratch, scratchIDs in
-                    SharedInputs(journal: journal, models: scratch, ids: scratchIDs, loader: httpClient, upstream: nil)
+                ) { [httpClient] scratch, scratchImages in
+                    SharedInputs(
+                        journal: journal, models: scratch, images: scratchImages, loader: httpClient, upstream: nil)
                 })
             events.attach(models, lists: lists, live: live)
         }

@@ -5,11 +5,11 @@ import Reactive
 /// The view models' lists, each encoded once per emission: the bytes a bare `GET` answers with and the
 /// data of the `/events` event are the same array.
 struct ListSnapshots: Sendable {
-    /// `TaskListViewModel.versions`: each list with the id of the event its journal entry gives it.
+    /// `TaskListViewModel.versions`. Each list comes with the id of the event its journal entry gives it.
     let todos: EncodedSnapshot<[Todo]>
-    /// `PostViewModel.posts`.
+    /// `PostViewModel.versions`.
     let posts: EncodedSnapshot<[Post]>
-    /// `AlbumViewModel.albumSubject`.
+    /// `AlbumViewModel.albumVersions`.
     let albums: EncodedSnapshot<[AlbumModel]>
     /// `FrameworkListViewModel.list`.
     let frameworks: EncodedSnapshot<[AppleFramework]>
@@ -17,11 +17,11 @@ struct ListSnapshots: Sendable {
     /// Subscribes to each list of `models`.
     init(_ models: LiveStateModels) {
         todos = EncodedSnapshot(
-            journaledList: models.todos.versions.map { version in
-                Journaled(version.todos, eventID: version.seq.map { UInt64($0) * EventIDSource.journalBlock })
-            })
-        posts = EncodedSnapshot(list: models.posts.posts)
-        albums = EncodedSnapshot(list: models.albums.albumSubject)
+            journaledList: models.todos.versions.map { Journaled($0.todos, eventID: EventHub.eventID($0.seq)) })
+        posts = EncodedSnapshot(
+            journaledList: models.posts.versions.map { Journaled($0.value, eventID: EventHub.eventID($0.seq)) })
+        albums = EncodedSnapshot(
+            journaledList: models.albums.albumVersions.map { Journaled($0.value, eventID: EventHub.eventID($0.seq)) })
         frameworks = EncodedSnapshot(list: models.frameworks.list)
     }
 }

@@ -11,8 +11,11 @@ import Synchronization
 /// refreshes of the embedded sets are replicated as inputs; the movie keyword is debounced by the instance
 /// that took it and journaled once it settled; an album selection is journaled, downloaded once by the
 /// instance that took it, and its image (or its failure) journaled for every instance; an upstream refresh
-/// is fetched once and the list it got journaled. Every instance applies the entries in journal order,
-/// and each event they cause takes the entry's id, so every instance sends the same events with the same ids.
+/// is fetched once and the list it got journaled. Every instance applies the entries in journal order by
+/// sending each into its view model's own input with the entry's id (an image entry answers the album view
+/// model's wait for it, `JournaledImages`), so the view models' own pipelines make what every instance
+/// serves, and each event they cause carries the entry's id: every instance sends the same events with the
+/// same ids.
 final class SharedInputs: Sendable {
     /// Journal topics of the inputs (the todo writes are `todos`).
     enum Topic: String {
@@ -43,7 +46,9 @@ final class SharedInputs: Sendable {
     /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
     private let claims: (any DownloadClaims)?
     let models: LiveStateModels
-    private let ids: EventIDSource
+    /// The album view model's loader: the wait for a selection's image entry.
+    private let images: JournaledImages
+    /// Downloads a selection from the network (on the instance that downloads it).
     private let loader: any DataLoader
     /// Where a downloaded image is encoded and journaled (nil: where the download finished).
     private let workers: WorkerPool?
@@ -67,14 +72,14 @@ final class SharedInputs: Sendable {
     private let appliedLists = Mutex<[Topic: Int64]>([:])
 
     init(
-        journal: any Journal, models: LiveStateModels, ids: EventIDSource, loader: any DataLoader, upstream: URL?,
-        workers: WorkerPool? = nil
+        journal: any Journal, models: LiveStateModels, images: JournaledImages, loader: any DataLoader,
+        upstream: URL?, workers: WorkerPool? = nil
     ) {
         self.journal = journal
         self.workers = workers
         self.claims = journal as? any DownloadClaims
         self.models = models
-        self.ids = ids
+        self.images = images
         self.loader = loader
         self.upstream = upstream.map { NetworkManager(baseURL: $0, loader: loader) }
         // The debounce runs where the keyword was typed; what settled is journaled for every instance.
@@ -228,7 +233,8 @@ final class SharedInputs: Sendable {
 
     // MARK: Applying
 
-    /// Applies one input entry (on the journal's loop, in journal order); its event takes the entry's id.
+    /// Applies one input entry (on the journal's loop, in journal order): sends it into its view model's input
+    /// with its journal id, which the view model's output carries to its event.
     func apply(seq: Int64, topic name: String, json: String) {
         guard let topic = Topic(rawValue: name),
             let payload = try? JSONDecoder().decode(Payload.self, from: Data(json.utf8))
@@ -240,12 +246,11 @@ final class SharedInputs: Sendable {
     }
 
     private func apply(seq: Int64, topic: Topic, _ payload: Payload) {
-        let id = UInt64(seq) * EventIDSource.journalBlock
         switch topic {
         case .frameworks:
-            ids.pinned(id, for: .frameworks) { _ = try? models.frameworks.select(name: payload.name ?? "") }
+            models.frameworks.committed.send(Committed(seq: seq, change: payload.name ?? ""))
         case .movies:
-            ids.pinned(id, for: .movies) { models.movies.apply(keyword: payload.keyword ?? "") }
+            models.movies.committed.send(Committed(seq: seq, change: payload.keyword ?? ""))
         case .selection:
             latestSelection.withLock { $0 = seq }
             // `switchToLatest`: a download of an older selection here is moot; it is cancelled, its claim given back.
@@ -257,31 +262,38 @@ final class SharedInputs: Sendable {
                 download.cancel()
                 release(older)
             }
-            models.albums.recordSelection(url: payload.url ?? "")
-            if let url = payload.url { watch(selection: seq, url: url) }
-        case .image:
-            if let selection = payload.selection { settledSelection.withLock { $0 = max($0, selection) } }
-            guard payload.selection == latestSelection.withLock({ $0 }), let url = payload.url else { return }
-            let image = payload.data.flatMap { Data(base64Encoded: $0) }.map {
-                AlbumImage(url: url, contentType: payload.contentType ?? "application/octet-stream", data: Array($0))
+            if let url = payload.url {
+                showPending(selection: seq, url: url)
+                watch(selection: seq, url: url)
             }
-            ids.pinned(id, for: .image) { models.albums.settle(url: url, image: image, failure: payload.failed) }
+        case .image:
+            guard let selection = payload.selection else { return }
+            settledSelection.withLock { $0 = max($0, selection) }
+            // The view model's own `switchToLatest` shows it if the selection is still its latest (its wait
+            // for an older one was cancelled by the newer selection).
+            let bytes = payload.data.flatMap { Data(base64Encoded: $0) }
+            let outcome: JournaledImages.Outcome =
+                if let bytes {
+                    .success((bytes, payload.contentType ?? "application/octet-stream"))
+                } else {
+                    .failure(LoadFailure(.other, payload.failed ?? "the download failed"))
+                }
+            images.deliver(selection: selection, seq: seq, outcome)
         case .posts:
             appliedLists.withLock { $0[.posts] = seq }
-            ids.pinned(id, for: .posts) {
-                if let posts = payload.posts { models.posts.posts.send(posts) } else { models.posts.reloadEmbedded() }
-            }
+            models.posts.committed.send(Committed(seq: seq, change: payload.posts))
         case .albums:
             appliedLists.withLock { $0[.albums] = seq }
-            ids.pinned(id, for: .albums) {
-                if let albums = payload.albums {
-                    models.albums.albumSubject.send(albums)
-                } else {
-                    models.albums.reloadEmbedded()
-                }
-            }
+            models.albums.committedAlbums.send(Committed(seq: seq, change: payload.albums))
         case .keyword: break
         }
+    }
+
+    /// Sends the selection `seq` of `url` into the album view model, whose own pipeline shows it pending and
+    /// waits for its image entry (`JournaledImages`).
+    private func showPending(selection seq: Int64, url: String) {
+        images.expect(selection: seq)
+        models.albums.imageUrlSubject.send(url)
     }
 
     // MARK: Start
@@ -292,9 +304,11 @@ final class SharedInputs: Sendable {
     func replay(_ rows: [JournalRow]) {
         let firstShown = rows.first { $0.topic == Topic.selection.rawValue || $0.topic == Topic.image.rawValue }
         if let firstShown, firstShown.topic == Topic.image.rawValue,
-            let selection = (try? JSONDecoder().decode(Payload.self, from: Data(firstShown.json.utf8)))?.selection
+            let image = try? JSONDecoder().decode(Payload.self, from: Data(firstShown.json.utf8)),
+            let selection = image.selection, let url = image.url
         {
             latestSelection.withLock { $0 = selection }
+            showPending(selection: selection, url: url)
         }
         for row in rows { apply(seq: row.seq, topic: row.topic, json: row.json) }
     }
@@ -317,16 +331,19 @@ final class SharedInputs: Sendable {
             else { continue }
             newest[topic] = (entry.seq, payload)
         }
-        if let (_, payload) = newest[.movies] { models.movies.apply(keyword: payload.keyword ?? "") }
+        if let (seq, payload) = newest[.movies] {
+            models.movies.committed.send(Committed(seq: seq, change: payload.keyword ?? ""))
+        }
         // The newest image is shown (as it was, even when a newer selection is still pending); then that
         // newer selection is recorded as pending.
-        if let (seq, image) = newest[.image], let selection = image.selection {
+        if let (seq, image) = newest[.image], let selection = image.selection, let url = image.url {
             latestSelection.withLock { $0 = selection }
+            showPending(selection: selection, url: url)
             apply(seq: seq, topic: .image, image)
         }
         if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
             latestSelection.withLock { $0 = seq }
-            models.albums.recordSelection(url: selection.url ?? "")
+            if let url = selection.url { showPending(selection: seq, url: url) }
             // Still pending: with several instances one of them takes the download over once its downloader's
             // claim is gone; one process (SQLite) died during the download, so it downloads again itself.
             if let url = selection.url {
@@ -345,10 +362,10 @@ final class SharedInputs: Sendable {
         let models = models
         startList(
             .posts, fetch: { upstream.getData(endPoint: .posts, type: Post.self) }, payload: { Payload(posts: $0) },
-            list: { $0.posts }, show: { models.posts.posts.send($0) })
+            list: { $0.posts }, show: { models.posts.show($0) })
         startList(
             .albums, fetch: { upstream.getData(endPoint: .photos, type: AlbumModel.self) },
-            payload: { Payload(albums: $0) }, list: { $0.albums }, show: { models.albums.albumSubject.send($0) })
+            payload: { Payload(albums: $0) }, list: { $0.albums }, show: { models.albums.show($0) })
     }
 
     private func startList<Item: Sendable>(

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import HTTP
 import Reactive
@@ -82,6 +83,32 @@ final class EventHub: Sendable {
             })
     }
 
+    /// Subscribes once to a view model's output: each value becomes one event of `topic`, whose id is the one
+    /// its journal entry gives it (`Versioned.seq`, carried with the value) or, for a value no entry made, a
+    /// local one.
+    func attach<P: Publisher, Value: Encodable & Sendable>(_ topic: EventTopic, versioned publisher: P)
+    where P.Output == Versioned<Value>, P.Failure == Never {
+        let encoder = Self.makeEncoder()
+        keep(
+            publisher.sink { [weak self] version in
+                self?.publish(topic, journaled: Self.eventID(version.seq)) {
+                    (try? encoder.encode(version.value)).map { (Array($0), nil) }
+                }
+            })
+    }
+
+    /// `attach(_:versioned:)`, skipping `nil` (no value yet).
+    func attach<P: Publisher, Value: Encodable & Sendable>(_ topic: EventTopic, versionedOptional publisher: P)
+    where P.Output == Versioned<Value?>, P.Failure == Never {
+        attach(
+            topic, versioned: publisher.compactMap { version in version.value.map { Versioned(seq: version.seq, $0) } })
+    }
+
+    /// The event id of the journal entry `seq` (nil: no entry).
+    static func eventID(_ seq: Int64?) -> UInt64? {
+        seq.map { UInt64($0) * EventIDSource.journalBlock }
+    }
+
     /// Subscribes once to a list's snapshot: each new list becomes one event whose data are the snapshot's
     /// bytes (encoded once, shared with the `GET` answer), with its change from the previous list encoded
     /// too (for `?diff=1` clients).
@@ -127,7 +154,7 @@ final class EventHub: Sendable {
     /// Numbers, encodes (through `encode`, under the lock) and records one emission, then hands it to
     /// every loop; `recorded` gets the event's id, still under the lock (the seeded event's, when the
     /// emission is that event again). `journaled` is the id the emission's journal entry gives it, carried
-    /// with the value; without one the event takes the next id of `ids` (a pinned one, or a local one).
+    /// with the value; without one the event takes the next local id of `ids`.
     /// Emissions after `shutdown()` are dropped.
     func publish(
         _ topic: EventTopic, journaled: UInt64? = nil, encode: () -> (json: [UInt8], diff: [UInt8]?)?,
@@ -139,7 +166,7 @@ final class EventHub: Sendable {
                 if let id = state.current[topic]?.id { recorded(id) }
                 return
             }
-            let id = journaled.map { ids.next(journaled: $0) } ?? ids.next(for: topic)
+            let id = journaled.map { ids.next(journaled: $0) } ?? ids.next()
             let record = EventRecord(id: id, topic: topic, json: json, diffJSON: diff)
             state.log.append(record)
             if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }

@@ -16,48 +16,30 @@ final class EventIDSource: Sendable {
     /// Microseconds since 1970 (injected in tests).
     typealias Clock = @Sendable () -> UInt64
 
-    private struct State {
-        var last: UInt64
-        /// Ids decided elsewhere (the shared journal) for the next event of a topic.
-        var pinned: [EventTopic: UInt64] = [:]
-    }
-
     private let clock: Clock
-    private let state: Mutex<State>
+    /// The last id given.
+    private let last: Mutex<UInt64>
 
     /// Creates a source reading `clock` (the system clock by default).
     init(clock: @escaping Clock = EventIDSource.systemMicroseconds) {
         self.clock = clock
-        state = Mutex(State(last: 0))
+        last = Mutex(0)
     }
 
-    /// Creates a source for several instances: ids of journaled events are pinned by the journal
-    /// (`pin`), the others take the next number after the last id given, starting at `floor` (no clock:
+    /// Creates a source for a journal: the ids of journaled events come with their values
+    /// (`next(journaled:)`), the others take the next number after the last id given, starting at `floor` (no clock:
     /// a clock would overtake the journal's ids, which grow by one block per entry).
     init(journalFloor floor: UInt64) {
         clock = { 0 }
-        state = Mutex(State(last: floor))
+        last = Mutex(floor)
     }
 
     /// How many ids each journal entry leaves for instance-local events after it (see
     /// docs/architecture-instances.md): journal entry `n` is event id `n × 65536` on every instance.
     static let journalBlock: UInt64 = 65536
 
-    /// Runs `emit` with `id` pinned for `topic`, then forgets the pin: an entry that emits nothing (a
-    /// refused name, a failed download) leaves no id behind for the next local event.
-    func pinned(_ id: UInt64, for topic: EventTopic, _ emit: () -> Void) {
-        state.withLock { $0.pinned[topic] = id }
-        emit()
-        state.withLock { _ = $0.pinned.removeValue(forKey: topic) }
-    }
-
-    /// The next id of an event of `topic`: the pinned one if any, else above every id given before.
-    func next(for topic: EventTopic) -> UInt64 {
-        take(journaled: state.withLock { $0.pinned.removeValue(forKey: topic) })
-    }
-
     /// The id of an event whose journal entry numbered it (`journaled`, carried with the value): that id
-    /// when it is above every id given before, else the next local one (logged, as for a pin).
+    /// when it is above every id given before, else the next local one (logged).
     func next(journaled: UInt64) -> UInt64 {
         take(journaled: journaled)
     }
@@ -70,18 +52,18 @@ final class EventIDSource: Sendable {
     /// `journaled` when it is above every id given before; else (nil, or not above) the next local id.
     private func take(journaled: UInt64?) -> UInt64 {
         let now = clock()
-        return state.withLock { state in
+        return last.withLock { last in
             if let journaled {
-                if journaled > state.last {
-                    state.last = journaled
+                if journaled > last {
+                    last = journaled
                     return journaled
                 }
                 // NB: only when more than a block of local events came between two entries; the event
                 // then gets a local id (different on other instances) instead of breaking the order.
-                Log.error("event id \(journaled) of the journal is not above \(state.last); a local id is used")
+                Log.error("event id \(journaled) of the journal is not above \(last); a local id is used")
             }
-            state.last = max(state.last + 1, now)
-            return state.last
+            last = max(last + 1, now)
+            return last
         }
     }
 

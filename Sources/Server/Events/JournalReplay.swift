@@ -25,7 +25,7 @@ enum JournalReplay {
     /// the other inputs, made by the `SharedInputs` that `inputs` builds on scratch models.
     static func records(
         _ rows: [JournalRow], current: [Todo], count: Int, bytes: Int,
-        inputs: (LiveStateModels, EventIDSource) -> SharedInputs
+        inputs: (LiveStateModels, JournaledImages) -> SharedInputs
     ) -> [(record: EventRecord, json: [UInt8])] {
         let todos = records(rows, current: current, count: count, bytes: bytes)
         let others = inputRecords(rows.reversed().filter { $0.topic != "todos" }, count: count, bytes: bytes, inputs)
@@ -42,17 +42,16 @@ enum JournalReplay {
     /// The events of the input entries `rows` (oldest first): applied in order to scratch models (the
     /// embedded sets, no selection) whose emissions a scratch hub records with the entries' ids.
     private static func inputRecords(
-        _ rows: [JournalRow], count: Int, bytes: Int, _ inputs: (LiveStateModels, EventIDSource) -> SharedInputs
+        _ rows: [JournalRow], count: Int, bytes: Int, _ inputs: (LiveStateModels, JournaledImages) -> SharedInputs
     ) -> [(record: EventRecord, json: [UInt8])] {
-        guard let first = rows.first,
-            let models = try? LiveStateModels(
-                store: InMemoryTodoStore(todos: []), upstream: nil, loader: nil, scheduler: ImmediateScheduler.shared,
-                shared: true)
-        else { return [] }
-        let ids = EventIDSource(journalFloor: 0)
-        let hub = EventHub(ids: ids, bufferCount: count, bufferBytes: bytes, heartbeat: nil)
+        guard let first = rows.first else { return [] }
+        let images = JournaledImages()
+        let models = LiveStateModels(
+            todos: [], commitTodo: { _ in }, upstream: nil, loader: nil, imageLoader: images,
+            scheduler: ImmediateScheduler.shared, shared: true)
+        let hub = EventHub(ids: EventIDSource(journalFloor: 0), bufferCount: count, bufferBytes: bytes, heartbeat: nil)
         hub.attach(models, lists: ListSnapshots(models))
-        let shared = inputs(models, ids)
+        let shared = inputs(models, images)
         defer {
             shared.cancel()
             hub.shutdown()

@@ -6,7 +6,7 @@ extension Router {
     /// Seed 004's task list: `GET/POST /todos`, `GET/PUT/PATCH/DELETE /todos/:id`.
     ///
     /// A bare `GET /todos` answers bytes encoded once per change of `tasks`; every mutation goes through
-    /// `TaskListViewModel` and answers only after the store committed it.
+    /// `TaskListViewModel`'s inputs and answers only after the journal committed it.
     mutating func addTodoRoutes(_ app: App) {
         let todos = app.models.todos
         let snapshot = app.lists.todos
@@ -28,23 +28,26 @@ extension Router {
 }
 
 extension Router {
-    /// The todo writes (reads are this server's list, which follows the journal): committed with their
-    /// journal entry (SQLite or PostgreSQL) and answered once this server applied it, so a read here right
-    /// after a 2xx sees the write. An `Idempotency-Key` is kept with the write's entry on both engines, so a
-    /// repeat is answered from the first write and changes nothing.
+    /// The todo writes go through the task list's inputs (`addNewTask` for a `POST`), which judge them and
+    /// hand them on to the journal (SQLite or PostgreSQL); each is answered once this server applied its
+    /// entry, so a read here right after a 2xx sees the write. An `Idempotency-Key` is kept with the write's
+    /// entry on both engines, so a repeat is answered from the first write and changes nothing.
     fileprivate mutating func addTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
         post("/todos") { request in
             let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
-            let title = try TodoTitle.validated(body.required("title", as: String.self))
+            let title: String = try body.required("title")
             let completed = try body.optional("completed", as: Bool.self) ?? false
-            // NB: a quick refusal against this instance's list. SQLite checks again under its commit lock
-            // (exact); PostgreSQL instances adding at once may pass the limit by the writes in flight between
-            // them, a bounded overshoot.
-            guard todos.currentTasks.count < todos.maxCount else { throw TodoError.tooManyTodos(limit: todos.maxCount) }
+            // NB: the list's own check of its limit is against this instance's list. SQLite checks again under
+            // its commit lock (exact); PostgreSQL instances adding at once may pass the limit by the writes in
+            // flight between them, a bounded overshoot.
             return .later { respond in
-                journal.write(.insert(title: title, completed: completed), key: key) { result in
-                    respond(Self.answer(result, status: 201) { ["Location": "/todos/\($0.id)"] })
+                Self.refusing(respond) { () throws(TodoError) in
+                    try todos.add(
+                        title: title, completed: completed,
+                        commit: Self.committing(journal, key: key, status: 201, respond: respond) {
+                            ["Location": "/todos/\($0.id)"]
+                        })
                 }
             }
         }
@@ -52,11 +55,13 @@ extension Router {
             let id = try request.require("id", as: Int.self)
             let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
-            let title = try TodoTitle.validated(body.required("title", as: String.self))
+            let title: String = try body.required("title")
             let completed: Bool = try body.required("completed")
             return .later { respond in
-                journal.write(.update(id: id, title: title, completed: completed), key: key) { result in
-                    respond(Self.answer(result, status: 200) { _ in [:] })
+                Self.refusing(respond) { () throws(TodoError) in
+                    try todos.update(
+                        id: id, title: title, completed: completed,
+                        commit: Self.committing(journal, key: key, status: 200, respond: respond))
                 }
             }
         }
@@ -68,13 +73,13 @@ extension Router {
                 throw HTTPError.badRequest(
                     "the body names no field to change; the fields are title, completed", code: "missing_field")
             }
-            let title = try body.optional("title", as: String.self).map { title throws(TodoError) in
-                try TodoTitle.validated(title)
-            }
+            let title: String? = try body.optional("title")
             let completed: Bool? = try body.optional("completed")
             return .later { respond in
-                journal.write(.update(id: id, title: title, completed: completed), key: key) { result in
-                    respond(Self.answer(result, status: 200) { _ in [:] })
+                Self.refusing(respond) { () throws(TodoError) in
+                    try todos.update(
+                        id: id, title: title, completed: completed,
+                        commit: Self.committing(journal, key: key, status: 200, respond: respond))
                 }
             }
         }
@@ -82,11 +87,24 @@ extension Router {
             let id = try request.require("id", as: Int.self)
             let key = try request.idempotencyKey()
             return .later { respond in
-                journal.write(.delete(id: id), key: key) { result in
-                    respond(Self.answer(result, status: 204) { _ in [:] })
-                }
+                todos.delete(id: id, commit: Self.committing(journal, key: key, status: 204, respond: respond))
             }
         }
+    }
+
+    /// Commits a write into `journal` under `key` and answers `respond` with its outcome.
+    private static func committing(
+        _ journal: any Journal, key: String?, status: Int, respond: @escaping Reply.Respond,
+        headers: @escaping @Sendable (Todo) -> HTTPHeaders = { _ in [:] }
+    ) -> TaskListViewModel.Commit {
+        { write in
+            journal.write(write, key: key) { result in respond(answer(result, status: status, headers: headers)) }
+        }
+    }
+
+    /// Runs `body`, answering `respond` with its refusal if it throws (it answers through its commit otherwise).
+    private static func refusing(_ respond: Reply.Respond, _ body: () throws(TodoError) -> Void) {
+        do { try body() } catch { respond(Response(error: error)) }
     }
 
     /// The answer to a shared write: the todo as JSON (nothing for a delete), or the refusal.

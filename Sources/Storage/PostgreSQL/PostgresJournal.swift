@@ -1,4 +1,4 @@
-import Domain
+package import Domain
 import Foundation
 import HTTP
 package import LibEvent

@@ -1,4 +1,4 @@
-import Domain
+package import Domain
 import HTTP
 import Synchronization
 

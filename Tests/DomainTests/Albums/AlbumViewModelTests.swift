@@ -101,4 +101,21 @@ private let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0])
     @Test func albumLookupStillFindsByIndex() {
         #expect(AlbumViewModel(albums: EmbeddedData.albums).album(id: 1)?.id == 1)
     }
+
+    @Test func committedListsAndSettledImagesCarryTheirJournalIds() {
+        let model = AlbumViewModel(albums: [])
+        let lists = EventHistory(model.albumVersions.map { "\($0.seq.map(String.init) ?? "-") \($0.value.count)" })
+        let images = EventHistory(
+            model.imageVersions.compactMap { version in
+                version.value.map { "\(version.seq.map(String.init) ?? "-") \($0.url)" }
+            })
+        model.committedAlbums.send(Committed(seq: 3, change: nil))
+        #expect(model.albumSubject.value == EmbeddedData.albums)
+        let image = AlbumImage(url: "/a.png", contentType: "image/png", data: [1, 2, 3])
+        model.settle(url: "/a.png", image: image, failure: nil, seq: 9)
+        model.settle(url: "/b.png", image: nil, failure: "gone", seq: 10)  // a failure keeps the image
+        #expect(lists.all == ["- 0", "3 \(EmbeddedData.albums.count)"])
+        #expect(images.all == ["9 /a.png"])
+        #expect(model.imageSubject.value == image)
+    }
 }

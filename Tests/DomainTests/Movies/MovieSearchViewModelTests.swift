@@ -81,4 +81,29 @@ import Testing
         #expect(history.all == [nil, "alien", "matrix"])
         #expect(model.results.value?.results.map(\.title) == ["The Matrix"])
     }
+
+    @Test func aCommittedKeywordIsSearchedAndItsAnswerCarriesTheJournalId() {
+        let model = MovieSearchViewModel(scheduler: scheduler, searchesHere: false)
+        let debounced = EventHistory(model.debouncedKeyword)
+        let versions = EventHistory(
+            model.resultVersions.compactMap { version in
+                version.value.map { "\(version.seq.map(String.init) ?? "-") \($0.expression)" }
+            })
+        model.keyword = "alien"
+        scheduler.advance(by: .milliseconds(600))
+        // Not searched here: the debounced keyword waits for the journal.
+        #expect(debounced.all == ["alien"])
+        #expect(model.results.value == nil)
+        model.committed.send(Committed(seq: 40, change: "alien"))
+        #expect(model.results.value?.expression == "alien")
+        #expect(versions.all == ["40 alien"])
+    }
+
+    @Test func searchedHereTheAnswerCarriesNoJournalId() {
+        let model = MovieSearchViewModel(scheduler: scheduler)
+        let seqs = EventHistory(model.resultVersions.compactMap { $0.value == nil ? nil : $0.seq ?? -1 })
+        model.keyword = "matrix"
+        scheduler.advance(by: .milliseconds(600))
+        #expect(seqs.all == [-1])
+    }
 }

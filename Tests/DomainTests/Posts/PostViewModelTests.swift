@@ -67,4 +67,15 @@ import Testing
         let model = PostViewModel(posts: [])
         #expect(model.posts.value.isEmpty)
     }
+
+    @Test func aCommittedListIsShownWithItsJournalIdAndNilMeansTheEmbeddedSet() {
+        let model = PostViewModel(posts: [])
+        let versions = EventHistory(model.versions.map { "\($0.seq.map(String.init) ?? "-") \($0.value.count)" })
+        let one = Post(userId: 1, id: 1, title: "t", body: "b")
+        model.committed.send(Committed(seq: 5, change: [one]))
+        #expect(model.posts.value == [one])
+        model.committed.send(Committed(seq: 6, change: nil))
+        #expect(model.posts.value == EmbeddedData.posts)
+        #expect(versions.all == ["- 0", "5 1", "6 \(EmbeddedData.posts.count)"])
+    }
 }

@@ -29,16 +29,16 @@ import Testing
         #expect([a, b, c] == [500, 501, 900])
     }
 
-    @Test func aPinUsedOrNotIsGoneAfterItsEntry() {
-        let ids = EventIDSource(journalFloor: 10 * EventIDSource.journalBlock)
-        var used: [UInt64] = []
-        ids.pinned(11 * EventIDSource.journalBlock, for: .frameworks) {}  // an entry that emitted nothing
-        ids.pinned(12 * EventIDSource.journalBlock, for: .todos) { used.append(ids.next(for: .todos)) }
-        // The next local events take the numbers after the last id given, not the unused pin.
-        used.append(ids.next(for: .frameworks))
-        used.append(ids.next(for: .todos))
-        let entry: UInt64 = 12 * 65536
-        #expect(used == [entry, entry + 1, entry + 2])
+    @Test func localIdsFollowTheLastIdGivenWhetherLocalOrJournaled() {
+        let block = EventIDSource.journalBlock
+        let ids = EventIDSource(journalFloor: 10 * block)
+        let local = ids.next()
+        // An entry that emitted nothing (entry 11: a refused name) leaves no id behind.
+        let entry = ids.next(journaled: 12 * block)
+        let after = [ids.next(), ids.next()]
+        #expect(local == 10 * block + 1)
+        #expect(entry == 12 * block)
+        #expect(after == [12 * block + 1, 12 * block + 2])
     }
 
     @Test func aJournaledIdCarriedWithItsValueIsTheEventsIdAndNeverGoesBack() {
