@@ -1,6 +1,8 @@
 """Several `livestate` processes on one throw-away PostgreSQL (scripts/pg-test-cluster)."""
 
+import glob
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -56,6 +58,13 @@ def three(cluster, binary):
     for server in servers:
         if server.alive():
             server.stop()
+
+
+def psql(uri, sql):
+    """The output of one SQL statement run by psql against `uri` (tuples only, unaligned)."""
+    candidates = [shutil.which("psql")] + sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"), reverse=True)
+    binary = next(path for path in candidates if path)
+    return subprocess.run([binary, "-d", uri, "-tAc", sql], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def events_until(client, done, timeout=20, topic=None):

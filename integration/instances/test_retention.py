@@ -5,22 +5,13 @@ Retention is made small with the operator option `--journal-retention`; the rete
 an instance starts and then every minute, so a third instance started after the writes prunes them.
 """
 
-import glob
 import os
-import shutil
 import signal
-import subprocess
 
-from conftest import events_until
+from conftest import events_until, psql
 from livestate import Server, SSEClient, wait_until
 
 RETENTION = ("--journal-retention", "10")
-
-
-def psql(uri, sql):
-    candidates = [shutil.which("psql")] + sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"), reverse=True)
-    binary = next(path for path in candidates if path)
-    return subprocess.run([binary, "-d", uri, "-tAc", sql], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def listed(server):

@@ -16,13 +16,18 @@ package struct DocumentEntry: Sendable, Equatable {
     package var id: DocumentID?
     /// The whole item after the change; nil when it was deleted.
     package var document: JSONObject?
+    /// False for a change a server makes to catch up with its database, not one of the journal's entries
+    /// (a server that missed entries retention deleted takes the items as they are): its event takes an id
+    /// of that server's own, after `seq`'s.
+    package var isJournaled: Bool
 
-    /// The entry `seq` of `resource`.
-    package init(seq: Int64, resource: String, id: DocumentID?, document: JSONObject?) {
+    /// The entry `seq` of `resource` (or, not `isJournaled`, a catch-up change at `seq`).
+    package init(seq: Int64, resource: String, id: DocumentID?, document: JSONObject?, isJournaled: Bool = true) {
         self.seq = seq
         self.resource = resource
         self.id = id
         self.document = document
+        self.isJournaled = isJournaled
     }
 }
 

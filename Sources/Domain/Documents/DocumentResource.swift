@@ -31,6 +31,8 @@ package final class DocumentResource: Sendable {
         package var change: DocumentChange
         /// The bytes of the whole list (or object) once it applied, without encoding it.
         package var encodedSize: Int
+        /// Whether it is a journal entry (`DocumentEntry.isJournaled`), whose event takes `seq`'s id.
+        package var isJournaled = true
     }
 
     /// The resource's name: its path segment and its `/events` topic.
@@ -102,7 +104,9 @@ package final class DocumentResource: Sendable {
         let applied: Applied? = state.withLock { items in
             guard let change = items.apply(entry, singular: kind == .singular) else { return nil }
             items.lastSeq = entry.seq
-            return Applied(seq: entry.seq, change: change, encodedSize: items.encodedSize(singular: kind == .singular))
+            return Applied(
+                seq: entry.seq, change: change, encodedSize: items.encodedSize(singular: kind == .singular),
+                isJournaled: entry.isJournaled)
         }
         // NB: sent outside the lock: a subscriber may read `items` or `bytes`.
         if let applied { output.send(applied) }

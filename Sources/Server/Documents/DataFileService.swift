@@ -149,7 +149,7 @@ final class DataFileService: Sendable {
         writesBack = false
         let database: PostgresDocumentJournal
         do {
-            database = try PostgresDocumentJournal(uri: uri)
+            database = try PostgresDocumentJournal(uri: uri, retention: configuration.journalRetention)
         } catch {
             throw DataFileError("cannot start the PostgreSQL connection: \(error)")
         }

@@ -173,7 +173,13 @@ final class DocumentStore: Sendable {
                         error: HTTPError(
                             504, "storage_outcome_unknown",
                             "\(reason); the change may have been stored: read the item to see"))
+                case .behind:
+                    Response(
+                        error: HTTPError(
+                            503, "storage_unavailable",
+                            "this server is catching up with the database; nothing was changed, try again"))
                 }
+            if case .behind = error { takeCurrent() }
             if planRan {
                 for (index, _) in planned { responses[index] = refusal }
             } else {
@@ -213,7 +219,14 @@ final class DocumentStore: Sendable {
             catchUpQueued.withLock { $0 = false }
             while true {
                 let after = appliedSeq.withLock { $0 }
-                guard let entries = try? journal.committed(after: after, limit: 1000) else { return }
+                let entries: [DocumentEntryRecord]
+                do throws(DocumentJournalFailure) {
+                    entries = try journal.committed(after: after, limit: 1000)
+                } catch {
+                    // NB: unavailable: the next announcement or poll tries again.
+                    if case .behind = error { takeCurrent() }
+                    return
+                }
                 applyCommitted(entries)
                 if entries.count < 1000 { return }
             }
@@ -223,22 +236,72 @@ final class DocumentStore: Sendable {
     /// Sends the entries of other servers into the view models, in order (the ones applied already skipped).
     private func applyCommitted(_ records: [DocumentEntryRecord]) {
         for record in records where record.seq > appliedSeq.withLock({ $0 }) {
-            guard let resource = byName[record.resource] else { continue }
-            var document: JSONObject?
-            if let body = record.body {
-                guard case .object(let object)? = try? JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
-                    Log.error("data file journal: entry \(record.seq) does not hold an object; skipped")
-                    continue
-                }
-                document = object
-            }
-            let id: DocumentID? =
-                resource.kind == .singular ? nil : DocumentID(pathSegment: record.key).withValue(document?[idField])
-            if case .integer(let number)? = id?.value {
-                counters.withLock { $0.maxID[record.resource] = max($0.maxID[record.resource] ?? 0, number) }
-            }
-            apply(DocumentEntry(seq: record.seq, resource: record.resource, id: id, document: document))
+            if let entry = entry(record) { apply(entry) }
         }
+    }
+
+    /// `record` as an entry of its resource (nil, logged, when its item is not an object or its resource
+    /// is not served); counts its numeric id for the next new id.
+    private func entry(_ record: DocumentEntryRecord, isJournaled: Bool = true) -> DocumentEntry? {
+        guard let resource = byName[record.resource] else { return nil }
+        var document: JSONObject?
+        if let body = record.body {
+            guard case .object(let object)? = try? JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
+                Log.error("data file journal: entry \(record.seq) does not hold an object; skipped")
+                return nil
+            }
+            document = object
+        }
+        let id: DocumentID? =
+            resource.kind == .singular ? nil : DocumentID(pathSegment: record.key).withValue(document?[idField])
+        if case .integer(let number)? = id?.value {
+            counters.withLock { $0.maxID[record.resource] = max($0.maxID[record.resource] ?? 0, number) }
+        }
+        return DocumentEntry(
+            seq: record.seq, resource: record.resource, id: id, document: document, isJournaled: isJournaled)
+    }
+
+    /// This server missed entries that retention deleted (it was away longer than the journal keeps them):
+    /// it takes the items as the database holds them after its newest entry, sending each difference into
+    /// its view model as a catch-up change (not a journal entry: its event takes an id of this server's),
+    /// and follows on from that entry. An item that differs only in member order counts as a difference;
+    /// a new item goes to the end of its collection. On the commit queue.
+    private func takeCurrent() {
+        let current: (seq: Int64, resources: [DocumentRows])
+        do throws(DocumentJournalFailure) {
+            current = try journal.current()
+        } catch {
+            return Log.warning("data file journal: \(error.description); the next catch-up tries again")
+        }
+        let after = appliedSeq.withLock { $0 }
+        Log.warning(
+            "data file journal: entries after \(after) were deleted by retention before this server applied them; "
+                + "taking the items as they are at entry \(current.seq)")
+        var changes = 0
+        for rows in current.resources {
+            guard let resource = byName[rows.name], resource.kind == rows.kind else { continue }
+            let held = resource.items
+            var inDatabase = Set<String>()
+            for (key, body) in rows.items {
+                inDatabase.insert(key)
+                let now = resource.kind == .singular ? held.singular : held.document(DocumentID(pathSegment: key))
+                guard now?.bytes != Array(body.utf8) else { continue }
+                let record = DocumentEntryRecord(seq: current.seq, resource: rows.name, key: key, body: body)
+                if let change = entry(record, isJournaled: false) {
+                    apply(change)
+                    changes += 1
+                }
+            }
+            guard resource.kind == .collection else { continue }
+            for document in held.documents {
+                guard let id = document.id, !inDatabase.contains(id.key) else { continue }
+                apply(DocumentEntry(seq: current.seq, resource: rows.name, id: id, document: nil, isJournaled: false))
+                changes += 1
+            }
+        }
+        // NB: nothing differed: the entry's id is reached all the same.
+        apply(DocumentEntry(seq: current.seq, resource: "", id: nil, document: nil, isJournaled: false))
+        Log.info("data file journal: \(changes) item(s) taken from the database; following from entry \(current.seq)")
     }
 
     /// Sends a committed entry into its view model (its event takes the entry's journal id, which the

@@ -21,8 +21,10 @@ extension EventHub {
         }
         keep(
             resource.changes.sink { [weak self] applied in
+                // NB: a catch-up change is no journal entry: its event takes an id of this server's.
+                let journaled = applied.isJournaled ? UInt64(max(0, applied.seq)) * EventIDSource.journalBlock : nil
                 self?.publish(
-                    topic, journaled: UInt64(max(0, applied.seq)) * EventIDSource.journalBlock,
+                    topic, journaled: journaled,
                     encode: {
                         guard topic.isCollection else { return (resource.bytes, nil) }
                         let diff = Self.diff(applied.change)

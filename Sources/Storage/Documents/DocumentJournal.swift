@@ -23,8 +23,13 @@ package protocol DocumentJournal: Sendable {
     ) throws(DocumentJournalFailure) -> [Int64]
 
     /// The entries committed after `seq`, oldest first, up to `limit` of them (what a server that follows
-    /// other servers' commits applies).
+    /// other servers' commits applies); `.behind` when retention deleted some of them.
     func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord]
+
+    /// Every resource's items as they are after the newest entry, and that entry's id: what a server that
+    /// fell `.behind` takes instead of the entries it missed. An SQLite journal (one server, which applies
+    /// every entry it commits) has no such read and throws `.unavailable`.
+    func current() throws(DocumentJournalFailure) -> (seq: Int64, resources: [DocumentRows])
 }
 
 /// Why a batch of a data file's writes was not committed, or may not have been.
@@ -34,11 +39,15 @@ package enum DocumentJournalFailure: Error, Equatable, Sendable, CustomStringCon
     /// The commit was sent and its outcome is unknown: it may be applied once the database answers again
     /// (504 `storage_outcome_unknown`, never a 503).
     case outcomeUnknown(String)
+    /// Retention deleted entries this server has not applied (those below `prunedBelow`): it was away longer
+    /// than the journal keeps them, and takes the items as they are (`current`) instead.
+    case behind(prunedBelow: Int64)
 
     /// The engine's explanation.
     package var description: String {
         switch self {
         case .unavailable(let reason), .outcomeUnknown(let reason): reason
+        case .behind(let below): "entries below \(below) were deleted by retention before this server applied them"
         }
     }
 }

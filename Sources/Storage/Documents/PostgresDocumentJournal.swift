@@ -14,6 +14,9 @@ import Synchronization
 /// - `livestate_doc_entries`: one row per committed change (`seq`: commit order, the event id's base; body
 ///   NULL for a delete), which the other servers read after a `NOTIFY livestate_documents`.
 /// - `livestate_doc_seed`: one row once a file filled the database.
+/// - `livestate_doc_pruned`: where retention's deletions end: the entries below `below` may be gone. Every
+///   60 s one server deletes all but the newest `retention` entries; a server that finds it missed deleted
+///   entries (it was away that long) reads the items as they are instead (`current`).
 ///
 /// Items are text, not `jsonb`: text keeps each item byte-exact (member order, number spelling) as the file
 /// and the clients wrote it; `jsonb` would reorder members and respell numbers, and the server never queries
@@ -51,10 +54,15 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     private var stopped = false
     private var onCommitted: (@Sendable () -> Void)?
     private var followTimer: LoopTimer?
+    private var pruneTimer: LoopTimer?
+    /// How many of the newest entries retention keeps (`--journal-retention`).
+    private let retention: Int64
 
-    /// A journal of the database at `uri` on a loop of its own; nothing is sent until `start`.
-    package init(uri: String) throws(LibEventError) {
+    /// A journal of the database at `uri` on a loop of its own that keeps the newest `retention` entries;
+    /// nothing is sent until `start`.
+    package init(uri: String, retention: Int = 100_000) throws(LibEventError) {
         self.uri = uri
+        self.retention = Int64(max(1, retention))
         loop = try EventLoop(name: "livestate-postgres-documents")
         loop.run()
     }
@@ -111,27 +119,34 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 session, "INSERT INTO livestate_doc_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq",
                 until: deadline)
             guard let seq = marker.integer() else { throw PostgresError(.refused, "no journal id was given") }
-            let kinds = try step(
-                session, "SELECT name, kind FROM livestate_doc_resources ORDER BY position", until: deadline)
-            let items = try step(
-                session, "SELECT resource, key, body FROM livestate_doc_items ORDER BY resource, place",
-                until: deadline)
+            let state = try readResources(session, until: deadline)
             try step(session, "COMMIT", until: deadline)
-            var byName: [String: [(key: String, body: String)]] = [:]
-            for row in items.rows {
-                guard let resource = row[0], let key = row[1], let body = row[2] else { continue }
-                byName[resource, default: []].append((key, body))
-            }
-            let state = kinds.rows.compactMap { row -> DocumentRows? in
-                guard let name = row[0], let kind = row[1].flatMap(DocumentResource.Kind.init(rawValue:)) else {
-                    return nil
-                }
-                return DocumentRows(name: name, kind: kind, items: byName[name] ?? [])
-            }
             return Start(seq: seq, seeded: seeded, resources: state)
         } catch {
             abandon(session)
             throw error
+        }
+    }
+
+    /// The resources, in the file's order, with their items in their collection's order (in `session`'s
+    /// transaction).
+    private func readResources(_ session: PostgresConnection, until deadline: DispatchTime) throws(PostgresError)
+        -> [DocumentRows]
+    {
+        let kinds = try step(
+            session, "SELECT name, kind FROM livestate_doc_resources ORDER BY position", until: deadline)
+        let items = try step(
+            session, "SELECT resource, key, body FROM livestate_doc_items ORDER BY resource, place", until: deadline)
+        var byName: [String: [(key: String, body: String)]] = [:]
+        for row in items.rows {
+            guard let resource = row[0], let key = row[1], let body = row[2] else { continue }
+            byName[resource, default: []].append((key, body))
+        }
+        return kinds.rows.compactMap { row -> DocumentRows? in
+            guard let name = row[0], let kind = row[1].flatMap(DocumentResource.Kind.init(rawValue:)) else {
+                return nil
+            }
+            return DocumentRows(name: name, kind: kind, items: byName[name] ?? [])
         }
     }
 
@@ -170,12 +185,26 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     }
 
     /// Calls `committed` (on the journal's loop) whenever another server may have committed entries: on
-    /// each `NOTIFY`, after each reconnect (a notification sent meanwhile is lost), and every 2 s.
+    /// each `NOTIFY`, after each reconnect (a notification sent meanwhile is lost), and every 2 s. Starts
+    /// retention too: 5 s from now, then every 60 s.
     package func follow(_ committed: @escaping @Sendable () -> Void) {
         loop.execute { [self] in
             onCommitted = committed
             followTimer = loop.schedule(after: 2, repeating: 2) { [weak self] in self?.onCommitted?() }
+            // NB: the statement blocks its caller until the loop answers: it runs off the loop.
+            pruneTimer = loop.schedule(after: 5, repeating: 60) { [weak self] in
+                guard let self else { return }
+                DispatchQueue.global().async { self.prune() }
+            }
             committed()
+        }
+    }
+
+    /// Deletes all but the newest `retention` entries and records where the deletions end (one server at a
+    /// time: the others skip their turn while one holds the lock).
+    private func prune() {
+        if case .failure(let error) = script(Self.pruneStatement(keep: retention), until: .now() + 10) {
+            Log.warning("postgres: the data file's journal was not pruned (\(error)); trying again in 60 s")
         }
     }
 
@@ -185,6 +214,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             stopped = true
             followTimer?.cancel()
             followTimer = nil
+            pruneTimer?.cancel()
+            pruneTimer = nil
             onCommitted = nil
             connection?.close("shutting down")
             connection = nil
@@ -210,10 +241,15 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         } catch {
             throw .unavailable("PostgreSQL is unreachable: \(error.message)")
         }
+        var behind: Int64?
         do throws(PostgresError) {
             try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: statements)
-            let others = try Self.records(step(session, Self.entriesAfter, [String(seq), "100000"], until: statements))
-            let writes = plan(others)
+            let found = Self.records(try step(session, Self.entriesAfter, [String(seq), "100000"], until: statements))
+            if let below = found.prunedBelow, seq + 1 < below {
+                behind = below
+                throw PostgresError(.refused, "entries this server has not applied were deleted")
+            }
+            let writes = plan(found.entries)
             guard !writes.isEmpty else {
                 try step(session, "COMMIT", until: statements)
                 return []
@@ -230,6 +266,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             try step(session, Self.keepAndNotify, [batch, Self.channel], until: statements)
         } catch {
             abandon(session)
+            if let behind { throw .behind(prunedBelow: behind) }
             throw .unavailable("PostgreSQL did not take the change: \(error.message)")
         }
         switch wait(for: session, "COMMIT", until: statements) {
@@ -245,8 +282,33 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord] {
         switch wait(for: nil, Self.entriesAfter, [String(seq), String(limit)], until: .now() + 3) {
-        case .success(let rows): return Self.records(rows)
+        case .success(let rows):
+            let found = Self.records(rows)
+            if let below = found.prunedBelow, seq + 1 < below { throw .behind(prunedBelow: below) }
+            return found.entries
         case .failure(let error): throw .unavailable(error.message)
+        }
+    }
+
+    package func current() throws(DocumentJournalFailure) -> (seq: Int64, resources: [DocumentRows]) {
+        let deadline = DispatchTime.now() + 10
+        do throws(PostgresError) {
+            let session = try begin(until: deadline)
+            do throws(PostgresError) {
+                // NB: under the writers' lock: the items are those of the newest entry, and none is half written.
+                try step(session, "SET LOCAL statement_timeout = 0", until: deadline)
+                try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: deadline)
+                let newest = try step(
+                    session, "SELECT coalesce(max(seq), 0) FROM livestate_doc_entries", until: deadline)
+                let resources = try readResources(session, until: deadline)
+                try step(session, "COMMIT", until: deadline)
+                return (newest.integer() ?? 0, resources)
+            } catch {
+                abandon(session)
+                throw error
+            }
+        } catch {
+            throw .unavailable("PostgreSQL did not answer with the items: \(error.message)")
         }
     }
 
@@ -271,11 +333,30 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     // MARK: Statements
 
-    /// The entries after `$1` (the start markers left out), oldest first, at most `$2`.
+    /// The entries after `$1` (the start markers left out), oldest first, at most `$2`, each with where
+    /// retention's deletions end; with no entry, one row of that alone.
     static let entriesAfter = """
-        SELECT seq, resource, key, body FROM livestate_doc_entries
-        WHERE seq > $1::bigint AND resource <> '' ORDER BY seq LIMIT $2::int
+        WITH pruned AS (SELECT coalesce(max(below), 0) AS below FROM livestate_doc_pruned)
+        SELECT e.seq, e.resource, e.key, e.body, pruned.below FROM pruned LEFT JOIN LATERAL (
+            SELECT seq, resource, key, body FROM livestate_doc_entries
+            WHERE seq > $1::bigint AND resource <> '' ORDER BY seq LIMIT $2::int
+        ) e ON true ORDER BY e.seq
         """
+
+    /// Retention: one server at a time (the others skip their turn) deletes all but the newest `keep`
+    /// entries, under the writers' lock (so no batch reads the entries while they go), and records where the
+    /// deletions end.
+    static func pruneStatement(keep: Int64) -> String {
+        """
+        WITH lock AS (SELECT pg_try_advisory_xact_lock(\(writeLock)) AS held),
+        horizon AS (
+            SELECT max(seq) - \(keep) + 1 AS below FROM livestate_doc_entries, lock WHERE lock.held GROUP BY lock.held
+        ),
+        gone AS (DELETE FROM livestate_doc_entries USING horizon WHERE seq < horizon.below RETURNING seq)
+        INSERT INTO livestate_doc_pruned (below) SELECT max(seq) + 1 FROM gone HAVING count(*) > 0
+        ON CONFLICT (only_row) DO UPDATE SET below = greatest(livestate_doc_pruned.below, excluded.below)
+        """
+    }
 
     /// A batch's entries (`$1`: `batch`'s rows, each entry's id as the number), and the items of every key the batch
     /// deleted (a key deleted then written again in one batch goes to the end of its collection, as in memory).
@@ -330,6 +411,10 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             body TEXT,
             committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
         );
+        CREATE TABLE IF NOT EXISTS livestate_doc_pruned (
+            only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+            below BIGINT NOT NULL
+        );
         CREATE TABLE IF NOT EXISTS livestate_doc_seed (
             only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
             source TEXT NOT NULL,
@@ -337,12 +422,14 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         );
         """
 
-    private static func records(_ rows: PostgresRows) -> [DocumentEntryRecord] {
-        rows.rows.indices.compactMap { index in
+    /// The entries of `entriesAfter`'s rows, and where retention's deletions end.
+    private static func records(_ rows: PostgresRows) -> (entries: [DocumentEntryRecord], prunedBelow: Int64?) {
+        let entries = rows.rows.indices.compactMap { index -> DocumentEntryRecord? in
             guard let seq = rows.integer(index, 0), let resource = rows.rows[index][1], let key = rows.rows[index][2]
             else { return nil }
             return DocumentEntryRecord(seq: seq, resource: resource, key: key, body: rows.rows[index][3])
         }
+        return (entries, rows.rows.isEmpty ? nil : rows.integer(0, 4))
     }
 
     /// `rows` as a JSON array of arrays of strings (nil: null), the parameter `json_array_elements` reads.

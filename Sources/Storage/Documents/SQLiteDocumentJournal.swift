@@ -162,4 +162,12 @@ package struct DocumentEntryRecord: Sendable {
     package var key: String
     /// The item after the change; nil for a delete.
     package var body: String?
+
+    /// The entry `seq` of `resource`: the item `key` becomes `body` (nil: deleted).
+    package init(seq: Int64, resource: String, key: String, body: String?) {
+        self.seq = seq
+        self.resource = resource
+        self.key = key
+        self.body = body
+    }
 }
