@@ -3,6 +3,8 @@ queries in json-server's language; after each write every live client's result, 
 equals a fresh GET of the same URL, item for item and in order, and holds no item outside its query."""
 import json
 import random
+import threading
+import time
 
 from livestate import LiveClient, SSEClient
 
@@ -99,3 +101,36 @@ def test_a_large_collection_refuses_an_expensive_live_query_cleanly_and_serves_t
         assert body["total"] == 60_000 and [item["id"] for item in body["items"]] == [1]
     finally:
         client.close()
+
+
+def test_the_first_filter_on_a_large_collection_holds_no_loop(data_file, serve):
+    # Over 16 MB the first equality filter on a field builds its index by parsing every item: that is done
+    # on a worker, so the one loop (`--threads 1`) answers other requests meanwhile, and writes go on.
+    posts = [{"id": i, "userId": i % 100, "title": f"post {i} " + "lorem ipsum " * 4, "body": "x" * 220}
+             for i in range(1, 100_001)]
+    path = data_file({"posts": posts})
+    assert path.stat().st_size > 16 << 20
+    server = serve(path, "--threads", "1")
+    finished = {}
+
+    def filtered():
+        status, headers, body = server.call("GET", "/posts?userId=3&_limit=2")
+        finished["filtered"] = time.monotonic()
+        finished["answer"] = (status, headers, body)
+
+    worker = threading.Thread(target=filtered)
+    worker.start()
+    time.sleep(0.05)
+    status, _, item = server.call("GET", "/posts/5")
+    finished["item"] = time.monotonic()
+    created = server.call("POST", "/posts", {"userId": 3, "title": "written during the build"})
+    worker.join(60)
+    assert status == 200 and item["id"] == 5
+    assert created[0] == 201
+    assert finished["item"] < finished["filtered"], "the item waited for the index build"
+    status, headers, body = finished["answer"]
+    assert status == 200 and [post["id"] for post in body] == [3, 103]
+    assert headers["x-total-count"] == "1000" or headers["x-total-count"] == "1001"
+    # The index files the write made during its build.
+    status, headers, body = server.call("GET", "/posts?userId=3&_start=1000")
+    assert status == 200 and [post["title"] for post in body] == ["written during the build"]

@@ -96,8 +96,28 @@ package final class DocumentResource: Sendable {
     /// The items whose value at `path` reads as one of `texts` (JavaScript's `String(value)`; null and
     /// missing never), in the collection's order: an equality filter answered from an index of that field,
     /// built on first use and kept in step with every write (at most `maxIndexes` fields at once).
+    ///
+    /// NB: the first use builds the index under the items' lock; on a collection whose items keep no tree
+    /// (`keepsTrees` false) that parses every item, so the server calls `buildIndex` first, off its loops.
     package func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
         state.withLock { items in items.documents(whereValueAt: path, isOneOf: texts) }
+    }
+
+    /// Whether the first equality filter on `path` would cost a pass that parses every item: the collection
+    /// is large (its items keep their bytes alone) and has no index of that field yet.
+    package func needsIndexBuild(at path: [String]) -> Bool {
+        state.withLock { !$0.keepsTreesNow && !$0.hasIndex(at: path) }
+    }
+
+    /// Builds the index of the field at `path` without holding the items' lock, so reads and writes of the
+    /// collection go on meanwhile: the items as they were when it started are indexed, then the slots
+    /// written since are filed again under the lock. An index built across a renumbering of the slots (many
+    /// deletes) is dropped; the next filter builds it under the lock.
+    package func buildIndex(at path: [String]) {
+        let start = state.withLock { $0.beginIndexBuild(at: path) }
+        guard let start else { return }
+        let built = DocumentItems.index(of: start.slots, at: path)
+        state.withLock { $0.finishIndexBuild(start, built: built) }
     }
 
     private func apply(_ entry: DocumentEntry) {
@@ -135,6 +155,20 @@ package struct DocumentItems: Sendable {
     fileprivate var lastSeq: Int64 = 0
     /// The sum of the items' JSON sizes, kept with every change.
     private var itemBytes = 0
+    /// How many times the slots were renumbered (`compact`): an index built across it files wrong slots.
+    private var renumberings = 0
+    /// The index builds under way outside the lock (`DocumentResource.buildIndex`), by token: the slots
+    /// written since each started, to be filed again when it is done.
+    private var builds: [Int: Set<Int>] = [:]
+    private var nextBuild = 0
+
+    /// An index build under way: its token, field, the slots it indexes and when they were numbered.
+    package struct IndexBuild: Sendable {
+        fileprivate var token: Int
+        fileprivate var path: [String]
+        fileprivate var slots: [StoredDocument?]
+        fileprivate var renumberings: Int
+    }
 
     init(_ documents: [StoredDocument]) {
         slots.reserveCapacity(documents.count)
@@ -198,6 +232,7 @@ package struct DocumentItems: Sendable {
             slots[slot] = stored
             changed()
             reindex(slot, from: old, to: stored)
+            written(slot)
             return .updated(stored)
         }
         let stored = StoredDocument(id: id, object: object, keepsTree: keepsTrees)
@@ -206,15 +241,70 @@ package struct DocumentItems: Sendable {
         itemBytes += stored.bytes.count
         changed()
         reindex(slots.count - 1, from: nil, to: stored)
+        written(slots.count - 1)
         return .inserted(stored)
     }
 
     /// Whether a new item keeps its tree (`StoredDocument.treeLimit`).
     private var keepsTrees: Bool { itemBytes <= StoredDocument.treeLimit }
 
+    /// `keepsTrees`, for the resource's readers.
+    fileprivate var keepsTreesNow: Bool { keepsTrees }
+
+    /// Whether an index of `path` is built.
+    fileprivate func hasIndex(at path: [String]) -> Bool { indexes[path] != nil }
+
     private mutating func changed() {
         cachedBytes = nil
         cachedDocuments = nil
+    }
+
+    /// Notes that `slot` was written, for the index builds under way.
+    private mutating func written(_ slot: Int) {
+        for token in Array(builds.keys) { builds[token]?.insert(slot) }
+    }
+
+    /// Starts a build of the index of `path` outside the lock (nil: it exists already).
+    fileprivate mutating func beginIndexBuild(at path: [String]) -> IndexBuild? {
+        guard indexes[path] == nil else { return nil }
+        nextBuild += 1
+        builds[nextBuild] = []
+        return IndexBuild(token: nextBuild, path: path, slots: slots, renumberings: renumberings)
+    }
+
+    /// Files `built` (the index of `build.slots`) as the index of its field, after filing again the slots
+    /// written since the build started; dropped when the slots were renumbered meanwhile or another build
+    /// of the field finished first.
+    fileprivate mutating func finishIndexBuild(_ build: IndexBuild, built: [String: [Int]]) {
+        let written = builds.removeValue(forKey: build.token) ?? []
+        guard build.renumberings == renumberings, indexes[build.path] == nil else { return }
+        var index = built
+        for slot in written.sorted() {
+            let old = slot < build.slots.count ? build.slots[slot]?.object : nil
+            if let oldText = old.flatMap({ Self.indexedText(of: $0, at: build.path) }), var filed = index[oldText] {
+                let position = Self.position(of: slot, in: filed)
+                if position < filed.count, filed[position] == slot { filed.remove(at: position) }
+                index[oldText] = filed.isEmpty ? nil : filed
+            }
+            if let new = slots[slot]?.object, let newText = Self.indexedText(of: new, at: build.path) {
+                var filed = index[newText] ?? []
+                let position = Self.position(of: slot, in: filed)
+                if position == filed.count || filed[position] != slot { filed.insert(slot, at: position) }
+                index[newText] = filed
+            }
+        }
+        if indexes.count >= Self.maxIndexes { indexes.removeAll() }
+        indexes[build.path] = index
+    }
+
+    /// The index of the field at `path` over `slots`: each value's text → the slots holding it, in order.
+    static func index(of slots: [StoredDocument?], at path: [String]) -> [String: [Int]] {
+        var index: [String: [Int]] = [:]
+        for (slot, document) in slots.enumerated() {
+            guard let object = document?.object, let text = indexedText(of: object, at: path) else { continue }
+            index[text, default: []].append(slot)
+        }
+        return index
     }
 
     /// Files the item now in `slot` (in place of `old`) in the field indexes, so that a write costs a parse
@@ -263,12 +353,7 @@ package struct DocumentItems: Sendable {
     fileprivate mutating func documents(whereValueAt path: [String], isOneOf texts: [String]) -> [StoredDocument] {
         if indexes[path] == nil {
             if indexes.count >= Self.maxIndexes { indexes.removeAll() }
-            var index: [String: [Int]] = [:]
-            for (slot, document) in slots.enumerated() {
-                guard let object = document?.object, let text = Self.indexedText(of: object, at: path) else { continue }
-                index[text, default: []].append(slot)
-            }
-            indexes[path] = index
+            indexes[path] = Self.index(of: slots, at: path)
         }
         let index = indexes[path] ?? [:]
         var found: [Int] = []
@@ -280,6 +365,7 @@ package struct DocumentItems: Sendable {
     /// Drops the empty slots (after many deletes), renumbering the index.
     private mutating func compact() {
         slots = slots.compactMap { $0 }
+        renumberings += 1
         indexes.removeAll()
         positions.removeAll(keepingCapacity: true)
         for (slot, document) in slots.enumerated() {

@@ -9,7 +9,7 @@ extension Router {
     /// `GET /db`. Every write goes through the `DocumentStore` and is answered once committed; with
     /// `--read-only` no write route exists, so the table answers 405 with `Allow`.
     mutating func addDocumentRoutes(
-        _ service: DataFileService, live: [String: DocumentLiveFeed], readOnly: Bool, page: Bool
+        _ service: DataFileService, live: [String: DocumentLiveFeed], workers: WorkerPool, readOnly: Bool, page: Bool
     ) {
         let store = service.store
         get("/db") { _ in
@@ -52,14 +52,16 @@ extension Router {
         }
         for resource in store.resources {
             switch resource.kind {
-            case .collection: addCollection(resource, store, live: live[resource.name], readOnly: readOnly)
+            case .collection:
+                addCollection(resource, store, live: live[resource.name], workers: workers, readOnly: readOnly)
             case .singular: addSingular(resource, store, readOnly: readOnly)
             }
         }
     }
 
     private mutating func addCollection(
-        _ resource: DocumentResource, _ store: DocumentStore, live: DocumentLiveFeed?, readOnly: Bool
+        _ resource: DocumentResource, _ store: DocumentStore, live: DocumentLiveFeed?, workers: WorkerPool,
+        readOnly: Bool
     ) {
         let name = resource.name
         let idPath = [store.idField]
@@ -75,14 +77,18 @@ extension Router {
             // An equality filter narrows the items through the field's index, and the query checks them against
             // the other filters; a sort by id reads the item's id, so no item is parsed for either.
             let indexed = query.indexableFilter
-            let documents =
-                indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
-                ?? resource.items.documents
-            let page = try query.apply(
-                to: documents, narrowed: indexed != nil, object: { $0.object },
-                knownValue: { document, path in path == idPath ? document.id?.value : nil })
-            let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
-            return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))
+            var indexes = Self.embedIndexes(query, store, of: name)
+            if let indexed { indexes.append((resource, indexed.path)) }
+            return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
+                let documents =
+                    indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
+                    ?? resource.items.documents
+                let page = try query.apply(
+                    to: documents, narrowed: indexed != nil, object: { $0.object },
+                    knownValue: { document, path in path == idPath ? document.id?.value : nil })
+                let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
+                return .json(encoded: body, headers: page.headers(path: request.path, query: request.query))
+            }
         }
         get("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
@@ -101,10 +107,13 @@ extension Router {
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
             let query = try DocumentQuery(request.query)
-            let children = DocumentRelations.children(of: key, in: child, field: field)
-            let page = try query.apply(to: children) { $0.object }
-            let body = DocumentRelations(store: store, query: query, resource: childName).encodeList(page.items)
-            return .response(.json(encoded: body, headers: page.headers(path: request.path, query: request.query)))
+            let indexes = [(child, [field])] + Self.embedIndexes(query, store, of: childName)
+            return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
+                let children = DocumentRelations.children(of: key, in: child, field: field)
+                let page = try query.apply(to: children) { $0.object }
+                let body = DocumentRelations(store: store, query: query, resource: childName).encodeList(page.items)
+                return .json(encoded: body, headers: page.headers(path: request.path, query: request.query))
+            }
         }
         guard !readOnly else { return }
         post("/\(name)") { request in
@@ -166,6 +175,38 @@ extension Router {
                 }
                 return DocumentStore.Plan(entries: entries, response: .json(encoded: Array("{}".utf8)))
             }
+        }
+    }
+
+    /// Answers `answer()` at once, or, when one of `indexes` (a collection and a field) would first have
+    /// to be built by parsing every item of a large collection, builds those on a worker and answers from
+    /// there: the loop goes on serving others meanwhile, and reads and writes of the collection too.
+    private static func withIndexes(
+        _ indexes: [(DocumentResource, [String])], workers: WorkerPool,
+        _ answer: @escaping @Sendable () throws(HTTPError) -> Response
+    ) -> Reply {
+        let answering: @Sendable () -> Response = { () -> Response in
+            do throws(HTTPError) { return try answer() } catch { return Response(error: error) }
+        }
+        let builds = indexes.filter { resource, path in resource.needsIndexBuild(at: path) }
+        guard !builds.isEmpty else { return .response(answering()) }
+        let paths = builds.map { ($0.0, $0.1) }
+        return .later { respond in
+            workers.reply(respond) {
+                for (resource, path) in paths { resource.buildIndex(at: path) }
+                return answering()
+            }
+        }
+    }
+
+    /// The children's collections and parent fields an `_embed` of `resource`'s items reads through their
+    /// indexes.
+    private static func embedIndexes(_ query: DocumentQuery, _ store: DocumentStore, of resource: String)
+        -> [(DocumentResource, [String])]
+    {
+        query.embed.compactMap { childName in
+            guard let child = store.byName[childName], child.kind == .collection else { return nil }
+            return (child, [store.parentField(of: resource)])
         }
     }
 

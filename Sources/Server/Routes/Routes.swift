@@ -14,7 +14,8 @@ func buildRouter(_ app: App) -> Router {
     if let dataFile = app.dataFile {
         // A user's data file: its resources instead of the seeds'.
         router.addDocumentRoutes(
-            dataFile, live: app.documentLive, readOnly: app.configuration.readOnly, page: app.staticFiles == nil)
+            dataFile, live: app.documentLive, workers: app.workers, readOnly: app.configuration.readOnly,
+            page: app.staticFiles == nil)
         router.addEventRoutes(app)
         return router
     }

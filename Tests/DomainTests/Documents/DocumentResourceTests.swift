@@ -83,6 +83,36 @@ import Testing
         #expect(ids("1") == ["1", "2", "7", "40"])
     }
 
+    @Test func anIndexBuiltOutsideTheLockFilesTheWritesMadeMeanwhile() async {
+        // A build takes the items as they are, indexes them without the lock, then files again every slot
+        // written meanwhile: whatever interleaving the threads take, the index answers as a scan would.
+        func item(_ id: Int64, _ user: Int64) -> JSONObject {
+            JSONObject(["id": .integer(id), "userId": .integer(user)])
+        }
+        let count: Int64 = 20_000
+        let posts = DocumentResource(
+            name: "posts", kind: .collection,
+            documents: (1...count).map { StoredDocument(id: DocumentID(.integer($0)), object: item($0, $0 % 7)) })
+        #expect(!posts.needsIndexBuild(at: ["userId"]))  // small enough to keep its trees: built inline
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { posts.buildIndex(at: ["userId"]) }
+            group.addTask {
+                for seq in Int64(1)...600 {
+                    // Moves items between users, adds new ones and deletes a few, while the build runs.
+                    let id = seq % 3 == 0 ? count + seq : (seq * 37) % count + 1
+                    let document: JSONObject? = seq % 11 == 0 ? nil : item(id, (seq * 5) % 7)
+                    posts.committed.send(
+                        DocumentEntry(seq: seq, resource: "posts", id: DocumentID(.integer(id)), document: document))
+                }
+            }
+        }
+        for user in 0..<7 {
+            let indexed = posts.documents(whereValueAt: ["userId"], isOneOf: [String(user)]).compactMap { $0.id?.key }
+            let scanned = posts.items.documents.filter { $0.object["userId"] == .integer(Int64(user)) }
+            #expect(indexed == scanned.compactMap { $0.id?.key }, "userId \(user)")
+        }
+    }
+
     @Test func idsCompareByTheirText() {
         #expect(DocumentID(.integer(1)) == DocumentID(.string("1")))
         #expect(DocumentID(pathSegment: "1").value == .integer(1))
