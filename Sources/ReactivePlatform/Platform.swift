@@ -6,23 +6,39 @@
     public import Darwin
 #endif
 
-// The two things Reactive needs from the C library, which neither the standard library nor Synchronization
-// offers; kept here so that the Reactive target itself imports no C library. Both are plain calls, without
-// pointers.
+// The things Reactive needs from the C library, which neither the standard library nor Synchronization
+// offers; kept here so that the Reactive target itself imports no C library. None hands Reactive a
+// pointer.
 
-/// A number that identifies the calling thread while it runs (never 0): `pthread_self()`.
+/// A new thread-specific slot, which holds 0 on every thread until `setThreadSpecificValue` sets it.
 ///
 /// ```swift
-/// let me = currentThreadID()   // the same value for every call on this thread
+/// let key = makeThreadSpecificKey()
+/// ```
+public func makeThreadSpecificKey() -> UInt {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left")
+    return UInt(key)
+}
+
+/// This thread's value in the slot `key` (0 until set on this thread).
+///
+/// ```swift
+/// let number = threadSpecificValue(key)
 /// ```
 // NB: @inlinable, so Reactive's hot path (a subject's send asks once per send) pays no call into this module.
 @inlinable
-public func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-        UInt(bitPattern: Int(bitPattern: pthread_self()))
-    #else
-        UInt(pthread_self())
-    #endif
+public func threadSpecificValue(_ key: UInt) -> UInt {
+    UInt(bitPattern: pthread_getspecific(pthread_key_t(truncatingIfNeeded: key)))
+}
+
+/// Sets this thread's value in the slot `key`.
+///
+/// ```swift
+/// setThreadSpecificValue(key, 7)
+/// ```
+public func setThreadSpecificValue(_ key: UInt, _ value: UInt) {
+    pthread_setspecific(pthread_key_t(truncatingIfNeeded: key), UnsafeRawPointer(bitPattern: value))
 }
 
 /// Stops in the debugger, if one is attached (raises SIGTRAP; without a debugger the process ends), as

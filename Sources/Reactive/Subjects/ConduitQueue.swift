@@ -5,7 +5,7 @@ import Synchronization
 @usableFromInline
 class ConduitQueueBase: @unchecked Sendable {
     @usableFromInline init() {}
-    /// Drops every queued event of `conduit` (subclass), taking them off its pending count.
+    /// Drops every queued event of `conduit` (subclass) and clears its pending bit.
     func clear(for conduit: ConduitBase) {}
 }
 
@@ -16,7 +16,7 @@ enum ConduitEvent<Output, Failure: Error> {
     case completion(Subscribers.Completion<Failure>)
 }
 
-/// The overflow queue of a conduit, allocated only when two deliveries meet.
+/// The overflow queue of a conduit, allocated only when two deliveries meet, and kept by the conduit's subject.
 // NB: @unchecked Sendable: the events are Mutex-guarded.
 @usableFromInline
 final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked Sendable {
@@ -24,12 +24,10 @@ final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked S
     @usableFromInline override init() {}
 
     override func clear(for conduit: ConduitBase) {
-        // The count moves under the lock, as when the events were queued.
+        // The pending bit moves under the lock, as when the events were queued.
         events.withLock { queued in
-            let dropped = queued.removeAll()
-            if dropped > 0 {
-                conduit.flags.wrappingSubtract(
-                    ConduitFlags.pendingUnit &* UInt32(truncatingIfNeeded: dropped), ordering: .sequentiallyConsistent)
+            if queued.removeAll() > 0 {
+                conduit.state.bitwiseAnd(~ConduitFlags.pending, ordering: .sequentiallyConsistent)
             }
         }
     }
@@ -39,6 +37,8 @@ final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked S
 struct EventQueue<Output, Failure: Error>: @unchecked Sendable {
     private var events: [ConduitEvent<Output, Failure>] = []
     private var head = 0
+
+    var isEmpty: Bool { head == events.count }
 
     mutating func append(_ event: ConduitEvent<Output, Failure>) { events.append(event) }
 

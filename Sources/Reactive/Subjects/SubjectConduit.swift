@@ -10,69 +10,65 @@ public import Synchronization
 /// order, instead of blocking; so two threads whose sinks send into each other's subjects never deadlock.
 // NB: @unchecked Sendable: every mutable field is atomic, or guarded by the owning subject's lock (`slot`), or
 // touched only by the thread that owns delivery (the handlers).
+// NB: three words besides the object header, so that with the value closure a sink's conduit is 56 bytes, one
+// glibc chunk size (64) below what a fourth word costs: the thread number is 32 bits beside the slot, demand
+// shares a word with the flags, and the rarely needed overflow queue is kept by the subject, not here.
 @usableFromInline
 class ConduitBase: @unchecked Sendable {
-    /// The thread delivering to the subscriber (`currentThreadID()`), 0 when idle. Only the owner writes its own
-    /// id, so `owner == me` is true exactly inside this thread's delivery (a nested send).
-    @usableFromInline final let owner = Atomic<UInt>(0)
-    /// Outstanding demand; `UInt.max` is unlimited.
-    @usableFromInline final let demand: Atomic<UInt>
-    /// Index in the owning subject's list; read and written only under the subject's lock. (32 bits, so it
-    /// shares a word with `flags`: every byte of a conduit counts when a subject has 100k subscribers.)
+    /// The number of the thread delivering to the subscriber (`currentThreadID()`), 0 when idle. Only the owner
+    /// writes its own number, so `owner == me` is true exactly inside this thread's delivery (a nested send).
+    @usableFromInline final let owner = Atomic<UInt32>(0)
+    /// Index in the owning subject's list; read and written only under the subject's lock.
     @usableFromInline final var slot: Int32 = 0
-    /// `ConduitFlags` bits, and above them the number of queued events not yet delivered.
-    @usableFromInline final let flags: Atomic<UInt32>
+    /// `ConduitFlags` bits in the low byte, and above them the outstanding demand (`ConduitFlags.unlimited` when
+    /// unlimited).
+    @usableFromInline final let state: Atomic<UInt>
     /// The subject's core, until cancel (the conduit keeps it alive while subscribed, as in Combine).
     @usableFromInline final var parent: SubjectCoreBase?
-    /// Events sent from other threads during a delivery; allocated on first use and owned (+1) by this slot.
-    @usableFromInline final let queueSlot = Atomic<Unmanaged<ConduitQueueBase>?>(nil)
 
     @inlinable
-    init(parent: SubjectCoreBase, demand: Subscribers.Demand, flags: UInt32) {
+    init(parent: SubjectCoreBase, demand: Subscribers.Demand, flags: UInt) {
         self.parent = parent
-        self.demand = Atomic(demand.rawValue)
-        self.flags = Atomic(flags)
+        self.state = Atomic(ConduitFlags.bits(of: demand) | flags)
     }
 
     /// Whether the conduit has ended (cancelled or completed).
     @inlinable
-    final var isEnded: Bool { flags.load(ordering: .relaxed) & ConduitFlags.ended != 0 }
+    final var isEnded: Bool { state.load(ordering: .relaxed) & ConduitFlags.ended != 0 }
 
     /// Marks the conduit ended; returns whether it already was.
     @inlinable
     final func markEnded() -> Bool {
-        flags.bitwiseOr(ConduitFlags.ended, ordering: .sequentiallyConsistent).oldValue & ConduitFlags.ended != 0
+        state.bitwiseOr(ConduitFlags.ended, ordering: .sequentiallyConsistent).oldValue & ConduitFlags.ended != 0
     }
 
+    /// A completed conduit's queue stays with its subject until the conduit goes (a cancel forgets it at once).
     deinit {
-        queueSlot.load(ordering: .acquiring)?.release()
+        if state.load(ordering: .acquiring) & ConduitFlags.hasQueue != 0, let parent { parent.forgetQueue(of: self) }
     }
 
-    /// The overflow queue, if one was ever needed.
+    /// The overflow queue, if one was ever needed (and the conduit was not cancelled since).
     final var queue: ConduitQueueBase? {
-        queueSlot.load(ordering: .sequentiallyConsistent)?.takeUnretainedValue()
+        guard state.load(ordering: .sequentiallyConsistent) & ConduitFlags.hasQueue != 0, let parent else {
+            return nil
+        }
+        return parent.queue(of: self)
     }
 
-    /// The overflow queue, installing `make()` if there is none yet.
-    final func queue(orInstall make: () -> ConduitQueueBase) -> ConduitQueueBase {
-        if let existing = queue { return existing }
-        let fresh = Unmanaged.passRetained(make())
-        let (installed, current) = queueSlot.compareExchange(
-            expected: nil, desired: fresh, ordering: .sequentiallyConsistent)
-        if installed { return fresh.takeUnretainedValue() }
-        fresh.release()
-        return current!.takeUnretainedValue()
+    /// The overflow queue, installing `make()` if there is none yet; nil once the conduit has ended without one.
+    final func queue(orInstall make: () -> ConduitQueueBase) -> ConduitQueueBase? {
+        parent?.queue(of: self, orInstall: make)
     }
 
     /// Takes one unit of demand; false when there is none.
     @inlinable
     final func takeDemand() -> Bool {
-        var current = demand.load(ordering: .relaxed)
+        var current = state.load(ordering: .relaxed)
         while true {
-            if current == .max { return true }
-            if current == 0 { return false }
-            let (exchanged, original) = demand.compareExchange(
-                expected: current, desired: current - 1, ordering: .relaxed
+            if current >= ConduitFlags.unlimited { return true }
+            if current < ConduitFlags.demandUnit { return false }
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: current - ConduitFlags.demandUnit, ordering: .relaxed
             )
             if exchanged { return true }
             current = original
@@ -83,10 +79,11 @@ class ConduitBase: @unchecked Sendable {
     @inlinable
     final func addDemand(_ more: Subscribers.Demand) {
         guard more.rawValue != 0 else { return }
-        var current = demand.load(ordering: .relaxed)
-        while current != .max {
-            let sum = (more + Subscribers.Demand(rawValue: current)).rawValue
-            let (exchanged, original) = demand.compareExchange(expected: current, desired: sum, ordering: .relaxed)
+        var current = state.load(ordering: .relaxed)
+        while current < ConduitFlags.unlimited {
+            let sum = ConduitFlags.bits(of: more + ConduitFlags.demand(in: current))
+            let desired = sum | current & ConduitFlags.flagBits
+            let (exchanged, original) = state.compareExchange(expected: current, desired: desired, ordering: .relaxed)
             if exchanged { return }
             current = original
         }
@@ -106,43 +103,43 @@ class ConduitBase: @unchecked Sendable {
     @usableFromInline
     final func noteRequestOwingCurrentValue(_ more: Subscribers.Demand) -> Bool {
         noteRequest(more)
-        let wanted = flags.bitwiseAnd(~ConduitFlags.needsCurrentValue, ordering: .acquiringAndReleasing).oldValue
+        let wanted = state.bitwiseAnd(~ConduitFlags.needsCurrentValue, ordering: .acquiringAndReleasing).oldValue
         return more > 0 && wanted & ConduitFlags.needsCurrentValue != 0
     }
 
     /// Tries to become the deliverer without waiting.
     @inlinable
-    final func tryOwn(_ me: UInt) -> Bool {
+    final func tryOwn(_ me: UInt32) -> Bool {
         owner.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged
     }
 
     /// Whether this thread is delivering to the subscriber right now (the caller is nested inside it).
     @inlinable
-    final func isOwned(by me: UInt) -> Bool { owner.load(ordering: .relaxed) == me }
+    final func isOwned(by me: UInt32) -> Bool { owner.load(ordering: .relaxed) == me }
 
     /// Gives delivery ownership back; if events were queued meanwhile (or the conduit ended and still holds
     /// the subscriber), takes it again to deliver them.
     @inlinable
     final func leave() {
-        // NB: sequentially consistent store, then load: a thread queueing an event bumps the count and then
+        // NB: sequentially consistent store, then load: a thread queueing an event sets `pending` and then
         // tries to own; one of the two sides always sees the other, so no event is stranded.
         owner.store(0, ordering: .sequentiallyConsistent)
-        if ConduitFlags.needsDrain(flags.load(ordering: .sequentiallyConsistent)) { drainAgain(currentThreadID()) }
+        if ConduitFlags.needsDrain(state.load(ordering: .sequentiallyConsistent)) { drainAgain(currentThreadID()) }
     }
 
     /// Delivers queued events and drops an ended subscriber, for as long as there is work and nobody else owns.
     @usableFromInline
-    final func drainAgain(_ me: UInt) {
+    final func drainAgain(_ me: UInt32) {
         while tryOwn(me) {
             // NB: the generic half is entered only when there is something queued: its first use of the queue's
             // type looks up generic metadata, which would double the cost of every cancel.
-            if flags.load(ordering: .sequentiallyConsistent) >= ConduitFlags.pendingUnit { drainQueued() }
+            if state.load(ordering: .sequentiallyConsistent) & ConduitFlags.pending != 0 { drainQueued() }
             if isEnded {
                 releaseHandlers()
                 queue?.clear(for: self)
             }
             owner.store(0, ordering: .sequentiallyConsistent)
-            if !ConduitFlags.needsDrain(flags.load(ordering: .sequentiallyConsistent)) { return }
+            if !ConduitFlags.needsDrain(state.load(ordering: .sequentiallyConsistent)) { return }
         }
     }
 
@@ -154,39 +151,66 @@ class ConduitBase: @unchecked Sendable {
     @usableFromInline
     func releaseHandlers() {}
 
-    /// Cancels: detaches from the subject and drops the subscriber. Non-generic, so cancelling never looks up
-    /// generic metadata.
+    /// Cancels: detaches from the subject, drops its queued events and the subscriber. Non-generic, so
+    /// cancelling never looks up generic metadata.
     @usableFromInline
     final func cancel() {
         guard !markEnded() else { return }
-        let parent = self.parent
-        self.parent = nil
-        parent?.detach(self)
+        if let parent {
+            // Ended first, so nothing is queued after this clear (see `enqueue`).
+            if let queue = parent.detach(self) {
+                queue.clear(for: self)
+                parent.forgetQueue(of: self)
+            }
+        }
+        parent = nil
         // Whoever owns delivery drops the closures when it leaves; if nobody does, become the owner to do it.
         drainAgain(currentThreadID())
     }
 }
 
-/// Bits of `ConduitBase.flags`; the bits from `pendingUnit` up count queued events.
+/// Bits of `ConduitBase.state`; the bits from `demandUnit` up hold the demand.
 @usableFromInline
 enum ConduitFlags {
-    @usableFromInline static let ended: UInt32 = 1
-    @usableFromInline static let needsCurrentValue: UInt32 = 2
+    @usableFromInline static let ended: UInt = 1
+    @usableFromInline static let needsCurrentValue: UInt = 2
     /// The subscriber's closures have been dropped (after the conduit ended).
-    @usableFromInline static let released: UInt32 = 4
+    @usableFromInline static let released: UInt = 4
     /// A current-value subject's subscriber: a value dropped for lack of demand is replaced by the subject's
     /// value on the next request.
-    @usableFromInline static let keepsLatest: UInt32 = 8
+    @usableFromInline static let keepsLatest: UInt = 8
     /// The subject behind a `@Published` property (only its description differs: "PublishedSubject").
-    @usableFromInline static let published: UInt32 = 16
+    @usableFromInline static let published: UInt = 16
     /// The subject behind an `ObservableObjectPublisher`: described as such, and it signals without demand.
-    @usableFromInline static let observableObject: UInt32 = 32
-    @usableFromInline static let pendingUnit: UInt32 = 256
+    @usableFromInline static let observableObject: UInt = 32
+    /// Events wait in the conduit's overflow queue (set and cleared under the queue's lock).
+    @usableFromInline static let pending: UInt = 64
+    /// The subject holds an overflow queue for this conduit (set under the subject's lock).
+    @usableFromInline static let hasQueue: UInt = 128
+    /// One unit of demand.
+    @usableFromInline static let demandUnit: UInt = 256
+    /// The flag bits, below the demand.
+    @usableFromInline static let flagBits: UInt = demandUnit - 1
+    /// The demand bits of unlimited demand: all of them set.
+    @usableFromInline static let unlimited: UInt = ~flagBits
 
     /// Whether an owner leaving must deliver queued events or drop an ended subscriber.
     @inlinable
-    static func needsDrain(_ flags: UInt32) -> Bool {
-        flags >= pendingUnit || flags & (ended | released) == ended
+    static func needsDrain(_ state: UInt) -> Bool {
+        state & pending != 0 || state & (ended | released) == ended
+    }
+
+    /// `demand` in the demand bits.
+    // NB: 56 bits: a finite demand of 2^56 - 1 or more (72 quadrillion values) counts as unlimited.
+    @inlinable
+    static func bits(of demand: Subscribers.Demand) -> UInt {
+        demand.rawValue >= unlimited / demandUnit ? unlimited : demand.rawValue &* demandUnit
+    }
+
+    /// The demand held in `state`.
+    @inlinable
+    static func demand(in state: UInt) -> Subscribers.Demand {
+        state >= unlimited ? .unlimited : Subscribers.Demand(rawValue: state / demandUnit)
     }
 }
 
@@ -201,7 +225,7 @@ enum ConduitFlags {
 class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, CombineDescribed, @unchecked Sendable {
     /// Combine's name: the kind of subject this conduit belongs to.
     @usableFromInline final var combineName: String {
-        let flags = flags.load(ordering: .relaxed)
+        let flags = state.load(ordering: .relaxed)
         if flags & ConduitFlags.published != 0 { return "PublishedSubject" }
         if flags & ConduitFlags.observableObject != 0 { return "ObservableObjectPublisher" }
         return flags & ConduitFlags.keepsLatest != 0 ? "CurrentValueSubject" : "PassthroughSubject"
@@ -242,7 +266,7 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
     /// Delivers a value if the subscriber has demand (else drops it, as Combine's subjects do): at once when
     /// idle or when nested inside this thread's own delivery, queued behind another thread's delivery.
     @inlinable
-    final func offer(_ value: Output, from me: UInt) {
+    final func offer(_ value: Output, from me: UInt32) {
         if tryOwn(me) {
             deliverOwned(value)
         } else if isOwned(by: me) {
@@ -267,9 +291,9 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
         if takeDemand() {
             callValue(value)
         } else {
-            let flags = flags.load(ordering: .relaxed)
+            let flags = state.load(ordering: .relaxed)
             if flags & ConduitFlags.keepsLatest != 0 {
-                self.flags.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
+                state.bitwiseOr(ConduitFlags.needsCurrentValue, ordering: .relaxed)
             } else if flags & ConduitFlags.observableObject != 0 {
                 // NB: Combine's `ObservableObjectPublisher` signals every subscriber whatever its demand.
                 callValue(value)
@@ -279,7 +303,7 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
 
     /// Delivers the completion (nested like a value) and lets go of the subscriber.
     @usableFromInline
-    final func finish(_ completion: Subscribers.Completion<Failure>, from me: UInt) {
+    final func finish(_ completion: Subscribers.Completion<Failure>, from me: UInt32) {
         if tryOwn(me) {
             deliver(completion)
             leave()
@@ -299,30 +323,34 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
         held?(completion)
     }
 
-    /// This conduit's overflow queue, created on first use.
-    private final var events: ConduitQueue<Output, Failure> {
-        unsafeDowncast(queue(orInstall: { ConduitQueue<Output, Failure>() }), to: ConduitQueue<Output, Failure>.self)
+    /// This conduit's overflow queue, created on first use; nil once the conduit has ended without one.
+    private final var events: ConduitQueue<Output, Failure>? {
+        queue(orInstall: { ConduitQueue<Output, Failure>() }).map {
+            unsafeDowncast($0, to: ConduitQueue<Output, Failure>.self)
+        }
     }
 
     @usableFromInline
-    final func enqueue(_ event: ConduitEvent<Output, Failure>, from me: UInt) {
-        // The count moves under the queue's lock, so it never falls below the events really waiting.
-        events.events.withLock { queued in
+    final func enqueue(_ event: ConduitEvent<Output, Failure>, from me: UInt32) {
+        // NB: an ended conduit delivers nothing more, so its events are dropped here; checked under the queue's
+        // lock, because a cancel marks the conduit ended before it clears the queue: an event is either queued
+        // before that clear (and dropped by it) or never queued.
+        events?.events.withLock { queued in
+            guard !isEnded else { return }
             queued.append(event)
-            flags.wrappingAdd(ConduitFlags.pendingUnit, ordering: .sequentiallyConsistent)
+            state.bitwiseOr(ConduitFlags.pending, ordering: .sequentiallyConsistent)
         }
         drainAgain(me)
     }
 
     @usableFromInline
     final override func drainQueued() {
-        guard queue != nil else { return }
-        let events = self.events
+        guard let queue else { return }
+        let events = unsafeDowncast(queue, to: ConduitQueue<Output, Failure>.self)
         while let event = events.events.withLock({ queued in
-            queued.popFirst().map { event in
-                flags.wrappingSubtract(ConduitFlags.pendingUnit, ordering: .sequentiallyConsistent)
-                return event
-            }
+            let event = queued.popFirst()
+            if queued.isEmpty { state.bitwiseAnd(~ConduitFlags.pending, ordering: .sequentiallyConsistent) }
+            return event
         }) {
             switch event {
             case .value(let value):
@@ -335,7 +363,7 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
 
     @usableFromInline
     override func releaseHandlers() {
-        flags.bitwiseOr(ConduitFlags.released, ordering: .sequentiallyConsistent)
+        state.bitwiseOr(ConduitFlags.released, ordering: .sequentiallyConsistent)
         onValue = nil
     }
 

@@ -34,10 +34,38 @@ class SubjectCoreBase: @unchecked Sendable {
         for upstream in waiting { upstream.request(.unlimited) }
     }
 
-    /// Forgets a cancelled conduit.
+    /// Forgets a cancelled conduit; returns its overflow queue, if it has one, for the cancel to clear.
     @usableFromInline
-    final func detach(_ conduit: ConduitBase) {
-        lock.withLock { $0.detach(conduit) }
+    final func detach(_ conduit: ConduitBase) -> ConduitQueueBase? {
+        lock.withLock { list in
+            list.detach(conduit)
+            guard conduit.state.load(ordering: .relaxed) & ConduitFlags.hasQueue != 0 else { return nil }
+            return list.queues[ObjectIdentifier(conduit)]
+        }
+    }
+
+    /// The overflow queue of `conduit`, if it has one.
+    final func queue(of conduit: ConduitBase) -> ConduitQueueBase? {
+        lock.withLock { $0.queues[ObjectIdentifier(conduit)] }
+    }
+
+    /// The overflow queue of `conduit`, installing `make()` if it has none yet; nil if it has ended without one.
+    final func queue(of conduit: ConduitBase, orInstall make: () -> ConduitQueueBase) -> ConduitQueueBase? {
+        lock.withLock { list in
+            if let existing = list.queues[ObjectIdentifier(conduit)] { return existing }
+            // NB: checked under the lock: a cancel marks the conduit ended before it takes the lock to detach,
+            // so a queue installed here is one the cancel sees and clears.
+            guard !conduit.isEnded else { return nil }
+            let fresh = make()
+            list.queues[ObjectIdentifier(conduit)] = fresh
+            conduit.state.bitwiseOr(ConduitFlags.hasQueue, ordering: .sequentiallyConsistent)
+            return fresh
+        }
+    }
+
+    /// Lets go of the overflow queue of a conduit that is cancelled or gone.
+    final func forgetQueue(of conduit: ConduitBase) {
+        _ = lock.withLock { $0.queues.removeValue(forKey: ObjectIdentifier(conduit)) }
     }
 }
 

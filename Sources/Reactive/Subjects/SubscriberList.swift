@@ -14,6 +14,8 @@ struct SubscriberList: @unchecked Sendable {
     @usableFromInline var upstreams: [any Subscription] = []
     /// Upstreams not yet asked for values: no subscriber had demand when they arrived.
     @usableFromInline var unrequested: [any Subscription] = []
+    /// The overflow queues of conduits whose deliveries met (rare: kept here so a conduit spends no field on it).
+    @usableFromInline var queues: [ObjectIdentifier: ConduitQueueBase] = [:]
     private var holes = 0
 
     @inlinable init() {}
@@ -38,8 +40,8 @@ struct SubscriberList: @unchecked Sendable {
     /// Whether a subscriber has outstanding demand.
     @usableFromInline
     func anyHasDemand() -> Bool {
-        if let first, first.demand.load(ordering: .relaxed) > 0 { return true }
-        return rest.contains { $0.map { $0.demand.load(ordering: .relaxed) > 0 } ?? false }
+        if let first, first.state.load(ordering: .relaxed) >= ConduitFlags.demandUnit { return true }
+        return rest.contains { $0.map { $0.state.load(ordering: .relaxed) >= ConduitFlags.demandUnit } ?? false }
     }
 
     /// Marks the subject complete and returns the conduits to finish.

@@ -36,6 +36,16 @@ import Testing
         #expect(tracker.values == [1, 3])
     }
 
+    @Test func aFiniteDemandNearTheLargestAddsUpWithoutStalling() {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(Int.max - 1), demandPerValue: .max(Int.max))
+        subject.subscribe(tracker)
+        for value in 1...3 { subject.send(value) }
+        tracker.request(.max(Int.max))
+        subject.send(4)
+        #expect(tracker.values == [1, 2, 3, 4])
+    }
+
     @Test func demandReturnedFromReceiveIsHonoured() {
         let subject = PassthroughSubject<Int, Never>()
         let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))

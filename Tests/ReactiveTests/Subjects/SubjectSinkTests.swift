@@ -1,4 +1,6 @@
+import Dispatch
 import Reactive
+import Synchronization
 import Testing
 
 /// A subject's own `sink`: when it lets go of its closures (and so of what they captured).
@@ -72,5 +74,71 @@ import Testing
         #expect(!sink.capturedIsAlive())
         sink.finish()
         #expect(log.entries == ["value 1"])
+    }
+
+    /// A sink on a subject whose delivery is held on another thread: `blocked` runs inside the delivery of 0
+    /// until the returned `release` is called; `received` and `captured` show what the sink saw and kept.
+    final class HeldDelivery: Sendable {
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Mutex<[String]>([])
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+    }
+
+    func holdDelivery(_ held: HeldDelivery, captured: Captured) -> AnyCancellable {
+        let token = held.subject.sink(
+            receiveCompletion: { completion in
+                _ = captured
+                held.received.withLock { $0.append("\(completion)") }
+            },
+            receiveValue: { value in
+                _ = captured
+                held.received.withLock { $0.append("value \(value)") }
+                if value == 0 {
+                    held.entered.signal()
+                    held.proceed.wait()
+                }
+            })
+        DispatchQueue.global().async(group: held.done) { held.subject.send(0) }
+        held.entered.wait()
+        return token
+    }
+
+    @Test func eventsSentWhileAnotherThreadDeliversArriveAfterItInOrder() {
+        let held = HeldDelivery()
+        let token = holdDelivery(held, captured: Captured())
+        held.subject.send(1)
+        held.subject.send(2)
+        held.subject.send(completion: .finished)
+        held.received.withLock { #expect($0 == ["value 0"]) }
+        held.proceed.signal()
+        held.done.wait()
+        held.received.withLock { #expect($0 == ["value 0", "value 1", "value 2", "finished"]) }
+        withExtendedLifetime(token) {}
+    }
+
+    @Test func aSinkCancelledWhileEventsWaitForItGetsNoneOfThemAndLetsGoOfItsClosures() {
+        let held = HeldDelivery()
+        var captured: Captured? = Captured()
+        weak let weakCaptured = captured
+        let token = holdDelivery(held, captured: captured!)
+        captured = nil
+        held.subject.send(1)
+        held.subject.send(2)
+        token.cancel()
+        // The delivery still running holds the closures until it returns.
+        #expect(weakCaptured != nil)
+        held.proceed.signal()
+        held.done.wait()
+        #expect(weakCaptured == nil)
+        held.subject.send(3)
+        held.received.withLock { #expect($0 == ["value 0"]) }
+        // The subject goes on serving new sinks.
+        let later = Mutex<[Int]>([])
+        let next = held.subject.sink { value in later.withLock { $0.append(value) } }
+        held.subject.send(4)
+        later.withLock { #expect($0 == [4]) }
+        next.cancel()
     }
 }
