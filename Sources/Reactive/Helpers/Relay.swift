@@ -25,6 +25,13 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
     /// Combine's name for this operator's subscription.
     final var combineName: String { name ?? Reactive.combineName(of: type(of: self)) }
 
+    /// No children, as most of Combine's inner objects; a subclass whose Combine counterpart lists its fields
+    /// overrides this.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The upstream subscription while there is one (for mirrors).
+    final var upstreamSubscription: (any Subscription)? { status.withLock { $0.subscription } }
+
     func receive(subscription: any Subscription) {
         let accepted = status.withLock { $0.accept(subscription) }
         if accepted {

@@ -90,6 +90,17 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream, name: "Buffer")
     }
 
+    /// Combine's children: the held elements, the upstream's state, the downstream's demand and the completion
+    /// waiting to go out.
+    override var customMirror: Mirror {
+        let (values, demand, terminal) = state.withLock { ($0.values, $0.demand, $0.terminal) }
+        let children: [Mirror.Child] = [
+            ("values", values), ("state", upstreamSubscription as Any), ("downstreamDemand", demand),
+            ("terminal", terminal as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+
     override func didSubscribe(_ subscription: any Subscription) {
         let first: Subscribers.Demand = prefetch == .keepFull ? .max(size) : .unlimited
         if first > 0 { subscription.request(first) }
