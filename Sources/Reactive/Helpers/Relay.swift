@@ -34,16 +34,22 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
 
     func receive(subscription: any Subscription) {
         let accepted = status.withLock { $0.accept(subscription) }
-        if accepted {
+        guard accepted else { return subscription.cancel() }
+        if requestsFirst {
+            didSubscribe(subscription)
+            downstream.receive(subscription: self)
+        } else {
             downstream.receive(subscription: self)
             didSubscribe(subscription)
-        } else {
-            subscription.cancel()
         }
     }
 
-    /// Runs once the first subscription is accepted and handed downstream (a second one is cancelled, and
-    /// does not come here): the place for the operator's first request.
+    /// Whether `didSubscribe` (the first request) runs before the downstream gets this subscription, as
+    /// Combine's `buffer` does; the other operators hand it downstream first.
+    var requestsFirst: Bool { false }
+
+    /// Runs once the first subscription is accepted, after it is handed downstream unless `requestsFirst` (a
+    /// second one is cancelled, and does not come here): the place for the operator's first request.
     func didSubscribe(_ subscription: any Subscription) {}
 
     /// Whether a cancel before the subscription cancels the subscription when it comes (Combine's `throttle`

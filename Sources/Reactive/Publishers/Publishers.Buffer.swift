@@ -102,6 +102,8 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
         return Mirror(self, children: children)
     }
 
+    override var requestsFirst: Bool { true }
+
     override func didSubscribe(_ subscription: any Subscription) {
         let first: Subscribers.Demand = prefetch == .keepFull ? .max(size) : .unlimited
         if first > 0 { subscription.request(first) }

@@ -117,4 +117,15 @@ import Testing
         tracker.request(.max(5))
         #expect(tracker.events == [.subscription, .value(1), .failure("TestError(7)")])
     }
+
+    @Test func theUpstreamIsAskedBeforeTheDownstreamGetsItsSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        var seenAtRequest: [String] = []
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.handleEvents(receiveRequest: { _ in seenAtRequest.append(tracker.events.description) })
+            .buffer(size: 42, prefetch: .keepFull, whenFull: .dropNewest).subscribe(tracker)
+        upstream.subscribe()
+        #expect(seenAtRequest == ["[]"])
+        #expect(tracker.events == [.subscription])
+    }
 }
