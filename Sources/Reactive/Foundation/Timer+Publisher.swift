@@ -2,7 +2,8 @@ public import Foundation
 import Synchronization
 
 extension Timer {
-    /// Returns a publisher that repeatedly emits the current date on the given interval, once connected.
+    /// Returns a publisher that repeatedly emits the current date on the given interval, once connected; as
+    /// Combine's, the publisher does not keep the tolerance.
     ///
     /// ```swift
     /// Timer.publish(every: 1, on: .main, in: .common).autoconnect().sink { print($0) }
@@ -11,7 +12,9 @@ extension Timer {
         every interval: TimeInterval, tolerance: TimeInterval? = nil, on runLoop: RunLoop, in mode: RunLoop.Mode,
         options: RunLoop.SchedulerOptions? = nil
     ) -> TimerPublisher {
-        TimerPublisher(interval: interval, tolerance: tolerance, runLoop: runLoop, mode: mode, options: options)
+        // NB: Combine's publisher does not keep the tolerance given here (its `tolerance` is nil), as
+        // OpenCombine's suite records; `TimerPublisher(interval:tolerance:…)` keeps it.
+        TimerPublisher(interval: interval, tolerance: nil, runLoop: runLoop, mode: mode, options: options)
     }
 
     /// A publisher that repeatedly emits the current date on a given interval, from `connect()` until the

@@ -104,14 +104,16 @@ private struct ChainState: @unchecked Sendable {
     var done = false
 }
 
-/// Subscribes to one link's publisher on behalf of a `ChainInner`.
-private struct ChainLink<LinkFailure: Error, Downstream: Subscriber>: Subscriber {
+/// Subscribes to one link's publisher on behalf of a `ChainInner`, under its name and identity, as Combine's
+/// subscribers of `append`/`prepend` are one object with the downstream's subscription.
+private struct ChainLink<LinkFailure: Error, Downstream: Subscriber>: Subscriber, CombineDescribed {
     typealias Input = Downstream.Input
     typealias Failure = LinkFailure
     let owner: ChainInner<Downstream>
     let id: Int
     let onCompletion: (Subscribers.Completion<LinkFailure>) -> ChainNext<Downstream.Failure>
-    let combineIdentifier = CombineIdentifier()
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(owner) }
+    var combineName: String { owner.combineName }
 
     func receive(subscription: any Subscription) { owner.linkSubscribed(id, subscription) }
     func receive(_ input: Input) -> Subscribers.Demand { owner.linkValue(id, input) }

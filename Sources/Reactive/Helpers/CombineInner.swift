@@ -44,7 +44,8 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
 
     fileprivate func childSubscribed(_ index: Int, _ subscription: any Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
-            guard !state.done else { return nil }
+            // NB: as Combine's zip, a child's second subscription is cancelled.
+            guard !state.done, mode == .latest || state.subscriptions[index] == nil else { return nil }
             state.subscriptions[index] = subscription
             return mode == .latest ? .unlimited : state.demand
         }
@@ -52,7 +53,10 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
         if demand > 0 { subscription.request(demand) }
     }
 
-    fileprivate func childValue(_ index: Int, _ value: Any) {
+    /// Takes a child's value; zip returns the demand meant for this child when the value completes a tuple
+    /// (the downstream's returned demand, and what it requests while it receives the tuple), as Combine's does,
+    /// instead of requesting it.
+    fileprivate func childValue(_ index: Int, _ value: Any) -> Subscribers.Demand {
         let claimed = state.withLock { state -> Bool in
             guard !state.done else { return false }
             switch mode {
@@ -65,9 +69,18 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
             }
             guard !state.delivering else { return false }
             state.delivering = true
+            if mode == .zip { state.trigger = index }
             return true
         }
-        if claimed { drain() }
+        guard claimed else { return .none }
+        drain()
+        return state.withLock { state in
+            defer {
+                state.trigger = nil
+                state.triggerDemand = .none
+            }
+            return state.triggerDemand
+        }
     }
 
     fileprivate func childCompleted(_ index: Int, _ completion: Subscribers.Completion<Downstream.Failure>) {
@@ -115,13 +128,16 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
                         {
                             state.ending = .finished
                         }
-                        return .emit(values, state.subscriptions.compactMap { $0 })
+                        return .emit(values, state.requestable)
                     }
                 }
                 if let ending = state.ending {
                     state.done = true
                     state.delivering = false
-                    let toCancel = state.subscriptions.compactMap { $0 }
+                    // NB: as Combine's zip, a child that has finished is not cancelled.
+                    let toCancel = state.subscriptions.indices.compactMap { index in
+                        mode == .zip && state.finished[index] ? nil : state.subscriptions[index]
+                    }
                     state.subscriptions = state.subscriptions.map { _ in nil }
                     return .complete(ending, toCancel)
                 }
@@ -133,7 +149,10 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
                 return
             case .emit(let values, let children):
                 more = downstream.receive(combine(values))
-                if more > 0 { for child in children { child.request(more) } }
+                if more > 0 {
+                    state.withLock { $0.triggerDemand += $0.trigger == nil ? .none : more }
+                    for child in children { child.request(more) }
+                }
             case .complete(let completion, let children):
                 for child in children { child.cancel() }
                 downstream.receive(completion: completion)
@@ -143,10 +162,12 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
     }
 
     func request(_ demand: Subscribers.Demand) {
+        if mode == .zip { demand.assertNonZero() }
         let (children, claimed) = state.withLock { state -> ([any Subscription], Bool) in
             guard !state.done else { return ([], false) }
             state.demand += demand
-            let children = mode == .zip ? state.subscriptions.compactMap { $0 } : []
+            if state.trigger != nil { state.triggerDemand += demand }
+            let children = mode == .zip ? state.requestable : []
             guard state.ready, !state.delivering else { return (children, false) }
             state.delivering = true
             return (children, true)
@@ -182,12 +203,20 @@ private struct CombineState<Failure: Error>: @unchecked Sendable {
     var delivering = false
     var ending: Subscribers.Completion<Failure>?
     var done = false
+    /// Zip: the child whose value is being delivered, and the demand to return to it rather than request.
+    var trigger: Int?
+    var triggerDemand = Subscribers.Demand.none
 
     init(count: Int) {
         subscriptions = Array(repeating: nil, count: count)
         latest = Array(repeating: nil, count: count)
         queues = Array(repeating: [], count: count)
         finished = Array(repeating: false, count: count)
+    }
+
+    /// The children to request more of: all but the one whose value is being delivered.
+    var requestable: [any Subscription] {
+        subscriptions.indices.compactMap { $0 == trigger ? nil : subscriptions[$0] }
     }
 }
 
@@ -199,9 +228,6 @@ private struct CombineChild<Input, Downstream: Subscriber>: Subscriber {
     let combineIdentifier = CombineIdentifier()
 
     func receive(subscription: any Subscription) { owner.childSubscribed(index, subscription) }
-    func receive(_ input: Input) -> Subscribers.Demand {
-        owner.childValue(index, input)
-        return .none
-    }
+    func receive(_ input: Input) -> Subscribers.Demand { owner.childValue(index, input) }
     func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(index, completion) }
 }

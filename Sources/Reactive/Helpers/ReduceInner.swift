@@ -38,11 +38,13 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
     private let initial: Any?
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     private let state = Mutex(ReduceState())
+    /// The operator's own mirror children, where Combine's inner object lists other fields (`collect()`: the count).
+    private let mirrorChildren: (() -> [Mirror.Child])?
 
     init(
         downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         accumulate: @escaping (Input) -> Accumulate<Downstream.Failure>, result: @escaping () -> Downstream.Input?,
-        initial: Any?, name: String
+        initial: Any?, name: String, mirror: (() -> [Mirror.Child])? = nil
     ) {
         self.downstream = downstream
         self.accumulate = accumulate
@@ -50,10 +52,13 @@ final class ReduceInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: 
         self.initial = initial
         self.mapFailure = mapFailure
         combineName = name
+        mirrorChildren = mirror
     }
 
-    /// Combine's children: the downstream, the result so far, the initial result and the status.
+    /// Combine's children: the downstream, the result so far, the initial result and the status (or the
+    /// operator's own).
     var customMirror: Mirror {
+        if let mirrorChildren { return Mirror(self, children: mirrorChildren()) }
         let status = state.withLock { $0.status }
         let children: [Mirror.Child] = [
             ("downstream", downstream), ("result", result() as Any), ("initial", initial as Any), ("status", status),
@@ -163,12 +168,12 @@ extension Publisher {
     /// Subscribes `subscriber` through a `ReduceInner` whose failure is the upstream's.
     func subscribe<S: Subscriber>(
         _ subscriber: S, name: String, accumulate: @escaping (Output) -> Accumulate<Failure>,
-        result: @escaping () -> S.Input?, initial: Any? = nil
+        result: @escaping () -> S.Input?, initial: Any? = nil, mirror: (() -> [Mirror.Child])? = nil
     ) where S.Failure == Failure {
         receive(
             subscriber: ReduceInner<Output, Failure, S>(
                 downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result, initial: initial,
-                name: name)
+                name: name, mirror: mirror)
         )
     }
 

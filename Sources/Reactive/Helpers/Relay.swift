@@ -25,18 +25,31 @@ class Relay<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, 
     /// Combine's name for this operator's subscription.
     final var combineName: String { name ?? Reactive.combineName(of: type(of: self)) }
 
+    /// No children, as most of Combine's inner objects; a subclass whose Combine counterpart lists its fields
+    /// overrides this.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    /// The upstream subscription while there is one (for mirrors).
+    final var upstreamSubscription: (any Subscription)? { status.withLock { $0.subscription } }
+
     func receive(subscription: any Subscription) {
         let accepted = status.withLock { $0.accept(subscription) }
-        if accepted {
+        guard accepted else { return subscription.cancel() }
+        if requestsFirst {
+            didSubscribe(subscription)
+            downstream.receive(subscription: self)
+        } else {
             downstream.receive(subscription: self)
             didSubscribe(subscription)
-        } else {
-            subscription.cancel()
         }
     }
 
-    /// Runs once the first subscription is accepted and handed downstream (a second one is cancelled, and
-    /// does not come here): the place for the operator's first request.
+    /// Whether `didSubscribe` (the first request) runs before the downstream gets this subscription, as
+    /// Combine's `buffer` does; the other operators hand it downstream first.
+    var requestsFirst: Bool { false }
+
+    /// Runs once the first subscription is accepted, after it is handed downstream unless `requestsFirst` (a
+    /// second one is cancelled, and does not come here): the place for the operator's first request.
     func didSubscribe(_ subscription: any Subscription) {}
 
     /// Whether a cancel before the subscription cancels the subscription when it comes (Combine's `throttle`

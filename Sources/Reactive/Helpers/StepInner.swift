@@ -56,22 +56,28 @@ final class StepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     private let step: (Input) -> Step<Downstream.Input, Downstream.Failure>
     private let mapFailure: (UpstreamFailure) -> Downstream.Failure
     private let status = Mutex(SubscriptionStatus.awaiting)
+    /// The operator's own mirror children, given the status, where Combine's inner object lists its fields.
+    private let mirrorChildren: ((SubscriptionStatus) -> [Mirror.Child])?
 
     init(
         name: String, downstream: Downstream, strictness: StepStrictness,
         mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        mirror: ((SubscriptionStatus) -> [Mirror.Child])? = nil,
         step: @escaping (Input) -> Step<Downstream.Input, Downstream.Failure>
     ) {
         combineName = name
         self.downstream = downstream
         self.strictness = strictness
         self.mapFailure = mapFailure
+        mirrorChildren = mirror
         self.step = step
     }
 
-    /// The downstream for the strict operators, nothing for the others, as Combine's children.
+    /// The operator's own children if it has any, else the downstream for the strict operators and nothing for
+    /// the others, as Combine's children.
     var customMirror: Mirror {
-        Mirror(self, children: strictness == .strict ? ["downstream": downstream] : [:])
+        if let mirrorChildren { return Mirror(self, children: mirrorChildren(status.withLock { $0 })) }
+        return Mirror(self, children: strictness == .strict ? ["downstream": downstream] : [:])
     }
 
     func receive(subscription: any Subscription) {
@@ -163,20 +169,23 @@ extension Publisher {
     /// Subscribes `subscriber` through a `StepInner` whose failure is the upstream's.
     func subscribe<S: Subscriber>(
         _ subscriber: S, name: String, strictness: StepStrictness = .tolerant,
-        step: @escaping (Output) -> Step<S.Input, Failure>
+        mirror: ((SubscriptionStatus) -> [Mirror.Child])? = nil, step: @escaping (Output) -> Step<S.Input, Failure>
     ) where S.Failure == Failure {
         receive(
             subscriber: StepInner<Output, Failure, S>(
-                name: name, downstream: subscriber, strictness: strictness, mapFailure: { $0 }, step: step))
+                name: name, downstream: subscriber, strictness: strictness, mapFailure: { $0 }, mirror: mirror,
+                step: step))
     }
 
     /// Subscribes `subscriber` through a `StepInner` that may fail with any error.
     func subscribe<S: Subscriber>(
         _ subscriber: S, name: String, strictness: StepStrictness = .tolerant,
+        mirror: ((SubscriptionStatus) -> [Mirror.Child])? = nil,
         tryStep: @escaping (Output) -> Step<S.Input, any Error>
     ) where S.Failure == any Error {
         receive(
             subscriber: StepInner<Output, Failure, S>(
-                name: name, downstream: subscriber, strictness: strictness, mapFailure: { $0 }, step: tryStep))
+                name: name, downstream: subscriber, strictness: strictness, mapFailure: { $0 }, mirror: mirror,
+                step: tryStep))
     }
 }

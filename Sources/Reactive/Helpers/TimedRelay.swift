@@ -1,6 +1,6 @@
 import Synchronization
 
-/// Base of the time-window operators (`debounce`, `throttle`): requests everything upstream, keeps the element
+/// Base of the time-window operator `debounce`: requests everything upstream, keeps the element
 /// waiting for its moment in a locked state, delivers it on the scheduler only if the downstream has demand,
 /// and sends the completion from the scheduler (dropping an element still waiting).
 class TimedRelay<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
@@ -73,12 +73,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 /// The element waiting for its moment, and the bookkeeping around it.
 // NB: @unchecked Sendable: it only lives inside its operator's Mutex.
 struct TimedState<Value>: @unchecked Sendable {
-    /// The element waiting (debounce: the latest; throttle: the one held for the end of the window).
+    /// The element waiting (debounce: the latest).
     var held: Value?
     /// Debounce: bumped by every element, so only the newest timer fires.
     var generation: UInt64 = 0
-    /// Throttle: an interval is running.
-    var windowOpen = false
     var demand = Subscribers.Demand.none
     var done = false
     /// The timer armed last (an operator that keeps one), cancelled when it is replaced or the stream ends.

@@ -83,7 +83,10 @@ extension Publisher {
     public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
 }
 
-/// Requests one element per `next()` call and hands it to the waiting continuation.
+/// Requests one element per `next()` call and hands it to the waiting continuation. As Combine's: a value
+/// before the subscription ends the waiting calls with nil, one after the end is dropped, a value nobody waits
+/// for (beyond the demand) traps, and a failure is thrown to one `next()` call only (the others, and every
+/// later one, get nil).
 // NB: @unchecked Sendable: all state is Mutex-guarded; elements cross from the publisher's thread to the
 // awaiting task exactly once.
 final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
@@ -93,18 +96,24 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
         let (accepted, demand) = state.withLock { state -> (Bool, Int) in
             guard case .awaiting = state.status else { return (false, 0) }
             state.status = .subscribed(subscription)
-            return (true, state.waiting.count)
+            return (true, state.requestedBeforeSubscription)
         }
         guard accepted else { return subscription.cancel() }
         if demand > 0 { subscription.request(.max(demand)) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
+        let early = state.withLock { state -> [CheckedContinuation<Input?, any Error>] in
+            guard case .awaiting = state.status else { return [] }
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        // NB: as Combine's, a value before the subscription ends the calls waiting then with nil (what they asked
+        // for is still requested once the subscription comes).
+        for continuation in early { continuation.resume(returning: nil) }
         let waiting = state.withLock { state -> CheckedContinuation<Input?, any Error>? in
-            guard !state.waiting.isEmpty else {
-                state.buffered.append(input)
-                return nil
-            }
+            guard case .subscribed = state.status else { return nil }
+            precondition(!state.waiting.isEmpty, "values received a value beyond the demand of its next() calls")
             return state.waiting.removeFirst()
         }
         // NB: the element is handed over once; the publisher never touches it again.
@@ -115,12 +124,16 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
 
     func receive(completion: Subscribers.Completion<Failure>) {
         let waiting = state.withLock { state -> [CheckedContinuation<Input?, any Error>] in
+            guard state.completion == nil else { return [] }
             state.status = .terminal
-            state.completion = completion.eraseError
+            // NB: a failure goes to the first waiting call, or is kept for the next one; after it, nil.
+            state.completion = state.waiting.isEmpty ? completion.eraseError : .finished
             defer { state.waiting = [] }
             return state.waiting
         }
-        for continuation in waiting { continuation.resume(with: AsyncInner.ending(completion.eraseError)) }
+        for (index, continuation) in waiting.enumerated() {
+            continuation.resume(with: AsyncInner.ending(index == 0 ? completion.eraseError : .finished))
+        }
     }
 
     func cancel() {
@@ -145,10 +158,13 @@ final class AsyncInner<Input, Failure: Error>: Subscriber, Cancellable, @uncheck
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Input?, any Error>) in
                 let action = state.withLock { state -> AsyncNextAction<Input> in
-                    if !state.buffered.isEmpty { return .resume(.success(state.buffered.removeFirst())) }
-                    if let completion = state.completion { return .resume(AsyncInner.ending(completion)) }
+                    if let completion = state.completion {
+                        state.completion = .finished
+                        return .resume(AsyncInner.ending(completion))
+                    }
                     // Concurrent `next()` calls each wait in turn and each ask for one element.
                     state.waiting.append(continuation)
+                    if case .awaiting = state.status { state.requestedBeforeSubscription += 1 }
                     return .request(state.status.subscription)
                 }
                 switch action {
@@ -174,7 +190,8 @@ private enum AsyncNextAction<Input> {
 private struct AsyncInnerState<Input, Failure: Error>: @unchecked Sendable {
     var status = SubscriptionStatus.awaiting
     var waiting: [CheckedContinuation<Input?, any Error>] = []
-    var buffered: [Input] = []
+    /// How many `next()` calls asked for a value before the subscription came.
+    var requestedBeforeSubscription = 0
     var completion: Subscribers.Completion<any Error>?
 }
 

@@ -58,11 +58,15 @@ extension Just {
     /// A single output has no duplicates: the publisher itself.
     public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> { self }
 
-    /// A single output has no duplicates: the publisher itself, typed as possibly failing.
+    /// A single output has no duplicates; the predicate compares it with itself once (a throw fails).
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
         -> Result<Output, any Error>.Publisher
     {
-        Result.Publisher(output)
+        // NB: as Combine's, the predicate is asked once, comparing the output with itself; a throw fails.
+        Result.Publisher(
+            Result { [output] in
+                _ = try predicate(output, output); return output
+            })
     }
 
     /// Never empty: the publisher itself.
@@ -149,9 +153,11 @@ extension Just {
         return Optional.Publisher(index == 0 ? output : nil)
     }
 
-    /// The output if the range holds 0.
+    /// The output if the range starts at 0.
     public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
-        Optional.Publisher(range.contains(0) ? output : nil)
+        // NB: Combine's gives the output exactly when the range starts at 0, even an empty one (`0..<0`), and
+        // nothing for one that starts below 0 around it (`-10..<10`), as OpenCombine's suite records.
+        Optional.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
     }
 
     /// The elements, then the output.
@@ -160,7 +166,13 @@ extension Just {
     /// The elements of the sequence, then the output.
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
     where Output == S.Element {
-        Publishers.Sequence(sequence: Array(elements) + [output])
+        // NB: built as Combine's builds it (room reserved from `underestimatedCount`, then appended), so a
+        // sequence that counts its calls sees the same ones.
+        var all: [Output] = []
+        all.reserveCapacity(elements.underestimatedCount + 1)
+        all.append(contentsOf: elements)
+        all.append(output)
+        return Publishers.Sequence(sequence: all)
     }
 
     /// The output, then the elements.
@@ -169,7 +181,9 @@ extension Just {
     /// The output, then the elements of the sequence.
     public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
     where Output == S.Element {
-        Publishers.Sequence(sequence: [output] + Array(elements))
+        var all = [output]
+        all.append(contentsOf: elements)
+        return Publishers.Sequence(sequence: all)
     }
 }
 

@@ -23,12 +23,10 @@ extension Publishers {
             self.line = line
         }
 
-        /// Attaches the subscriber; a failure from upstream stops the process.
+        /// Attaches the subscriber through an inner subscriber that passes every event on as it comes (the
+        /// upstream's subscription too) and stops the process on a failure.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-            let (prefix, file, line) = (prefix, file, line)
-            upstream.mapError { error -> Never in
-                fatalError("\(prefix.isEmpty ? "" : prefix + ": ")\(error)", file: file, line: line)
-            }.subscribe(subscriber)
+            upstream.subscribe(AssertNoFailureInner(downstream: subscriber, publisher: self))
         }
     }
 }
@@ -43,5 +41,36 @@ extension Publisher {
         -> Publishers.AssertNoFailure<Self>
     {
         Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
+    }
+}
+
+/// The subscriber of `assertNoFailure`, stateless as Combine's, and described as Combine's: "AssertNoFailure",
+/// with the file, line and prefix in its mirror.
+private struct AssertNoFailureInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CombineDescribed
+where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let downstream: Downstream
+    let publisher: Publishers.AssertNoFailure<Upstream>
+    let combineIdentifier = CombineIdentifier()
+    var combineName: String { "AssertNoFailure" }
+    var customMirror: Mirror {
+        let children: [Mirror.Child] = [
+            ("file", publisher.file), ("line", publisher.line), ("prefix", publisher.prefix),
+        ]
+        return Mirror(self, children: children)
+    }
+
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            let prefix = publisher.prefix
+            fatalError("\(prefix.isEmpty ? "" : prefix + ": ")\(error)", file: publisher.file, line: publisher.line)
+        }
     }
 }

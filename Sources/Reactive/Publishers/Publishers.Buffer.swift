@@ -69,9 +69,10 @@ extension Publisher {
 
 /// Holds up to `size` elements the downstream has not asked for yet. The upstream is asked for `size` at once
 /// and then for one more per element delivered (`keepFull`), or for everything (`byRequest`). As Combine's:
-/// a failure goes out at once when the downstream has no demand (the held elements are dropped) and after
-/// the held elements otherwise; a finish goes out once the elements are delivered and the downstream has
-/// demand.
+/// an upstream failure goes out at once when the downstream has no demand (the held elements are dropped) and
+/// after the held elements otherwise; the custom error of a full buffer goes out after the held elements
+/// that the next request takes (without needing demand of its own); a finish goes out once the elements are delivered and the downstream
+/// has demand.
 private final class BufferInner<Element, UpstreamFailure: Error, Downstream: Subscriber>:
     Relay<Element, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
@@ -90,6 +91,19 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream, name: "Buffer")
     }
 
+    /// Combine's children: the held elements, the upstream's state, the downstream's demand and the completion
+    /// waiting to go out.
+    override var customMirror: Mirror {
+        let (values, demand, terminal) = state.withLock { ($0.values, $0.demand, $0.terminal) }
+        let children: [Mirror.Child] = [
+            ("values", values), ("state", upstreamSubscription as Any), ("downstreamDemand", demand),
+            ("terminal", terminal as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+
+    override var requestsFirst: Bool { true }
+
     override func didSubscribe(_ subscription: any Subscription) {
         let first: Subscribers.Demand = prefetch == .keepFull ? .max(size) : .unlimited
         if first > 0 { subscription.request(first) }
@@ -98,7 +112,7 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
     override func receive(_ input: Element) -> Subscribers.Demand {
         guard isLive else { return .none }
         let overflowed = state.withLock { state -> Bool in
-            guard !state.done, state.terminal == nil else { return false }
+            guard !state.done, state.terminal == nil, !state.failsAfterValues else { return false }
             if state.values.count >= size {
                 switch whenFull {
                 case .dropNewest:
@@ -106,7 +120,8 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
                 case .dropOldest:
                     if !state.values.isEmpty { state.values.removeFirst() }
                 case .customError:
-                    state.values = []
+                    // NB: set before the closure runs, so an element it sends into the upstream is dropped.
+                    state.failsAfterValues = true
                     return true
                 }
             }
@@ -117,6 +132,7 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
             // NB: the user's closure runs outside the lock.
             let error = makeError()
             state.withLock { state in
+                // NB: as Combine's, the custom error goes out after the elements already held.
                 if !state.done, state.terminal == nil { state.terminal = .failure(error) }
             }
             _ = cancelUpstream()
@@ -187,6 +203,12 @@ private struct BufferState<Element, Failure: Error>: @unchecked Sendable {
     var values: [Element] = []
     var demand = Subscribers.Demand.none
     var terminal: Subscribers.Completion<Failure>?
+    /// The buffer overflowed with `customError`: it takes no more elements, and its failure waits for the held
+    /// elements like a finish.
+    var failsAfterValues = false
+    /// Elements went out after the overflow: the custom error follows them once the demand runs out, as
+    /// Combine's (the elements still held are dropped).
+    var deliveredAfterOverflow = false
     var delivering = false
     var done = false
 
@@ -194,7 +216,8 @@ private struct BufferState<Element, Failure: Error>: @unchecked Sendable {
     mutating func nextStep() -> BufferStep<Element, Failure> {
         guard !done, !delivering else { return .idle }
         if demand == .none {
-            guard let terminal, case .failure = terminal else { return .idle }
+            guard let terminal, case .failure = terminal, !failsAfterValues || values.isEmpty || deliveredAfterOverflow
+            else { return .idle }
             done = true
             values = []
             return .complete(terminal)
@@ -207,6 +230,7 @@ private struct BufferState<Element, Failure: Error>: @unchecked Sendable {
         let taken = demand.max.map { Array(values.prefix($0)) } ?? values
         values.removeFirst(taken.count)
         demand -= taken.count
+        if failsAfterValues { deliveredAfterOverflow = true }
         delivering = true
         return .values(taken)
     }

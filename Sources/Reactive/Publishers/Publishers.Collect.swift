@@ -22,7 +22,7 @@ extension Publishers {
                 accumulate: { input in
                     collected.append(input)
                     return .more
-                }, result: { collected })
+                }, result: { collected }, mirror: { [("count", collected.count)] })
         }
     }
 }

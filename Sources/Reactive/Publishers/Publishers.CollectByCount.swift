@@ -49,6 +49,15 @@ where Downstream.Input == [Element], Downstream.Failure == UpstreamFailure {
         super.init(downstream: downstream)
     }
 
+    /// Combine's children: the downstream, the upstream subscription, the group so far and its size.
+    override var customMirror: Mirror {
+        let children: [Mirror.Child] = [
+            ("downstream", downstream), ("upstreamSubscription", upstreamSubscription as Any), ("buffer", buffer),
+            ("count", count),
+        ]
+        return Mirror(self, children: children)
+    }
+
     override func receive(_ input: Element) -> Subscribers.Demand {
         guard isLive else { return .none }
         buffer.append(input)

@@ -60,6 +60,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         super.init(downstream: downstream, scheduler: publisher.scheduler, options: publisher.options)
     }
 
+    /// Combine's children: the downstream, its outstanding demand and the element held for the timer.
+    override var customMirror: Mirror {
+        let (demand, held) = state.withLock { ($0.demand, $0.held) }
+        let children: [Mirror.Child] = [
+            ("downstream", downstream), ("downstreamDemand", demand), ("currentValue", held as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+
     /// Each element replaces the held one and the timer: a repeating timer of the due time, as Combine's, whose
     /// first firing delivers the element (or drops it without demand) and cancels it.
     override func receive(_ input: Upstream.Output) -> Subscribers.Demand {

@@ -20,6 +20,7 @@ extension Publishers {
             let decoder = decoder
             upstream.subscribe(
                 subscriber, name: "Decode", strictness: .tolerantPassingEarlyCompletion,
+                mirror: coderMirror(downstream: subscriber),
                 tryStep: { input in .catching { .emit(try decoder.decode(Output.self, from: input)) } })
         }
     }
@@ -46,6 +47,7 @@ extension Publishers {
             let encoder = encoder
             upstream.subscribe(
                 subscriber, name: "Encode", strictness: .tolerantPassingEarlyCompletion,
+                mirror: coderMirror(downstream: subscriber),
                 tryStep: { input in .catching { .emit(try encoder.encode(input)) } })
         }
     }
@@ -72,5 +74,16 @@ extension Publisher where Output: Encodable {
     /// ```
     public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
         Publishers.Encode(upstream: self, encoder: encoder)
+    }
+}
+
+/// Combine's mirror of the `encode` and `decode` subscribers: the downstream, whether the upstream has ended,
+/// and its subscription.
+private func coderMirror(downstream: Any) -> (SubscriptionStatus) -> [Mirror.Child] {
+    { status in
+        let finished: Bool = if case .terminal = status { true } else { false }
+        return [
+            ("downstream", downstream), ("finished", finished), ("upstreamSubscription", status.subscription as Any),
+        ]
     }
 }

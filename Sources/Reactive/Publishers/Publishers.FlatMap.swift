@@ -27,14 +27,15 @@ extension Publishers {
             self.transform = transform
         }
 
-        /// Attaches the subscriber through a merging object.
+        /// Attaches the subscriber through a merging object, which the subscriber gets before the upstream is
+        /// subscribed to, as in Combine.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber: FlatMapOuter<Upstream.Output, NewPublisher, S>(
-                    downstream: subscriber, maxPublishers: maxPublishers, transform: transform
-                )
+            let outer = FlatMapOuter<Upstream.Output, NewPublisher, S>(
+                downstream: subscriber, maxPublishers: maxPublishers, transform: transform, announced: true
             )
+            subscriber.receive(subscription: outer)
+            upstream.subscribe(outer)
         }
     }
 }
@@ -101,6 +102,10 @@ extension Publisher {
 /// Merges the children's elements into one serialized downstream stream. Each child has at most one
 /// element in flight: a child's element that finds no downstream demand (or another delivery in progress)
 /// is buffered, and the child is asked for its next element once that one is delivered.
+// NB: as Combine's (OpenCombine's suite records it): a failure cancels every other child but neither the
+// failed child nor the upstream (both are let go); an upstream failure arriving again while the children are
+// being cancelled traps, as does a request of zero; once the downstream's demand turns unlimited, every live
+// child is asked for everything.
 @usableFromInline
 final class FlatMapOuter<Input, Child: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CombineDescribed, @unchecked Sendable
@@ -113,16 +118,20 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     @usableFromInline let maxPublishers: Subscribers.Demand
     @usableFromInline let transform: (Input) -> Child
     @usableFromInline let state = Mutex(FlatMapState<Child.Output, Child.Failure>())
+    /// The downstream got this subscription before the upstream was subscribed to (`flatMap`), rather than
+    /// when the upstream's subscription comes (the merge publishers).
+    @usableFromInline let announced: Bool
 
     @inlinable
     init(
         downstream: Downstream, maxPublishers: Subscribers.Demand, transform: @escaping (Input) -> Child,
-        combineName: String = "FlatMap"
+        combineName: String = "FlatMap", announced: Bool = false
     ) {
         self.combineName = combineName
         self.downstream = downstream
         self.maxPublishers = maxPublishers
         self.transform = transform
+        self.announced = announced
     }
 
     @inlinable
@@ -133,8 +142,13 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
             return true
         }
         guard accepted else { return subscription.cancel() }
-        downstream.receive(subscription: self)
-        if maxPublishers > 0 { subscription.request(maxPublishers) }
+        if announced {
+            // NB: Combine passes on even a maximum of zero publishers as a request.
+            subscription.request(maxPublishers)
+        } else {
+            downstream.receive(subscription: self)
+            if maxPublishers > 0 { subscription.request(maxPublishers) }
+        }
     }
 
     @inlinable
@@ -190,19 +204,26 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
             }
             if finish { downstream.receive(completion: .finished) }
         case .failure:
-            fail(completion)
+            fail(completion, child: nil)
         }
     }
 
+    /// Fails the downstream once, after cancelling every child but `child` (the one that failed, if any); the
+    /// upstream is let go uncancelled.
     @inlinable
-    func fail(_ completion: Subscribers.Completion<Failure>) {
+    func fail(_ completion: Subscribers.Completion<Failure>, child: Int?) {
         let (live, toCancel, deliverNow) = state.withLock { state -> (Bool, [any Subscription], Bool) in
+            precondition(
+                child != nil || !state.cancellingChildren,
+                "flatMap's upstream failed again while its children were being cancelled")
             guard !state.done else { return (false, [], false) }
             state.done = true
-            var toCancel = state.children.values.compactMap { $0 }
-            if let outer = state.outer.terminate() { toCancel.append(outer) }
+            if let child { state.children[child] = nil }
+            let toCancel = state.children.values.compactMap { $0 }
+            _ = state.outer.terminate()
             state.children = [:]
             state.buffer = []
+            state.cancellingChildren = child == nil && !toCancel.isEmpty
             if state.delivering {
                 state.pendingCompletion = completion
                 return (true, toCancel, false)
@@ -210,6 +231,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
             return (true, toCancel, true)
         }
         for subscription in toCancel { subscription.cancel() }
+        if child == nil, !toCancel.isEmpty { state.withLock { $0.cancellingChildren = false } }
         if live, deliverNow { downstream.receive(completion: completion) }
     }
 
@@ -257,18 +279,24 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
                 replenish?.request(.max(1))
             }
         case .failure:
-            fail(completion)
+            fail(completion, child: id)
         }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        let start = state.withLock { state -> Bool in
+        demand.assertNonZero()
+        let (start, unlimitedNow) = state.withLock { state -> (Bool, [any Subscription]) in
+            let wasUnlimited = state.demand == .unlimited
             state.demand += demand
-            guard !state.delivering, !state.buffer.isEmpty else { return false }
+            let unlimitedNow =
+                !wasUnlimited && state.demand == .unlimited && !state.done
+                ? state.children.values.compactMap { $0 } : []
+            guard !state.delivering, !state.buffer.isEmpty else { return (false, unlimitedNow) }
             state.delivering = true
-            return true
+            return (true, unlimitedNow)
         }
+        for child in unlimitedNow { child.request(.unlimited) }
         if start { drain(more: .none) }
     }
 
@@ -340,6 +368,8 @@ struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
     @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
     @usableFromInline var outerFinished = false
     @usableFromInline var done = false
+    /// An upstream failure is cancelling the children.
+    @usableFromInline var cancellingChildren = false
 
     @inlinable
     init() {}
@@ -353,9 +383,11 @@ struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-/// Subscribes to one inner publisher on behalf of the merging object.
+/// Subscribes to one inner publisher on behalf of the merging object; described as Combine's (the operator's
+/// name, its mirror naming the merging object's identifier).
 @usableFromInline
-struct FlatMapChild<OuterInput, Child: Publisher, Downstream: Subscriber>: Subscriber
+struct FlatMapChild<OuterInput, Child: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     @usableFromInline typealias Input = Child.Output
     @usableFromInline typealias Failure = Child.Failure
@@ -376,4 +408,10 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     func receive(_ input: Child.Output) -> Subscribers.Demand { owner.childValue(id, input) }
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
+
+    @usableFromInline var description: String { owner.combineName }
+    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": owner.combineIdentifier])
+    }
 }

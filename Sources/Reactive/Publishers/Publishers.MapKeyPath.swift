@@ -19,7 +19,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let keyPath = keyPath
             upstream.subscribe(
-                subscriber, name: "MapKeyPath", strictness: .passThrough,
+                subscriber, name: "ValueForKey", strictness: .passThrough, mirror: { _ in [("keyPath", keyPath)] },
                 step: { input in .emit(input[keyPath: keyPath]) })
         }
     }

@@ -16,7 +16,10 @@ extension Publishers {
         /// Attaches the subscriber through a mapping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1) = (keyPath0, keyPath1)
-            upstream.map { ($0[keyPath: keyPath0], $0[keyPath: keyPath1]) }.subscribe(subscriber)
+            upstream.subscribe(
+                subscriber, name: "ValueForKeys", strictness: .passThrough,
+                mirror: { _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1)] },
+                step: { input in .emit((input[keyPath: keyPath0], input[keyPath: keyPath1])) })
         }
     }
 
@@ -39,8 +42,12 @@ extension Publishers {
         /// Attaches the subscriber through a mapping inner subscriber.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (keyPath0, keyPath1, keyPath2) = (keyPath0, keyPath1, keyPath2)
-            upstream.map { ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2]) }
-                .subscribe(subscriber)
+            upstream.subscribe(
+                subscriber, name: "ValueForKeys", strictness: .passThrough,
+                mirror: { _ in [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)] },
+                step: { input in
+                    .emit((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+                })
         }
     }
 }

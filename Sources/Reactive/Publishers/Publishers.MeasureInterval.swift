@@ -17,17 +17,9 @@ extension Publishers {
             self.scheduler = scheduler
         }
 
-        /// Attaches the subscriber; the clock starts at the subscription.
+        /// Attaches the subscriber; the clock starts when it is attached.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let scheduler = scheduler
-            var last = scheduler.now
-            upstream.subscribe(
-                subscriber, name: "MeasureInterval",
-                step: { _ in
-                    let now = scheduler.now
-                    defer { last = now }
-                    return .emit(last.distance(to: now))
-                })
+            upstream.subscribe(MeasureIntervalInner(downstream: subscriber, scheduler: scheduler))
         }
     }
 }
@@ -42,5 +34,35 @@ extension Publisher {
         -> Publishers.MeasureInterval<Self, S>
     {
         Publishers.MeasureInterval(upstream: self, scheduler: scheduler)
+    }
+}
+
+/// Emits the time since the previous element. As Combine's: a value before the subscription or after the end is
+/// dropped, the demand the downstream returns for an interval is requested of the upstream (the value itself
+/// returns none), and requests (even of zero) pass straight upstream.
+private final class MeasureIntervalInner<Input, Failure: Error, Context: Scheduler, Downstream: Subscriber>:
+    Relay<Input, Failure, Downstream>, @unchecked Sendable
+where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Failure {
+    private let scheduler: Context
+    // NB: touched only inside `receive`, which Combine serializes, so no lock.
+    private var last: Context.SchedulerTimeType
+
+    init(downstream: Downstream, scheduler: Context) {
+        self.scheduler = scheduler
+        last = scheduler.now
+        super.init(downstream: downstream)
+    }
+
+    override func receive(_ input: Input) -> Subscribers.Demand {
+        guard isLive else { return .none }
+        let now = scheduler.now
+        defer { last = now }
+        let more = downstream.receive(last.distance(to: now))
+        if more > 0 { upstreamSubscription?.request(more) }
+        return .none
+    }
+
+    override func receive(completion: Subscribers.Completion<Failure>) {
+        if markCompleted() { downstream.receive(completion: completion) }
     }
 }

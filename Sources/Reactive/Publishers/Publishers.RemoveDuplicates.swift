@@ -23,6 +23,7 @@ extension Publishers {
             var last: Output?
             upstream.subscribe(
                 subscriber, name: "RemoveDuplicates", strictness: .strict,
+                mirror: { _ in [("downstream", subscriber), ("last", last as Any)] },
                 step: { input in
                     if let last, predicate(last, input) { return .drop }
                     last = input

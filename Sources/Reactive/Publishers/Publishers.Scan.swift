@@ -26,6 +26,7 @@ extension Publishers {
             var accumulator = initialResult
             upstream.subscribe(
                 subscriber, name: "Scan", strictness: .passThrough,
+                mirror: { _ in [("downstream", subscriber), ("result", accumulator)] },
                 step: { input in
                     accumulator = next(accumulator, input)
                     return .emit(accumulator)

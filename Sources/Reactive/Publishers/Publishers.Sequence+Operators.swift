@@ -94,7 +94,10 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
     /// The given elements, then this sequence's.
     public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
     where S.Element == Output {
+        // NB: built as Combine's builds it (room reserved first), so a collection that counts its calls sees the
+        // same ones.
         var joined = Elements()
+        joined.reserveCapacity(elements.underestimatedCount + sequence.count)
         joined.append(contentsOf: elements)
         joined.append(contentsOf: sequence)
         return Publishers.Sequence<Elements, Failure>(sequence: joined)
@@ -102,7 +105,9 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
 
     /// The other publisher's elements, then this sequence's.
     public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
-        prepend(publisher.sequence)
+        var joined = publisher.sequence
+        joined.append(contentsOf: sequence)
+        return Publishers.Sequence<Elements, Failure>(sequence: joined)
     }
 
     /// This sequence's elements, then the given ones.

@@ -31,9 +31,11 @@ extension Sequence {
 }
 
 extension Subscriber {
-    /// Feeds a sequence to this subscriber as demanded, then the completion.
-    func receive<Elements: Sequence>(sequence: Elements, then completion: Subscribers.Completion<Failure>)
-    where Elements.Element == Input {
+    /// Feeds a sequence to this subscriber as demanded, then the completion; `record` describes the subscription
+    /// as `Record`'s is described.
+    func receive<Elements: Sequence>(
+        sequence: Elements, then completion: Subscribers.Completion<Failure>, record: Bool = false
+    ) where Elements.Element == Input {
         var iterator = sequence.makeIterator()
         guard let first = iterator.next() else {
             receive(subscription: Subscriptions.empty)
@@ -41,7 +43,9 @@ extension Subscriber {
             return
         }
         receive(
-            subscription: SequenceSubscription(downstream: self, first: first, rest: iterator, completion: completion))
+            subscription: SequenceSubscription(
+                downstream: self, sequence: sequence, first: first, rest: iterator, completion: completion,
+                record: record))
     }
 }
 
@@ -51,14 +55,35 @@ extension Subscriber {
 private final class SequenceSubscription<Downstream: Subscriber, Iterator: IteratorProtocol>: Subscription,
     CombineDescribed, @unchecked Sendable
 where Iterator.Element == Downstream.Input {
-    var combineName: String { "Sequence" }
     private let state: Mutex<SequenceState<Downstream, Iterator>>
+    /// The sequence, for the description and the mirror.
+    private let sequence: Any
+    private let completion: Subscribers.Completion<Downstream.Failure>
+    private let record: Bool
 
     init(
-        downstream: Downstream, first: Iterator.Element, rest: Iterator,
-        completion: Subscribers.Completion<Downstream.Failure>
+        downstream: Downstream, sequence: Any, first: Iterator.Element, rest: Iterator,
+        completion: Subscribers.Completion<Downstream.Failure>, record: Bool
     ) {
         state = Mutex(SequenceState(downstream: downstream, next: first, iterator: rest, completion: completion))
+        self.sequence = sequence
+        self.completion = completion
+        self.record = record
+    }
+
+    /// As Combine's: the sequence while it plays, then "Sequence" (`Record`'s: "Cancelled Events") once it has
+    /// finished or been cancelled.
+    var combineName: String {
+        guard state.withLock({ $0.downstream == nil }) else { return String(describing: sequence) }
+        return record ? "Cancelled Events" : "Sequence"
+    }
+
+    /// As Combine's: the sequence (no elements once it has ended), and for `Record` its completion.
+    var customMirror: Mirror {
+        let shown = state.withLock { $0.downstream == nil } ? [Iterator.Element]() : sequence
+        let children: [Mirror.Child] =
+            record ? [("sequence", shown), ("completion", completion)] : [("sequence", shown)]
+        return Mirror(self, children: children)
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -19,7 +19,9 @@ extension Publishers {
         /// Attaches the subscriber through an object that tracks the current inner publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: SwitchToLatestOuter<P, S>(downstream: subscriber))
+            let outer = SwitchToLatestOuter<P, S>(downstream: subscriber)
+            subscriber.receive(subscription: outer)
+            upstream.subscribe(outer)
         }
     }
 }
@@ -78,6 +80,11 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
 
 /// Subscribes to each new inner publisher (cancelling the previous one) and hands it the downstream's
 /// outstanding demand; finishes once the upstream and the current inner publisher have both finished.
+// NB: Combine's bookkeeping, as OpenCombine's suite records it: the downstream gets this subscription before the
+// upstream is subscribed to; an upstream completion is passed on each time it comes (a finish only while no
+// inner is live or awaited); a child's failure cancels the upstream but not the child; after an upstream
+// failure the current child is cancelled, yet a value it still sends is delivered; a value beyond the
+// demand, a request of zero and a child's completion before its subscription trap.
 @usableFromInline
 final class SwitchToLatestOuter<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CombineDescribed, @unchecked Sendable
@@ -88,12 +95,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @usableFromInline let downstream: Downstream
     @usableFromInline let state = Mutex(SwitchState())
-    /// Copies of `state.currentID`, `state.done` and "the demand is unlimited", written under the lock and
-    /// read without it by a value of the current inner once the demand is unlimited (it can only stay so).
+    /// Copies of `state.currentID`, `state.cancelled` and "the demand is unlimited", written under the lock
+    /// and read without it by a value of the current inner once the demand is unlimited (it can only stay so).
     // NB: a value racing a switch is dropped or delivered on either path alike: the check was never atomic
     // with the delivery, which runs outside the lock.
     @usableFromInline let currentGeneration = Atomic<UInt64>(0)
-    @usableFromInline let ended = Atomic<Bool>(false)
+    @usableFromInline let cancelled = Atomic<Bool>(false)
     @usableFromInline let unlimited = Atomic<Bool>(false)
 
     @inlinable
@@ -101,67 +108,52 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = state.withLock { state -> Bool in
-            guard case .awaiting = state.outer else { return false }
-            state.outer = .subscribed(subscription)
-            return true
-        }
-        guard accepted else { return subscription.cancel() }
-        downstream.receive(subscription: self)
+        guard state.withLock({ $0.outer.accept(subscription) }) else { return subscription.cancel() }
         subscription.request(.unlimited)
     }
 
     @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
         let (id, previous) = state.withLock { state -> (UInt64?, (any Subscription)?) in
-            guard !state.done else { return (nil, nil) }
+            guard !state.cancelled, !state.outerFinished else { return (nil, nil) }
             state.currentID &+= 1
             currentGeneration.store(state.currentID, ordering: .releasing)
-            state.innerActive = true
+            state.awaitingInner = true
             defer { state.inner = nil }
             return (state.currentID, state.inner)
         }
         previous?.cancel()
-        if let id { input.receive(subscriber: SwitchToLatestChild(owner: self, id: id)) }
+        if let id { input.subscribe(SwitchToLatestChild(owner: self, id: id)) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        switch completion {
-        case .finished:
-            let finish = state.withLock { state -> Bool in
-                guard !state.done else { return false }
-                state.outer = .terminal
-                state.outerFinished = true
-                if state.innerActive { return false }
-                state.end(ended)
-                return true
+        let (deliver, inner) = state.withLock { state -> (Bool, (any Subscription)?) in
+            state.outer = .terminal
+            state.outerFinished = true
+            guard !state.cancelled else { return (false, nil) }
+            switch completion {
+            case .finished:
+                guard !state.awaitingInner, state.inner == nil else { return (false, nil) }
+                state.sentCompletion = true
+                return (true, nil)
+            case .failure:
+                state.sentCompletion = true
+                defer { state.inner = nil }
+                return (true, state.inner)
             }
-            if finish { downstream.receive(completion: .finished) }
-        case .failure:
-            fail(completion)
         }
-    }
-
-    @inlinable
-    func fail(_ completion: Subscribers.Completion<Failure>) {
-        let (live, outer, inner) = state.withLock { state -> (Bool, (any Subscription)?, (any Subscription)?) in
-            guard !state.done else { return (false, nil, nil) }
-            state.end(ended)
-            defer { state.inner = nil }
-            return (true, state.outer.terminate(), state.inner)
-        }
-        outer?.cancel()
         inner?.cancel()
-        if live { downstream.receive(completion: completion) }
+        if deliver { downstream.receive(completion: completion) }
     }
 
     @inlinable
     func childSubscribed(_ id: UInt64, _ subscription: any Subscription) {
         let demand = state.withLock { state -> Subscribers.Demand? in
-            guard !state.done, state.currentID == id else { return nil }
+            guard !state.cancelled, state.currentID == id, state.inner == nil else { return nil }
             state.inner = subscription
+            state.awaitingInner = false
             return state.demand
         }
         guard let demand else { return subscription.cancel() }
@@ -171,13 +163,14 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func childValue(_ id: UInt64, _ value: P.Output) -> Subscribers.Demand {
         if unlimited.load(ordering: .acquiring) {
-            guard !ended.load(ordering: .acquiring), currentGeneration.load(ordering: .acquiring) == id else {
+            guard !cancelled.load(ordering: .acquiring), currentGeneration.load(ordering: .acquiring) == id else {
                 return .none
             }
             return downstream.receive(value)
         }
         let live = state.withLock { state -> Bool in
-            guard !state.done, state.currentID == id, state.demand > 0 else { return false }
+            guard !state.cancelled, state.currentID == id else { return false }
+            precondition(state.demand > 0, "switchToLatest received a value beyond the downstream's demand")
             state.demand -= 1
             return true
         }
@@ -189,24 +182,29 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     @inlinable
     func childCompleted(_ id: UInt64, _ completion: Subscribers.Completion<Failure>) {
-        switch completion {
-        case .finished:
-            let finish = state.withLock { state -> Bool in
-                guard !state.done, state.currentID == id else { return false }
-                state.inner = nil
-                state.innerActive = false
-                guard state.outerFinished else { return false }
-                state.end(ended)
-                return true
+        let (deliver, outer) = state.withLock { state -> (Bool, (any Subscription)?) in
+            guard !state.cancelled, state.currentID == id else { return (false, nil) }
+            precondition(!state.awaitingInner, "switchToLatest's inner publisher completed before its subscription")
+            state.inner = nil
+            guard !state.sentCompletion else { return (false, nil) }
+            switch completion {
+            case .finished:
+                guard state.outerFinished else { return (false, nil) }
+                state.sentCompletion = true
+                return (true, nil)
+            case .failure:
+                state.cancel(cancelled)
+                state.sentCompletion = true
+                return (true, state.outer.terminate())
             }
-            if finish { downstream.receive(completion: .finished) }
-        case .failure:
-            if state.withLock({ $0.currentID == id }) { fail(completion) }
         }
+        outer?.cancel()
+        if deliver { downstream.receive(completion: completion) }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        demand.assertNonZero()
         state.withLock { state -> (any Subscription)? in
             state.demand += demand
             if state.demand == .unlimited { unlimited.store(true, ordering: .releasing) }
@@ -217,12 +215,12 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @inlinable
     func cancel() {
         let (outer, inner) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
-            state.end(ended)
+            state.cancel(cancelled)
             defer { state.inner = nil }
             return (state.outer.terminate(), state.inner)
         }
-        outer?.cancel()
         inner?.cancel()
+        outer?.cancel()
     }
 }
 
@@ -233,24 +231,28 @@ struct SwitchState: @unchecked Sendable {
     @usableFromInline var inner: (any Subscription)?
     @usableFromInline var currentID: UInt64 = 0
     @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var innerActive = false
+    /// A child was subscribed to and has not handed over its subscription yet.
+    @usableFromInline var awaitingInner = false
     @usableFromInline var outerFinished = false
-    @usableFromInline var done = false
+    @usableFromInline var sentCompletion = false
+    @usableFromInline var cancelled = false
 
     @inlinable
     init() {}
 
-    /// Marks the operator done, and its lock-free copy.
+    /// Marks the operator cancelled, and its lock-free copy.
     @inlinable
-    mutating func end(_ ended: borrowing Atomic<Bool>) {
-        done = true
-        ended.store(true, ordering: .releasing)
+    mutating func cancel(_ flag: borrowing Atomic<Bool>) {
+        cancelled = true
+        flag.store(true, ordering: .releasing)
     }
 }
 
-/// Subscribes to one inner publisher on behalf of the outer object, tagged with its generation.
+/// Subscribes to one inner publisher on behalf of the outer object, tagged with its generation; described as
+/// Combine's ("SwitchToLatest", its mirror naming the outer subscription's identifier).
 @usableFromInline
-struct SwitchToLatestChild<P: Publisher, Downstream: Subscriber>: Subscriber
+struct SwitchToLatestChild<P: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline typealias Input = P.Output
     @usableFromInline typealias Failure = P.Failure
@@ -271,4 +273,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     func receive(_ input: Input) -> Subscribers.Demand { owner.childValue(id, input) }
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
+
+    @usableFromInline var description: String { "SwitchToLatest" }
+    @usableFromInline var playgroundDescription: Any { description }
+    @usableFromInline var customMirror: Mirror {
+        Mirror(self, children: ["parentSubscription": owner.combineIdentifier])
+    }
 }

@@ -23,6 +23,7 @@ extension Publishers {
             var last: Upstream.Output?
             upstream.subscribe(
                 subscriber, name: "TryRemoveDuplicates", strictness: .strict,
+                mirror: { _ in [("downstream", subscriber), ("last", last as Any)] },
                 tryStep: { input in
                     .catching {
                         if let previous = last, try predicate(previous, input) { return .drop }

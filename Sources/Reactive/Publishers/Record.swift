@@ -60,7 +60,7 @@ public struct Record<Output, Failure: Error>: Publisher {
 
     /// Plays the recording back to the subscriber, as demanded.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        subscriber.receive(sequence: recording.output, then: recording.completion)
+        subscriber.receive(sequence: recording.output, then: recording.completion, record: true)
     }
 }
 

@@ -49,19 +49,19 @@ extension Result.Publisher {
     /// The only output is the smallest: the publisher itself.
     public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The only output is the smallest: the publisher itself, typed as possibly failing.
+    /// The only output is the smallest, after the comparator has compared it with itself once (a throw fails).
     public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
     {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(askedOnce(areInIncreasingOrder))
     }
 
     /// The only output is the largest: the publisher itself.
     public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher { self }
 
-    /// The only output is the largest: the publisher itself, typed as possibly failing.
+    /// The only output is the largest, after the comparator has compared it with itself once (a throw fails).
     public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
     {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(askedOnce(areInIncreasingOrder))
     }
 
     /// Publishes 1, or the failure.
@@ -100,11 +100,29 @@ extension Result.Publisher {
         self
     }
 
-    /// A single output has no duplicates: the publisher itself, typed as possibly failing.
+    /// A single output has no duplicates; the predicate compares it with itself once (a throw fails).
     public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool)
         -> Result<Output, any Error>.Publisher
     {
-        Result<Output, any Error>.Publisher(result.mapError { $0 })
+        Result<Output, any Error>.Publisher(askedOnce(predicate))
+    }
+
+    /// The output after asking `predicate` once to compare it with itself (a throw becomes the failure), or the
+    /// failure unasked.
+    // NB: Combine's `tryMin`, `tryMax` and `tryRemoveDuplicates` on a single output do this, as OpenCombine's
+    // suite records (the comparator is called once per success).
+    private func askedOnce(_ predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error> {
+        switch result {
+        case .success(let output):
+            do {
+                _ = try predicate(output, output)
+                return .success(output)
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
     }
 
     /// The output, or `output` in place of the failure.

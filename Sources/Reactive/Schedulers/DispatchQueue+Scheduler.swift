@@ -13,6 +13,9 @@ extension DispatchQueue: Scheduler {
         public func distance(to other: SchedulerTimeType) -> Stride {
             let start = dispatchTime.uptimeNanoseconds
             let end = other.dispatchTime.uptimeNanoseconds
+            // NB: as Combine's, the distance to or from a time beyond `Int.max` nanoseconds (the far future) is
+            // the largest stride, whichever way it goes.
+            if start != end, max(start, end) > UInt64(Int.max) { return .nanoseconds(.max) }
             return .nanoseconds(
                 end >= start ? Int(clamping: end - start) : -Int(clamping: start - end))
         }
@@ -25,8 +28,9 @@ extension DispatchQueue: Scheduler {
             let step = UInt64(n.magnitude.magnitude)
             let nanos: UInt64
             if n.magnitude >= 0 {
+                // NB: as Combine's (and `dispatch_time`), a time beyond `Int.max` nanoseconds is the far future.
                 let (sum, overflow) = start.addingReportingOverflow(step)
-                nanos = overflow ? .max : sum
+                nanos = overflow || sum > UInt64(Int.max) ? DispatchTime.distantFuture.uptimeNanoseconds : sum
             } else {
                 nanos = start > step ? start - step : 1
             }
@@ -41,19 +45,16 @@ extension DispatchQueue: Scheduler {
             lhs.dispatchTime == rhs.dispatchTime
         }
 
-        /// Combine's key for the uptime nanoseconds.
-        private enum CodingKeys: String, CodingKey { case time }
-
-        /// Decodes a time from its uptime nanoseconds (`{"time": n}`, as Combine encodes it).
+        /// Decodes a time from its uptime nanoseconds, a bare number as Combine encodes it.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self, forKey: .time))
+            let container = try decoder.singleValueContainer()
+            dispatchTime = DispatchTime(uptimeNanoseconds: try container.decode(UInt64.self))
         }
 
-        /// Encodes the time as its uptime nanoseconds (`{"time": n}`, as Combine does).
+        /// Encodes the time as its uptime nanoseconds, a bare number as Combine does.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(dispatchTime.uptimeNanoseconds, forKey: .time)
+            var container = encoder.singleValueContainer()
+            try container.encode(dispatchTime.uptimeNanoseconds)
         }
 
         /// A type that represents the distance between two values, in nanoseconds.
@@ -62,6 +63,9 @@ extension DispatchQueue: Scheduler {
         {
             /// The value of this time interval in nanoseconds.
             public var magnitude: Int
+
+            /// Combine's key: the name of its stored nanoseconds (`{"_nanoseconds": n}`).
+            private enum CodingKeys: String, CodingKey { case magnitude = "_nanoseconds" }
 
             /// A `DispatchTimeInterval` created with the value of this type in nanoseconds.
             public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
@@ -114,9 +118,9 @@ extension DispatchQueue: Scheduler {
             public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
             /// Multiplies two intervals.
             public static func * (lhs: Stride, rhs: Stride) -> Stride {
-                Stride(
-                    nanoseconds: lhs.magnitude.multipliedReportingOverflow(by: rhs.magnitude).overflow
-                        ? ((lhs.magnitude < 0) != (rhs.magnitude < 0) ? .min : .max) : lhs.magnitude * rhs.magnitude)
+                // NB: as Combine's, the product of two durations in seconds (`.seconds(2) * 3` is six seconds; two
+                // strides of a few nanoseconds multiply to nothing).
+                Stride(nanoseconds: clamped(Double(lhs.magnitude) * Double(rhs.magnitude) / 1_000_000_000))
             }
             /// Adds two intervals.
             public static func + (lhs: Stride, rhs: Stride) -> Stride {

@@ -40,26 +40,28 @@ public struct ImmediateScheduler: Scheduler, Sendable {
             /// Adds an interval in place.
             public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
 
-            /// An interval of whole seconds.
-            public static func seconds(_ s: Int) -> Stride { Stride(s) }
-            /// An interval of seconds.
-            public static func seconds(_ s: Double) -> Stride { Stride(Int(s)) }
-            /// An interval of milliseconds.
-            public static func milliseconds(_ ms: Int) -> Stride { Stride(ms) }
-            /// An interval of microseconds.
-            public static func microseconds(_ us: Int) -> Stride { Stride(us) }
-            /// An interval of nanoseconds.
-            public static func nanoseconds(_ ns: Int) -> Stride { Stride(ns) }
+            // NB: as Combine's, time does not pass on the immediate scheduler: every interval of time is zero.
+
+            /// No time: zero.
+            public static func seconds(_ s: Int) -> Stride { 0 }
+            /// No time: zero.
+            public static func seconds(_ s: Double) -> Stride { 0 }
+            /// No time: zero.
+            public static func milliseconds(_ ms: Int) -> Stride { 0 }
+            /// No time: zero.
+            public static func microseconds(_ us: Int) -> Stride { 0 }
+            /// No time: zero.
+            public static func nanoseconds(_ ns: Int) -> Stride { 0 }
         }
 
         private let step: Int
 
         init(step: Int) { self.step = step }
 
-        /// Returns the distance to another immediate scheduler time.
-        public func distance(to other: SchedulerTimeType) -> Stride { Stride(other.step - step) }
-        /// Advances the time by the specified amount.
-        public func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType(step: step + n.magnitude) }
+        /// No distance: the immediate scheduler's time never moves, as Combine's.
+        public func distance(to other: SchedulerTimeType) -> Stride { 0 }
+        /// The same time: the immediate scheduler's time never moves, as Combine's.
+        public func advanced(by n: Stride) -> SchedulerTimeType { self }
     }
 
     /// Options for the immediate scheduler: there are none.
@@ -84,12 +86,13 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         action()
     }
 
-    /// Performs the action once, now; repeating makes no sense for a synchronous scheduler.
+    /// Performs the action once, now; repeating makes no sense for a synchronous scheduler. Returns the empty
+    /// subscription ("Empty"), as Combine's, since there is nothing to cancel.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
         action()
-        return AnyCancellable {}
+        return Subscriptions.empty
     }
 }

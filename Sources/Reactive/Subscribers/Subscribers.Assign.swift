@@ -30,12 +30,10 @@ extension Subscribers {
         /// A textual representation of this subscriber: `"Assign Root."`, as in Combine.
         public var description: String { "Assign \(Root.self)." }
 
-        /// The subscriber's mirror: the object and the key path, as in Combine.
+        /// The subscriber's mirror: the object, the key path and the subscription status, as in Combine.
         public var customMirror: Mirror {
-            let (object, subscription) = state.withLock { ($0.object, $0.status.subscription) }
-            return Mirror(
-                self,
-                children: ["object": object as Any, "keyPath": keyPath, "upstreamSubscription": subscription as Any])
+            let (object, status) = state.withLock { ($0.object, $0.status) }
+            return Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": status])
         }
 
         /// What a playground shows for the subscriber: its description.

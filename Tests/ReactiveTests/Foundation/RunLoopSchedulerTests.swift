@@ -100,4 +100,10 @@ final class TimerPublisherTests: XCTestCase {
         XCTAssertEqual(onMain.count, count, "no tick after cancel")
         XCTAssertEqual(Set(onMain), [true])
     }
+
+    func testThePublishMethodDropsTheToleranceAsCombinesDoes() {
+        let publisher = Timer.publish(every: 0.25, tolerance: 0.02, on: .main, in: .common)
+        XCTAssertEqual(publisher.interval, 0.25)
+        XCTAssertNil(publisher.tolerance)
+    }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Reactive
 import Testing
 
@@ -88,4 +89,93 @@ private final class SubscriptionRecorder<Input, Failure: Error>: Subscriber, @un
     func receive(subscription: any Subscription) { self.subscription = subscription }
     func receive(_ input: Input) -> Subscribers.Demand { .none }
     func receive(completion: Subscribers.Completion<Failure>) {}
+}
+
+/// The inner subscribers whose Combine counterparts list their fields in the mirror: the same names and
+/// labels, read before any element arrives (what OpenCombine's suite, run against Combine, records).
+@Suite struct CombineInnerMirrorTests {
+    struct Item: Equatable, Codable {
+        var doubled = 2
+        var tripled = 3
+    }
+
+    static let cases: [(name: String, labels: [String], values: [String: String], attach: @Sendable () -> Any)] = [
+        ("Scan", ["downstream", "result"], ["result": "0"], { attached { $0.scan(0, +) } }),
+        ("Collect", ["count"], ["count": "0"], { attached { $0.collect() } }),
+        (
+            "CollectByCount", ["downstream", "upstreamSubscription", "buffer", "count"],
+            ["buffer": "[]", "count": "53"],
+            { attached { $0.collect(53) } }
+        ),
+        (
+            "Debounce", ["downstream", "downstreamDemand", "currentValue"],
+            ["downstreamDemand": "max(0)", "currentValue": "nil"],
+            { attached { $0.debounce(for: .seconds(1), scheduler: DispatchQueue.main) } }
+        ),
+        (
+            "Encode", ["downstream", "finished", "upstreamSubscription"], ["finished": "false"],
+            { attached { $0.encode(encoder: JSONEncoder()) } }
+        ),
+        ("RemoveDuplicates", ["downstream", "last"], ["last": "nil"], { attached { $0.removeDuplicates() } }),
+        (
+            "TryRemoveDuplicates", ["downstream", "last"], ["last": "nil"],
+            { attached { $0.tryRemoveDuplicates { $0 == $1 } } }
+        ),
+        (
+            "AssertNoFailure", ["file", "line", "prefix"],
+            ["file": "SomeFile.swift", "line": "1987", "prefix": "PREFIX"],
+            { attached { $0.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987) } }
+        ),
+        (
+            "Buffer", ["values", "state", "downstreamDemand", "terminal"],
+            ["values": "[]", "downstreamDemand": "max(0)", "terminal": "nil"],
+            { attached { $0.buffer(size: 13, prefetch: .keepFull, whenFull: .dropNewest) } }
+        ),
+        ("Concatenate", [], [:], { attached { $0.append(2, 3) } }),
+    ]
+
+    @Test(arguments: cases.indices)
+    func theInnerSubscriberMirrorsCombinesFields(index: Int) throws {
+        let (name, labels, values, attach) = Self.cases[index]
+        let inner = attach()
+        #expect((inner as? any CustomStringConvertible)?.description == name)
+        let mirror = try #require((inner as? any CustomReflectable)?.customMirror)
+        #expect(mirror.children.map { $0.label ?? "" } == labels)
+        for child in mirror.children {
+            if let label = child.label, let expected = values[label] { #expect("\(child.value)" == expected) }
+        }
+    }
+
+    @Test func keyPathMapsAreNamedForTheirKeysAndMirrorThem() throws {
+        let upstream = ManualPublisher<Item, Never>()
+        _ = upstream.map(\.doubled).track()
+        #expect((upstream.attached as? any CustomStringConvertible)?.description == "ValueForKey")
+        #expect((upstream.attached as? any CustomReflectable)?.customMirror.children.map(\.label) == ["keyPath"])
+        let pair = ManualPublisher<Item, Never>()
+        let tracker = pair.map(\.doubled, \.tripled).sink { _ in }
+        #expect((pair.attached as? any CustomStringConvertible)?.description == "ValueForKeys")
+        #expect(
+            (pair.attached as? any CustomReflectable)?.customMirror.children.map(\.label) == ["keyPath0", "keyPath1"])
+        pair.subscribe()
+        pair.send(Item())
+        tracker.cancel()
+    }
+
+    @Test func concatenateSubscribesToEachPartUnderTheDownstreamSubscriptionsIdentity() throws {
+        let prefix = ManualPublisher<Int, Never>()
+        let suffix = ManualPublisher<Int, Never>()
+        let tracker = prefix.append(suffix).track()
+        prefix.subscribe()
+        let identifier = try #require(tracker.subscription?.combineIdentifier)
+        #expect((prefix.attached as? any CustomCombineIdentifierConvertible)?.combineIdentifier == identifier)
+        prefix.send(completion: .finished)
+        #expect((suffix.attached as? any CustomCombineIdentifierConvertible)?.combineIdentifier == identifier)
+    }
+}
+
+/// The subscriber an operator attaches to a manual upstream of integers.
+private func attached<P: Publisher>(_ makeOperator: (ManualPublisher<Int, Never>) -> P) -> Any {
+    let upstream = ManualPublisher<Int, Never>()
+    makeOperator(upstream).subscribe(SubscriptionRecorder<P.Output, P.Failure>())
+    return upstream.attached
 }

@@ -39,7 +39,7 @@ import Testing
         #expect(tracker.values == expected)
     }
 
-    @Test func aFullBufferFailsWithTheCustomErrorAndCancelsTheUpstream() {
+    @Test func aFullBufferCancelsTheUpstreamAndFailsWithTheCustomErrorAfterTheHeldElements() {
         var cancelled = false
         let subject = PassthroughSubject<Int, TestError>()
         let tracker = subject.handleEvents(receiveCancel: { cancelled = true })
@@ -47,8 +47,21 @@ import Testing
             .track(initialDemand: .none)
         subject.send(1)
         subject.send(2)
-        #expect(tracker.events == [.subscription, .failure("TestError(7)")])
+        #expect(tracker.events == [.subscription])
         #expect(cancelled)
+        tracker.request(.max(1))
+        #expect(tracker.events == [.subscription, .value(1), .failure("TestError(7)")])
+    }
+
+    @Test func theCustomErrorFollowsTheElementsTheNextRequestTakes() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let tracker = subject.buffer(size: 5, prefetch: .byRequest, whenFull: .customError { TestError(code: 3) })
+            .track(initialDemand: .none)
+        for value in 0..<10 { subject.send(value) }
+        #expect(tracker.events == [.subscription])
+        tracker.request(.max(3))
+        tracker.request(.max(1))
+        #expect(tracker.events == [.subscription, .value(0), .value(1), .value(2), .failure("TestError(3)")])
     }
 
     @Test func aFailureWithoutDemandGoesOutAtOnceAndAFinishWaitsForTheElements() {
@@ -101,6 +114,18 @@ import Testing
             .track(initialDemand: .none)
         subject.send(1)
         subject.send(2)
-        #expect(tracker.events == [.subscription, .failure("TestError(7)")])
+        tracker.request(.max(5))
+        #expect(tracker.events == [.subscription, .value(1), .failure("TestError(7)")])
+    }
+
+    @Test func theUpstreamIsAskedBeforeTheDownstreamGetsItsSubscription() {
+        let upstream = ManualPublisher<Int, Never>()
+        var seenAtRequest: [String] = []
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.handleEvents(receiveRequest: { _ in seenAtRequest.append(tracker.events.description) })
+            .buffer(size: 42, prefetch: .keepFull, whenFull: .dropNewest).subscribe(tracker)
+        upstream.subscribe()
+        #expect(seenAtRequest == ["[]"])
+        #expect(tracker.events == [.subscription])
     }
 }

@@ -115,3 +115,97 @@ import Testing
         _ = token
     }
 }
+
+/// Combine's bookkeeping around the children, as OpenCombine's suite (run against Combine) records it.
+@Suite struct FlatMapCombineBookkeepingTests {
+    typealias Child = ManualPublisher<Int, TestError>
+
+    @Test func theDownstreamGetsItsSubscriptionBeforeTheUpstreamIsSubscribedTo() {
+        let upstream = ManualPublisher<Child, TestError>()
+        let tracker = upstream.flatMap(maxPublishers: .max(2)) { $0 }.track()
+        #expect(tracker.events == [.subscription])
+        #expect(upstream.subscription.calls == [])
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(2))])
+    }
+
+    @Test func aFailingChildCancelsTheOthersButNeitherItselfNorTheUpstream() {
+        let upstream = ManualPublisher<Child, TestError>()
+        let children = [Child(), Child(), Child()]
+        let tracker = upstream.flatMap { $0 }.track()
+        upstream.subscribe()
+        for child in children {
+            upstream.send(child)
+            child.subscribe()
+        }
+        children[1].send(completion: .failure(TestError(code: 3)))
+        children[2].send(completion: .failure(TestError(code: 4)))
+        #expect(tracker.events == [.subscription, .failure("TestError(3)")])
+        #expect(children[0].subscription.calls == [.requested(.unlimited), .cancelled])
+        #expect(children[1].subscription.calls == [.requested(.unlimited)])
+        #expect(children[2].subscription.calls == [.requested(.unlimited), .cancelled])
+        #expect(upstream.subscription.calls == [.requested(.unlimited)])
+    }
+
+    @Test func anUpstreamFailureCancelsTheChildrenButNotTheUpstream() {
+        let upstream = ManualPublisher<Child, TestError>()
+        let child = Child()
+        let tracker = upstream.flatMap(maxPublishers: .max(3)) { $0 }.track(initialDemand: .max(1))
+        upstream.subscribe()
+        upstream.send(child)
+        child.subscribe()
+        upstream.send(completion: .failure(TestError(code: 6)))
+        upstream.send(completion: .failure(TestError(code: 7)))
+        #expect(tracker.events == [.subscription, .failure("TestError(6)")])
+        #expect(child.subscription.calls == [.requested(.max(1)), .cancelled])
+        #expect(upstream.subscription.calls == [.requested(.max(3))])
+    }
+
+    @Test func aDemandTurnedUnlimitedAsksEveryLiveChildForEverything() {
+        let upstream = ManualPublisher<Child, TestError>()
+        let child = Child()
+        let tracker = upstream.flatMap { $0 }.track(initialDemand: .max(3))
+        upstream.subscribe()
+        upstream.send(child)
+        child.subscribe()
+        #expect(child.subscription.calls == [.requested(.max(1))])
+        tracker.request(.unlimited)
+        #expect(child.subscription.calls == [.requested(.max(1)), .requested(.unlimited)])
+        #expect(child.send(1) == .none)
+        #expect(tracker.values == [1])
+    }
+
+    @Test func theChildSubscriberDescribesItselfAsCombines() throws {
+        let upstream = ManualPublisher<Child, TestError>()
+        let child = Child()
+        let tracker = upstream.flatMap { $0 }.track()
+        upstream.subscribe()
+        upstream.send(child)
+        #expect((child.attached as? any CustomStringConvertible)?.description == "FlatMap")
+        let identifier = try #require(tracker.subscription?.combineIdentifier)
+        let mirror = try #require((child.attached as? any CustomReflectable)?.customMirror)
+        #expect(mirror.children.map { $0.label } == ["parentSubscription"])
+        #expect(mirror.children.map { "\($0.value)" } == ["\(identifier)"])
+    }
+
+    @Test func aRequestOfZeroIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            let tracker = ManualPublisher<Child, TestError>().flatMap { $0 }.track(initialDemand: .none)
+            tracker.request(.none)
+        }
+    }
+
+    @Test func anUpstreamFailingAgainWhileItsChildrenAreCancelledIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<AnyPublisher<Int, TestError>, TestError>()
+            let tracker = upstream.flatMap { $0 }.track()
+            upstream.subscribe()
+            upstream.send(
+                Empty(completeImmediately: false).handleEvents(receiveCancel: {
+                    upstream.send(completion: .failure(TestError()))
+                }).eraseToAnyPublisher())
+            upstream.send(completion: .failure(TestError()))
+            tracker.cancel()
+        }
+    }
+}

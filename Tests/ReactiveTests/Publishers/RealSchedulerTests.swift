@@ -44,3 +44,24 @@ import Testing
         #expect(RunLoop.SchedulerTimeType.Stride.milliseconds(250).timeInterval == 0.25)
     }
 }
+
+/// Time on the immediate scheduler, as OpenCombine's suite (run against Combine) records it.
+@Suite struct ImmediateSchedulerTimeTests {
+    @Test func timeNeverMovesAndEveryIntervalIsZero() {
+        let now = ImmediateScheduler.shared.now
+        #expect(now.advanced(by: 100) == now)
+        #expect(now.distance(to: now.advanced(by: -1)) == 0)
+        #expect(ImmediateScheduler.SchedulerTimeType.Stride.seconds(1100) == 0)
+        #expect(ImmediateScheduler.SchedulerTimeType.Stride.milliseconds(123) == 0)
+        #expect(ImmediateScheduler.SchedulerTimeType.Stride(10) * 3 == 30)
+    }
+
+    @Test func aRepeatingActionRunsOnceAndGivesTheEmptySubscription() {
+        var runs = 0
+        let cancellable = ImmediateScheduler.shared.schedule(after: ImmediateScheduler.shared.now, interval: 10) {
+            runs += 1
+        }
+        #expect(runs == 1)
+        #expect(String(describing: cancellable) == "Empty")
+    }
+}

@@ -33,6 +33,69 @@ import Testing
     }
 }
 
+/// How a sequence's and a record's subscriptions describe themselves, as OpenCombine's suite (run against
+/// Combine) records.
+@Suite struct SequenceSubscriptionDescriptionTests {
+    @Test func aSequenceSubscriptionIsDescribedByItsSequenceUntilItEnds() throws {
+        let tracker = (1...2).publisher.track(initialDemand: .none)
+        let subscription = try #require(tracker.subscription)
+        #expect(String(describing: subscription) == "1...2")
+        let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+        #expect(mirror.children.map { "\($0.label ?? ""): \($0.value)" } == ["sequence: 1...2"])
+        tracker.request(.max(3))
+        #expect(String(describing: subscription) == "Sequence")
+    }
+
+    @Test func aRecordSubscriptionMirrorsItsCompletionAndIsCancelledEventsOnceDone() throws {
+        let tracker = Record<Int, TestError>(output: [1, 2], completion: .failure(TestError())).track(
+            initialDemand: .none)
+        let subscription = try #require(tracker.subscription)
+        #expect(String(describing: subscription) == "[1, 2]")
+        let labels = (subscription as? any CustomReflectable)?.customMirror.children.map(\.label)
+        #expect(labels == ["sequence", "completion"])
+        tracker.cancel()
+        #expect(String(describing: subscription) == "Cancelled Events")
+        let after = (subscription as? any CustomReflectable)?.customMirror.children.map { "\($0.value)" }
+        #expect(after?.first == "[]")
+    }
+
+    @Test func prependingToACollectionCountsItToReserveRoomFirst() {
+        let base = CountingCollection([3, 4])
+        #expect(base.publisher.prepend(1, 2).sequence.elements == [1, 2, 3, 4])
+        #expect(base.log == ["count", "makeIterator"])
+    }
+}
+
+/// A collection that records the requirements a caller uses.
+private struct CountingCollection: RangeReplaceableCollection {
+    final class Log {
+        var calls: [String] = []
+    }
+
+    var elements: [Int]
+    let recorder = Log()
+    var log: [String] { recorder.calls }
+
+    init() { elements = [] }
+    init(_ elements: [Int]) { self.elements = elements }
+
+    var startIndex: Int { elements.startIndex }
+    var endIndex: Int { elements.endIndex }
+    var count: Int {
+        recorder.calls.append("count")
+        return elements.count
+    }
+    subscript(position: Int) -> Int { elements[position] }
+    func index(after index: Int) -> Int { index + 1 }
+    func makeIterator() -> IndexingIterator<[Int]> {
+        recorder.calls.append("makeIterator")
+        return elements.makeIterator()
+    }
+    mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Int {
+        elements.replaceSubrange(subrange, with: newElements)
+    }
+}
+
 /// `Record` and its `Recording` are `Codable` as in Combine: the record under `recording`, the recording as
 /// `output` and `completion`; a decoded record plays back the same events.
 @Suite struct RecordCodableTests {

@@ -88,3 +88,65 @@ import Testing
         #expect(prefixed.track().events == [.subscription, .value(1), .value(2), .finished])
     }
 }
+
+/// Where Combine's single-output specialisations do something other than the obvious, as OpenCombine's suite
+/// (run against Combine) records.
+@Suite struct SingleOutputSpecialisationQuirkTests {
+    @Test(
+        arguments: [(0..<10, 12), (-10..<10, nil), (0..<0, 12), (1..<10, nil), (-10 ..< -5, nil)]
+            as [(Range<Int>, Int?)])
+    func justOutputInARangeGivesTheOutputExactlyWhenTheRangeStartsAtZero(range: Range<Int>, expected: Int?) {
+        #expect(Just(12).output(in: range).output == expected)
+    }
+
+    @Test func justOutputInClosedAndPartialRanges() {
+        #expect(Just(12).output(in: 0...0).output == 12)
+        #expect(Just(12).output(in: -10...10).output == nil)
+        #expect(Just(12).output(in: (-10)...).output == nil)
+    }
+
+    @Test func theThrowingComparatorsAreAskedOnceOnTheOutputAndFailWhenTheyThrow() {
+        var calls = 0
+        let throwing: (Int, Int) throws -> Bool = { _, _ in
+            calls += 1
+            throw TestError(code: 8)
+        }
+        #expect(Just(44).tryRemoveDuplicates(by: throwing).track().events == [.subscription, .failure("TestError(8)")])
+        let result = Result<Int, TestError>.Publisher(2)
+        #expect(result.tryMin(by: throwing).track().events == [.subscription, .failure("TestError(8)")])
+        #expect(result.tryMax(by: throwing).track().events == [.subscription, .failure("TestError(8)")])
+        #expect(result.tryRemoveDuplicates(by: throwing).track().events == [.subscription, .failure("TestError(8)")])
+        #expect(calls == 4)
+        let failed = Result<Int, TestError>.Publisher(TestError(code: 1))
+        #expect(failed.tryMin(by: throwing).track().events == [.subscription, .failure("TestError(1)")])
+        #expect(calls == 4)
+        #expect(Just(44).tryRemoveDuplicates { $0 != $1 }.track().values == [44])
+    }
+
+    @Test func justPrependAndAppendReadTheSequenceAsCombinesDo() {
+        let prepended = CountingSequence([1, 2])
+        #expect(Just(3).prepend(prepended).sequence == [1, 2, 3])
+        #expect(prepended.calls == ["underestimatedCount", "underestimatedCount", "makeIterator"])
+        let appended = CountingSequence([2, 3])
+        #expect(Just(1).append(appended).sequence == [1, 2, 3])
+        #expect(appended.calls == ["underestimatedCount", "makeIterator"])
+    }
+}
+
+/// A sequence that records which of its requirements are called.
+private final class CountingSequence: Sequence {
+    let elements: [Int]
+    var calls: [String] = []
+
+    init(_ elements: [Int]) { self.elements = elements }
+
+    var underestimatedCount: Int {
+        calls.append("underestimatedCount")
+        return elements.count
+    }
+
+    func makeIterator() -> IndexingIterator<[Int]> {
+        calls.append("makeIterator")
+        return elements.makeIterator()
+    }
+}

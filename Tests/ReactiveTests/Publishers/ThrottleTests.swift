@@ -42,3 +42,55 @@ import Testing
         token.cancel()
     }
 }
+
+/// Combine's throttle as OpenCombine's suite (run against Combine) records it: demand is taken when a value is
+/// scheduled, and what waits for the scheduler is replaced or kept until it runs.
+@Suite struct ThrottleCombineBookkeepingTests {
+    @Test func valuesArrivingBeforeTheFirstGoesOutReplaceItWhenLatest() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).track()
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        scheduler.advance()
+        #expect(tracker.values == [3])
+    }
+
+    @Test func aValueThatFindsNoDemandIsDroppedNotHeld() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).track(initialDemand: .none)
+        subject.send(1)
+        scheduler.advance()
+        tracker.request(.max(1))
+        scheduler.advance(by: .seconds(2))
+        #expect(tracker.values == [])
+        subject.send(2)
+        scheduler.advance()
+        #expect(tracker.values == [2])
+    }
+
+    @Test func theCompletionWaitsBehindAScheduledValue() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TestError>()
+        let tracker = subject.throttle(for: .seconds(1), scheduler: scheduler, latest: false).track()
+        subject.send(1)
+        subject.send(completion: .failure(TestError()))
+        #expect(tracker.events == [.subscription])
+        scheduler.advance()
+        #expect(tracker.events == [.subscription, .value(1), .failure("TestError(1)")])
+    }
+
+    @Test func aCancelledThrottleSendsNothingItHadScheduled() {
+        let scheduler = DispatchQueue.test
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).track()
+        upstream.subscribe()
+        upstream.send(1)
+        tracker.cancel()
+        scheduler.advance()
+        #expect(tracker.events == [.subscription])
+        #expect(upstream.subscription.calls == [.requested(.unlimited), .cancelled])
+    }
+}

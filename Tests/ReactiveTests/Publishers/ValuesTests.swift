@@ -44,4 +44,36 @@ import Testing
         let results = await [first, second]
         #expect(Set(results.compactMap { $0 }) == [1, 2])
     }
+
+    @Test func aFailureIsThrownOnceAndThenTheSequenceEnds() async throws {
+        let subject = PassthroughSubject<Int, TestError>()
+        var iterator = subject.values.makeAsyncIterator()
+        subject.send(completion: .failure(TestError(code: 6)))
+        await #expect(throws: TestError(code: 6)) { try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func aValueBeforeTheSubscriptionEndsTheWaitingCallsWithNil() async {
+        let upstream = ManualPublisher<Int, Never>()
+        let iterator = UncheckedBox(value: upstream.values.makeAsyncIterator())
+        async let first: Int? = {
+            var it = iterator.value!
+            return await it.next()
+        }()
+        try? await Task.sleep(for: .milliseconds(100))
+        upstream.send(42)
+        #expect(await first == nil)
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.requested(.max(1))])
+    }
+
+    @Test func aValueNobodyAskedForIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            var iterator = upstream.values.makeAsyncIterator()
+            upstream.subscribe()
+            upstream.send(1)
+            _ = await iterator.next()
+        }
+    }
 }

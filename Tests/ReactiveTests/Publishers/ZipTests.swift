@@ -45,3 +45,58 @@ import Testing
         #expect(tracker.events == [.subscription, .value("1a"), .value("2b"), .value("3c"), .finished])
     }
 }
+
+/// Combine's bookkeeping around zip's children, as OpenCombine's suite (run against Combine) records it.
+@Suite struct ZipCombineBookkeepingTests {
+    @Test func aChildsSecondSubscriptionIsCancelled() {
+        let a = ManualPublisher<Int, Never>()
+        _ = a.zip(PassthroughSubject<Int, Never>()).map { $0 + $1 }.track()
+        a.subscribe()
+        let second = RecordingSubscription()
+        a.subscribe(second)
+        #expect(second.calls == [.cancelled])
+        #expect(a.subscription.calls == [.requested(.unlimited)])
+    }
+
+    @Test func aChildThatFinishesWithNothingLeftIsNotCancelledButTheOthersAre() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = a.zip(b).map { $0 + $1 }.track()
+        a.subscribe()
+        b.subscribe()
+        a.send(completion: .finished)
+        #expect(tracker.events == [.subscription, .finished])
+        #expect(a.subscription.calls == [.requested(.unlimited)])
+        #expect(b.subscription.calls == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func demandAskedForWhileATupleIsDeliveredIsReturnedToTheChildThatCompletedIt() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        var subscription: (any Subscription)?
+        let sink = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.max(10))
+            },
+            receiveValue: { _ in
+                subscription?.request(.max(666))
+                return .max(1)
+            })
+        a.zip(b).map { $0 + $1 }.subscribe(sink)
+        a.subscribe()
+        b.subscribe()
+        #expect(a.send(1) == .none)
+        #expect(b.send(1) == .max(667))
+        #expect(a.subscription.calls == [.requested(.max(10)), .requested(.max(666)), .requested(.max(1))])
+        #expect(b.subscription.calls == [.requested(.max(10))])
+    }
+
+    @Test func aRequestOfZeroIsAProgrammingError() async {
+        await #expect(processExitsWith: .failure) {
+            let tracker = PassthroughSubject<Int, Never>().zip(PassthroughSubject<Int, Never>()).map { $0 + $1 }
+                .track(initialDemand: .none)
+            tracker.request(.none)
+        }
+    }
+}

@@ -58,6 +58,6 @@ import Testing
         let label = Label()
         let assign = Subscribers.Assign(object: label, keyPath: \.text)
         #expect(String(describing: assign) == "Assign Label.")
-        #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "upstreamSubscription"])
+        #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "status"])
     }
 }
