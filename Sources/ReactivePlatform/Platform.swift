@@ -44,9 +44,14 @@ public func setThreadSpecificValue(_ key: UInt, _ value: UInt) {
 /// Stops in the debugger, if one is attached (raises SIGTRAP; without a debugger the process ends), as
 /// Combine's `breakpoint` operator does.
 ///
+/// NB: SIGTRAP is set back to its default action first: on Linux the Swift runtime's backtracer handles
+/// it, prints a backtrace and returns, and the process would go on. A debugger stops on the signal
+/// whatever its action.
+///
 /// ```swift
 /// if shouldStop { raiseDebuggerTrap() }
 /// ```
 public func raiseDebuggerTrap() {
+    signal(SIGTRAP, SIG_DFL)
     raise(SIGTRAP)
 }
