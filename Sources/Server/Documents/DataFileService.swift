@@ -347,7 +347,7 @@ final class DataFileService: Sendable {
         let touchedAny = Mutex(false)
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
-            // NB: read here, on the commit queue, so a write committed after the save was seen is counted too.
+            // NB: read here, inside the batch, so a write committed after the save was seen is counted too.
             let unshown = (try? journal?.entries(after: fileSeq)) ?? []
             var touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
             touched.formUnion(view.changedInBatch)
