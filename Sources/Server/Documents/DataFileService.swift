@@ -57,6 +57,8 @@ final class DataFileService: Sendable {
     private let database: PostgresDocumentJournal?
     private let sync: Mutex<Sync>
     private let writer = DispatchQueue(label: "livestate-datafile-writer")
+    /// Encodes and hashes the rewrites, at the lowest CPU priority: the fan-out and the commits come first.
+    private let encoder = BackgroundThread(name: "livestate-datafile-encoder")
     private let watch = Mutex<FolderWatch?>(nil)
 
     /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
@@ -272,8 +274,11 @@ final class DataFileService: Sendable {
             if sync.withLock({ $0.brokenSave }) { return }
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
-            bytes = DataFileContent.fileBytes(store.resources.map { ($0.name, $0.kind, $0.items) })
-            hash = DataFileContent.hash(bytes)
+            let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
+            (bytes, hash) = encoder.run {
+                let bytes = DataFileContent.fileBytes(resources)
+                return (bytes, DataFileContent.hash(bytes))
+            }
             let seen = sync.withLock { $0.seen }
             do {
                 if try AtomicFile.replace(path, with: bytes, stillWanted: { FileStamp(path) == seen }) { break }
