@@ -36,4 +36,21 @@ import Testing
         #expect(try JSONValue(parsing: value.compactBytes) == value)
         #expect(try JSONValue(parsing: value.prettyBytes()) == value)
     }
+
+    /// A compact text indented without parsing reads as the value written with that indent, at any depth.
+    @Test(arguments: [
+        #"{"posts":[{"id":1,"tags":[],"meta":{}}],"profile":{}}"#,
+        #"{"s":"a,b:{c}[d]\"e\\","n":[-1.5e-7,0,true,null],"deep":[[[]],[{}],[{"x":[1]}]]}"#,
+        #"[]"#, #"{}"#, #""\\""#, #"12"#, #"[{"a":"\u0001\\\"}"}]"#,
+    ])
+    func indentsCompactTextAsTheWriterWouldIndentIt(text: String) throws {
+        let value = try parse(text)
+        for (indent, depth) in [(2, 0), (2, 2), (4, 1), (0, 0)] {
+            var written: [UInt8] = []
+            value.write(into: &written, indent: indent, depth: depth)
+            var indented: [UInt8] = []
+            JSONValue.writeIndented(compact: value.compactBytes, into: &indented, indent: indent, depth: depth)
+            #expect(String(decoding: indented, as: UTF8.self) == String(decoding: written, as: UTF8.self))
+        }
+    }
 }

@@ -342,7 +342,8 @@ struct DataFileContent: Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The whole state as json-server writes its file: `JSON.stringify(db, null, 2)`.
+    /// The whole state as json-server writes its file: `JSON.stringify(db, null, 2)`, each item's compact bytes
+    /// indented as they are copied (no item is parsed or walked as a tree).
     static func fileBytes(_ resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]) -> [UInt8] {
         var out: [UInt8] = []
         // NB: room for twice the items' compact JSON (the indented file is about 1.3× it): a buffer grown by
@@ -361,7 +362,8 @@ struct DataFileContent: Sendable {
             out.append(contentsOf: ": ".utf8)
             switch resource.kind {
             case .singular:
-                (resource.items.singular?.object ?? JSONObject()).write(into: &out, indent: 2, depth: 1)
+                JSONValue.writeIndented(
+                    compact: resource.items.singular?.bytes ?? Array("{}".utf8), into: &out, indent: 2, depth: 1)
             case .collection:
                 let documents = resource.items.documents
                 if documents.isEmpty {
@@ -372,7 +374,7 @@ struct DataFileContent: Sendable {
                 for (position, document) in documents.enumerated() {
                     if position > 0 { out.append(UInt8(ascii: ",")) }
                     out.append(contentsOf: "\n    ".utf8)
-                    document.object.write(into: &out, indent: 2, depth: 2)
+                    JSONValue.writeIndented(compact: document.bytes, into: &out, indent: 2, depth: 2)
                 }
                 out.append(contentsOf: "\n  ]".utf8)
             }

@@ -57,6 +57,8 @@ final class DataFileService: Sendable {
     private let database: PostgresDocumentJournal?
     private let sync: Mutex<Sync>
     private let writer = DispatchQueue(label: "livestate-datafile-writer")
+    /// Encodes and hashes the rewrites, at the lowest CPU priority: the fan-out and the commits come first.
+    private let encoder = BackgroundThread(name: "livestate-datafile-encoder")
     private let watch = Mutex<FolderWatch?>(nil)
 
     /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
@@ -272,8 +274,11 @@ final class DataFileService: Sendable {
             if sync.withLock({ $0.brokenSave }) { return }
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
-            bytes = DataFileContent.fileBytes(store.resources.map { ($0.name, $0.kind, $0.items) })
-            hash = DataFileContent.hash(bytes)
+            let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
+            (bytes, hash) = encoder.run {
+                let bytes = DataFileContent.fileBytes(resources)
+                return (bytes, DataFileContent.hash(bytes))
+            }
             let seen = sync.withLock { $0.seen }
             do {
                 if try AtomicFile.replace(path, with: bytes, stillWanted: { FileStamp(path) == seen }) { break }
@@ -347,7 +352,7 @@ final class DataFileService: Sendable {
         let touchedAny = Mutex(false)
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
-            // NB: read here, on the commit queue, so a write committed after the save was seen is counted too.
+            // NB: read here, inside the batch, so a write committed after the save was seen is counted too.
             let unshown = (try? journal?.entries(after: fileSeq)) ?? []
             var touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
             touched.formUnion(view.changedInBatch)

@@ -8,9 +8,11 @@ import StrictJSON
 import Synchronization
 
 /// The resources of a user's data file and the one path their writes take: a route submits a plan (what
-/// to change, given the items now), and the store's commit queue runs plans in order, commits each batch
-/// of them in one journal transaction (one disk flush for every write that arrived meanwhile), then sends
+/// to change, given the items now), and the store runs plans in order, one batch at a time, commits each
+/// batch in one journal transaction (one disk flush for every write that arrived meanwhile), then sends
 /// each committed entry into its resource's view model and answers. A 2xx is sent only after the commit.
+/// A write that finds no batch under way is committed on its caller's thread (SQLite); the writes that
+/// arrive meanwhile are committed on the store's commit queue (see `submit`).
 ///
 /// With several servers on one PostgreSQL database, a batch first applies what the others committed (under
 /// the journal's writer lock, so it plans on the current state), and `catchUp` applies their commits as
@@ -36,7 +38,7 @@ final class DocumentStore: Sendable {
         var response: Response
     }
 
-    /// A write waiting for the commit queue.
+    /// A write waiting for its batch.
     private struct Pending: Sendable {
         var plan: @Sendable (inout DocumentView) throws(HTTPError) -> Plan
         var respond: @Sendable (Response) -> Void
@@ -69,7 +71,7 @@ final class DocumentStore: Sendable {
     private let waiting = Mutex<[AppliedWaiter]>([])
     private let queue = DispatchQueue(label: "livestate-documents-commit")
     private let pending = Mutex<(writes: [Pending], draining: Bool)>(([], false))
-    /// Per resource: the next place and the largest numeric id (touched on the commit queue only).
+    /// Per resource: the next place and the largest numeric id (touched by the batch under way only).
     private let counters: Mutex<DocumentCounters>
 
     init(
@@ -86,6 +88,12 @@ final class DocumentStore: Sendable {
     }
 
     /// Queues `plan`; `respond` gets its response once its changes are committed and applied (or why not).
+    ///
+    /// NB: when no batch is under way and the journal is this server's own (SQLite), the caller's thread (an
+    /// event loop) runs the first batch itself, as the todos' SQLite journal commits on the caller's thread:
+    /// the write's event is published without waiting for the commit queue's thread to wake, which on a
+    /// busy machine is the larger part of a write's delivery time. What arrives meanwhile is batched and
+    /// committed on the queue, so no loop commits more than one batch in a row.
     func submit(
         _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> Plan,
         respond: @escaping @Sendable (Response) -> Void
@@ -95,7 +103,12 @@ final class DocumentStore: Sendable {
             defer { state.draining = true }
             return !state.draining
         }
-        if start { queue.async { [self] in drain() } }
+        guard start else { return }
+        if journal.isShared {
+            queue.async { [self] in drain() }
+        } else {
+            drain(batches: 1)
+        }
     }
 
     /// The field of a child naming its parent in `resource` (`posts` → `postId`).
@@ -109,8 +122,10 @@ final class DocumentStore: Sendable {
         return name
     }
 
-    /// Runs every queued plan, a batch per journal transaction, until none is left.
-    private func drain() {
+    /// Runs every queued plan, a batch per journal transaction, until none is left; after `batches` of them,
+    /// hands what is left to the commit queue.
+    private func drain(batches: Int = .max) {
+        var left = batches
         while true {
             let batch: [Pending] = pending.withLock { state in
                 defer { state.writes = [] }
@@ -119,6 +134,15 @@ final class DocumentStore: Sendable {
             }
             guard !batch.isEmpty else { return }
             run(batch)
+            left -= 1
+            if left == 0 {
+                let more = pending.withLock { state in
+                    if state.writes.isEmpty { state.draining = false }
+                    return !state.writes.isEmpty
+                }
+                if more { queue.async { [self] in drain() } }
+                return
+            }
         }
     }
 

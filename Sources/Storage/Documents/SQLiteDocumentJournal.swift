@@ -91,8 +91,29 @@ package final class SQLiteDocumentJournal: Sendable {
     }
 
     /// Records that the JSON file shows every entry up to `seq` and that its bytes hash to `hash`.
+    ///
+    /// NB: committed without a disk flush of its own (`synchronous=NORMAL` for this one transaction), so the
+    /// write-back never holds the connection, which the entries' commits need, through a flush: the next
+    /// commit's flush makes it durable too (the WAL is one file, written in order), and `kill -9` keeps it
+    /// (it is in the WAL). A power cut may lose it; the older mark then makes the next start put back
+    /// entries the file already shows, which gives the same items, as after a crash between the file's
+    /// rename and its mark.
     package func markFile(seq: Int64, hash: String) throws(JournalError) {
-        try transaction { connection throws(JournalError) in try Self.markFile(connection, seq: seq, hash: hash) }
+        try connection.withLock { connection throws(JournalError) in
+            try connection.execute("PRAGMA synchronous=NORMAL")
+            var failure: JournalError?
+            do throws(JournalError) {
+                try connection.execute("BEGIN IMMEDIATE")
+                try Self.markFile(connection, seq: seq, hash: hash)
+                try connection.execute("COMMIT")
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                failure = error
+            }
+            // The entries' commits flush again before anything else runs on the connection.
+            try connection.execute("PRAGMA synchronous=FULL")
+            if let failure { throw failure }
+        }
     }
 
     /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet).
