@@ -106,7 +106,7 @@ package final class DocumentResource: Sendable {
     /// Whether the first equality filter on `path` would cost a pass that parses every item: the collection
     /// is large (its items keep their bytes alone) and has no index of that field yet.
     package func needsIndexBuild(at path: [String]) -> Bool {
-        state.withLock { !$0.keepsTreesNow && !$0.hasIndex(at: path) }
+        state.withLock { !$0.keepsTrees && !$0.hasIndex(at: path) }
     }
 
     /// Builds the index of the field at `path` without holding the items' lock, so reads and writes of the
@@ -246,10 +246,7 @@ package struct DocumentItems: Sendable {
     }
 
     /// Whether a new item keeps its tree (`StoredDocument.treeLimit`).
-    private var keepsTrees: Bool { itemBytes <= StoredDocument.treeLimit }
-
-    /// `keepsTrees`, for the resource's readers.
-    fileprivate var keepsTreesNow: Bool { keepsTrees }
+    fileprivate var keepsTrees: Bool { itemBytes <= StoredDocument.treeLimit }
 
     /// Whether an index of `path` is built.
     fileprivate func hasIndex(at path: [String]) -> Bool { indexes[path] != nil }

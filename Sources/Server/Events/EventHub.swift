@@ -62,25 +62,17 @@ final class EventHub: Sendable {
 
     // MARK: Sources
 
-    /// Subscribes once to `publisher`: each value becomes one event of `topic`.
+    /// Subscribes once to `publisher`: each value becomes one event of `topic`, with a local id (no journal
+    /// entry made it).
     func attach<P: Publisher>(_ topic: EventTopic, _ publisher: P)
     where P.Output: Encodable & Sendable, P.Failure == Never {
-        let encoder = Self.makeEncoder()
-        keep(
-            publisher.sink { [weak self] value in
-                self?.publish(topic) { (try? encoder.encode(value)).map { (Array($0), nil) } }
-            })
+        attach(topic, versioned: publisher.map { Versioned(seq: nil, $0) })
     }
 
-    /// Subscribes once to `publisher`, skipping `nil` (no value yet): each value becomes one event.
+    /// `attach(_:_:)`, skipping `nil` (no value yet).
     func attach<P: Publisher, Value: Encodable & Sendable>(_ topic: EventTopic, optional publisher: P)
     where P.Output == Value?, P.Failure == Never {
-        let encoder = Self.makeEncoder()
-        keep(
-            publisher.sink { [weak self] value in
-                guard let value else { return }
-                self?.publish(topic) { (try? encoder.encode(value)).map { (Array($0), nil) } }
-            })
+        attach(topic, versioned: publisher.compactMap { $0.map { Versioned(seq: nil, $0) } })
     }
 
     /// Subscribes once to a view model's output: each value becomes one event of `topic`, whose id is the one

@@ -190,10 +190,9 @@ extension Router {
         }
         let builds = indexes.filter { resource, path in resource.needsIndexBuild(at: path) }
         guard !builds.isEmpty else { return .response(answering()) }
-        let paths = builds.map { ($0.0, $0.1) }
         return .later { respond in
             workers.reply(respond) {
-                for (resource, path) in paths { resource.buildIndex(at: path) }
+                for (resource, path) in builds { resource.buildIndex(at: path) }
                 return answering()
             }
         }
