@@ -26,9 +26,11 @@ package final class LiveStateModels: Sendable {
     ///     (the server passes the wait for the journal's image entry, `JournaledImages`).
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
     ///   - maxTodos: the most todos the list takes (`--max-todos`).
-    ///   - shared: inputs shared through the server's journal (docs/architecture-instances.md): debounced
-    ///     keywords are journaled and searched once committed (`committed`), and the upstream lists are not
-    ///     fetched at once: the server takes the journal's (or fetches and journals them when it holds none).
+    ///   - shared: inputs shared through the server's journal (docs/architecture-instances.md), as the
+    ///     binary runs them: the film search's debounced keywords go to `debouncedKeyword` (the server
+    ///     journals them, and the model's search runs on each one committed), and the upstream lists are not
+    ///     fetched at once: the server shows the journal's, or loads them with the models' own `load()` (the
+    ///     seed's `NetworkManager.getData`) and journals them when it holds none.
     package init<S: Scheduler>(
         todos: [Todo], commitTodo: @escaping TaskListViewModel.Commit, upstream: URL?, loader: (any DataLoader)?,
         imageLoader: (any DataLoader)? = nil, scheduler: S, maxTodos: Int = TaskListViewModel.defaultMaxCount,

@@ -200,6 +200,13 @@ package final class AlbumViewModel: Sendable {
         }
     }
 
+    /// The seed's `getData(endPoint: .photos)` on this model's network manager, without showing what it
+    /// loads: the server journals that list, and every instance shows it once committed (`committedAlbums`).
+    /// Nil without an upstream.
+    package func load() -> Future<[AlbumModel], NetworkError>? {
+        networkManager?.getData(endPoint: .photos, type: AlbumModel.self)
+    }
+
     /// Loads the embedded set again and emits it: what `POST /albums/refresh` does without `--upstream`.
     @discardableResult
     package func reloadEmbedded() -> [AlbumModel] {

@@ -1,3 +1,4 @@
+package import Foundation
 package import Reactive
 import Synchronization
 
@@ -77,6 +78,17 @@ package final class PostViewModel: Sendable {
             return Future { promise in promise(.success(embedded)) }
         }
         return networkManager.getData(endPoint: .posts, type: Post.self) { [weak self] in self?.show($0, seq: nil) }
+    }
+
+    /// The upstream the posts come from (`--upstream`); nil: the embedded set.
+    package var upstream: URL? { networkManager?.baseURL }
+
+    /// The seed's `getData(endPoint: .posts)` on this model's network manager, without showing what it loads:
+    /// the server journals that list, and every instance shows it once committed (`committed`). Nil without
+    /// an upstream.
+    package func load() -> Future<[Post], NetworkError>? {
+        // NB: a `Future` is eager: the request starts here.
+        networkManager?.getData(endPoint: .posts, type: Post.self)
     }
 
     /// Loads the embedded set again and emits it: what `POST /posts/refresh` does without `--upstream`.

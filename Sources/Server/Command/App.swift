@@ -105,8 +105,7 @@ final class App: Sendable {
             }, upstream: configuration.upstream, loader: httpClient, imageLoader: images, scheduler: loops[0],
             maxTodos: configuration.maxTodos, shared: true)
         let shared = SharedInputs(
-            journal: journal, models: models, images: images, loader: httpClient, upstream: configuration.upstream,
-            workers: workers)
+            journal: journal, models: models, images: images, loader: httpClient, workers: workers)
         self.shared = shared
         lists = ListSnapshots(models)
         events = EventHub(ids: ids, heartbeat: configuration.heartbeat)
@@ -143,7 +142,7 @@ final class App: Sendable {
                     bytes: bytes
                 ) { [httpClient] scratch, scratchImages in
                     SharedInputs(
-                        journal: journal, models: scratch, images: scratchImages, loader: httpClient, upstream: nil)
+                        journal: journal, models: scratch, images: scratchImages, loader: httpClient)
                 })
             events.attach(models, lists: lists, live: live)
         }

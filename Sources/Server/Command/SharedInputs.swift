@@ -52,8 +52,6 @@ final class SharedInputs: Sendable {
     private let loader: any DataLoader
     /// Where a downloaded image is encoded and journaled (nil: where the download finished).
     private let workers: WorkerPool?
-    /// The upstream of `--upstream`, fetched once per refresh by the instance that took it.
-    let upstream: NetworkManager?
     /// The journal id of the latest selection applied here: an image for an older one is not shown
     /// (`switchToLatest` across instances; every instance decides alike, in journal order).
     private let latestSelection = Mutex<Int64>(0)
@@ -73,7 +71,7 @@ final class SharedInputs: Sendable {
 
     init(
         journal: any Journal, models: LiveStateModels, images: JournaledImages, loader: any DataLoader,
-        upstream: URL?, workers: WorkerPool? = nil
+        workers: WorkerPool? = nil
     ) {
         self.journal = journal
         self.workers = workers
@@ -81,7 +79,6 @@ final class SharedInputs: Sendable {
         self.models = models
         self.images = images
         self.loader = loader
-        self.upstream = upstream.map { NetworkManager(baseURL: $0, loader: loader) }
         // The debounce runs where the keyword was typed; what settled is journaled for every instance.
         let subscription = models.movies.debouncedKeyword.sink { [weak self] keyword in
             self?.append(.movies, Payload(keyword: keyword)) { result in
@@ -357,19 +354,21 @@ final class SharedInputs: Sendable {
     /// once and journals them, so every instance shows one list. Instances that start one after another
     /// fetch once in all; instances that start at the same moment may each fetch and journal, and then all
     /// show the last list journaled.
+    /// The fetch is the view model's own (`load()`: the seed's `NetworkManager.getData`).
     func loadAtStart() {
-        guard let upstream else { return }
         let models = models
+        // NB: the posts and the albums share one upstream (`LiveStateModels`).
+        guard models.posts.upstream != nil else { return }
         startList(
-            .posts, fetch: { upstream.getData(endPoint: .posts, type: Post.self) }, payload: { Payload(posts: $0) },
-            list: { $0.posts }, show: { models.posts.show($0) })
+            .posts, fetch: { models.posts.load() }, payload: { Payload(posts: $0) }, list: { $0.posts },
+            show: { models.posts.show($0) })
         startList(
-            .albums, fetch: { upstream.getData(endPoint: .photos, type: AlbumModel.self) },
-            payload: { Payload(albums: $0) }, list: { $0.albums }, show: { models.albums.show($0) })
+            .albums, fetch: { models.albums.load() }, payload: { Payload(albums: $0) }, list: { $0.albums },
+            show: { models.albums.show($0) })
     }
 
     private func startList<Item: Sendable>(
-        _ topic: Topic, fetch: @escaping @Sendable () -> Future<[Item], NetworkError>,
+        _ topic: Topic, fetch: @escaping @Sendable () -> Future<[Item], NetworkError>?,
         payload: @escaping @Sendable ([Item]) -> Payload, list: @escaping @Sendable (Payload) -> [Item]?,
         show: @escaping @Sendable ([Item]) -> Void
     ) {
@@ -382,7 +381,7 @@ final class SharedInputs: Sendable {
                 if appliedLists.withLock({ ($0[topic] ?? 0) < entry.seq }) { show(items) }
                 return
             }
-            fetch().subscribe(
+            fetch()?.subscribe(
                 Subscribers.Sink(
                     receiveCompletion: { completion in
                         if case .failure(let error) = completion {

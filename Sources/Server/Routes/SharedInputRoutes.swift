@@ -54,20 +54,20 @@ extension Router {
     }
 
     /// `POST /posts/refresh` and `POST /albums/refresh` fetch once (the embedded set, or the upstream through
-    /// this server) and journal what came, answered once applied here. Refreshes without a key that arrive
+    /// the view model's own network manager) and journal what came, answered once applied here. Refreshes without a key that arrive
     /// while one is in flight share it (one upstream request, one entry); a keyed one is its own (its key is
     /// journaled with it).
     mutating func addSharedRefreshes(_ shared: SharedInputs) {
         let posts: @Sendable (String?) -> Future<Response, Never> = { key in
             Self.sharedRefresh(
                 shared, .posts, key: key, embedded: EmbeddedData.posts,
-                upstream: shared.upstream?.getData(endPoint: .posts, type: Post.self), payload: { .init(posts: $0) }
+                upstream: shared.models.posts.load(), payload: { .init(posts: $0) }
             ) { $0.posts }
         }
         let albums: @Sendable (String?) -> Future<Response, Never> = { key in
             Self.sharedRefresh(
                 shared, .albums, key: key, embedded: EmbeddedData.albums,
-                upstream: shared.upstream?.getData(endPoint: .photos, type: AlbumModel.self),
+                upstream: shared.models.albums.load(),
                 payload: { .init(albums: $0) }
             ) { $0.albums }
         }

@@ -66,6 +66,21 @@ private let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0])
         #expect(model.albumSubject.value.map(\.url) == ["http://u.test/1.png"])
     }
 
+    @Test func loadFetchesThePhotosWithoutShowingThemUntilCommitted() throws {
+        let manager = NetworkManager(baseURL: URL(string: "http://upstream.test"), loader: loader)
+        let model = AlbumViewModel(networkManager: manager, loader: loader, fetchAtStart: false)
+        #expect(loader.requested.isEmpty)
+        let outcome = Outcome(try #require(model.load()))
+        let photos =
+            #"[{"albumId":1,"id":1,"title":"t","url":"http://u.test/1.png","thumbnailUrl":"http://u.test/t.png"}]"#
+        loader.respond("http://upstream.test/photos", body: Data(photos.utf8))
+        let loaded = try #require(try outcome.result?.get())
+        #expect(model.albumSubject.value.isEmpty, "shown once committed")
+        model.committedAlbums.send(Committed(seq: 4, change: loaded))
+        #expect(model.albumSubject.value.map(\.url) == ["http://u.test/1.png"])
+        #expect(AlbumViewModel().load() == nil)
+    }
+
     // MARK: The list and lookups
 
     @Test func selectingAPhotoSendsItsURLIntoImageUrlSubject() throws {

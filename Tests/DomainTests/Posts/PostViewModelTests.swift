@@ -45,6 +45,21 @@ import Testing
         #expect(history.all == [[7], [8]])
     }
 
+    @Test func loadFetchesThroughTheModelsNetworkManagerAndShowsNothingUntilCommitted() throws {
+        let model = PostViewModel(
+            networkManager: NetworkManager(baseURL: URL(string: upstreamBase), loader: loader), fetchAtStart: false)
+        #expect(model.upstream?.absoluteString == upstreamBase)
+        let outcome = Outcome(try #require(model.load()))
+        #expect(loader.requested == ["\(upstreamBase)/posts"])
+        loader.respond("\(upstreamBase)/posts", body: upstreamPostsJSON)
+        let loaded = try #require(try outcome.result?.get())
+        #expect(loaded.map(\.id) == [7])
+        #expect(model.posts.value.isEmpty, "the server journals the list; it is shown once committed")
+        model.committed.send(Committed(seq: 3, change: loaded))
+        #expect(model.posts.value.map(\.id) == [7])
+        #expect(PostViewModel().load() == nil, "no upstream: nothing to load")
+    }
+
     @Test func withoutAnUpstreamRefreshReloadsTheEmbeddedSet() throws {
         let model = PostViewModel(posts: [])
         let outcome = Outcome(model.refresh())
