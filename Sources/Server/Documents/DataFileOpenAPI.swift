@@ -41,11 +41,13 @@ enum DataFileOpenAPI {
                         "The singular resource \(name)", id: "read_" + name, responses: ["200": json(item)])
                 ])
                 if !readOnly {
-                    for (method, summary) in [
-                        ("put", "Replaces it"), ("post", "Replaces it"), ("patch", "Merges the top-level fields"),
+                    // NB: `POST` answers 201, as json-server 0.17's does; `PUT` and `PATCH` answer 200.
+                    for (method, summary, status) in [
+                        ("put", "Replaces it", "200"), ("post", "Replaces it", "201"),
+                        ("patch", "Merges the top-level fields", "200"),
                     ] {
                         path[method] = writeOperation(
-                            summary, id: method + "_" + name, body: object([:]), responses: ["200": json(item)],
+                            summary, id: method + "_" + name, body: object([:]), responses: [status: json(item)],
                             token: tokenRequired)
                     }
                 }

@@ -213,12 +213,15 @@ extension Router {
         let name = resource.name
         get("/\(name)") { _ in .response(.json(encoded: resource.bytes)) }
         guard !readOnly else { return }
-        let replace: Router.Handler = { request in
-            let body = try request.jsonObjectBody()
-            return Self.submit(store) { _ throws(HTTPError) in Self.plan(name, nil, body, status: 200) }
+        // json-server's `POST /profile` replaces the resource too, and answers 201 where `PUT` answers 200.
+        let replace: @Sendable (Int) -> Router.Handler = { status in
+            { request in
+                let body = try request.jsonObjectBody()
+                return Self.submit(store) { _ throws(HTTPError) in Self.plan(name, nil, body, status: status) }
+            }
         }
-        put("/\(name)", replace)
-        post("/\(name)", replace)
+        put("/\(name)", replace(200))
+        post("/\(name)", replace(201))
         patch("/\(name)") { request in
             let body = try request.jsonObjectBody()
             return Self.submit(store) { view throws(HTTPError) in
