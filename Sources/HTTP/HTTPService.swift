@@ -1,5 +1,7 @@
+import Dispatch
+
 /// The request pipeline above the router: the `Host` check, CORS preflight, the token check, routing, content negotiation
-/// (ETag, 304, gzip), CORS headers.
+/// (ETag, 304, gzip), CORS headers, and `--delay`.
 ///
 /// The listener calls `respond(to:)` for every request; tests call it without a socket.
 package struct HTTPService: Sendable {
@@ -11,16 +13,27 @@ package struct HTTPService: Sendable {
     package let cors: CORSPolicy?
     /// The names requests may be addressed to (`--allowed-hosts`, and loopback ones); nil accepts every `Host`.
     package let hosts: HostPolicy?
+    /// Seconds every reply waits before its work starts (`--delay`, json-server's, to see a front end's
+    /// loading states); 0: none.
+    package let delay: Double
 
-    package init(router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil) {
+    package init(
+        router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil, delay: Double = 0
+    ) {
         self.router = router
         self.token = token.map(BearerToken.init)
         self.cors = cors
         self.hosts = hosts
+        self.delay = delay
     }
 
     /// The reply to `request`.
     package func respond(to request: Request) -> Reply {
+        let reply = answer(request)
+        return delay > 0 ? delayed(reply) : reply
+    }
+
+    private func answer(_ request: Request) -> Reply {
         if let error = request.framingError { return .error(error) }
         // NB: before anything else answers, a preflight included: a rebound name learns nothing, not even the
         // routes.
@@ -32,6 +45,26 @@ package struct HTTPService: Sendable {
             return decorated(.error(.unauthorized), for: request)
         }
         return decorated(negotiated(router.handle(request), for: request), for: request)
+    }
+
+    /// `reply` `delay` seconds late: a deferred reply's work (a write's commit) starts then, as if the request
+    /// had arrived then; a complete one is sent then. A stream is not delayed: it waits for events anyway.
+    // NB: one timer per request in flight, and a connection has one request in flight: bounded by the
+    // listener's connection limit.
+    private func delayed(_ reply: Reply) -> Reply {
+        let delay = delay
+        switch reply {
+        case .response(let response):
+            return .later { respond in
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { respond(response) }
+            }
+        case .later(let start):
+            return .later { respond in
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { start(respond) }
+            }
+        case .stream:
+            return reply
+        }
     }
 
     /// Entity tags, 304 and gzip (`ContentNegotiation`) on complete responses, before CORS adds its headers.

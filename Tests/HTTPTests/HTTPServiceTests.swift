@@ -1,3 +1,4 @@
+import Synchronization
 import TestSupport
 import Testing
 
@@ -10,6 +11,38 @@ import Testing
         router.get("/todos") { _ in .response(Response(status: 200)) }
         router.post("/todos") { _ in .response(Response(status: 201, headers: ["Location": "/todos/2"])) }
         return HTTPService(router: router, token: token, cors: cors, hosts: hosts)
+    }
+
+    @Test func delayHoldsEveryAnswerAndStartsDeferredWorkOnlyThen() throws {
+        let started = Mutex<ContinuousClock.Instant?>(nil)
+        var router = Router()
+        router.get("/todos") { _ in .response(Response(status: 200)) }
+        router.post("/todos") { _ in
+            .later { respond in
+                started.withLock { $0 = .now }
+                respond(Response(status: 201))
+            }
+        }
+        router.get("/events") { _ in .stream(headers: [:]) { _ in } }
+        let service = HTTPService(router: router, delay: 0.3)
+        let clock = ContinuousClock()
+
+        let sent = clock.now
+        #expect(try service.respond(to: Request(.get, "/todos")).immediate().status == 200)
+        #expect(clock.now - sent >= .milliseconds(300))
+
+        let posted = clock.now
+        let reply = service.respond(to: Request(.post, "/todos"))
+        #expect(started.withLock { $0 } == nil, "a write's work waits for the delay too")
+        #expect(try reply.immediate().status == 201)
+        let start = try #require(started.withLock { $0 })
+        #expect(start - posted >= .milliseconds(300))
+
+        guard case .stream = service.respond(to: Request(.get, "/events")) else {
+            Issue.record("an event stream is answered at once, not delayed")
+            return
+        }
+        #expect(try HTTPService(router: router).respond(to: Request(.get, "/todos")).immediate().status == 200)
     }
 
     @Test(arguments: [HTTPMethod.get, .post, .options])

@@ -211,6 +211,25 @@ def test_read_only_refuses_writes(data_file, serve):
     assert server.call("GET", "/posts/1")[0] == 200
 
 
+def test_delay_quiet_and_no_cors_as_json_server(data_file, serve):
+    from livestate import SSEClient
+
+    server = serve(data_file(BLOG), "--delay", "400", "--quiet", "--no-cors")
+    with SSEClient.of(server, "/events?topics=posts") as client:
+        opened = time.monotonic()
+        assert client.read_head() == 200
+        client.next(timeout=5)
+        assert time.monotonic() - opened < 0.35, "an event stream is not delayed"
+        sent = time.monotonic()
+        status, headers, _ = server.call("POST", "/posts", {"title": "late"}, {"Origin": "http://localhost:5173"})
+        assert status == 201 and time.monotonic() - sent >= 0.4
+        assert "Access-Control-Allow-Origin" not in headers, "--no-cors sends no CORS headers"
+        assert json.loads(client.next(timeout=5).data)[-1]["title"] == "late"
+    sent = time.monotonic()
+    assert server.call("GET", "/posts/1")[0] == 200 and time.monotonic() - sent >= 0.4
+    assert "GET /posts/1" not in server.log() and "POST /posts" not in server.log(), "--quiet logs no requests"
+
+
 def test_events_name_each_change(blog):
     from livestate import SSEClient
 

@@ -69,6 +69,10 @@ enum CommandLineOptions {
                              more answer 503 too_many_live_queries (LIVESTATE_MAX_LIVE_QUERIES, default 16384)
           --body-files DIR   folder where bodies of 64 KiB or more are also kept, as unlinked files sent with
                              sendfile; off sends every body from memory (LIVESTATE_BODY_FILES, default /var/tmp)
+          --delay MS         every answer MS milliseconds late (0-60000; event streams are not delayed), to
+                             see a front end's loading states (LIVESTATE_DELAY, default 0; also -d)
+          --quiet            log only warnings and errors, no request lines, as LOG_LEVEL=warning (also -q)
+          --no-cors          the same as --cors none (also --nc)
         With a data file (FILE.json, or LIVESTATE_FILE; created with an example when missing):
           --id FIELD         the field holding an item's id (LIVESTATE_ID, default id; also -i)
           --foreignKeySuffix SUFFIX
@@ -99,15 +103,17 @@ enum CommandLineOptions {
         "body-files": "LIVESTATE_BODY_FILES", "max-live-queries": "LIVESTATE_MAX_LIVE_QUERIES",
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
+        "delay": "LIVESTATE_DELAY",
     ]
 
     /// Options that take no value (present means on).
-    private static let switches: Set<String> = ["read-only", "watch"]
+    private static let switches: Set<String> = ["read-only", "watch", "quiet", "no-cors"]
 
     /// json-server's spellings, for a user who comes from it.
     private static let aliases: [String: String] = [
         "-p": "port", "-H": "host", "-i": "id", "--fks": "foreignKeySuffix", "--ro": "read-only",
-        "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch",
+        "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch", "-d": "delay",
+        "-q": "quiet", "--nc": "no-cors",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -256,7 +262,15 @@ enum CommandLineOptions {
                 configuration.bodyFiles = path
             }
         }
-        if let (text, source) = value("cors") {
+        if let milliseconds = try integer("delay", in: 0...60_000, "a number of milliseconds") {
+            configuration.delay = Double(milliseconds) / 1000
+        }
+        configuration.quiet = given["quiet"] != nil
+        if given["no-cors"] != nil {
+            guard given["cors"] == nil else { throw CommandLineError("--no-cors and --cors contradict each other") }
+            configuration.cors = nil
+        }
+        if let (text, source) = value("cors"), given["no-cors"] == nil {
             if text == "none" {
                 configuration.cors = nil
             } else {

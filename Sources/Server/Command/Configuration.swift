@@ -27,6 +27,10 @@ struct Configuration: Sendable, Equatable {
     var foreignKeySuffix = "Id"
     /// Every write to the data file's resources answers 405 (`--read-only`).
     var readOnly = false
+    /// Seconds every reply waits before its work starts (`--delay`, given in milliseconds); 0: none.
+    var delay: Double = 0
+    /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.
+    var quiet = false
     /// A jsonplaceholder-compatible base URL; nil uses the embedded data set.
     var upstream: URL?
     /// A PEM file of the certificate authorities https downloads trust instead of the system store.

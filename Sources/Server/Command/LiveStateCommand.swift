@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import LibEvent
 
 /// The `livestate` executable: parses the command line, then serves, prints help, or runs the health check.
@@ -29,6 +30,7 @@ package enum LiveStateCommand {
     }
 
     private static func serve(_ configuration: Configuration) -> Int32 {
+        if configuration.quiet, Log.level < .warning { Log.level = .warning }
         let server: LiveStateServer
         do {
             server = try LiveStateServer(configuration: configuration)

@@ -109,6 +109,8 @@ import Testing
         (["-p", "x"], "--port"), (["--id", "a.b"], "--id"),
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),
         (["--body-files", #filePath], "--body-files"),
+        (["--delay", "60001"], "--delay"), (["-d", "-5"], "--delay"), (["--quiet=loud"], "--quiet"),
+        (["--no-cors", "--cors", "*"], "--no-cors"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {
@@ -158,6 +160,24 @@ import Testing
         #expect(configuration.idField == "_id")
         #expect(configuration.foreignKeySuffix == "_id")
         #expect(configuration.dataPath == ":memory:")
+    }
+
+    @Test func jsonServersDelayQuietAndNoCORS() throws {
+        let arguments = ["db.json", "-d", "250", "-q", "--nc"]
+        guard case .serve(let configuration) = try CommandLineOptions.parse(arguments, environment: [:]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.delay == 0.25)
+        #expect(configuration.quiet)
+        #expect(configuration.cors == nil)
+        guard case .serve(let plain) = try CommandLineOptions.parse([], environment: ["LIVESTATE_DELAY": "40"]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(plain.delay == 0.04)
+        #expect(!plain.quiet)
+        #expect(plain.cors != nil, "CORS stays on for loopback origins unless turned off")
     }
 
     @Test func theEnvironmentNamesTheFileToo() throws {
