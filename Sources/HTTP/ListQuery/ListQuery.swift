@@ -214,9 +214,11 @@ package struct ListQuery: Sendable, Equatable {
 
     private static func number(_ query: QueryParameters, _ name: String, minimum: Int) throws(HTTPError) -> Int? {
         guard let raw = query[name] else { return nil }
-        guard let value = Int(raw), value >= minimum else {
+        let parsed = Int(raw)
+        guard let value = parsed, value >= minimum else {
             let digits = raw.hasPrefix("+") ? raw.dropFirst() : Substring(raw)
-            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
+            // NB: only digits that `Int` could not hold are too large; `0` for `_page` is too small.
+            if parsed == nil, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
                 throw invalid("'\(name)' is too large: the largest number it takes is \(Int.max), not '\(raw)'")
             }
             throw invalid("'\(name)' must be a whole number of at least \(minimum), not '\(raw)'")

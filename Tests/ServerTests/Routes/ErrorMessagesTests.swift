@@ -56,6 +56,13 @@ import Testing
         #expect(body.message.hasPrefix("'\(name)' is too large: the largest number it takes is 9223372036854775807"))
     }
 
+    @Test(arguments: ["0", "00"])
+    func pageZeroSaysTheSmallestPageNotTooLarge(page: String) throws {
+        let (status, body) = try error("/albums?_page=\(page)")
+        #expect(status == 400)
+        #expect(body.message == "'_page' must be a whole number of at least 1, not '\(page)'")
+    }
+
     @Test func aNegativeLimitStillSaysTheSmallest() throws {
         let (_, body) = try error("/albums?_limit=-1")
         #expect(body.message == "'_limit' must be a whole number of at least 0, not '-1'")
