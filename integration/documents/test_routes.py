@@ -106,6 +106,17 @@ def test_embed_expand_and_nested_routes(blog):
     assert blog.call("GET", "/posts/99/comments")[0] == 404
 
 
+@pytest.mark.parametrize("path", [
+    "/posts?_embed=coments", "/posts/1?_embed=profile", "/comments/1?_expand=pst", "/posts/1/comments?_embed=x",
+])
+def test_a_relation_naming_no_collection_is_400(blog, path):
+    # json-server would add an empty list or nothing; a typo there is never right, since a file gains no
+    # collection while it runs.
+    status, _, body = blog.call("GET", path)
+    assert status == 400 and body["error"] == "invalid_query"
+    assert "posts, comments" in body["message"]
+
+
 def test_post_assigns_ids_and_refuses_taken_ones(blog):
     status, headers, body = blog.call("POST", "/posts", {"title": "new"})
     assert status == 201 and body == {"id": 4, "title": "new"}

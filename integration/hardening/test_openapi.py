@@ -122,6 +122,10 @@ def test_schemathesis_finds_nothing_on_a_data_file(binary, tmp_path):
         document = server.request("GET", "/openapi.json").json()
         assert {"/posts", "/posts/{id}", "/comments", "/comments/{id}", "/profile", "/db"} <= set(document["paths"])
         assert "title" in document["components"]["schemas"]["Item_posts"]["properties"]
+        # `_embed` and `_expand` take the file's collection names (another is a 400 invalid_query).
+        relations = {p["name"]: p["schema"]["enum"] for p in document["paths"]["/posts/{id}"]["get"]["parameters"]
+                     if p["name"] in ("_embed", "_expand")}
+        assert relations == {"_embed": ["posts", "comments"], "_expand": ["posts", "post", "comments", "comment"]}
         report = tmp_path / "events.ndjson"
         url = f"http://127.0.0.1:{server.port}"
         examples = str(max(10, EXAMPLES // 3))

@@ -29,6 +29,7 @@ enum DataFileOpenAPI {
                 "properties": .object(JSONObject(["error": stringSchema, "message": stringSchema])),
                 "required": .array([.string("error"), .string("message")]),
             ]))
+        let relations = relationParameters(store)
         for resource in store.resources {
             let name = resource.name
             let schemaName = "Item_" + name
@@ -57,7 +58,7 @@ enum DataFileOpenAPI {
                     "get": operation(
                         "The items of \(name), with json-server's query language (docs/own-data.md); with "
                             + "Accept: text/event-stream, the query's result live",
-                        id: "list_" + name, parameters: listParameters,
+                        id: "list_" + name, parameters: listParameters + relations,
                         responses: [
                             "200": json(.object(JSONObject(["type": .string("array"), "items": item]))),
                             "400": errorResponse,
@@ -66,8 +67,8 @@ enum DataFileOpenAPI {
                 var one = JSONObject([
                     "get": operation(
                         "One item of \(name)", id: "get_" + name,
-                        parameters: [idParameter, query("_embed", stringSchema), query("_expand", stringSchema)],
-                        responses: ["200": json(item), "404": errorResponse])
+                        parameters: [idParameter] + relations,
+                        responses: ["200": json(item), "400": errorResponse, "404": errorResponse])
                 ])
                 if !readOnly {
                     list["post"] = writeOperation(
@@ -140,8 +141,30 @@ enum DataFileOpenAPI {
                 "_order",
                 .object(JSONObject(["type": .string("string"), "enum": .array([.string("asc"), .string("desc")])]))),
             query("_page", integerAtLeast(1)), query("_limit", integerAtLeast(0)), query("_start", integerAtLeast(0)),
-            query("_end", integerAtLeast(0)), query("_embed", stringSchema), query("_expand", stringSchema),
+            query("_end", integerAtLeast(0)),
         ]
+    }
+
+    /// `_embed` and `_expand`, each one of the names the server takes (another is a 400): a collection to
+    /// embed, and a parent's name as `_expand` reads it (`post` or `posts` for `posts`).
+    private static func relationParameters(_ store: DocumentStore) -> [JSONValue] {
+        let collections = store.resources.filter { $0.kind == .collection }.map(\.name)
+        var parents: [String] = []
+        for name in collections {
+            var spellings = [name]
+            if name.hasSuffix("ies") { spellings.append(String(name.dropLast(3)) + "y") }
+            if name.hasSuffix("es") { spellings.append(String(name.dropLast(2))) }
+            if name.hasSuffix("s") { spellings.append(String(name.dropLast())) }
+            for spelling in spellings where !spelling.isEmpty && !parents.contains(spelling) {
+                // NB: only a spelling the server resolves to this very collection (not an earlier one's).
+                if DocumentRelations.parent(named: spelling, in: store)?.name == name { parents.append(spelling) }
+            }
+        }
+        let oneOf = { (names: [String]) in
+            JSONValue.object(JSONObject(["type": .string("string"), "enum": .array(names.map { .string($0) })]))
+        }
+        guard !collections.isEmpty else { return [] }
+        return [query("_embed", oneOf(collections)), query("_expand", oneOf(parents))]
     }
 
     private static func ref(_ target: String) -> JSONValue { .object(JSONObject(["$ref": .string(target)])) }

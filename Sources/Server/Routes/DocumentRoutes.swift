@@ -67,13 +67,13 @@ extension Router {
         let idPath = [store.idField]
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
-                return try live.reply(request, query: try DocumentQuery(request.query))
+                return try live.reply(request, query: try Self.query(request.query, store))
             }
             if request.query.isEmpty {
                 let snapshot = resource.snapshot
                 return .response(.json(encoded: snapshot.bytes, headers: ["X-Total-Count": String(snapshot.count)]))
             }
-            let query = try DocumentQuery(request.query)
+            let query = try Self.query(request.query, store)
             // An equality filter narrows the items through the field's index, and the query checks them against
             // the other filters; a sort by id reads the item's id, so no item is parsed for either.
             let indexed = query.indexableFilter
@@ -93,7 +93,7 @@ extension Router {
         get("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
             guard let document = resource.document(id) else { throw Self.missing(name, id) }
-            let query = try DocumentQuery(Self.relationsOnly(request.query))
+            let query = try Self.query(Self.relationsOnly(request.query), store)
             return .response(
                 .json(encoded: DocumentRelations(store: store, query: query, resource: name).encode(document)))
         }
@@ -106,7 +106,7 @@ extension Router {
             guard let parentDocument = resource.document(parent) else { throw Self.missing(name, parent) }
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
-            let query = try DocumentQuery(request.query)
+            let query = try Self.query(request.query, store)
             let indexes = [(child, [field])] + Self.embedIndexes(query, store, of: childName)
             return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
                 let children = DocumentRelations.children(of: key, in: child, field: field)
@@ -261,6 +261,25 @@ extension Router {
         .notFound("\(name) has no item with id \(id.key.prefix(200))")
     }
 
+    /// `parameters` as a query, whose `_embed` and `_expand` name resources of `store`: a name that is none is
+    /// a 400 (a typo would otherwise quietly embed nothing; a data file gains no collection while it runs).
+    private static func query(_ parameters: QueryParameters, _ store: DocumentStore) throws(HTTPError) -> DocumentQuery
+    {
+        let query = try DocumentQuery(parameters)
+        let collections = store.resources.filter { $0.kind == .collection }.map(\.name).joined(separator: ", ")
+        for name in query.embed where store.byName[name]?.kind != .collection {
+            throw HTTPError.badRequest(
+                "'_embed=\(name)' names no collection of the data file; its collections are \(collections)",
+                code: "invalid_query")
+        }
+        for name in query.expand where DocumentRelations.parent(named: name, in: store) == nil {
+            throw HTTPError.badRequest(
+                "'_expand=\(name)' names no parent collection (such as \(name)s) of the data file; its collections"
+                    + " are \(collections)", code: "invalid_query")
+        }
+        return query
+    }
+
     /// Only `_embed` and `_expand` of a query (an item's `GET` takes no filter).
     private static func relationsOnly(_ query: QueryParameters) -> QueryParameters {
         QueryParameters(query.pairs.filter { $0.name == "_embed" || $0.name == "_expand" })
@@ -297,6 +316,13 @@ struct DocumentRelations {
         return child.items.documents.filter { $0.object[field].map(DocumentQuery.text) == key }
     }
 
+    /// The collection `_expand=name` reads parents from: `names`, `name`, `namees` or `nameies` (json-server
+    /// pluralizes the name), the first that is a collection.
+    static func parent(named name: String, in store: DocumentStore) -> DocumentResource? {
+        let candidates = [name + "s", name, name + "es", String(name.dropLast()) + "ies"]
+        return candidates.compactMap { store.byName[$0] }.first { $0.kind == .collection }
+    }
+
     /// One item with its relations (its stored bytes when the query asks for none).
     func encode(_ document: StoredDocument) -> [UInt8] {
         guard !query.embed.isEmpty || !query.expand.isEmpty else { return document.bytes }
@@ -311,8 +337,7 @@ struct DocumentRelations {
         for parentName in query.expand {
             let field = parentName + store.foreignKeySuffix
             guard let raw = document.object[field] else { continue }
-            let candidates = [parentName + "s", parentName, parentName + "es", String(parentName.dropLast()) + "ies"]
-            guard let parent = candidates.compactMap({ store.byName[$0] }).first(where: { $0.kind == .collection }),
+            guard let parent = Self.parent(named: parentName, in: store),
                 let found = parent.document(DocumentID(pathSegment: DocumentQuery.text(raw)))
             else { continue }
             object[parentName] = .object(found.object)
