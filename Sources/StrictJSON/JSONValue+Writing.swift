@@ -163,6 +163,51 @@ extension JSONValue {
         out.append(contentsOf: compact[start..<count])
     }
 
+    /// How many bytes `writeIndented(compact:into:indent:depth:)` appends for `compact`, without making them:
+    /// what an item costs in an indented file (a deeply nested one costs many times its compact size, since
+    /// every value gets a line of its own, indented by its depth).
+    ///
+    /// ```swift
+    /// JSONValue.indentedCount(compact: Array(#"{"a":[1,{}]}"#.utf8), indent: 2, depth: 0)   // 25
+    /// ```
+    public static func indentedCount(compact: [UInt8], indent: Int, depth: Int) -> Int {
+        guard indent > 0 else { return compact.count }
+        var total = compact.count
+        var level = depth
+        var index = 0
+        let count = compact.count
+        while index < count {
+            switch compact[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < count {
+                    let inner = compact[index]
+                    index += inner == UInt8(ascii: "\\") ? 2 : 1
+                    if inner == UInt8(ascii: "\"") { break }
+                }
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let close = compact[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if index + 1 < count, compact[index + 1] == close {
+                    index += 2
+                    continue
+                }
+                level += 1
+                total += 1 + indent * level
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                level -= 1
+                total += 1 + indent * level
+            case UInt8(ascii: ","):
+                total += 1 + indent * level
+            case UInt8(ascii: ":"):
+                total += 1
+            default: break
+            }
+            index += 1
+        }
+        return total
+    }
+
     static func newline(_ out: inout [UInt8], indent: Int, depth: Int) {
         guard indent > 0 else { return }
         let count = 1 + indent * depth

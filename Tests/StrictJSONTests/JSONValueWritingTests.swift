@@ -51,6 +51,16 @@ import Testing
             var indented: [UInt8] = []
             JSONValue.writeIndented(compact: value.compactBytes, into: &indented, indent: indent, depth: depth)
             #expect(String(decoding: indented, as: UTF8.self) == String(decoding: written, as: UTF8.self))
+            #expect(
+                JSONValue.indentedCount(compact: value.compactBytes, indent: indent, depth: depth) == indented.count,
+                "the count is the indented form's size, without making it")
         }
+    }
+
+    @Test func aDeepValueCostsManyTimesItsCompactSizeIndented() {
+        let nested = String(repeating: "[", count: 60) + "1,1,1,1" + String(repeating: "]", count: 60)
+        let compact = Array(nested.utf8)
+        let indented = JSONValue.indentedCount(compact: compact, indent: 2, depth: 2)
+        #expect(indented > 30 * compact.count)
     }
 }

@@ -1,5 +1,6 @@
 """json-server 0.17.4's documented behaviour (its README), against the real binary on a real file."""
 import json
+import os
 import time
 
 import pytest
@@ -198,6 +199,31 @@ def test_large_and_deep_items(blog):
         current["n"] = {}
         current = current["n"]
     assert blog.call("POST", "/posts", too_deep)[0] == 400
+
+
+def test_the_file_cannot_be_grown_past_its_limit(data_file, serve):
+    # A deep item costs its depth in indentation on every value's line: under 1 MiB of body, some 60 MB of
+    # file. Without a limit, a few of them make a file too large to load again at the next start.
+    path = data_file(BLOG)
+    server = serve(path, "--max-file-mb", "2")
+    deep = "[" * 60 + ",".join(["1"] * 30_000) + "]" * 60
+    response = server.request("POST", "/posts", body=('{"x":' + deep + "}").encode())
+    assert response.status == 507 and response.json()["error"] == "data_file_full"
+    assert "--max-file-mb" in response.json()["message"]
+    for _ in range(3):
+        assert server.call("POST", "/posts", {"text": "y" * 500_000})[0] == 201
+    status, _, body = server.call("PUT", "/profile", {"text": "y" * 900_000})
+    assert (status, body["error"]) == (507, "data_file_full")
+    assert server.call("GET", "/profile")[2] == BLOG["profile"], "a refused write changes nothing"
+    assert server.call("DELETE", "/posts/4")[0] == 200, "a write that shrinks the file always passes"
+    assert server.call("PUT", "/profile", {"text": "y" * 900_000})[0] == 200
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and os.path.getsize(path) < 1_000_000:
+        time.sleep(0.1)
+    assert 1_000_000 < os.path.getsize(path) <= 2 << 20
+    server.stop()
+    again = serve(path, "--max-file-mb", "2")
+    assert len(again.call("GET", "/posts")[2]) == 5
 
 
 def test_string_ids_get_string_ids(data_file, serve):

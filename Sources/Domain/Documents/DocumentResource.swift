@@ -65,6 +65,12 @@ package final class DocumentResource: Sendable {
         }
     }
 
+    /// The bytes the resource takes in the data file as it is written (its name, its items indented): what
+    /// a write adds to is weighed against `--max-file-mb`.
+    package var fileSize: Int {
+        name.utf8.count + 12 + state.withLock { $0.fileSize(singular: kind == .singular) }
+    }
+
     /// The items now with the journal id of the last entry they show, taken together.
     package var itemsAndSeq: (items: DocumentItems, seq: Int64) {
         state.withLock { items in
@@ -155,6 +161,9 @@ package struct DocumentItems: Sendable {
     fileprivate var lastSeq: Int64 = 0
     /// The sum of the items' JSON sizes, kept with every change.
     private var itemBytes = 0
+    /// The sum of the items' sizes as the data file holds them (indented, `DocumentItems.fileSize`), kept
+    /// with every change.
+    private var indentedBytes = 0
     /// How many times the slots were renumbered (`compact`): an index built across it files wrong slots.
     private var renumberings = 0
     /// The index builds under way outside the lock (`DocumentResource.buildIndex`), by token: the slots
@@ -180,12 +189,14 @@ package struct DocumentItems: Sendable {
             }
             if let slot = positions[id.key] {
                 itemBytes -= slots[slot]?.bytes.count ?? 0
+                indentedBytes -= slots[slot].map(Self.fileSize) ?? 0
                 slots[slot] = document
             } else {
                 positions[id.key] = slots.count
                 slots.append(document)
             }
             itemBytes += document.bytes.count
+            indentedBytes += Self.fileSize(of: document)
         }
         cachedDocuments = slots.compactMap { $0 }
     }
@@ -193,6 +204,23 @@ package struct DocumentItems: Sendable {
     /// The size of the whole list's JSON (or the object's), without encoding it.
     func encodedSize(singular isSingular: Bool) -> Int {
         isSingular ? (singular?.bytes.count ?? 2) : 2 + itemBytes + max(0, positions.count - 1)
+    }
+
+    /// The bytes the collection's items (or the object) take in the data file as it is written: indented
+    /// as json-server writes it, an item on its own lines (`DataFileContent.fileBytes`).
+    func fileSize(singular isSingular: Bool) -> Int {
+        isSingular ? JSONValue.indentedCount(compact: singular?.bytes ?? [], indent: 2, depth: 1) : indentedBytes
+    }
+
+    /// What `item` adds to a collection in the data file: its lines, indented at depth 2, and the comma and
+    /// line break before them.
+    package static func fileSize(of item: StoredDocument) -> Int {
+        fileSize(ofCompact: item.bytes)
+    }
+
+    /// `fileSize(of:)` of an item whose compact JSON is `bytes`.
+    package static func fileSize(ofCompact bytes: [UInt8]) -> Int {
+        6 + JSONValue.indentedCount(compact: bytes, indent: 2, depth: 2)
     }
 
     /// How many items the collection holds.
@@ -218,6 +246,7 @@ package struct DocumentItems: Sendable {
         guard let object = entry.document else {
             guard let slot = positions.removeValue(forKey: id.key), let old = slots[slot] else { return nil }
             itemBytes -= old.bytes.count
+            indentedBytes -= Self.fileSize(of: old)
             slots[slot] = nil
             changed()
             if slots.count > 32, positions.count < slots.count / 2 { compact() }
@@ -229,6 +258,7 @@ package struct DocumentItems: Sendable {
             let stored = StoredDocument(id: old.id ?? id, object: object, keepsTree: keepsTrees)
             if old.bytes == stored.bytes { return nil }
             itemBytes += stored.bytes.count - old.bytes.count
+            indentedBytes += Self.fileSize(of: stored) - Self.fileSize(of: old)
             slots[slot] = stored
             changed()
             reindex(slot, from: old, to: stored)
@@ -239,6 +269,7 @@ package struct DocumentItems: Sendable {
         positions[id.key] = slots.count
         slots.append(stored)
         itemBytes += stored.bytes.count
+        indentedBytes += Self.fileSize(of: stored)
         changed()
         reindex(slots.count - 1, from: nil, to: stored)
         written(slots.count - 1)

@@ -80,6 +80,8 @@ enum CommandLineOptions {
                              also --fks): postId points into posts, for _embed, _expand, nested routes, and
                              the cascade of a delete
           --read-only        refuse every write with 405 (LIVESTATE_READ_ONLY=1; also --ro)
+          --max-file-mb N    the most megabytes the file may grow to as written (1-1024); a write past it
+                             answers 507 data_file_full (LIVESTATE_MAX_FILE_MB, default 512)
           --data PATH        the journal of the file's changes (default FILE.json.livestate beside it), or
                              :memory: (nothing kept, the file left untouched)
           --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
@@ -103,7 +105,7 @@ enum CommandLineOptions {
         "body-files": "LIVESTATE_BODY_FILES", "max-live-queries": "LIVESTATE_MAX_LIVE_QUERIES",
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
-        "delay": "LIVESTATE_DELAY",
+        "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB",
     ]
 
     /// Options that take no value (present means on).
@@ -261,6 +263,9 @@ enum CommandLineOptions {
                 }
                 configuration.bodyFiles = path
             }
+        }
+        if let megabytes = try integer("max-file-mb", in: 1...1024, "a number of megabytes") {
+            configuration.maxFileSize = megabytes << 20
         }
         if let milliseconds = try integer("delay", in: 0...60_000, "a number of milliseconds") {
             configuration.delay = Double(milliseconds) / 1000

@@ -27,6 +27,8 @@ struct Configuration: Sendable, Equatable {
     var foreignKeySuffix = "Id"
     /// Every write to the data file's resources answers 405 (`--read-only`).
     var readOnly = false
+    /// The most bytes the data file may grow to, as written (`--max-file-mb`).
+    var maxFileSize = DocumentStore.defaultMaxFileSize
     /// Seconds every reply waits before its work starts (`--delay`, given in milliseconds); 0: none.
     var delay: Double = 0
     /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.

@@ -205,6 +205,8 @@ enum DataFileOpenAPI {
         answers["400"] = errorResponse
         if token { answers["401"] = errorResponse }
         answers["503"] = errorResponse
+        // A write that would grow the file past `--max-file-mb` (a delete never does).
+        if !id.hasPrefix("delete_") { answers["507"] = errorResponse }
         operation["responses"] = .object(answers)
         if let body {
             operation["requestBody"] = .object(

@@ -204,7 +204,13 @@ final class DataFileService: Sendable {
         let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
         let store = DocumentStore(
             resources: models, journal: journal, appliedSeq: appliedSeq, idField: configuration.idField,
-            foreignKeySuffix: configuration.foreignKeySuffix)
+            foreignKeySuffix: configuration.foreignKeySuffix, maxFileSize: configuration.maxFileSize)
+        let size = models.reduce(0) { $0 + $1.fileSize }
+        if size > configuration.maxFileSize {
+            Log.warning(
+                "the data file is \(size >> 20) MB as written, past --max-file-mb \(configuration.maxFileSize >> 20):"
+                    + " writes that grow it are refused (507) until deletes shrink it")
+        }
         return (topics, store)
     }
 

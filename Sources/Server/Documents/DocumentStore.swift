@@ -74,10 +74,15 @@ final class DocumentStore: Sendable {
     /// Per resource: the next place and the largest numeric id (touched by the batch under way only).
     private let counters: Mutex<DocumentCounters>
 
+    /// The most bytes the data file may hold as written (`--max-file-mb`): a write that would grow it past
+    /// them is refused (507 `data_file_full`), one that shrinks it never is.
+    let maxFileSize: Int
+
     init(
         resources: [DocumentResource], journal: any DocumentJournal, appliedSeq: Int64, idField: String,
-        foreignKeySuffix: String
+        foreignKeySuffix: String, maxFileSize: Int = DocumentStore.defaultMaxFileSize
     ) {
+        self.maxFileSize = maxFileSize
         self.resources = resources
         self.appliedSeq = Mutex(appliedSeq)
         byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
@@ -86,6 +91,10 @@ final class DocumentStore: Sendable {
         self.foreignKeySuffix = foreignKeySuffix
         counters = Mutex(DocumentCounters(resources))
     }
+
+    /// `--max-file-mb`'s default: half of what a start reads (`DataFileService.maxFileBytes`), so a file
+    /// that grew to it still loads after a person's edits.
+    static let defaultMaxFileSize = 512 << 20
 
     /// Queues `plan`; `respond` gets its response once its changes are committed and applied (or why not).
     ///
@@ -157,9 +166,13 @@ final class DocumentStore: Sendable {
                 applyCommitted(others)
                 planRan = true
                 var view = DocumentView(store: self, counters: counters.withLock { $0 })
+                var fileSize = resources.reduce(0) { $0 + $1.fileSize }
                 for (index, write) in batch.enumerated() {
                     do throws(HTTPError) {
                         let plan = try write.plan(&view)
+                        let growth = view.fileGrowth(plan.entries)
+                        if growth > 0, fileSize + growth > maxFileSize { throw full(growth, of: fileSize) }
+                        fileSize += growth
                         for entry in plan.entries { view.record(entry) }
                         responses[index] = plan.response
                         if !plan.entries.isEmpty { planned.append((index, plan.entries)) }
@@ -215,6 +228,17 @@ final class DocumentStore: Sendable {
 
     /// Calls `done(true)` once the entry `seq` is applied here (at once when it is), or `done(false)` after
     /// `timeout` seconds: a client that saw an event of another server waits until this one has it too.
+    /// The refusal of a write that would grow the file, of `size` bytes, by `growth` past `maxFileSize`: the
+    /// file must stay loadable, and the memory it takes bounded by configuration, whatever clients send.
+    private func full(_ growth: Int, of size: Int) -> HTTPError {
+        let megabytes = { (bytes: Int) in String(format: "%.1f", Double(bytes) / 1_048_576) }
+        return HTTPError(
+            507, "data_file_full",
+            "the data file would grow to \(megabytes(size + growth)) MB, past its limit of"
+                + " \(megabytes(maxFileSize)) MB (--max-file-mb); nothing was changed. Delete items, or start the"
+                + " server with a larger limit")
+    }
+
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
         // NB: a journal no other server writes holds nothing beyond what is applied: an id above it is unknown.
         guard journal.isShared else { return done(false) }
@@ -462,6 +486,31 @@ struct DocumentView {
         for (resource, changes) in overlay { for id in changes.keys { keys.insert("\(resource)/\(id.key)") } }
         for resource in singulars.keys { keys.insert("\(resource)/") }
         return keys
+    }
+
+    /// How many bytes `entries` add to the data file as written (negative: they shrink it), against the items
+    /// as the batch leaves them so far.
+    func fileGrowth(_ entries: [DocumentStore.Planned]) -> Int {
+        var growth = 0
+        for entry in entries {
+            guard let resource = store.byName[entry.resource] else { continue }
+            guard let id = entry.id else {
+                // A singular resource: its object, at depth 1.
+                let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? []
+                let new = entry.document?.compactBytes ?? old
+                growth +=
+                    JSONValue.indentedCount(compact: new, indent: 2, depth: 1)
+                    - JSONValue.indentedCount(compact: old, indent: 2, depth: 1)
+                continue
+            }
+            let old: [UInt8]? =
+                if let changed = overlay[entry.resource]?[id] { changed?.compactBytes } else {
+                    resource.document(id)?.bytes
+                }
+            growth += (entry.document.map { DocumentItems.fileSize(ofCompact: $0.compactBytes) } ?? 0)
+            growth -= old.map(DocumentItems.fileSize(ofCompact:)) ?? 0
+        }
+        return growth
     }
 
     /// Adds a plan's change to the batch (after the plan returned: a plan that throws leaves nothing).
