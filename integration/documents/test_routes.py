@@ -48,6 +48,8 @@ def test_lists_items_and_whole_db(blog):
         ("views_gte=75", [1, 3]),
         ("views_lte=75", [2, 3]),
         ("id_ne=2", [1, 3]),
+        ("id_ne=2&id_ne=3", [1]),  # a repeated _ne excludes each value, as json-server's
+        ("views:ne=100&views:ne=50", [3]),
         ("title_like=^LOW", [2]),
         ("q=HOT", [3]),
         ("q=typicode", [1, 2]),

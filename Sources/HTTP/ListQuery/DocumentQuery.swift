@@ -199,7 +199,9 @@ package struct DocumentQuery: Sendable {
         let form = text(value)
         switch filter.operator {
         case .equal: return filter.values.contains(form)
-        case .notEqual: return filter.values.contains { $0 != form }
+        // NB: a repeated `_ne` excludes each of its values (json-server 0.17 ANDs them), where the other
+        // operators' repeats are alternatives.
+        case .notEqual: return !filter.values.contains(form)
         case .atLeast: return filter.values.contains { compare(value, $0).map { $0 >= 0 } ?? false }
         case .atMost: return filter.values.contains { compare(value, $0).map { $0 <= 0 } ?? false }
         case .lessThan: return filter.values.contains { compare(value, $0).map { $0 < 0 } ?? false }

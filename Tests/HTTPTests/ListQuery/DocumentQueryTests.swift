@@ -22,7 +22,8 @@ import Testing
         ("n_gte=10", ["1", "c"]), ("n_lte=10", ["1", "2"]), ("n:gt=2.5", ["1", "c"]), ("title_like=^g", ["c"]),
         ("q=RAY", ["c"]), ("tags:contains=x", ["2"]), ("id:in=2,c", ["2", "c"]), ("missing=1", []),
         ("_sort=n", ["2", "1", "c"]), ("_sort=-n", ["c", "1", "2"]), ("_sort=title", ["1", "c", "2"]),
-        ("_start=1&_end=2", ["2"]), ("_page=2&_limit=2", ["c"]),
+        ("_start=1&_end=2", ["2"]), ("_page=2&_limit=2", ["c"]), ("id_ne=1&id_ne=c", ["2"]),
+        ("n:ne=10&n:ne=30", ["2"]),
     ])
     func selectsAndOrdersAsJSONServer(query: String, expected: [String]) throws {
         #expect(try ids(query) == expected)
