@@ -54,8 +54,9 @@ def test_a_missing_file_is_created_with_an_example(tmp_path, serve):
 
 
 def test_items_without_ids_get_them_at_load(data_file, serve):
-    server = serve(data_file({"posts": [{"id": 5, "t": 1}, {"t": 2}]}))
-    assert [p["id"] for p in server.call("GET", "/posts")[2]] == [5, 6]
+    server = serve(data_file({"posts": [{"id": 5, "t": 1}, {"t": 2}, {"t": 3, "id": None}]}))
+    # A null id is none (json-server's): the item gets one, in the place its null held.
+    assert server.call("GET", "/posts")[2] == [{"id": 5, "t": 1}, {"id": 6, "t": 2}, {"t": 3, "id": 7}]
 
 
 def test_writes_reach_the_file_within_a_second_in_json_server_form(data_file, serve):

@@ -127,6 +127,9 @@ def test_post_assigns_ids_and_refuses_taken_ones(blog):
     status, _, body = blog.call("POST", "/posts", {"id": 10, "title": "mine"})
     assert status == 201 and body["id"] == 10
     assert blog.call("POST", "/posts", {"title": "next"})[2]["id"] == 11
+    # `"id": null` is no id given, as json-server takes it (a front end's form for a new item often sends it).
+    status, _, body = blog.call("POST", "/posts", {"id": None, "title": "form"})
+    assert status == 201 and body == {"id": 12, "title": "form"}
     status, _, body = blog.call("POST", "/posts", {"id": 2, "title": "taken"})
     assert status == 409 and body["error"] == "duplicate_id"
     assert blog.call("GET", "/posts/2")[2]["title"] == "lowdb"

@@ -240,7 +240,8 @@ struct DataFileContent: Sendable {
             guard case .object(let object) = element else {
                 throw DataFileError("'\(name)'[\(index)] is \(element.kindDescription); a collection holds objects")
             }
-            guard let raw = object[idField] else {
+            // NB: a null id is none: the item gets one, as one without the field does.
+            guard let raw = object[idField], raw != .null else {
                 documents.append(nil)
                 unnumbered.append(object)
                 return

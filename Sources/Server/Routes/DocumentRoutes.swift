@@ -243,7 +243,9 @@ extension Router {
     private static func insert(
         _ body: JSONObject, into name: String, view: inout DocumentView, store: DocumentStore
     ) throws(HTTPError) -> DocumentStore.Plan {
-        let id = try view.newID(in: name, requested: body[store.idField])
+        // NB: `"id": null` is no id given, as json-server takes it (a form's new item often says so).
+        let requested = body[store.idField].flatMap { $0 == .null ? nil : $0 }
+        let id = try view.newID(in: name, requested: requested)
         let object = DataFileContent.withID(body, idField: store.idField, value: id.value)
         var plan = plan(name, id, object, status: 201)
         plan.response.headers["Location"] = "/\(name)/\(Self.pathEncoded(id.key))"

@@ -84,7 +84,7 @@ import Testing
         (#"{"posts": 3}"#, "'posts' holds an integer"),
         (#"{"posts": [{"id": 99999999999999999999}]}"#, "does not fit 64 bits"),
         ("{\"posts\": [{\"id\": 1}]}\u{0}", "NUL byte"),
-        (#"{"posts": [{"id": null}]}"#, "an id is an integer or a non-empty string"),
+        (#"{"posts": [{"id": true}]}"#, "an id is an integer or a non-empty string"),
         (#"[]"#, "must hold a JSON object"),
     ]
 
