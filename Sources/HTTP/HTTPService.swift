@@ -16,19 +16,25 @@ package struct HTTPService: Sendable {
     /// Seconds every reply waits before its work starts (`--delay`, json-server's, to see a front end's
     /// loading states); 0: none.
     package let delay: Double
+    /// Whether a client that accepts gzip gets it (`--no-gzip` turns it off, as json-server's).
+    package let gzip: Bool
 
     package init(
-        router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil, delay: Double = 0
+        router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil, delay: Double = 0,
+        gzip: Bool = true
     ) {
         self.router = router
         self.token = token.map(BearerToken.init)
         self.cors = cors
         self.hosts = hosts
         self.delay = delay
+        self.gzip = gzip
     }
 
     /// The reply to `request`.
     package func respond(to request: Request) -> Reply {
+        var request = request
+        if !gzip { request.headers["Accept-Encoding"] = nil }
         let reply = answer(request)
         return delay > 0 ? delayed(reply) : reply
     }

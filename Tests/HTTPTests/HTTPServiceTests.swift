@@ -45,6 +45,17 @@ import Testing
         #expect(try HTTPService(router: router).respond(to: Request(.get, "/todos")).immediate().status == 200)
     }
 
+    @Test func noGzipSendsIdentityToAClientThatAcceptsGzip() throws {
+        var router = Router()
+        let text = String(repeating: "a long, compressible answer ", count: 200)
+        router.get("/big") { _ in .response(.json(encoded: Array("\"\(text)\"".utf8))) }
+        let request = Request(.get, "/big", headers: ["Accept-Encoding": "gzip"])
+        let zipped = try HTTPService(router: router).respond(to: request).immediate()
+        #expect(zipped.headers["Content-Encoding"] == "gzip")
+        let plain = try HTTPService(router: router, gzip: false).respond(to: request).immediate()
+        #expect(plain.headers["Content-Encoding"] == nil && plain.body.count > text.utf8.count)
+    }
+
     @Test(arguments: [HTTPMethod.get, .post, .options])
     func foreignHostIsRefusedBeforeAnyHandler(method: HTTPMethod) throws {
         let service = service(cors: .loopback, hosts: HostPolicy())

@@ -72,7 +72,8 @@ enum CommandLineOptions {
           --delay MS         every answer MS milliseconds late (0-60000; event streams are not delayed), to
                              see a front end's loading states (LIVESTATE_DELAY, default 0; also -d)
           --quiet            log only warnings and errors, no request lines, as LOG_LEVEL=warning (also -q)
-          --no-cors          the same as --cors none (also --nc)
+          --no-cors          the same as --cors none (also --nc, --noCors)
+          --no-gzip          never gzip a response (also --ng, --noGzip)
         With a data file (FILE.json, or LIVESTATE_FILE; created with an example when missing):
           --id FIELD         the field holding an item's id (LIVESTATE_ID, default id; also -i)
           --foreignKeySuffix SUFFIX
@@ -109,13 +110,13 @@ enum CommandLineOptions {
     ]
 
     /// Options that take no value (present means on).
-    private static let switches: Set<String> = ["read-only", "watch", "quiet", "no-cors"]
+    private static let switches: Set<String> = ["read-only", "watch", "quiet", "no-cors", "no-gzip"]
 
     /// json-server's spellings, for a user who comes from it.
     private static let aliases: [String: String] = [
         "-p": "port", "-H": "host", "-i": "id", "--fks": "foreignKeySuffix", "--ro": "read-only",
         "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch", "-d": "delay",
-        "-q": "quiet", "--nc": "no-cors",
+        "-q": "quiet", "--nc": "no-cors", "--noCors": "no-cors", "--ng": "no-gzip", "--noGzip": "no-gzip",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -271,6 +272,7 @@ enum CommandLineOptions {
             configuration.delay = Double(milliseconds) / 1000
         }
         configuration.quiet = given["quiet"] != nil
+        configuration.gzip = given["no-gzip"] == nil
         if given["no-cors"] != nil {
             guard given["cors"] == nil else { throw CommandLineError("--no-cors and --cors contradict each other") }
             configuration.cors = nil

@@ -33,6 +33,8 @@ struct Configuration: Sendable, Equatable {
     var delay: Double = 0
     /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.
     var quiet = false
+    /// Responses are gzipped for clients that accept it (off with `--no-gzip`).
+    var gzip = true
     /// A jsonplaceholder-compatible base URL; nil uses the embedded data set.
     var upstream: URL?
     /// A PEM file of the certificate authorities https downloads trust instead of the system store.

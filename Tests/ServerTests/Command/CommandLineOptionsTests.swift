@@ -171,6 +171,12 @@ import Testing
         #expect(configuration.delay == 0.25)
         #expect(configuration.quiet)
         #expect(configuration.cors == nil)
+        #expect(configuration.gzip)
+        guard case .serve(let camel) = try CommandLineOptions.parse(["--noCors", "--noGzip"], environment: [:]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(camel.cors == nil && !camel.gzip)
         guard case .serve(let plain) = try CommandLineOptions.parse([], environment: ["LIVESTATE_DELAY": "40"]) else {
             Issue.record("not a serve action")
             return
