@@ -226,8 +226,6 @@ final class DocumentStore: Sendable {
         for (index, write) in batch.enumerated() { write.respond(responses[index] ?? Response(error: .internalError)) }
     }
 
-    /// Calls `done(true)` once the entry `seq` is applied here (at once when it is), or `done(false)` after
-    /// `timeout` seconds: a client that saw an event of another server waits until this one has it too.
     /// The refusal of a write that would grow the file, of `size` bytes, by `growth` past `maxFileSize`: the
     /// file must stay loadable, and the memory it takes bounded by configuration, whatever clients send.
     private func full(_ growth: Int, of size: Int) -> HTTPError {
@@ -239,6 +237,8 @@ final class DocumentStore: Sendable {
                 + " server with a larger limit")
     }
 
+    /// Calls `done(true)` once the entry `seq` is applied here (at once when it is), or `done(false)` after
+    /// `timeout` seconds: a client that saw an event of another server waits until this one has it too.
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
         // NB: a journal no other server writes holds nothing beyond what is applied: an id above it is unknown.
         guard journal.isShared else { return done(false) }
