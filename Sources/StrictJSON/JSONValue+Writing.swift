@@ -208,6 +208,29 @@ extension JSONValue {
         return total
     }
 
+    /// How many bytes `write(into:indent:depth:)` puts in beyond the compact form (its line breaks and
+    /// spaces), from the tree: a walk of its values, not of its bytes, so a string costs nothing however long.
+    /// `compactBytes.count` plus this is `indentedCount(compact:indent:depth:)` of the compact form.
+    public func indentationSize(indent: Int, depth: Int) -> Int {
+        guard indent > 0 else { return 0 }
+        switch self {
+        case .array(let elements) where !elements.isEmpty:
+            var total = 1 + indent * depth
+            for element in elements {
+                total += 1 + indent * (depth + 1) + element.indentationSize(indent: indent, depth: depth + 1)
+            }
+            return total
+        case .object(let object) where object.count > 0:
+            var total = 1 + indent * depth
+            for (_, member) in object.members {
+                total += 2 + indent * (depth + 1) + member.indentationSize(indent: indent, depth: depth + 1)
+            }
+            return total
+        default:
+            return 0
+        }
+    }
+
     static func newline(_ out: inout [UInt8], indent: Int, depth: Int) {
         guard indent > 0 else { return }
         let count = 1 + indent * depth

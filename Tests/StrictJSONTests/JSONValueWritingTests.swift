@@ -54,6 +54,9 @@ import Testing
             #expect(
                 JSONValue.indentedCount(compact: value.compactBytes, indent: indent, depth: depth) == indented.count,
                 "the count is the indented form's size, without making it")
+            #expect(
+                value.compactBytes.count + value.indentationSize(indent: indent, depth: depth) == indented.count,
+                "the tree gives the same size")
         }
     }
 

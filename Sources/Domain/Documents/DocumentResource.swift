@@ -49,10 +49,13 @@ package final class DocumentResource: Sendable {
     private let subscription = Mutex<AnyCancellable?>(nil)
 
     /// A resource holding `documents` in their order (for a singular resource, one document with no id).
-    package init(name: String, kind: Kind, documents: [StoredDocument]) {
+    /// `indentation`: what indenting them adds to their compact JSON in the file, when the reader of the file
+    /// summed it from their trees (`JSONValue.indentationSize`); nil: counted from their bytes, a pass over
+    /// every byte.
+    package init(name: String, kind: Kind, documents: [StoredDocument], indentation: Int? = nil) {
         self.name = name
         self.kind = kind
-        state = Mutex(DocumentItems(documents))
+        state = Mutex(DocumentItems(documents, indentation: indentation))
         let applying = committed.sink { [weak self] entry in self?.apply(entry) }
         subscription.withLock { $0 = applying }
     }
@@ -68,7 +71,7 @@ package final class DocumentResource: Sendable {
     /// The bytes the resource takes in the data file as it is written (its name, its items indented): what
     /// a write adds to is weighed against `--max-file-mb`.
     package var fileSize: Int {
-        name.utf8.count + 12 + state.withLock { $0.fileSize(singular: kind == .singular) }
+        name.utf8.count + 12 + state.withLock { $0.fileSize }
     }
 
     /// The items now with the journal id of the last entry they show, taken together.
@@ -161,8 +164,8 @@ package struct DocumentItems: Sendable {
     fileprivate var lastSeq: Int64 = 0
     /// The sum of the items' JSON sizes, kept with every change.
     private var itemBytes = 0
-    /// The sum of the items' sizes as the data file holds them (indented, `DocumentItems.fileSize`), kept
-    /// with every change.
+    /// The items' size as the data file holds them (`fileSize`: indented, each after its comma and line
+    /// break; the singular object's, indented), kept with every change.
     private var indentedBytes = 0
     /// How many times the slots were renumbered (`compact`): an index built across it files wrong slots.
     private var renumberings = 0
@@ -179,7 +182,7 @@ package struct DocumentItems: Sendable {
         fileprivate var renumberings: Int
     }
 
-    init(_ documents: [StoredDocument]) {
+    init(_ documents: [StoredDocument], indentation: Int? = nil) {
         slots.reserveCapacity(documents.count)
         positions.reserveCapacity(documents.count)
         for document in documents {
@@ -189,17 +192,32 @@ package struct DocumentItems: Sendable {
             }
             if let slot = positions[id.key] {
                 itemBytes -= slots[slot]?.bytes.count ?? 0
-                indentedBytes -= slots[slot].map(Self.fileSize) ?? 0
                 slots[slot] = document
             } else {
                 positions[id.key] = slots.count
                 slots.append(document)
             }
             itemBytes += document.bytes.count
-            indentedBytes += Self.fileSize(of: document)
         }
         cachedDocuments = slots.compactMap { $0 }
+        if let singular {
+            indentedBytes = singular.bytes.count + (indentation ?? Self.indentation(of: singular.bytes, depth: 1))
+        } else {
+            // NB: each item's line break, its indent and the comma before it, then its own lines.
+            let items = cachedDocuments ?? []
+            indentedBytes =
+                itemBytes + items.count * Self.itemLead
+                + (indentation ?? items.reduce(0) { $0 + Self.indentation(of: $1.bytes, depth: 2) })
+        }
     }
+
+    /// What indenting `bytes`, compact JSON at `depth`, adds to them.
+    private static func indentation(of bytes: [UInt8], depth: Int) -> Int {
+        JSONValue.indentedCount(compact: bytes, indent: 2, depth: depth) - bytes.count
+    }
+
+    /// The comma, line break and indent before an item of a collection in the file.
+    private static let itemLead = 6
 
     /// The size of the whole list's JSON (or the object's), without encoding it.
     func encodedSize(singular isSingular: Bool) -> Int {
@@ -208,9 +226,7 @@ package struct DocumentItems: Sendable {
 
     /// The bytes the collection's items (or the object) take in the data file as it is written: indented
     /// as json-server writes it, an item on its own lines (`DataFileContent.fileBytes`).
-    func fileSize(singular isSingular: Bool) -> Int {
-        isSingular ? JSONValue.indentedCount(compact: singular?.bytes ?? [], indent: 2, depth: 1) : indentedBytes
-    }
+    var fileSize: Int { indentedBytes }
 
     /// What `item` adds to a collection in the data file: its lines, indented at depth 2, and the comma and
     /// line break before them.
@@ -220,7 +236,7 @@ package struct DocumentItems: Sendable {
 
     /// `fileSize(of:)` of an item whose compact JSON is `bytes`.
     package static func fileSize(ofCompact bytes: [UInt8]) -> Int {
-        6 + JSONValue.indentedCount(compact: bytes, indent: 2, depth: 2)
+        itemLead + JSONValue.indentedCount(compact: bytes, indent: 2, depth: 2)
     }
 
     /// How many items the collection holds.
@@ -239,6 +255,7 @@ package struct DocumentItems: Sendable {
             let stored = StoredDocument(id: nil, object: object)
             if stored.bytes == singular?.bytes { return nil }
             singular = stored
+            indentedBytes = JSONValue.indentedCount(compact: stored.bytes, indent: 2, depth: 1)
             cachedBytes = nil
             return .updated(stored)
         }

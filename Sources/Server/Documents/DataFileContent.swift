@@ -21,6 +21,9 @@ struct DataFileContent: Sendable {
         var name: String
         var kind: DocumentResource.Kind
         var documents: [StoredDocument]
+        /// What the file's indentation adds to the items' compact JSON (`JSONValue.indentationSize`),
+        /// summed from their trees as they were read; nil: counted from their bytes instead.
+        var indentation: Int?
     }
 
     /// The resources in the file's order.
@@ -82,14 +85,14 @@ struct DataFileContent: Sendable {
             try Self.check(name)
             switch member {
             case .object(let object):
-                resources.append(
-                    Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
+                resources.append(Self.singular(name, object))
             case .array(let elements):
                 var collection = Collection(name: name, idField: idField)
                 for (index, element) in elements.enumerated() { try collection.add(element, at: index) }
-                let (documents, assigned) = collection.finish()
+                let (documents, assigned, indentation) = collection.finish()
                 assignedIDs = assignedIDs || assigned
-                resources.append(Resource(name: name, kind: .collection, documents: documents))
+                resources.append(
+                    Resource(name: name, kind: .collection, documents: documents, indentation: indentation))
             default:
                 throw DataFileError(
                     "'\(name)' holds \(member.kindDescription); a resource is an array of objects or an object")
@@ -186,19 +189,26 @@ struct DataFileContent: Sendable {
                         } while try take(UInt8(ascii: ","))
                         guard try take(UInt8(ascii: "]")) else { return nil }
                     }
-                    let (documents, assigned) = collection.finish()
+                    let (documents, assigned, indentation) = collection.finish()
                     assignedIDs = assignedIDs || assigned
-                    resources.append(Resource(name: name, kind: .collection, documents: documents))
+                    resources.append(
+                        Resource(name: name, kind: .collection, documents: documents, indentation: indentation))
                 } else {
                     guard case .object(let object)? = try value(depth: 1) else { return nil }
-                    resources.append(
-                        Resource(name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)]))
+                    resources.append(Self.singular(name, object))
                 }
             } while try take(UInt8(ascii: ","))
             guard try take(UInt8(ascii: "}")) else { return nil }
         }
         guard try !skipSpace(), !hasNUL, resources.count <= EventTopic.maxDocumentTopics else { return nil }
         return (resources, assignedIDs, Self.hexadecimal(hash))
+    }
+
+    /// The singular resource `name` holding `object`, with its indentation at depth 1.
+    private static func singular(_ name: String, _ object: JSONObject) -> Resource {
+        Resource(
+            name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)],
+            indentation: JSONValue.object(object).indentationSize(indent: 2, depth: 1))
     }
 
     /// Whether `byte` is JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
@@ -229,6 +239,8 @@ struct DataFileContent: Sendable {
         /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
         private var itemBytes = 0
         private var seen = Set<DocumentID>()
+        /// What indenting the items adds to their compact JSON in the file (`Resource.indentation`).
+        private var indentation = 0
 
         init(name: String, idField: String) {
             self.name = name
@@ -255,6 +267,7 @@ struct DataFileContent: Sendable {
                 throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
             }
             if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
+            indentation += element.indentationSize(indent: 2, depth: 2)
             let keepsTree = itemBytes <= StoredDocument.treeLimit
             let document = StoredDocument(id: id, object: object, keepsTree: keepsTree)
             itemBytes += document.bytes.count
@@ -268,8 +281,8 @@ struct DataFileContent: Sendable {
         }
 
         /// The items in order, and whether any was given an id.
-        mutating func finish() -> (documents: [StoredDocument], assignedIDs: Bool) {
-            guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false) }
+        mutating func finish() -> (documents: [StoredDocument], assignedIDs: Bool, indentation: Int) {
+            guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false, indentation) }
             var result: [StoredDocument] = []
             result.reserveCapacity(documents.count)
             var next = unnumbered.makeIterator()
@@ -291,12 +304,12 @@ struct DataFileContent: Sendable {
                 }
                 let id = DocumentID(value)!
                 seen.insert(id)
+                let numbered = DataFileContent.withID(object, idField: idField, value: value)
+                indentation += JSONValue.object(numbered).indentationSize(indent: 2, depth: 2)
                 result.append(
-                    StoredDocument(
-                        id: id, object: DataFileContent.withID(object, idField: idField, value: value),
-                        keepsTree: itemBytes <= StoredDocument.treeLimit))
+                    StoredDocument(id: id, object: numbered, keepsTree: itemBytes <= StoredDocument.treeLimit))
             }
-            return (result, true)
+            return (result, true, indentation)
         }
     }
 

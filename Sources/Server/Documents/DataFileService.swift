@@ -201,7 +201,9 @@ final class DataFileService: Sendable {
         let topics = resources.enumerated().map { index, resource in
             EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
         }
-        let models = resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
+        let models = resources.map {
+            DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents, indentation: $0.indentation)
+        }
         let store = DocumentStore(
             resources: models, journal: journal, appliedSeq: appliedSeq, idField: configuration.idField,
             foreignKeySuffix: configuration.foreignKeySuffix, maxFileSize: configuration.maxFileSize)

@@ -38,6 +38,30 @@ import Testing
         #expect(written() - estimated() == slack, "every write changed the estimate by what it changed the file")
     }
 
+    @Test func theSizesSummedFromTheTreesAtLoadAreTheSizesCountedFromTheBytes() throws {
+        let text = #"""
+            {"posts": [{"id": 1, "t": [[1, {"a": []}], "x"]}, {"t": {"deep": [[[2]]]}}, {"id": 3}],
+             "profile": {"n": {"m": [1, 2]}}, "empty": []}
+            """#
+        let bytes = Array(text.utf8)
+        var offset = 0
+        let content = try DataFileContent(
+            parts: { () throws(DataFileError) in
+                let part = Array(bytes[offset..<min(offset + 7, bytes.count)])
+                offset += part.count
+                return part
+            },
+            whole: { bytes }, idField: "id")
+        for resource in content.resources {
+            #expect(resource.indentation != nil)
+            let fromTrees = DocumentResource(
+                name: resource.name, kind: resource.kind, documents: resource.documents,
+                indentation: resource.indentation)
+            let fromBytes = DocumentResource(name: resource.name, kind: resource.kind, documents: resource.documents)
+            #expect(fromTrees.fileSize == fromBytes.fileSize, "\(resource.name)")
+        }
+    }
+
     private func object(_ text: String) throws -> JSONObject {
         guard case .object(let object) = try JSONValue(parsing: Array(text.utf8)) else { throw NotAnObject() }
         return object
