@@ -16,18 +16,21 @@ package struct HTTPService: Sendable {
     /// Seconds every reply waits before its work starts (`--delay`, json-server's, to see a front end's
     /// loading states); 0: none.
     package let delay: Double
+    /// The paths `delay` spares (`/healthz`: a container's health check must not time out on it).
+    package let undelayedPaths: Set<String>
     /// Whether a client that accepts gzip gets it (`--no-gzip` turns it off, as json-server's).
     package let gzip: Bool
 
     package init(
         router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil, delay: Double = 0,
-        gzip: Bool = true
+        undelayedPaths: Set<String> = [], gzip: Bool = true
     ) {
         self.router = router
         self.token = token.map(BearerToken.init)
         self.cors = cors
         self.hosts = hosts
         self.delay = delay
+        self.undelayedPaths = undelayedPaths
         self.gzip = gzip
     }
 
@@ -36,7 +39,7 @@ package struct HTTPService: Sendable {
         var request = request
         if !gzip { request.headers["Accept-Encoding"] = nil }
         let reply = answer(request)
-        return delay > 0 ? delayed(reply) : reply
+        return delay > 0 && !undelayedPaths.contains(request.path) ? delayed(reply) : reply
     }
 
     private func answer(_ request: Request) -> Reply {

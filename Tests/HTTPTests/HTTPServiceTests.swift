@@ -43,6 +43,11 @@ import Testing
             return
         }
         #expect(try HTTPService(router: router).respond(to: Request(.get, "/todos")).immediate().status == 200)
+        let spared = HTTPService(router: router, delay: 5, undelayedPaths: ["/todos"])
+        guard case .response = spared.respond(to: Request(.get, "/todos")) else {
+            Issue.record("a spared path is answered at once")
+            return
+        }
     }
 
     @Test func noGzipSendsIdentityToAClientThatAcceptsGzip() throws {

@@ -69,7 +69,7 @@ enum CommandLineOptions {
                              more answer 503 too_many_live_queries (LIVESTATE_MAX_LIVE_QUERIES, default 16384)
           --body-files DIR   folder where bodies of 64 KiB or more are also kept, as unlinked files sent with
                              sendfile; off sends every body from memory (LIVESTATE_BODY_FILES, default /var/tmp)
-          --delay MS         every answer MS milliseconds late (0-60000; event streams are not delayed), to
+          --delay MS         every answer MS milliseconds late (0-60000; not event streams, not /healthz), to
                              see a front end's loading states (LIVESTATE_DELAY, default 0; also -d)
           --quiet            log only warnings and errors, no request lines, as LOG_LEVEL=warning (also -q)
           --no-cors          the same as --cors none (also --nc, --noCors)
