@@ -10,7 +10,8 @@ public import Synchronization
 // NB: @unchecked Sendable: the only state is one atomic slot, taken out exactly once.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// The object to cancel (+1), until taken out by the first `cancel()`. One word, so a subject's sink
-    /// costs 32 bytes here: a subject's conduit is cancelled directly, anything else through `Cancellable`.
+    /// costs 32 bytes here: a subject's conduit or fused sink is cancelled directly, anything else through
+    /// `Cancellable`.
     @usableFromInline let slot: Atomic<Unmanaged<AnyObject>?>
 
     /// Initializes the cancellable object with the given cancel-time closure.
@@ -48,8 +49,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     public func cancel() {
         guard let taken = slot.exchange(nil, ordering: .acquiringAndReleasing) else { return }
         let object = taken.takeRetainedValue()
-        if let conduit = object as? ConduitBase {
-            conduit.cancel()
+        if let entry = object as? SubjectEntry {
+            entry.cancel()
         } else {
             (object as? any Cancellable)?.cancel()
         }

@@ -6,7 +6,7 @@ import Synchronization
 class ConduitQueueBase: @unchecked Sendable {
     @usableFromInline init() {}
     /// Drops every queued event of `conduit` (subclass) and clears its pending bit.
-    func clear(for conduit: ConduitBase) {}
+    func clear(for conduit: SubjectEntry) {}
 }
 
 /// An event waiting in a conduit's queue.
@@ -23,7 +23,17 @@ final class ConduitQueue<Output, Failure: Error>: ConduitQueueBase, @unchecked S
     let events = Mutex(EventQueue<Output, Failure>())
     @usableFromInline override init() {}
 
-    override func clear(for conduit: ConduitBase) {
+    /// Takes the first queued event of `entry`, clearing its pending bit when that was the last one (under the
+    /// lock, as when the events were queued).
+    func next(for entry: SubjectEntry) -> ConduitEvent<Output, Failure>? {
+        events.withLock { queued in
+            let event = queued.popFirst()
+            if queued.isEmpty { entry.state.bitwiseAnd(~ConduitFlags.pending, ordering: .sequentiallyConsistent) }
+            return event
+        }
+    }
+
+    override func clear(for conduit: SubjectEntry) {
         // The pending bit moves under the lock, as when the events were queued.
         events.withLock { queued in
             if queued.removeAll() > 0 {

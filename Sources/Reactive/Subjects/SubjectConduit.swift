@@ -1,45 +1,54 @@
 public import Synchronization
 
-/// The non-generic half of a subject's per-subscriber conduit: delivery ownership, demand and the slot in the
-/// subject's list. Kept free of generic types so the paths that run unspecialized (request, cancel, detach)
-/// never look up generic metadata.
-///
-/// Delivery follows Combine's subjects: one thread at a time calls the subscriber, and a send made from inside
-/// the subscriber (on the delivering thread) is delivered at once, nested, before the outer send returns. A send
-/// from another thread while a delivery runs is queued and delivered by the running thread right after, in
-/// order, instead of blocking; so two threads whose sinks send into each other's subjects never deadlock.
-// NB: @unchecked Sendable: every mutable field is atomic, or guarded by the owning subject's lock (`slot`), or
-// touched only by the thread that owns delivery (the handlers).
-// NB: three words besides the object header, so that with the value closure a sink's conduit is 56 bytes, one
-// glibc chunk size (64) below what a fourth word costs: the thread number is 32 bits beside the slot, demand
-// shares a word with the flags, and the rarely needed overflow queue is kept by the subject, not here.
+/// What a subject's subscriber list holds: a `ConduitBase` (a `Subscription` for a subscriber) or a
+/// `FusedSinkBase` (a `sink` on the subject itself), told apart by `ConduitFlags.fused` in `state`. Both keep
+/// their flags in the low bits of `state`, so the subject reads `ended`, `pending` and `hasQueue` without
+/// knowing which one it holds.
+// NB: @unchecked Sendable: the one field is atomic.
 @usableFromInline
-class ConduitBase: @unchecked Sendable {
+class SubjectEntry: @unchecked Sendable {
+    /// `ConduitFlags` bits in the low bits; above them a conduit's demand or a fused sink's delivering thread.
+    @usableFromInline final let state: Atomic<UInt>
+
+    @inlinable
+    init(state: UInt) { self.state = Atomic(state) }
+
+    /// Whether the entry has ended (cancelled or completed).
+    @inlinable
+    final var isEnded: Bool { state.load(ordering: .relaxed) & ConduitFlags.ended != 0 }
+
+    /// Whether the entry is a fused sink that has ended: the subject may drop it from its list.
+    @inlinable
+    final var isEndedFusedSink: Bool {
+        state.load(ordering: .relaxed) & (ConduitFlags.fused | ConduitFlags.ended)
+            == ConduitFlags.fused | ConduitFlags.ended
+    }
+
+    /// Marks the entry ended; returns whether it already was.
+    @inlinable
+    final func markEnded() -> Bool {
+        state.bitwiseOr(ConduitFlags.ended, ordering: .sequentiallyConsistent).oldValue & ConduitFlags.ended != 0
+    }
+
+    /// Cancels (subclass).
+    @usableFromInline
+    func cancel() {}
+}
+
+@usableFromInline
+class ConduitBase: SubjectEntry, @unchecked Sendable {
     /// The number of the thread delivering to the subscriber (`currentThreadID()`), 0 when idle. Only the owner
     /// writes its own number, so `owner == me` is true exactly inside this thread's delivery (a nested send).
     @usableFromInline final let owner = Atomic<UInt32>(0)
     /// Index in the owning subject's list; read and written only under the subject's lock.
     @usableFromInline final var slot: Int32 = 0
-    /// `ConduitFlags` bits in the low byte, and above them the outstanding demand (`ConduitFlags.unlimited` when
-    /// unlimited).
-    @usableFromInline final let state: Atomic<UInt>
     /// The subject's core, until cancel (the conduit keeps it alive while subscribed, as in Combine).
     @usableFromInline final var parent: SubjectCoreBase?
 
     @inlinable
     init(parent: SubjectCoreBase, demand: Subscribers.Demand, flags: UInt) {
         self.parent = parent
-        self.state = Atomic(ConduitFlags.bits(of: demand) | flags)
-    }
-
-    /// Whether the conduit has ended (cancelled or completed).
-    @inlinable
-    final var isEnded: Bool { state.load(ordering: .relaxed) & ConduitFlags.ended != 0 }
-
-    /// Marks the conduit ended; returns whether it already was.
-    @inlinable
-    final func markEnded() -> Bool {
-        state.bitwiseOr(ConduitFlags.ended, ordering: .sequentiallyConsistent).oldValue & ConduitFlags.ended != 0
+        super.init(state: ConduitFlags.bits(of: demand) | flags)
     }
 
     /// A completed conduit's queue stays with its subject until the conduit goes (a cancel forgets it at once).
@@ -154,7 +163,7 @@ class ConduitBase: @unchecked Sendable {
     /// Cancels: detaches from the subject, drops its queued events and the subscriber. Non-generic, so
     /// cancelling never looks up generic metadata.
     @usableFromInline
-    final func cancel() {
+    final override func cancel() {
         guard !markEnded() else { return }
         if let parent {
             // Ended first, so nothing is queued after this clear (see `enqueue`).
@@ -169,7 +178,8 @@ class ConduitBase: @unchecked Sendable {
     }
 }
 
-/// Bits of `ConduitBase.state`; the bits from `demandUnit` up hold the demand.
+/// Bits of `SubjectEntry.state`; in a conduit the bits from `demandUnit` up hold the demand, in a fused sink
+/// the bits from 32 up its delivering thread (`FusedSinkBase`).
 @usableFromInline
 enum ConduitFlags {
     @usableFromInline static let ended: UInt = 1
@@ -187,8 +197,10 @@ enum ConduitFlags {
     @usableFromInline static let pending: UInt = 64
     /// The subject holds an overflow queue for this conduit (set under the subject's lock).
     @usableFromInline static let hasQueue: UInt = 128
+    /// The entry is a `FusedSinkBase`: no demand bits, its delivering thread's number from bit 32 up.
+    @usableFromInline static let fused: UInt = 256
     /// One unit of demand.
-    @usableFromInline static let demandUnit: UInt = 256
+    @usableFromInline static let demandUnit: UInt = 512
     /// The flag bits, below the demand.
     @usableFromInline static let flagBits: UInt = demandUnit - 1
     /// The demand bits of unlimited demand: all of them set.
@@ -201,7 +213,7 @@ enum ConduitFlags {
     }
 
     /// `demand` in the demand bits.
-    // NB: 56 bits: a finite demand of 2^56 - 1 or more (72 quadrillion values) counts as unlimited.
+    // NB: 55 bits: a finite demand of 2^55 - 1 or more (36 quadrillion values) counts as unlimited.
     @inlinable
     static func bits(of demand: Subscribers.Demand) -> UInt {
         demand.rawValue >= unlimited / demandUnit ? unlimited : demand.rawValue &* demandUnit
@@ -268,7 +280,14 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
     @inlinable
     final func offer(_ value: Output, from me: UInt32) {
         if tryOwn(me) {
-            deliverOwned(value)
+            // NB: events still queued (their deliverer left but has not taken ownership back yet) go first: this
+            // value joins them, so a thread's values arrive in the order it sent them.
+            if state.load(ordering: .relaxed) & ConduitFlags.pending != 0 {
+                enqueue(.value(value), from: me)
+                leave()
+            } else {
+                deliverOwned(value)
+            }
         } else if isOwned(by: me) {
             deliverNested(value)
         } else {
@@ -305,7 +324,12 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
     @usableFromInline
     final func finish(_ completion: Subscribers.Completion<Failure>, from me: UInt32) {
         if tryOwn(me) {
-            deliver(completion)
+            // Behind the events still queued, as a value is (see `offer`).
+            if state.load(ordering: .relaxed) & ConduitFlags.pending != 0 {
+                enqueue(.completion(completion), from: me)
+            } else {
+                deliver(completion)
+            }
             leave()
         } else if isOwned(by: me) {
             // The outer delivery drops the closures when it leaves (the conduit has ended by then).
@@ -347,11 +371,7 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
     final override func drainQueued() {
         guard let queue else { return }
         let events = unsafeDowncast(queue, to: ConduitQueue<Output, Failure>.self)
-        while let event = events.events.withLock({ queued in
-            let event = queued.popFirst()
-            if queued.isEmpty { state.bitwiseAnd(~ConduitFlags.pending, ordering: .sequentiallyConsistent) }
-            return event
-        }) {
+        while let event = events.next(for: self) {
             switch event {
             case .value(let value):
                 deliverNested(value)
