@@ -157,7 +157,8 @@ final class DocumentStore: Sendable {
 
     private func run(_ batch: [Pending]) {
         var responses: [Response?] = Array(repeating: nil, count: batch.count)
-        var planned: [(index: Int, entries: [Planned])] = []
+        // NB: each entry's compact JSON, encoded once: weighed against the file's limit, then committed.
+        var planned: [(index: Int, entries: [Planned], bodies: [[UInt8]?])] = []
         var planRan = false
         var batchCounters: DocumentCounters?
         let deadline = (batch.map(\.submitted).min() ?? .now()) + Self.answerWithin
@@ -170,26 +171,27 @@ final class DocumentStore: Sendable {
                 for (index, write) in batch.enumerated() {
                     do throws(HTTPError) {
                         let plan = try write.plan(&view)
-                        let growth = view.fileGrowth(plan.entries)
+                        let bodies = plan.entries.map { $0.document?.compactBytes }
+                        let growth = view.fileGrowth(plan.entries, bodies: bodies)
                         if growth > 0, fileSize + growth > maxFileSize { throw full(growth, of: fileSize) }
                         fileSize += growth
                         for entry in plan.entries { view.record(entry) }
                         responses[index] = plan.response
-                        if !plan.entries.isEmpty { planned.append((index, plan.entries)) }
+                        if !plan.entries.isEmpty { planned.append((index, plan.entries, bodies)) }
                     } catch {
                         responses[index] = Response(error: error)
                     }
                 }
                 batchCounters = view.counters
-                return planned.flatMap { $0.entries }.map { entry in
+                return planned.flatMap { zip($0.entries, $0.bodies) }.map { entry, body in
                     DocumentWrite(
                         resource: entry.resource, key: entry.id?.key ?? "",
-                        body: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
+                        body: body.map { String(decoding: $0, as: UTF8.self) })
                 }
             }
             if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
             var offset = 0
-            for (_, entries) in planned where offset < seqs.count {
+            for (_, entries, _) in planned where offset < seqs.count {
                 for entry in entries {
                     apply(
                         DocumentEntry(
@@ -218,7 +220,7 @@ final class DocumentStore: Sendable {
                 }
             if case .behind = error { takeCurrent() }
             if planRan {
-                for (index, _) in planned { responses[index] = refusal }
+                for (index, _, _) in planned { responses[index] = refusal }
             } else {
                 responses = Array(repeating: refusal, count: batch.count)
             }
@@ -488,16 +490,16 @@ struct DocumentView {
         return keys
     }
 
-    /// How many bytes `entries` add to the data file as written (negative: they shrink it), against the items
-    /// as the batch leaves them so far.
-    func fileGrowth(_ entries: [DocumentStore.Planned]) -> Int {
+    /// How many bytes `entries` (whose compact JSON is `bodies`) add to the data file as written (negative:
+    /// they shrink it), against the items as the batch leaves them so far.
+    func fileGrowth(_ entries: [DocumentStore.Planned], bodies: [[UInt8]?]) -> Int {
         var growth = 0
-        for entry in entries {
+        for (entry, body) in zip(entries, bodies) {
             guard let resource = store.byName[entry.resource] else { continue }
             guard let id = entry.id else {
                 // A singular resource: its object, at depth 1.
                 let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? []
-                let new = entry.document?.compactBytes ?? old
+                let new = body ?? old
                 growth +=
                     JSONValue.indentedCount(compact: new, indent: 2, depth: 1)
                     - JSONValue.indentedCount(compact: old, indent: 2, depth: 1)
@@ -507,7 +509,7 @@ struct DocumentView {
                 if let changed = overlay[entry.resource]?[id] { changed?.compactBytes } else {
                     resource.document(id)?.bytes
                 }
-            growth += (entry.document.map { DocumentItems.fileSize(ofCompact: $0.compactBytes) } ?? 0)
+            growth += body.map(DocumentItems.fileSize(ofCompact:)) ?? 0
             growth -= old.map(DocumentItems.fileSize(ofCompact:)) ?? 0
         }
         return growth
