@@ -96,12 +96,41 @@ package struct JournalSnapshot: Sendable {
     }
 }
 
-/// What one journal entry says.
-package enum JournalChange: Sendable, Equatable {
-    /// A committed todo change (`TodoChange.all` after a gap: the whole list at `seq`).
-    case todo(TodoChange)
-    /// Another input, as the server that took it wrote it: a topic of its own and its JSON.
-    case input(topic: String, json: String)
+/// What one journal entry says, in both journals (the seeds' `Journal` and a data file's `DocumentJournal`):
+/// a change to one collection, given as the collection, the item's id and the document after the change.
+///
+/// - A collection's item: `id` is its id's text, `document` its JSON after the change (nil: deleted). The
+///   seeds' todos are one such collection (`todos`, `JournalChange+Todos.swift`), a data file's collections
+///   others.
+/// - A resource as a whole: `id` is nil and `document` its JSON: a data file's singular resource, one of the
+///   seeds' other inputs (its topic and the JSON its server wrote: a selection, a keyword, a refresh, a
+///   downloaded image), or a collection's whole list, which an instance that missed entries retention
+///   deleted takes instead of them.
+///
+/// ```swift
+/// JournalChange(collection: "posts", id: "1", document: #"{"id":1,"title":"json-server"}"#)   // put
+/// JournalChange(collection: "posts", id: "1", document: nil)                                  // delete
+/// JournalChange(collection: "selectedImageURL", id: nil, document: #"{"url":"…"}"#)          // an input
+/// ```
+package struct JournalChange: Sendable, Equatable {
+    /// The collection (or resource, or input topic) the change belongs to.
+    package var collection: String
+    /// The item's id as text; nil for a change to the resource as a whole.
+    package var id: String?
+    /// The item (or resource) after the change, as JSON; nil when the item was deleted.
+    package var document: String?
+
+    /// The change of `collection`'s item `id` to `document` (nil: deleted), or of the whole resource (`id` nil).
+    package init(collection: String, id: String?, document: String?) {
+        self.collection = collection
+        self.id = id
+        self.document = document
+    }
+
+    /// An input other than a todo write: the resource `topic` becomes `json`.
+    package static func input(topic: String, json: String) -> JournalChange {
+        JournalChange(collection: topic, id: nil, document: json)
+    }
 }
 
 /// One committed change and its journal id (event id `seq × 65536`).

@@ -160,13 +160,16 @@ final class App: Sendable {
         // Entries are applied in order; each change's event takes the journal's id.
         journal.follow(after: start.lastSeq) { [models] entries in
             for entry in entries {
-                switch entry.change {
-                case .todo(let change):
-                    // NB: the list it makes carries the entry's id to its event (`TaskListVersion.seq`).
-                    models.todos.committed.send(Committed(seq: entry.seq, change: change))
-                case .input(let topic, let json):
-                    shared.apply(seq: entry.seq, topic: topic, json: json)
+                guard entry.change.collection == JournalChange.todos else {
+                    shared.apply(seq: entry.seq, topic: entry.change.collection, json: entry.change.document ?? "")
+                    continue
                 }
+                guard let change = entry.change.todoChange else {
+                    Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
+                    continue
+                }
+                // NB: the list it makes carries the entry's id to its event (`TaskListVersion.seq`).
+                models.todos.committed.send(Committed(seq: entry.seq, change: change))
             }
         }
         // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).

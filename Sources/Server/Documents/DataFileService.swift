@@ -362,7 +362,7 @@ final class DataFileService: Sendable {
         store.submit({ view throws(HTTPError) in
             // NB: read here, inside the batch, so a write committed after the save was seen is counted too.
             let unshown = (try? journal?.entries(after: fileSeq)) ?? []
-            var touched = Set(unshown.map { "\($0.resource)/\($0.key)" })
+            var touched = Set(unshown.map { "\($0.change.collection)/\($0.change.id ?? "")" })
             touched.formUnion(view.changedInBatch)
             if !touched.isEmpty { touchedAny.withLock { $0 = true } }
             var entries: [DocumentStore.Planned] = []
@@ -438,17 +438,17 @@ final class DataFileService: Sendable {
 
     /// `resources` with journal entries applied on top, in order.
     private static func applying(
-        _ entries: [DocumentEntryRecord], to resources: [DataFileContent.Resource], idField: String
+        _ entries: [JournalEntry], to resources: [DataFileContent.Resource], idField: String
     ) throws -> [DataFileContent.Resource] {
         var result = resources
-        for entry in entries {
-            guard let index = result.firstIndex(where: { $0.name == entry.resource }) else { continue }
-            let object = try entry.body.map(Self.object)
+        for entry in entries.map(\.change) {
+            guard let index = result.firstIndex(where: { $0.name == entry.collection }) else { continue }
+            let object = try entry.document.map(Self.object)
             if result[index].kind == .singular {
                 if let object { result[index].documents = [StoredDocument(id: nil, object: object)] }
                 continue
             }
-            let id = DocumentID(pathSegment: entry.key).withValue(object?[idField])
+            let id = DocumentID(pathSegment: entry.id ?? "").withValue(object?[idField])
             if let position = result[index].documents.firstIndex(where: { $0.id == id }) {
                 if let object {
                     result[index].documents[position] = StoredDocument(id: id, object: object)

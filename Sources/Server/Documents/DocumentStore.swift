@@ -184,9 +184,9 @@ final class DocumentStore: Sendable {
                 }
                 batchCounters = view.counters
                 return planned.flatMap { zip($0.entries, $0.bodies) }.map { entry, body in
-                    DocumentWrite(
-                        resource: entry.resource, key: entry.id?.key ?? "",
-                        body: body.map { String(decoding: $0, as: UTF8.self) })
+                    JournalChange(
+                        collection: entry.resource, id: entry.id?.key,
+                        document: body.map { String(decoding: $0, as: UTF8.self) })
                 }
             }
             if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
@@ -269,7 +269,7 @@ final class DocumentStore: Sendable {
             catchUpQueued.withLock { $0 = false }
             while true {
                 let after = appliedSeq.withLock { $0 }
-                let entries: [DocumentEntryRecord]
+                let entries: [JournalEntry]
                 do throws(DocumentJournalFailure) {
                     entries = try journal.committed(after: after, limit: 1000)
                 } catch {
@@ -284,7 +284,7 @@ final class DocumentStore: Sendable {
     }
 
     /// Sends the entries of other servers into the view models, in order (the ones applied already skipped).
-    private func applyCommitted(_ records: [DocumentEntryRecord]) {
+    private func applyCommitted(_ records: [JournalEntry]) {
         for record in records where record.seq > appliedSeq.withLock({ $0 }) {
             if let entry = entry(record) { apply(entry) }
         }
@@ -292,10 +292,11 @@ final class DocumentStore: Sendable {
 
     /// `record` as an entry of its resource (nil, logged, when its item is not an object or its resource
     /// is not served); counts its numeric id for the next new id.
-    private func entry(_ record: DocumentEntryRecord, isJournaled: Bool = true) -> DocumentEntry? {
-        guard let resource = byName[record.resource] else { return nil }
+    private func entry(_ record: JournalEntry, isJournaled: Bool = true) -> DocumentEntry? {
+        let change = record.change
+        guard let resource = byName[change.collection] else { return nil }
         var document: JSONObject?
-        if let body = record.body {
+        if let body = change.document {
             guard case .object(let object)? = try? JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
                 Log.error("data file journal: entry \(record.seq) does not hold an object; skipped")
                 return nil
@@ -303,12 +304,12 @@ final class DocumentStore: Sendable {
             document = object
         }
         let id: DocumentID? =
-            resource.kind == .singular ? nil : DocumentID(pathSegment: record.key).withValue(document?[idField])
+            resource.kind == .singular ? nil : DocumentID(pathSegment: change.id ?? "").withValue(document?[idField])
         if case .integer(let number)? = id?.value {
-            counters.withLock { $0.maxID[record.resource] = max($0.maxID[record.resource] ?? 0, number) }
+            counters.withLock { $0.maxID[change.collection] = max($0.maxID[change.collection] ?? 0, number) }
         }
         return DocumentEntry(
-            seq: record.seq, resource: record.resource, id: id, document: document, isJournaled: isJournaled)
+            seq: record.seq, resource: change.collection, id: id, document: document, isJournaled: isJournaled)
     }
 
     /// This server missed entries that retention deleted (it was away longer than the journal keeps them):
@@ -336,7 +337,9 @@ final class DocumentStore: Sendable {
                 inDatabase.insert(key)
                 let now = resource.kind == .singular ? held.singular : held.document(DocumentID(pathSegment: key))
                 guard now?.bytes != Array(body.utf8) else { continue }
-                let record = DocumentEntryRecord(seq: current.seq, resource: rows.name, key: key, body: body)
+                let record = JournalEntry(
+                    seq: current.seq,
+                    change: JournalChange(collection: rows.name, id: key.isEmpty ? nil : key, document: body))
                 if let change = entry(record, isJournaled: false) {
                     apply(change)
                     changes += 1

@@ -19,12 +19,12 @@ package protocol DocumentJournal: Sendable {
     /// write, nor when it throws `.unavailable`; `.outcomeUnknown` means the commit was sent and its outcome
     /// could not be learnt before `deadline`.
     func commitBatch(
-        after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
+        after seq: Int64, until deadline: DispatchTime, _ plan: ([JournalEntry]) -> [JournalChange]
     ) throws(DocumentJournalFailure) -> [Int64]
 
     /// The entries committed after `seq`, oldest first, up to `limit` of them (what a server that follows
     /// other servers' commits applies); `.behind` when retention deleted some of them.
-    func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord]
+    func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry]
 
     /// Every resource's items as they are after the newest entry, and that entry's id: what a server that
     /// fell `.behind` takes instead of the entries it missed. An SQLite journal (one server, which applies
@@ -50,4 +50,15 @@ package enum DocumentJournalFailure: Error, Equatable, Sendable, CustomStringCon
         case .behind(let below): "entries below \(below) were deleted by retention before this server applied them"
         }
     }
+}
+
+extension JournalChange {
+    /// A data file's entry as both engines' tables hold it: `resource`, `key` (`""` for a singular resource,
+    /// which has no id) and `body` (NULL: deleted).
+    init(resource: String, key: String, body: String?) {
+        self.init(collection: resource, id: key.isEmpty ? nil : key, document: body)
+    }
+
+    /// The `key` column's text: the id, or `""` for a singular resource.
+    var key: String { id ?? "" }
 }

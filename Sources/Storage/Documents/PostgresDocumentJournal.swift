@@ -228,7 +228,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     package var isShared: Bool { true }
 
     package func commitBatch(
-        after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
+        after seq: Int64, until deadline: DispatchTime, _ plan: ([JournalEntry]) -> [JournalChange]
     ) throws(DocumentJournalFailure) -> [Int64] {
         // NB: the commit is sent by this time, so that an answer lost with the connection can still be settled.
         let statements = deadline - Self.settleTime
@@ -261,7 +261,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             // NB: one session takes them under the lock: ascending, and no other writer's in between.
             seqs = taken.rows.indices.compactMap { taken.integer($0, 0) }.sorted()
             guard seqs.count == writes.count else { throw PostgresError(.refused, "no journal ids were given") }
-            let batch = Self.batch(zip(seqs, writes).map { seq, write in (write.resource, write.key, seq, write.body) })
+            let batch = Self.batch(
+                zip(seqs, writes).map { seq, write in (write.collection, write.key, seq, write.document) })
             try step(session, Self.logAndRemove, [batch], until: statements)
             try step(session, Self.keepAndNotify, [batch, Self.channel], until: statements)
         } catch {
@@ -280,7 +281,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         }
     }
 
-    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord] {
+    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry] {
         switch wait(for: nil, Self.entriesAfter, [String(seq), String(limit)], until: .now() + 3) {
         case .success(let rows):
             let found = Self.records(rows)
@@ -423,11 +424,12 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         """
 
     /// The entries of `entriesAfter`'s rows, and where retention's deletions end.
-    private static func records(_ rows: PostgresRows) -> (entries: [DocumentEntryRecord], prunedBelow: Int64?) {
-        let entries = rows.rows.indices.compactMap { index -> DocumentEntryRecord? in
+    private static func records(_ rows: PostgresRows) -> (entries: [JournalEntry], prunedBelow: Int64?) {
+        let entries = rows.rows.indices.compactMap { index -> JournalEntry? in
             guard let seq = rows.integer(index, 0), let resource = rows.rows[index][1], let key = rows.rows[index][2]
             else { return nil }
-            return DocumentEntryRecord(seq: seq, resource: resource, key: key, body: rows.rows[index][3])
+            return JournalEntry(
+                seq: seq, change: JournalChange(resource: resource, key: key, body: rows.rows[index][3]))
         }
         return (entries, rows.rows.isEmpty ? nil : rows.integer(0, 4))
     }

@@ -7,7 +7,7 @@ extension SQLiteDocumentJournal: DocumentJournal {
     package var isShared: Bool { false }
 
     package func commitBatch(
-        after seq: Int64, until deadline: DispatchTime, _ plan: ([DocumentEntryRecord]) -> [DocumentWrite]
+        after seq: Int64, until deadline: DispatchTime, _ plan: ([JournalEntry]) -> [JournalChange]
     ) throws(DocumentJournalFailure) -> [Int64] {
         let writes = plan([])
         guard !writes.isEmpty else { return [] }
@@ -18,7 +18,7 @@ extension SQLiteDocumentJournal: DocumentJournal {
         }
     }
 
-    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [DocumentEntryRecord] {
+    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry] {
         do {
             return Array(try entries(after: seq).prefix(limit))
         } catch {

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// ```swift
 /// let journal = try SQLiteDocumentJournal(path: "db.json.livestate")
-/// let seqs = try journal.commit([DocumentWrite(resource: "posts", key: "1", body: #"{"id":1}"#)])
+/// let seqs = try journal.commit([JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)])
 /// ```
 package final class SQLiteDocumentJournal: Sendable {
     private let connection: Mutex<SQLiteConnection>
@@ -68,7 +68,7 @@ package final class SQLiteDocumentJournal: Sendable {
 
     /// Commits `writes` and their entries in one transaction (one disk flush for all of them); answers each
     /// write's journal id, in order. Nothing of them is kept when it throws.
-    package func commit(_ writes: [DocumentWrite]) throws(JournalError) -> [Int64] {
+    package func commit(_ writes: [JournalChange]) throws(JournalError) -> [Int64] {
         try file.check()
         return try transaction { connection throws(JournalError) -> [Int64] in
             var seqs: [Int64] = []
@@ -76,7 +76,7 @@ package final class SQLiteDocumentJournal: Sendable {
             for write in writes {
                 try connection.query(
                     "INSERT INTO livestate_doc_entries(resource, key, body) VALUES (?, ?, ?)",
-                    [.text(write.resource), .text(write.key), write.body.map { .text($0) } ?? .null])
+                    [.text(write.collection), .text(write.key), write.document.map { .text($0) } ?? .null])
                 seqs.append(connection.lastInsertRowID)
             }
             if let last = seqs.last, last % 1024 == 0 {
@@ -117,14 +117,14 @@ package final class SQLiteDocumentJournal: Sendable {
     }
 
     /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet).
-    package func entries(after seq: Int64) throws(JournalError) -> [DocumentEntryRecord] {
+    package func entries(after seq: Int64) throws(JournalError) -> [JournalEntry] {
         try connection.withLock { connection throws(JournalError) in
             try connection.query(
                 "SELECT seq, resource, key, body FROM livestate_doc_entries WHERE seq > ? AND resource <> '' ORDER BY seq",
                 [.integer(seq)]
             ).compactMap { row in
                 guard let seq = row[0].integer, let resource = row[1].text, let key = row[2].text else { return nil }
-                return DocumentEntryRecord(seq: seq, resource: resource, key: key, body: row[3].text)
+                return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[3].text))
             }
         }
     }
@@ -153,42 +153,5 @@ package final class SQLiteDocumentJournal: Sendable {
                 throw error
             }
         }
-    }
-}
-
-/// One change to commit: the item `key` of `resource` becomes `body` (nil: deleted).
-package struct DocumentWrite: Sendable {
-    /// The resource.
-    package var resource: String
-    /// The item's id text (`""` for a singular resource).
-    package var key: String
-    /// The item's compact JSON after the change; nil deletes it.
-    package var body: String?
-
-    /// A write.
-    package init(resource: String, key: String, body: String?) {
-        self.resource = resource
-        self.key = key
-        self.body = body
-    }
-}
-
-/// One entry as stored.
-package struct DocumentEntryRecord: Sendable {
-    /// Its journal id.
-    package var seq: Int64
-    /// The resource.
-    package var resource: String
-    /// The item's id text.
-    package var key: String
-    /// The item after the change; nil for a delete.
-    package var body: String?
-
-    /// The entry `seq` of `resource`: the item `key` becomes `body` (nil: deleted).
-    package init(seq: Int64, resource: String, key: String, body: String?) {
-        self.seq = seq
-        self.resource = resource
-        self.key = key
-        self.body = body
     }
 }

@@ -44,13 +44,14 @@ extension PostgresJournal {
         var id: Int?
     }
 
-    /// The change of a journal row: a todo change for topic `todos`, the input's JSON otherwise.
+    /// The change of a journal row: an item of the todos' collection for topic `todos` (stored as
+    /// `{"op":"upsert","todo":…}` or `{"op":"delete","id":…}`), the input's JSON otherwise.
     static func change(topic: String, json: String) -> Change? {
-        guard topic == "todos" else { return .input(topic: topic, json: json) }
+        guard topic == Change.todos else { return .input(topic: topic, json: json) }
         guard let stored = try? JSONDecoder().decode(StoredChange.self, from: Data(json.utf8)) else { return nil }
         switch (stored.op, stored.todo, stored.id) {
-        case ("upsert", let todo?, _): return .todo(.upsert(todo))
-        case ("delete", _, let id?): return .todo(.delete(id: id))
+        case ("upsert", let todo?, _): return Change(TodoChange.upsert(todo))
+        case ("delete", _, let id?): return Change(TodoChange.delete(id: id))
         default: return nil
         }
     }

@@ -263,7 +263,7 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
             catchingUp = false
             guard case .success(let rows) = result, let snapshot = Self.snapshot(rows) else { return }
             lastApplied = snapshot.lastSeq
-            following?([Entry(seq: snapshot.lastSeq, change: .todo(.all(snapshot.todos)))])
+            following?([Entry(seq: snapshot.lastSeq, change: Change(TodoChange.all(snapshot.todos)))])
             applyDeferred()
             release(held: waiting.count)
             catchUp()

@@ -248,8 +248,8 @@ extension PostgresJournal {
             let change: Change
             switch (write.write, todo) {
             case (nil, _): change = .input(topic: write.topic, json: write.change ?? "")
-            case (.delete(let id)?, _): change = .todo(.delete(id: id))
-            case (_, let todo?): change = .todo(.upsert(todo))
+            case (.delete(let id)?, _): change = Change(TodoChange.delete(id: id))
+            case (_, let todo?): change = Change(TodoChange.upsert(todo))
             default:
                 finish(write, .failure(.failed("the batch returned no todo")))
                 continue
@@ -259,7 +259,7 @@ extension PostgresJournal {
                 write.claimed?(seq)
             }
             entries.append(Entry(seq: seq, change: change))
-            let answered: Todo? = if case .todo(.upsert(let todo)) = change { todo } else { nil }
+            let answered: Todo? = if case .upsert(let todo)? = change.todoChange { todo } else { nil }
             answers.append((write, .success(Committed(seq: seq, todo: answered, change: write.change))))
         }
         committedWrites += entries.count
@@ -324,7 +324,7 @@ extension PostgresJournal {
             }
             guard topic == write.topic else { return finish(write, .failure(.keyReused)) }
             var todo: Todo?
-            if write.write != nil, case .todo(.upsert(let upserted)) = Self.change(topic: topic, json: change) {
+            if write.write != nil, case .upsert(let upserted)? = Self.change(topic: topic, json: change)?.todoChange {
                 todo = upserted
             }
             let committed = Committed(

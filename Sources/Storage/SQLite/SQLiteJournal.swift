@@ -96,7 +96,7 @@ package final class SQLiteJournal: Journal {
             return commit
         } entry: { todo, seq in
             // NB: `commit` answers the todo of every insert and update, and nil for a delete.
-            JournalEntry(seq: seq, change: .todo(todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))))
+            JournalEntry(seq: seq, change: JournalChange(todo.map { .upsert($0) } ?? .delete(id: Self.id(of: write))))
         }
         switch result {
         case .success(.committed(let todo, _)): completion(.success(.committed(todo)))

@@ -86,21 +86,23 @@ struct PostgresDocumentJournalTests {
         let deadline = DispatchTime.now() + 5
         let written = try first.commitBatch(after: one.seq, until: deadline) { others in
             #expect(others.isEmpty)
-            return [DocumentWrite(resource: "posts", key: "2", body: #"{"id":2}"#)]
+            return [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)]
         }
         #expect(written.count == 1 && written[0] > two.seq)
-        var seen: [DocumentEntryRecord] = []
+        var seen: [JournalEntry] = []
         let next = try second.commitBatch(after: two.seq, until: deadline) { others in
             seen = others
             return [
-                DocumentWrite(resource: "posts", key: "3", body: #"{"id":3}"#),
-                DocumentWrite(resource: "posts", key: "1", body: nil),
+                JournalChange(collection: "posts", id: "3", document: #"{"id":3}"#),
+                JournalChange(collection: "posts", id: "1", document: nil),
             ]
         }
-        #expect(seen.map(\.key) == ["2"] && seen.map(\.seq) == written)
+        #expect(seen.map(\.change.id) == ["2"] && seen.map(\.seq) == written)
         #expect(next.count == 2 && next[0] > written[0] && next[1] > next[0])
         let followed = try first.committed(after: written[0], limit: 10)
-        #expect(followed.map(\.key) == ["3", "1"] && followed[1].body == nil && followed.map(\.seq) == next)
+        #expect(
+            followed.map(\.change.id) == ["3", "1"] && followed[1].change.document == nil && followed.map(\.seq) == next
+        )
         // Nothing is committed for a batch that plans no write.
         #expect(try first.commitBatch(after: next[1], until: deadline) { _ in [] }.isEmpty)
         // A later start reads the current items, in the collection's order.
@@ -123,12 +125,13 @@ struct PostgresDocumentJournalTests {
         #expect(start.resources[0].items.map(\.key) == [key] && start.resources[0].items.map(\.body) == [body])
         let seqs = try journal.commitBatch(after: start.seq, until: .now() + 5) { _ in
             [
-                DocumentWrite(resource: "posts", key: key, body: #"{"b":2,"a":[1.0e-7]}"#),
-                DocumentWrite(resource: "posts", key: "2", body: nil),
+                JournalChange(collection: "posts", id: key, document: #"{"b":2,"a":[1.0e-7]}"#),
+                JournalChange(collection: "posts", id: "2", document: nil),
             ]
         }
         let entries = try journal.committed(after: start.seq, limit: 10)
         #expect(entries.map(\.seq) == seqs)
-        #expect(entries.map(\.key) == [key, "2"] && entries.map(\.body) == [#"{"b":2,"a":[1.0e-7]}"#, nil])
+        #expect(
+            entries.map(\.change.id) == [key, "2"] && entries.map(\.change.document) == [#"{"b":2,"a":[1.0e-7]}"#, nil])
     }
 }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Storage
 import Testing
@@ -21,8 +22,8 @@ import Testing
             #expect(try journal.fileMark() == nil)
             try journal.markFile(seq: journal.startSeq, hash: "h")
             seqs = try journal.commit([
-                DocumentWrite(resource: "posts", key: "2", body: #"{"id":2}"#),
-                DocumentWrite(resource: "posts", key: "1", body: nil),
+                JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#),
+                JournalChange(collection: "posts", id: "1", document: nil),
             ])
             #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1 && seqs[0] > journal.startSeq)
         }
@@ -30,7 +31,9 @@ import Testing
         let mark = try #require(try reopened.fileMark())
         #expect(mark.hash == "h" && mark.seq < seqs[0])
         let unshown = try reopened.entries(after: mark.seq)
-        #expect(unshown.map(\.key) == ["2", "1"] && unshown[0].body == #"{"id":2}"# && unshown[1].body == nil)
+        #expect(
+            unshown.map(\.change.id) == ["2", "1"] && unshown[0].change.document == #"{"id":2}"#
+                && unshown[1].change.document == nil)
         #expect(reopened.startSeq > seqs[1])
     }
 
@@ -41,7 +44,7 @@ import Testing
         let journal = try SQLiteDocumentJournal(path: file, retention: 1)
         try journal.markFile(seq: journal.startSeq, hash: "h")
         for round in 0..<1100 {
-            _ = try journal.commit([DocumentWrite(resource: "posts", key: String(round), body: "{}")])
+            _ = try journal.commit([JournalChange(collection: "posts", id: String(round), document: "{}")])
         }
         #expect(try journal.entries(after: journal.startSeq).count == 1100)
     }

@@ -52,7 +52,7 @@ struct PostgresWriteBatchTests {
         // Every committed write was applied here once, in journal order, with consecutive ids.
         #expect(eventually(timeout: 10) { applied.value.count >= count - 2 })
         let entries = applied.value.filter {
-            if case .todo(.upsert(let todo)) = $0.change { return todos[todo.id] != nil }
+            if case .upsert(let todo)? = $0.change.todoChange { return todos[todo.id] != nil }
             return false
         }
         #expect(entries.count == count - 2)
