@@ -338,3 +338,31 @@ def test_an_instance_stopped_inside_a_batch_does_not_hold_the_others_writes(star
         proxy.close()
     assert answers and answers[0] != 201
     assert "stopped" not in [p["title"] for p in get(b, "/posts")]
+
+
+def test_a_keyed_write_sent_again_to_another_instance_is_answered_from_its_entry(start, db_file):
+    servers = start(db_file, count=3)
+    headers = {"Idempotency-Key": "doc-post-1"}
+    first = servers[0].call("POST", "/posts", {"title": "once"}, headers=headers)
+    assert first[0] == 201, first
+    answers = []
+    lock = threading.Lock()
+
+    def again(server):
+        answer = server.call("POST", "/posts", {"title": "once"}, headers=headers)
+        with lock:
+            answers.append(answer)
+
+    # The same request at once on every instance, as a client retrying through a load balancer might.
+    threads = [threading.Thread(target=again, args=(s,)) for s in servers for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [a[0] for a in answers] == [201] * 9
+    assert all(a[2] == first[2] and a[1]["Location"] == first[1]["Location"] for a in answers), answers
+    for server in servers:
+        wait_until(lambda: [p["title"] for p in get(server, "/posts")].count("once") == 1, 10,
+                   message="the write once on each instance")
+    status, _, body = servers[2].call("PATCH", "/posts/1", {"title": "x"}, headers=headers)
+    assert status == 422 and body["error"] == "idempotency_key_reused", body

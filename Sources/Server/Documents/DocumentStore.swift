@@ -38,9 +38,17 @@ final class DocumentStore: Sendable {
         var response: Response
     }
 
+    /// A write sent with an `Idempotency-Key`: the key (with its request), and how its route answers it
+    /// again from the first entry of the write that committed under the key.
+    struct Keyed: Sendable {
+        var key: WriteKey
+        var answer: @Sendable (JournalChange) -> Response
+    }
+
     /// A write waiting for its batch.
     private struct Pending: Sendable {
         var plan: @Sendable (inout DocumentView) throws(HTTPError) -> Plan
+        var keyed: Keyed?
         var respond: @Sendable (Response) -> Void
         /// When it was submitted: its batch must be answered within `answerWithin` of it.
         var submitted: DispatchTime
@@ -97,6 +105,9 @@ final class DocumentStore: Sendable {
     static let defaultMaxFileSize = 512 << 20
 
     /// Queues `plan`; `respond` gets its response once its changes are committed and applied (or why not).
+    /// With `keyed`, a write committed under the same key before (by any server, in any run, while retention
+    /// keeps its entry) is answered from that write's first entry instead and nothing is planned; a key
+    /// committed by another request is a 422.
     ///
     /// NB: when no batch is under way and the journal is this server's own (SQLite), the caller's thread (an
     /// event loop) runs the first batch itself, as the todos' SQLite journal commits on the caller's thread:
@@ -104,11 +115,11 @@ final class DocumentStore: Sendable {
     /// busy machine is the larger part of a write's delivery time. What arrives meanwhile is batched and
     /// committed on the queue, so no loop commits more than one batch in a row.
     func submit(
-        _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> Plan,
+        _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> Plan, keyed: Keyed? = nil,
         respond: @escaping @Sendable (Response) -> Void
     ) {
         let start = pending.withLock { state in
-            state.writes.append(Pending(plan: plan, respond: respond, submitted: .now()))
+            state.writes.append(Pending(plan: plan, keyed: keyed, respond: respond, submitted: .now()))
             defer { state.draining = true }
             return !state.draining
         }
@@ -161,14 +172,35 @@ final class DocumentStore: Sendable {
         var planned: [(index: Int, entries: [Planned], bodies: [[UInt8]?])] = []
         var planRan = false
         var batchCounters: DocumentCounters?
+        // NB: a write sent again while its first attempt is in the same batch takes that one's answer.
+        var sameAs: [(index: Int, first: Int)] = []
         let deadline = (batch.map(\.submitted).min() ?? .now()) + Self.answerWithin
+        let keys = batch.compactMap { $0.keyed?.key.key }
         do throws(DocumentJournalFailure) {
-            let seqs = try journal.commitBatch(after: appliedSeq.withLock { $0 }, until: deadline) { others in
+            let seqs = try journal.commitBatch(after: appliedSeq.withLock { $0 }, keys: keys, until: deadline) {
+                others, keyed in
                 applyCommitted(others)
                 planRan = true
                 var view = DocumentView(store: self, counters: counters.withLock { $0 })
                 var fileSize = resources.reduce(0) { $0 + $1.fileSize }
+                var plannedKeys: [String: Int] = [:]
                 for (index, write) in batch.enumerated() {
+                    if let sent = write.keyed {
+                        if let first = keyed[sent.key.key] {
+                            responses[index] =
+                                first.request == sent.key.request
+                                ? sent.answer(first.entry.change) : Response(error: JournalError.keyReused)
+                            continue
+                        }
+                        if let first = plannedKeys[sent.key.key] {
+                            if batch[first].keyed?.key.request == sent.key.request {
+                                sameAs.append((index, first))
+                            } else {
+                                responses[index] = Response(error: JournalError.keyReused)
+                            }
+                            continue
+                        }
+                    }
                     do throws(HTTPError) {
                         let plan = try write.plan(&view)
                         let bodies = plan.entries.map { $0.document?.compactBytes }
@@ -177,16 +209,22 @@ final class DocumentStore: Sendable {
                         fileSize += growth
                         for entry in plan.entries { view.record(entry) }
                         responses[index] = plan.response
-                        if !plan.entries.isEmpty { planned.append((index, plan.entries, bodies)) }
+                        if !plan.entries.isEmpty {
+                            planned.append((index, plan.entries, bodies))
+                            if let sent = write.keyed { plannedKeys[sent.key.key] = index }
+                        }
                     } catch {
                         responses[index] = Response(error: error)
                     }
                 }
                 batchCounters = view.counters
-                return planned.flatMap { zip($0.entries, $0.bodies) }.map { entry, body in
-                    JournalChange(
-                        collection: entry.resource, id: entry.id?.key,
-                        document: body.map { String(decoding: $0, as: UTF8.self) })
+                return planned.map { index, entries, bodies in
+                    JournalWrite(
+                        changes: zip(entries, bodies).map { entry, body in
+                            JournalChange(
+                                collection: entry.resource, id: entry.id?.key,
+                                document: body.map { String(decoding: $0, as: UTF8.self) })
+                        }, key: batch[index].keyed?.key)
                 }
             }
             if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
@@ -211,7 +249,8 @@ final class DocumentStore: Sendable {
                     Response(
                         error: HTTPError(
                             504, "storage_outcome_unknown",
-                            "\(reason); the change may have been stored: read the item to see"))
+                            "\(reason); the change may have been stored: send the request again with the same"
+                                + " Idempotency-Key to apply it once and get its answer"))
                 case .behind:
                     Response(
                         error: HTTPError(
@@ -220,11 +259,18 @@ final class DocumentStore: Sendable {
                 }
             if case .behind = error { takeCurrent() }
             if planRan {
-                for (index, _, _) in planned { responses[index] = refusal }
+                for (index, _, _) in planned {
+                    responses[index] = refusal
+                    // The key the write was sent with (the server's, without the client's), to send it again with.
+                    if case .outcomeUnknown = error, let key = batch[index].keyed?.key.key {
+                        responses[index]?.headers["Idempotency-Key"] = key
+                    }
+                }
             } else {
                 responses = Array(repeating: refusal, count: batch.count)
             }
         }
+        for (index, first) in sameAs { responses[index] = responses[first] }
         for (index, write) in batch.enumerated() { write.respond(responses[index] ?? Response(error: .internalError)) }
     }
 

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import HTTP
+import Storage
 import StrictJSON
 
 extension Router {
@@ -118,7 +119,7 @@ extension Router {
         guard !readOnly else { return }
         post("/\(name)") { request in
             let body = try request.jsonObjectBody()
-            return Self.submit(store) { view throws(HTTPError) in
+            return try Self.submit(store, request, again: Self.created) { view throws(HTTPError) in
                 try Self.insert(body, into: name, view: &view, store: store)
             }
         }
@@ -130,7 +131,7 @@ extension Router {
             }
             let given = try request.jsonObjectBody()
             let field = store.parentField(of: name)
-            return Self.submit(store) { view throws(HTTPError) in
+            return try Self.submit(store, request, again: Self.created) { view throws(HTTPError) in
                 guard let parentDocument = view.document(name, parent) else { throw Self.missing(name, parent) }
                 // The parent's id as the parent stores it: a number stays a number.
                 var body = given
@@ -141,7 +142,7 @@ extension Router {
         put("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
             let body = try request.jsonObjectBody()
-            return Self.submit(store) { view throws(HTTPError) in
+            return try Self.submit(store, request, again: Self.item(status: 200)) { view throws(HTTPError) in
                 guard let old = view.document(name, id) else { throw Self.missing(name, id) }
                 let object = DataFileContent.withID(body, idField: store.idField, value: old[store.idField] ?? id.value)
                 return Self.plan(name, id, object, status: 200)
@@ -150,7 +151,7 @@ extension Router {
         patch("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
             let body = try request.jsonObjectBody()
-            return Self.submit(store) { view throws(HTTPError) in
+            return try Self.submit(store, request, again: Self.item(status: 200)) { view throws(HTTPError) in
                 guard var object = view.document(name, id) else { throw Self.missing(name, id) }
                 for (key, value) in body.members where key != store.idField { object[key] = value }
                 return Self.plan(name, id, object, status: 200)
@@ -158,7 +159,7 @@ extension Router {
         }
         delete("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
-            return Self.submit(store) { view throws(HTTPError) in
+            return try Self.submit(store, request, again: { _ in Self.deleted }) { view throws(HTTPError) in
                 guard view.document(name, id) != nil else { throw Self.missing(name, id) }
                 var entries = [DocumentStore.Planned(resource: name, id: id, document: nil)]
                 // json-server's cascade: the items of other collections that name this one as their parent.
@@ -173,7 +174,7 @@ extension Router {
                         entries.append(DocumentStore.Planned(resource: other.name, id: childID, document: nil))
                     }
                 }
-                return DocumentStore.Plan(entries: entries, response: .json(encoded: Array("{}".utf8)))
+                return DocumentStore.Plan(entries: entries, response: Self.deleted)
             }
         }
     }
@@ -217,14 +218,16 @@ extension Router {
         let replace: @Sendable (Int) -> Router.Handler = { status in
             { request in
                 let body = try request.jsonObjectBody()
-                return Self.submit(store) { _ throws(HTTPError) in Self.plan(name, nil, body, status: status) }
+                return try Self.submit(store, request, again: Self.item(status: status)) { _ throws(HTTPError) in
+                    Self.plan(name, nil, body, status: status)
+                }
             }
         }
         put("/\(name)", replace(200))
         post("/\(name)", replace(201))
         patch("/\(name)") { request in
             let body = try request.jsonObjectBody()
-            return Self.submit(store) { view throws(HTTPError) in
+            return try Self.submit(store, request, again: Self.item(status: 200)) { view throws(HTTPError) in
                 var object = view.singular(name)
                 for (key, value) in body.members { object[key] = value }
                 return Self.plan(name, nil, object, status: 200)
@@ -234,10 +237,34 @@ extension Router {
 
     // MARK: Helpers
 
+    /// Submits `plan` under the request's `Idempotency-Key` (on a shared database, a key of the server's when
+    /// the client sent none, so that a 504 names a key to send the write again with); `again` answers the
+    /// same request sent again after it committed, from its first entry.
     private static func submit(
-        _ store: DocumentStore, _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> DocumentStore.Plan
-    ) -> Reply {
-        .later { respond in store.submit(plan, respond: respond) }
+        _ store: DocumentStore, _ request: Request, again: @escaping @Sendable (JournalChange) -> Response,
+        _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> DocumentStore.Plan
+    ) throws(HTTPError) -> Reply {
+        let key = try request.idempotencyKey() ?? (store.isShared ? WriteKey.serverMade() : nil)
+        let keyed = key.map { key in
+            DocumentStore.Keyed(
+                key: WriteKey(key: key, request: "\(request.method.rawValue) \(request.path)"), answer: again)
+        }
+        return .later { respond in store.submit(plan, keyed: keyed, respond: respond) }
+    }
+
+    /// A `DELETE`'s answer, as json-server's.
+    private static let deleted = Response.json(encoded: Array("{}".utf8))
+
+    /// The answer to an insert sent again: the item it committed, 201, and where it is.
+    @Sendable private static func created(_ first: JournalChange) -> Response {
+        var response = Response.json(encoded: Array((first.document ?? "{}").utf8), status: 201)
+        if let id = first.id { response.headers["Location"] = "/\(first.collection)/\(Self.pathEncoded(id))" }
+        return response
+    }
+
+    /// The answer to a replace or merge sent again: the item (or resource) as it committed.
+    private static func item(status: Int) -> @Sendable (JournalChange) -> Response {
+        { first in .json(encoded: Array((first.document ?? "{}").utf8), status: status) }
     }
 
     private static func insert(

@@ -1,12 +1,13 @@
 package import Dispatch
+import Foundation
 
 /// The journal a data file's `DocumentStore` commits through, whichever engine holds it: an SQLite file
 /// (one server) or a PostgreSQL database (several servers, `PostgresDocumentJournal`).
 ///
 /// ```swift
-/// let seqs = try journal.commitBatch(after: applied, until: .now() + 4.5) { committedByOthers in
-///     apply(committedByOthers)
-///     return plan()                            // the writes, planned on the state with those applied
+/// let seqs = try journal.commitBatch(after: applied, keys: ["k1"], until: .now() + 4.5) { others, keyed in
+///     apply(others)
+///     return plan(answering: keyed)            // the writes, planned on the state with those applied
 /// }
 /// ```
 package protocol DocumentJournal: Sendable {
@@ -14,12 +15,15 @@ package protocol DocumentJournal: Sendable {
     var isShared: Bool { get }
 
     /// Commits one batch in one transaction. `plan` first gets the entries other servers committed after
-    /// `seq` (oldest first; always none with SQLite), which the caller applies before it plans, and answers
-    /// the writes; answers each write's journal id, in order. Nothing is committed when `plan` answers no
-    /// write, nor when it throws `.unavailable`; `.outcomeUnknown` means the commit was sent and its outcome
+    /// `seq` (oldest first; always none with SQLite), which the caller applies before it plans, and the
+    /// writes committed under any of `keys` (their first entries, by key), read under the same lock as the
+    /// commit, so a write sent again is answered from its entry and never committed twice; it answers the
+    /// writes. Answers each change's journal id, in order. Nothing is committed when `plan` answers no
+    /// change, nor when it throws `.unavailable`; `.outcomeUnknown` means the commit was sent and its outcome
     /// could not be learnt before `deadline`.
     func commitBatch(
-        after seq: Int64, until deadline: DispatchTime, _ plan: ([JournalEntry]) -> [JournalChange]
+        after seq: Int64, keys: [String], until deadline: DispatchTime,
+        _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
     ) throws(DocumentJournalFailure) -> [Int64]
 
     /// The entries committed after `seq`, oldest first, up to `limit` of them (what a server that follows
@@ -61,4 +65,48 @@ extension JournalChange {
 
     /// The `key` column's text: the id, or `""` for a singular resource.
     var key: String { id ?? "" }
+}
+
+/// The `Idempotency-Key` a write was sent with, and the request it came with (`POST /posts`): kept with the
+/// write's first entry, so that the same request sent again with the key is answered from that entry (also
+/// by another server, also after a restart) for as long as retention keeps the entry.
+package struct WriteKey: Sendable, Hashable {
+    /// The client's key, or one the server made for a write on a shared database.
+    package var key: String
+    /// The method and path of the request that committed it.
+    package var request: String
+
+    /// `key`, sent with `request`.
+    package init(key: String, request: String) {
+        self.key = key
+        self.request = request
+    }
+
+    /// A key of the server's own for a write that came without one: unique across servers and restarts (122
+    /// random bits), so that a write whose outcome is unknown can be sent again and applied once.
+    package static func serverMade() -> String {
+        "livestate-" + UUID().uuidString.lowercased()
+    }
+}
+
+/// One write's changes, committed together, and the key its first change keeps (nil: none).
+package struct JournalWrite: Sendable {
+    /// The changes, in order (an item, then the items a cascade deletes with it).
+    package var changes: [JournalChange]
+    /// The key the first change keeps.
+    package var key: WriteKey?
+
+    /// `changes`, under `key`.
+    package init(changes: [JournalChange], key: WriteKey? = nil) {
+        self.changes = changes
+        self.key = key
+    }
+}
+
+/// The first entry of a write committed under a key, and the request that committed it.
+package struct KeyedEntry: Sendable, Equatable {
+    /// The entry.
+    package var entry: JournalEntry
+    /// The method and path of the request that committed it.
+    package var request: String
 }

@@ -12,7 +12,9 @@ import Synchronization
 /// - `livestate_doc_items`: the current items of every resource (`place` keeps the collection's order), so a
 ///   start reads the state in one query and no entry is replayed; a singular resource is its row with key `''`.
 /// - `livestate_doc_entries`: one row per committed change (`seq`: commit order, the event id's base; body
-///   NULL for a delete), which the other servers read after a `NOTIFY livestate_documents`.
+///   NULL for a delete), which the other servers read after a `NOTIFY livestate_documents`; a write's first
+///   entry keeps its `Idempotency-Key` and request (`write_key`, unique, and `write_request`), so the same
+///   request sent again to any server is answered from it.
 /// - `livestate_doc_seed`: one row once a file filled the database.
 /// - `livestate_doc_pruned`: where retention's deletions end: the entries below `below` may be gone. Every
 ///   60 s one server deletes all but the newest `retention` entries; a server that finds it missed deleted
@@ -167,7 +169,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             var bytes = 0
             let count = resource.items.count
             for (index, item) in resource.items.enumerated() {
-                chunk.append((resource.name, item.key, Int64(index - count), item.body))
+                chunk.append((resource.name, item.key, Int64(index - count), item.body, nil))
                 bytes += item.body.utf8.count
                 if bytes > 4 << 20 || chunk.count == 5000 || index == count - 1 {
                     try step(
@@ -228,7 +230,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     package var isShared: Bool { true }
 
     package func commitBatch(
-        after seq: Int64, until deadline: DispatchTime, _ plan: ([JournalEntry]) -> [JournalChange]
+        after seq: Int64, keys: [String], until deadline: DispatchTime,
+        _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
     ) throws(DocumentJournalFailure) -> [Int64] {
         // NB: the commit is sent by this time, so that an answer lost with the connection can still be settled.
         let statements = deadline - Self.settleTime
@@ -249,20 +252,32 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 behind = below
                 throw PostgresError(.refused, "entries this server has not applied were deleted")
             }
-            let writes = plan(found.entries)
-            guard !writes.isEmpty else {
+            // NB: under the lock too: a write sent again to another server meanwhile is answered from its entry.
+            let keyed =
+                keys.isEmpty
+                ? [:] : Self.keyed(try step(session, Self.keyedEntries, [Self.json([keys])], until: statements))
+            let writes = plan(found.entries, keyed)
+            let count = writes.reduce(0) { $0 + $1.changes.count }
+            guard count > 0 else {
                 try step(session, "COMMIT", until: statements)
                 return []
             }
             let taken = try step(
                 session,
                 "SELECT nextval(pg_get_serial_sequence('livestate_doc_entries', 'seq')) FROM generate_series(1, $1::int)",
-                [String(writes.count)], until: statements)
+                [String(count)], until: statements)
             // NB: one session takes them under the lock: ascending, and no other writer's in between.
             seqs = taken.rows.indices.compactMap { taken.integer($0, 0) }.sorted()
-            guard seqs.count == writes.count else { throw PostgresError(.refused, "no journal ids were given") }
-            let batch = Self.batch(
-                zip(seqs, writes).map { seq, write in (write.collection, write.key, seq, write.document) })
+            guard seqs.count == count else { throw PostgresError(.refused, "no journal ids were given") }
+            var rows: [BatchRow] = []
+            rows.reserveCapacity(count)
+            for write in writes {
+                for (index, change) in write.changes.enumerated() {
+                    let key = index == 0 ? write.key : nil
+                    rows.append((change.collection, change.key, seqs[rows.count], change.document, key))
+                }
+            }
+            let batch = Self.batch(rows)
             try step(session, Self.logAndRemove, [batch], until: statements)
             try step(session, Self.keepAndNotify, [batch, Self.channel], until: statements)
         } catch {
@@ -344,6 +359,25 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         ) e ON true ORDER BY e.seq
         """
 
+    /// The first entries of the writes committed under the keys of `$1` (a JSON array of one array of keys).
+    static let keyedEntries = """
+        SELECT seq, resource, key, body, write_key, write_request FROM livestate_doc_entries
+        WHERE write_key IN (SELECT json_array_elements_text($1::json -> 0))
+        """
+
+    /// `keyedEntries`' rows, by key.
+    private static func keyed(_ rows: PostgresRows) -> [String: KeyedEntry] {
+        var found: [String: KeyedEntry] = [:]
+        for row in rows.rows.indices {
+            guard let seq = rows.integer(row, 0), let resource = rows.rows[row][1], let item = rows.rows[row][2],
+                let key = rows.rows[row][4]
+            else { continue }
+            let change = JournalChange(resource: resource, key: item, body: rows.rows[row][3])
+            found[key] = KeyedEntry(entry: JournalEntry(seq: seq, change: change), request: rows.rows[row][5] ?? "")
+        }
+        return found
+    }
+
     /// Retention: one server at a time (the others skip their turn) deletes all but the newest `keep`
     /// entries, under the writers' lock (so no batch reads the entries while they go), and records where the
     /// deletions end.
@@ -363,10 +397,12 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     /// deleted (a key deleted then written again in one batch goes to the end of its collection, as in memory).
     static let logAndRemove = """
         WITH w AS (
-            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
+            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body,
+                e->>4 AS write_key, e->>5 AS write_request
             FROM json_array_elements($1::json) AS e
         ), logged AS (
-            INSERT INTO livestate_doc_entries (seq, resource, key, body) SELECT seq, resource, key, body FROM w
+            INSERT INTO livestate_doc_entries (seq, resource, key, body, write_key, write_request)
+            SELECT seq, resource, key, body, write_key, write_request FROM w
         )
         DELETE FROM livestate_doc_items i USING w WHERE w.body IS NULL AND i.resource = w.resource AND i.key = w.key
         """
@@ -412,6 +448,10 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             body TEXT,
             committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
         );
+        ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_key TEXT;
+        ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_request TEXT;
+        CREATE UNIQUE INDEX IF NOT EXISTS livestate_doc_entries_write_key ON livestate_doc_entries (write_key)
+            WHERE write_key IS NOT NULL;
         CREATE TABLE IF NOT EXISTS livestate_doc_pruned (
             only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
             below BIGINT NOT NULL
@@ -439,19 +479,24 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         (try? JSONCoding.text(rows)) ?? "[]"
     }
 
-    /// One row of a batch parameter: a resource, an item's id text, a number (a place or a journal id), and
-    /// the item's compact JSON (nil: deleted).
-    typealias BatchRow = (resource: String, key: String, number: Int64, body: String?)
+    /// One row of a batch parameter: a resource, an item's id text, a number (a place or a journal id), the
+    /// item's compact JSON (nil: deleted), and the key of the write whose first entry it is.
+    typealias BatchRow = (resource: String, key: String, number: Int64, body: String?, writeKey: WriteKey?)
 
-    /// `rows` as the JSON array `json_array_elements` reads, `[[resource, key, number, item], …]`. The items
-    /// go in as JSON values, not as strings: PostgreSQL's `json` keeps a value's text as given, so
-    /// `(e->3)::text` is the item byte for byte, and no item is escaped here and unescaped there.
+    /// `rows` as the JSON array `json_array_elements` reads, `[[resource, key, number, item], …]`, a keyed
+    /// entry's row with its key and request after them. The items go in as JSON values, not as strings:
+    /// PostgreSQL's `json` keeps a value's text as given, so `(e->3)::text` is the item byte for byte, and
+    /// no item is escaped here and unescaped there.
     static func batch(_ rows: [BatchRow]) -> String {
         var text = "["
         for (index, row) in rows.enumerated() {
             if index > 0 { text += "," }
             let (resource, key) = (JSONCoding.quoted(row.resource), JSONCoding.quoted(row.key))
-            text += "[\(resource),\(key),\(row.number),\(row.body ?? "null")]"
+            text += "[\(resource),\(key),\(row.number),\(row.body ?? "null")"
+            if let write = row.writeKey {
+                text += ",\(JSONCoding.quoted(write.key)),\(JSONCoding.quoted(write.request))"
+            }
+            text += "]"
         }
         return text + "]"
     }

@@ -7,11 +7,13 @@ extension SQLiteDocumentJournal: DocumentJournal {
     package var isShared: Bool { false }
 
     package func commitBatch(
-        after seq: Int64, until deadline: DispatchTime, _ plan: ([JournalEntry]) -> [JournalChange]
+        after seq: Int64, keys: [String], until deadline: DispatchTime,
+        _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
     ) throws(DocumentJournalFailure) -> [Int64] {
-        let writes = plan([])
-        guard !writes.isEmpty else { return [] }
         do {
+            // NB: one batch at a time (`DocumentStore`), and no other server: nothing commits between the two.
+            let writes = plan([], try keyed(keys))
+            guard writes.contains(where: { !$0.changes.isEmpty }) else { return [] }
             return try commit(writes)
         } catch {
             throw .unavailable(error.description)

@@ -19,7 +19,7 @@ import Synchronization
 ///
 /// ```swift
 /// let journal = try SQLiteDocumentJournal(path: "db.json.livestate")
-/// let seqs = try journal.commit([JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)])
+/// let seqs = try journal.commit([JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: "{}")])])
 /// ```
 package final class SQLiteDocumentJournal: Sendable {
     private let connection: Mutex<SQLiteConnection>
@@ -45,6 +45,7 @@ package final class SQLiteDocumentJournal: Sendable {
                 CREATE TABLE IF NOT EXISTS livestate_doc_file(
                     id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
                 """)
+            try Self.addWriteKeys(connection)
             // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
             try connection.execute("BEGIN IMMEDIATE")
             try connection.query(
@@ -66,18 +67,45 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    /// Commits `writes` and their entries in one transaction (one disk flush for all of them); answers each
-    /// write's journal id, in order. Nothing of them is kept when it throws.
-    package func commit(_ writes: [JournalChange]) throws(JournalError) -> [Int64] {
+    /// A file written before entries kept their writes' keys gets the two columns (empty for its entries).
+    private static func addWriteKeys(_ connection: SQLiteConnection) throws(JournalError) {
+        let columns = try connection.query("PRAGMA table_info(livestate_doc_entries)").compactMap { $0[1].text }
+        if !columns.contains("write_key") {
+            try connection.execute(
+                """
+                ALTER TABLE livestate_doc_entries ADD COLUMN write_key TEXT;
+                ALTER TABLE livestate_doc_entries ADD COLUMN write_request TEXT;
+                """)
+        }
+        try connection.execute(
+            """
+            CREATE UNIQUE INDEX IF NOT EXISTS livestate_doc_entries_write_key ON livestate_doc_entries(write_key)
+                WHERE write_key IS NOT NULL;
+            """)
+    }
+
+    /// Commits the changes of `writes` as entries in one transaction (one disk flush for all of them), each
+    /// write's key kept with its first entry; answers each change's journal id, in order. Nothing of them is
+    /// kept when it throws (also when a key is taken: the caller looks keys up first, `keyed`).
+    package func commit(_ writes: [JournalWrite]) throws(JournalError) -> [Int64] {
         try file.check()
         return try transaction { connection throws(JournalError) -> [Int64] in
             var seqs: [Int64] = []
             seqs.reserveCapacity(writes.count)
             for write in writes {
-                try connection.query(
-                    "INSERT INTO livestate_doc_entries(resource, key, body) VALUES (?, ?, ?)",
-                    [.text(write.collection), .text(write.key), write.document.map { .text($0) } ?? .null])
-                seqs.append(connection.lastInsertRowID)
+                for (index, change) in write.changes.enumerated() {
+                    let key = index == 0 ? write.key : nil
+                    try connection.query(
+                        """
+                        INSERT INTO livestate_doc_entries(resource, key, body, write_key, write_request)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                        [
+                            .text(change.collection), .text(change.key), change.document.map { .text($0) } ?? .null,
+                            key.map { .text($0.key) } ?? .null, key.map { .text($0.request) } ?? .null,
+                        ])
+                    seqs.append(connection.lastInsertRowID)
+                }
             }
             if let last = seqs.last, last % 1024 == 0 {
                 try connection.query(
@@ -126,6 +154,27 @@ package final class SQLiteDocumentJournal: Sendable {
                 guard let seq = row[0].integer, let resource = row[1].text, let key = row[2].text else { return nil }
                 return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[3].text))
             }
+        }
+    }
+
+    /// The writes committed under any of `keys` (and not deleted by retention since): their first entries,
+    /// by key.
+    package func keyed(_ keys: [String]) throws(JournalError) -> [String: KeyedEntry] {
+        guard !keys.isEmpty else { return [:] }
+        return try connection.withLock { connection throws(JournalError) in
+            var found: [String: KeyedEntry] = [:]
+            for key in Set(keys) {
+                let row = try connection.query(
+                    "SELECT seq, resource, key, body, write_request FROM livestate_doc_entries WHERE write_key = ?",
+                    [.text(key)]
+                ).first
+                guard let row, let seq = row[0].integer, let resource = row[1].text, let item = row[2].text else {
+                    continue
+                }
+                let change = JournalChange(resource: resource, key: item, body: row[3].text)
+                found[key] = KeyedEntry(entry: JournalEntry(seq: seq, change: change), request: row[4].text ?? "")
+            }
+            return found
         }
     }
 

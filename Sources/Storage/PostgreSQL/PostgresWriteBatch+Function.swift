@@ -87,11 +87,8 @@ extension PostgresJournal {
         $batch$;
         """
 
-    /// A key of the server's own for a write that came without one: unique across instances and restarts
-    /// (122 random bits), so that a resend after an unknown outcome is applied once.
-    static func serverKey() -> String {
-        "livestate-" + UUID().uuidString.lowercased()
-    }
+    /// A key of the server's own for a write that came without one (`WriteKey.serverMade`).
+    static func serverKey() -> String { WriteKey.serverMade() }
 }
 
 /// One write as `livestate_write_batch_keyed` reads it.

@@ -84,17 +84,19 @@ struct PostgresDocumentJournalTests {
             return []
         }
         let deadline = DispatchTime.now() + 5
-        let written = try first.commitBatch(after: one.seq, until: deadline) { others in
+        let written = try first.commitBatch(after: one.seq, keys: [], until: deadline) { others, _ in
             #expect(others.isEmpty)
-            return [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)]
+            return [JournalWrite(changes: [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)])]
         }
         #expect(written.count == 1 && written[0] > two.seq)
         var seen: [JournalEntry] = []
-        let next = try second.commitBatch(after: two.seq, until: deadline) { others in
+        let next = try second.commitBatch(after: two.seq, keys: [], until: deadline) { others, _ in
             seen = others
             return [
-                JournalChange(collection: "posts", id: "3", document: #"{"id":3}"#),
-                JournalChange(collection: "posts", id: "1", document: nil),
+                JournalWrite(changes: [
+                    JournalChange(collection: "posts", id: "3", document: #"{"id":3}"#),
+                    JournalChange(collection: "posts", id: "1", document: nil),
+                ])
             ]
         }
         #expect(seen.map(\.change.id) == ["2"] && seen.map(\.seq) == written)
@@ -104,7 +106,7 @@ struct PostgresDocumentJournalTests {
             followed.map(\.change.id) == ["3", "1"] && followed[1].change.document == nil && followed.map(\.seq) == next
         )
         // Nothing is committed for a batch that plans no write.
-        #expect(try first.commitBatch(after: next[1], until: deadline) { _ in [] }.isEmpty)
+        #expect(try first.commitBatch(after: next[1], keys: [], until: deadline) { _, _ in [] }.isEmpty)
         // A later start reads the current items, in the collection's order.
         let third = try PostgresDocumentJournal(uri: uri)
         defer { third.stop() }
@@ -123,15 +125,49 @@ struct PostgresDocumentJournalTests {
         let file = [DocumentRows(name: "posts", kind: .collection, items: [(key, body)])]
         let start = try journal.start(source: "db.json") { file }
         #expect(start.resources[0].items.map(\.key) == [key] && start.resources[0].items.map(\.body) == [body])
-        let seqs = try journal.commitBatch(after: start.seq, until: .now() + 5) { _ in
+        let seqs = try journal.commitBatch(after: start.seq, keys: [], until: .now() + 5) { _, _ in
             [
-                JournalChange(collection: "posts", id: key, document: #"{"b":2,"a":[1.0e-7]}"#),
-                JournalChange(collection: "posts", id: "2", document: nil),
+                JournalWrite(changes: [
+                    JournalChange(collection: "posts", id: key, document: #"{"b":2,"a":[1.0e-7]}"#),
+                    JournalChange(collection: "posts", id: "2", document: nil),
+                ])
             ]
         }
         let entries = try journal.committed(after: start.seq, limit: 10)
         #expect(entries.map(\.seq) == seqs)
         #expect(
             entries.map(\.change.id) == [key, "2"] && entries.map(\.change.document) == [#"{"b":2,"a":[1.0e-7]}"#, nil])
+    }
+
+    /// A write's key is kept with its first entry and read under the writers' lock by any server, so the same
+    /// request sent again to another server is answered from it.
+    @Test func aWritesKeyIsSeenByAnotherServer() throws {
+        try dropTables()
+        let uri = try TestPostgres.uri()
+        let first = try PostgresDocumentJournal(uri: uri)
+        defer { first.stop() }
+        let second = try PostgresDocumentJournal(uri: uri)
+        defer { second.stop() }
+        let one = try first.start(source: "db.json") { [DocumentRows(name: "posts", kind: .collection, items: [])] }
+        let two = try second.start(source: "db.json") { [] }
+        let key = WriteKey(key: "k-\u{1}\"✓", request: "DELETE /posts/1")
+        let written = try first.commitBatch(after: one.seq, keys: [key.key], until: .now() + 5) { _, keyed in
+            #expect(keyed.isEmpty)
+            return [
+                JournalWrite(
+                    changes: [
+                        JournalChange(collection: "posts", id: "1", document: nil),
+                        JournalChange(collection: "comments", id: "7", document: nil),
+                    ], key: key)
+            ]
+        }
+        var found: [String: KeyedEntry] = [:]
+        _ = try second.commitBatch(after: two.seq, keys: [key.key, "unknown"], until: .now() + 5) { _, keyed in
+            found = keyed
+            return []
+        }
+        #expect(found.count == 1)
+        #expect(found[key.key]?.request == "DELETE /posts/1" && found[key.key]?.entry.seq == written[0])
+        #expect(found[key.key]?.entry.change == JournalChange(collection: "posts", id: "1", document: nil))
     }
 }

@@ -1,7 +1,8 @@
 import Domain
 import Foundation
-import Storage
 import Testing
+
+@testable import Storage
 
 @Suite struct SQLiteDocumentJournalTests {
     private func path() -> String {
@@ -22,8 +23,8 @@ import Testing
             #expect(try journal.fileMark() == nil)
             try journal.markFile(seq: journal.startSeq, hash: "h")
             seqs = try journal.commit([
-                JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#),
-                JournalChange(collection: "posts", id: "1", document: nil),
+                JournalWrite(changes: [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)]),
+                JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: nil)]),
             ])
             #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1 && seqs[0] > journal.startSeq)
         }
@@ -44,7 +45,9 @@ import Testing
         let journal = try SQLiteDocumentJournal(path: file, retention: 1)
         try journal.markFile(seq: journal.startSeq, hash: "h")
         for round in 0..<1100 {
-            _ = try journal.commit([JournalChange(collection: "posts", id: String(round), document: "{}")])
+            _ = try journal.commit([
+                JournalWrite(changes: [JournalChange(collection: "posts", id: String(round), document: "{}")])
+            ])
         }
         #expect(try journal.entries(after: journal.startSeq).count == 1100)
     }
@@ -55,5 +58,59 @@ import Testing
         let first = try SQLiteDocumentJournal(path: file)
         #expect(throws: (any Error).self) { try SQLiteDocumentJournal(path: file) }
         _ = first
+    }
+
+    /// A write sent again with its `Idempotency-Key` is answered from the write's first entry, also after a
+    /// restart; the file itself never takes one key twice.
+    @Test func aWritesKeyIsKeptWithItsFirstEntryAcrossAReopen() throws {
+        let file = path()
+        defer { remove(file) }
+        let post = JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)
+        let key = WriteKey(key: "k-1", request: "POST /posts")
+        let seqs: [Int64]
+        do {
+            let journal = try SQLiteDocumentJournal(path: file)
+            seqs = try journal.commitBatch(after: journal.startSeq, keys: [key.key], until: .now() + 5) { _, keyed in
+                #expect(keyed.isEmpty)
+                return [
+                    JournalWrite(
+                        changes: [post, JournalChange(collection: "comments", id: "9", document: nil)], key: key),
+                    JournalWrite(changes: [JournalChange(collection: "posts", id: "3", document: "{}")]),
+                ]
+            }
+            #expect(seqs.count == 3)
+            #expect(throws: JournalError.self) { try journal.commit([JournalWrite(changes: [post], key: key)]) }
+        }
+        let reopened = try SQLiteDocumentJournal(path: file)
+        let found = try reopened.keyed([key.key, "k-2"])
+        #expect(found == [key.key: KeyedEntry(entry: JournalEntry(seq: seqs[0], change: post), request: "POST /posts")])
+        // The refused second commit left nothing behind.
+        #expect(try reopened.entries(after: 0).map(\.seq) == seqs)
+    }
+
+    /// A journal written before writes kept their keys gets the columns at its next start, entries intact.
+    @Test func aJournalWrittenBeforeKeysIsMigrated() throws {
+        let file = path()
+        defer { remove(file) }
+        do {
+            let older = try SQLiteConnection(path: file)
+            try older.execute(
+                """
+                CREATE TABLE livestate_doc_entries(
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, key TEXT NOT NULL, body TEXT);
+                INSERT INTO livestate_doc_entries(resource, key, body) VALUES ('posts', '1', '{"id":1}');
+                """)
+        }
+        let journal = try SQLiteDocumentJournal(path: file)
+        #expect(
+            try journal.entries(after: 0).map(\.change) == [
+                JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)
+            ])
+        let key = WriteKey(key: "k", request: "PATCH /profile")
+        let seqs = try journal.commit([
+            JournalWrite(changes: [JournalChange(collection: "profile", id: nil, document: "{}")], key: key)
+        ])
+        #expect(try journal.keyed(["k"])["k"]?.entry.seq == seqs[0])
+        #expect(try journal.keyed(["k"])["k"]?.entry.change.id == nil)
     }
 }
