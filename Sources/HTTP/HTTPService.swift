@@ -20,11 +20,15 @@ package struct HTTPService: Sendable {
     package let undelayedPaths: Set<String>
     /// Whether a client that accepts gzip gets it (`--no-gzip` turns it off, as json-server's).
     package let gzip: Bool
+    /// json-server's custom routes (`--routes`): each request's URL is rewritten by them before anything
+    /// else looks at it; nil: none.
+    package let rewrites: URLRewrites?
 
     package init(
         router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil, delay: Double = 0,
-        undelayedPaths: Set<String> = [], gzip: Bool = true
+        undelayedPaths: Set<String> = [], gzip: Bool = true, rewrites: URLRewrites? = nil
     ) {
+        self.rewrites = rewrites
         self.router = router
         self.token = token.map(BearerToken.init)
         self.cors = cors
@@ -36,7 +40,7 @@ package struct HTTPService: Sendable {
 
     /// The reply to `request`.
     package func respond(to request: Request) -> Reply {
-        var request = request
+        var request = rewrites?.apply(to: request) ?? request
         if !gzip { request.headers["Accept-Encoding"] = nil }
         let reply = answer(request)
         return delay > 0 && !undelayedPaths.contains(request.path) ? delayed(reply) : reply

@@ -8,6 +8,8 @@ package struct Request: Sendable {
     package var rawPath: String
     /// The parsed query string.
     package var query: QueryParameters
+    /// The query string exactly as sent (still percent-encoded), without the `?`; empty without one.
+    package var rawQuery: String
     /// The request header fields.
     package var headers: HTTPHeaders
     /// The request body (at most 1 MiB; the listener refuses larger ones).
@@ -22,6 +24,7 @@ package struct Request: Sendable {
         self.rawPath = rawPath
         self.path = PercentDecoding.decode(Substring(rawPath))
         self.query = QueryParameters(parsing: rawQuery)
+        self.rawQuery = String(rawQuery)
         self.headers = headers
         self.body = body
     }

@@ -48,6 +48,34 @@ public final class PatternMatcher {
     /// Whether `subject` contains a match; a match that reaches a limit throws
     /// ``PatternError/limitExceeded(_:)``.
     public func matches(_ subject: String) throws(PatternError) -> Bool {
+        try match(subject) != nil
+    }
+
+    /// The first match in `subject`: the text of the whole match, then of each capturing group in order
+    /// (nil for a group that took no part in it); nil when there is none. A match that reaches a limit
+    /// throws ``PatternError/limitExceeded(_:)``.
+    ///
+    /// ```swift
+    /// try PatternMatcher(Pattern("^/api/(.*)$")).captures(in: "/api/posts")   // ["/api/posts", "posts"]
+    /// ```
+    public func captures(in subject: String) throws(PatternError) -> [Substring?]? {
+        guard let pairs = try match(subject), let matchData else { return nil }
+        let vector = pcre2_get_ovector_pointer_8(matchData)
+        let utf8 = subject.utf8
+        return (0..<pairs).map { group -> Substring? in
+            guard let vector else { return nil }
+            let (start, end) = (vector[2 * group], vector[2 * group + 1])
+            // NB: PCRE2_UNSET (all bits set: out of range) marks a group that did not take part.
+            guard start >= 0, start <= end, end <= utf8.count else { return nil }
+            let from = utf8.index(utf8.startIndex, offsetBy: Int(start))
+            let to = utf8.index(utf8.startIndex, offsetBy: Int(end))
+            return Substring(subject[from..<to])
+        }
+    }
+
+    /// Matches `subject` and answers how many of its (whole match and group) offset pairs are set; nil when
+    /// there is no match.
+    private func match(_ subject: String) throws(PatternError) -> Int? {
         guard let matchData, let context else {
             throw .failed(code: PCRE2_ERROR_NOMEMORY, message: "out of memory")
         }
@@ -58,8 +86,10 @@ public final class PatternMatcher {
                 pattern.code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
         }
         switch result {
-        case 0...: return true  // 0: a match whose captures did not fit the match data
-        case PCRE2_ERROR_NOMATCH, PCRE2_ERROR_PARTIAL: return false
+        // NB: the match data is sized from the pattern, so every group has its pair; those after the last
+        // group set are unset.
+        case 0...: return Int(pcre2_get_ovector_count_8(matchData))
+        case PCRE2_ERROR_NOMATCH, PCRE2_ERROR_PARTIAL: return nil
         case PCRE2_ERROR_MATCHLIMIT: throw .limitExceeded(.match)
         case PCRE2_ERROR_DEPTHLIMIT: throw .limitExceeded(.depth)
         case PCRE2_ERROR_HEAPLIMIT: throw .limitExceeded(.heap)

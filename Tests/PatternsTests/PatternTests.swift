@@ -17,6 +17,15 @@ import Testing
         #expect(try Pattern(pattern).matches(subject) == expected)
     }
 
+    @Test func capturesAreTheTextOfEachGroupAndNilForOneThatTookNoPart() throws {
+        let matcher = PatternMatcher(try Pattern("^/(é+)/(x)?(\\d+)$"))
+        let groups = try #require(try matcher.captures(in: "/ÉÉ/42"))
+        #expect(groups == ["/ÉÉ/42", "ÉÉ", nil, "42"])
+        #expect(try matcher.captures(in: "/é/x") == nil)
+        // A group after the last one set is there too, as nil.
+        #expect(try PatternMatcher(Pattern("(a)|(b)")).captures(in: "a") == ["a", "a", nil])
+    }
+
     @Test func aMatcherIsReusedAcrossSubjects() throws {
         let matcher = PatternMatcher(try Pattern("o{2}"))
         let kept = try ["moon", "mon", "BOOK", "box"].filter { try matcher.matches($0) }

@@ -35,6 +35,8 @@ final class App: Sendable {
     let workers = WorkerPool()
     /// The user's data file (`livestate FILE.json`), served instead of the seeds; nil without one.
     let dataFile: DataFileService?
+    /// json-server's custom routes (`--routes FILE`), which rewrite a request's URL before it is routed.
+    let routes: RoutesFile?
     /// The live queries of the data file's collections, by name (empty without a data file).
     let documentLive: [String: DocumentLiveFeed]
     /// The topics `/events` serves: the seeds', or the data file's resources.
@@ -47,8 +49,9 @@ final class App: Sendable {
     /// Creates the loops (not yet running) and the parts built on them.
     init(configuration: Configuration) throws {
         self.configuration = configuration
-        // First: an unusable --ca-file fails the start before any file or thread exists.
+        // First: an unusable --ca-file or routes file fails the start before any file or thread exists.
         let tls = try TLSClientContext(trust: configuration.caFile.map { .file($0) } ?? .system)
+        routes = try configuration.routesFile.map { path throws(DataFileError) in try RoutesFile(path: path) }
         // With a data file, `--public` serves the user's files instead of the built-in page (only when given).
         let servesFolder = configuration.dataFile == nil || configuration.publicGiven
         staticFiles = servesFolder ? configuration.publicPath.flatMap { StaticFiles(folder: $0) } : nil

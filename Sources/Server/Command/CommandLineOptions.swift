@@ -85,6 +85,9 @@ enum CommandLineOptions {
                              answers 507 data_file_full (LIVESTATE_MAX_FILE_MB, default 512)
           --data PATH        the journal of the file's changes (default FILE.json.livestate beside it), or
                              :memory: (nothing kept, the file left untouched)
+          --routes FILE      json-server's custom routes: a JSON object of rules such as {"/api/*": "/$1"},
+                             each rewriting a request's URL before it is routed; GET /__rules lists them
+                             (LIVESTATE_ROUTES; also -r; works without a data file too)
           --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
           --watch, -w        accepted for json-server's sake: the file is always watched
           -h, --help         print this help and exit
@@ -106,7 +109,7 @@ enum CommandLineOptions {
         "body-files": "LIVESTATE_BODY_FILES", "max-live-queries": "LIVESTATE_MAX_LIVE_QUERIES",
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
-        "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB",
+        "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB", "routes": "LIVESTATE_ROUTES",
     ]
 
     /// Options that take no value (present means on).
@@ -117,6 +120,7 @@ enum CommandLineOptions {
         "-p": "port", "-H": "host", "-i": "id", "--fks": "foreignKeySuffix", "--ro": "read-only",
         "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch", "-d": "delay",
         "-q": "quiet", "--nc": "no-cors", "--noCors": "no-cors", "--ng": "no-gzip", "--noGzip": "no-gzip",
+        "-r": "routes",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -267,6 +271,13 @@ enum CommandLineOptions {
         }
         if let megabytes = try integer("max-file-mb", in: 1...1024, "a number of megabytes") {
             configuration.maxFileSize = megabytes << 20
+        }
+        if let (path, source) = value("routes") {
+            // NB: read and compiled at start (`RoutesFile`), where a rule that cannot be used is named.
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw CommandLineError("\(source): '\(path)' is not a readable file")
+            }
+            configuration.routesFile = path
         }
         if let milliseconds = try integer("delay", in: 0...60_000, "a number of milliseconds") {
             configuration.delay = Double(milliseconds) / 1000

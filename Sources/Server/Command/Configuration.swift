@@ -31,6 +31,8 @@ struct Configuration: Sendable, Equatable {
     var maxFileSize = DocumentStore.defaultMaxFileSize
     /// Seconds every reply waits before its work starts (`--delay`, given in milliseconds); 0: none.
     var delay: Double = 0
+    /// json-server's routes file (`--routes`): rules that rewrite a request's URL before it is routed.
+    var routesFile: String?
     /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.
     var quiet = false
     /// Responses are gzipped for clients that accept it (off with `--no-gzip`).

@@ -5,6 +5,11 @@ extension Router {
     mutating func addSystemRoutes(_ app: App) {
         let healthy = Response.json(encoded: Array(#"{"status":"ok"}"#.utf8))
         get("/healthz") { _ in .response(healthy) }
+        // json-server's list of its custom routes (`--routes`).
+        if let routes = app.routes {
+            let rules = Response.json(encoded: routes.rules)
+            get("/__rules") { _ in .response(rules) }
+        }
 
         // A missing folder is reported once the server runs (LiveStateServer.start).
         guard let files = app.staticFiles else { return }

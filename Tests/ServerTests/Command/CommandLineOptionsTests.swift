@@ -110,7 +110,7 @@ import Testing
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"), (["--body-files", "/nonexistent"], "--body-files"),
         (["--body-files", #filePath], "--body-files"),
         (["--delay", "60001"], "--delay"), (["-d", "-5"], "--delay"), (["--quiet=loud"], "--quiet"),
-        (["--no-cors", "--cors", "*"], "--no-cors"),
+        (["--no-cors", "--cors", "*"], "--no-cors"), (["-r", "/nonexistent/routes.json"], "--routes"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {
@@ -160,6 +160,20 @@ import Testing
         #expect(configuration.idField == "_id")
         #expect(configuration.foreignKeySuffix == "_id")
         #expect(configuration.dataPath == ":memory:")
+    }
+
+    @Test func jsonServersRoutesFile() throws {
+        guard case .serve(let configuration) = try CommandLineOptions.parse(["-r", #filePath], environment: [:]) else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.routesFile == #filePath)
+        let variable = try CommandLineOptions.parse([], environment: ["LIVESTATE_ROUTES": #filePath])
+        guard case .serve(let fromEnvironment) = variable else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(fromEnvironment.routesFile == #filePath)
     }
 
     @Test func jsonServersDelayQuietAndNoCORS() throws {

@@ -1,0 +1,59 @@
+"""json-server's custom routes (`--routes routes.json`, docs/own-data.md "Custom routes"): the rules of its
+README against the real binary, with the answers json-server 0.17.4 gives on the same file and rules."""
+import json
+import subprocess
+
+from livestate import binary_path
+
+DB = {
+    "posts": [{"id": 1, "title": "a", "category": "javascript"}, {"id": 2, "title": "b", "category": "1"}],
+    "comments": [{"id": 1, "postId": 1}],
+}
+RULES = {
+    "/api/*": "/$1",
+    "/:resource/:id/show": "/:resource/:id",
+    "/posts/:category": "/posts?category=:category",
+    "/articles\\?id=:id": "/posts/:id",
+}
+
+
+def routes_file(tmp_path, rules):
+    path = tmp_path / "routes.json"
+    path.write_text(rules if isinstance(rules, str) else json.dumps(rules, indent=2))
+    return path
+
+
+def test_the_readmes_rules_answer_as_json_server_does(data_file, serve, tmp_path):
+    server = serve(data_file(DB), "--routes", str(routes_file(tmp_path, RULES)))
+    titles = lambda path: [p["title"] for p in server.call("GET", path)[2]]  # noqa: E731
+    assert titles("/api/posts") == ["a", "b"]
+    assert titles("/api/posts?_limit=1") == ["a"]
+    assert titles("/posts/javascript") == ["a"]
+    # The rules are chained, as json-server's middlewares are: /posts/1 goes on to /posts?category=1.
+    assert titles("/api/posts/1") == ["b"]
+    assert titles("/posts/1/show") == ["b"]
+    assert server.call("GET", "/articles?id=1")[2] == DB["posts"][0]
+    assert server.call("GET", "/comments/1/show")[2] == {"id": 1, "postId": 1}
+    status, _, rules = server.call("GET", "/__rules")
+    assert status == 200 and rules == RULES and list(rules) == list(RULES)
+    # Writes go through the rules too, and their events are the resource's.
+    status, headers, created = server.call("POST", "/api/comments", {"postId": 2})
+    assert status == 201 and created == {"postId": 2, "id": 2} and headers["Location"] == "/comments/2"
+    assert server.call("GET", "/comments/2")[2] == created
+
+
+def test_without_routes_there_is_no_rules_list(data_file, serve):
+    server = serve(data_file(DB))
+    assert server.call("GET", "/__rules")[0] == 404
+    assert server.call("GET", "/api/posts")[0] == 404
+
+
+def test_a_routes_file_that_cannot_be_used_stops_the_start_with_one_line(data_file, tmp_path):
+    path = data_file(DB)
+    for rules, words in [("{\"api/*\": \"/$1\"}", "must start with '/'"), ("[1]", "JSON object"),
+                         ("{\"/a\": \"/b\",}", "line 1"), ("{\"/x/:id([)\": \"/y\"}", "cannot be used")]:
+        run = subprocess.run([binary_path(), "--port", "0", "--data", ":memory:", "--routes",
+                              str(routes_file(tmp_path, rules)), str(path)], capture_output=True, text=True, timeout=20)
+        assert run.returncode == 1, (rules, run.returncode, run.stderr)
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0] and "routes.json" in lines[0], (rules, run.stderr)
