@@ -1,7 +1,12 @@
 """json-server's custom routes (`--routes routes.json`, docs/own-data.md "Custom routes"): the rules of its
-README against the real binary, with the answers json-server 0.17.4 gives on the same file and rules."""
+README against the real binary, with the answers json-server 0.17.4 gives on the same file and rules; and
+its options file, `json-server.json`."""
 import json
+import socket
 import subprocess
+import time
+import urllib.error
+import urllib.request
 
 from livestate import binary_path
 
@@ -57,3 +62,32 @@ def test_a_routes_file_that_cannot_be_used_stops_the_start_with_one_line(data_fi
         assert run.returncode == 1, (rules, run.returncode, run.stderr)
         lines = run.stderr.strip().splitlines()
         assert len(lines) == 1 and words in lines[0] and "routes.json" in lines[0], (rules, run.stderr)
+
+
+def test_json_server_json_in_the_working_folder_gives_the_options_a_flag_does_not(data_file, tmp_path):
+    path = data_file(DB)
+    routes_file(tmp_path, {"/api/*": "/$1"})
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "json-server.json").write_text(json.dumps(
+        {"port": port, "routes": "routes.json", "readOnly": True, "snapshots": "./snapshots", "quiet": True}))
+    # As a json-server user runs it: the file's name alone, in its folder; the journal beside it.
+    server = subprocess.Popen([binary_path(), "db.json", "--data", ":memory:", "--host", "127.0.0.1"], cwd=tmp_path,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout.readline().strip() == f"listening on http://127.0.0.1:{port}"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/posts", timeout=5) as response:
+            assert [p["title"] for p in json.loads(response.read())] == ["a", "b"]
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/posts", data=b"{}", method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request, timeout=5)
+            raise AssertionError("a write was accepted with readOnly")
+        except urllib.error.HTTPError as error:
+            assert error.code == 405
+        time.sleep(0.2)
+    finally:
+        server.terminate()
+        _, log = server.communicate(timeout=10)
+    assert "GET /api/posts" not in log, "quiet: no request lines"

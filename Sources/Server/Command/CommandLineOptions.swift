@@ -85,13 +85,16 @@ enum CommandLineOptions {
                              answers 507 data_file_full (LIVESTATE_MAX_FILE_MB, default 512)
           --data PATH        the journal of the file's changes (default FILE.json.livestate beside it), or
                              :memory: (nothing kept, the file left untouched)
+          --config FILE      json-server's options file: a JSON object such as {"port": 3004, "routes":
+                             "routes.json"}; a flag wins over it (LIVESTATE_CONFIG; also -c; without it,
+                             ./json-server.json is read when it exists and a data file is served)
           --routes FILE      json-server's custom routes: a JSON object of rules such as {"/api/*": "/$1"},
                              each rewriting a request's URL before it is routed; GET /__rules lists them
                              (LIVESTATE_ROUTES; also -r; works without a data file too)
           --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
           --watch, -w        accepted for json-server's sake: the file is always watched
           -h, --help         print this help and exit
-          --version          print the version and exit
+          --version          print the version and exit (also -v)
 
         The first line on stdout is `listening on http://HOST:PORT`. LOG_LEVEL=debug|info|warning|error|off
         sets the log level (stderr). SIGINT or SIGTERM stops the server cleanly. A server that cannot start
@@ -110,17 +113,23 @@ enum CommandLineOptions {
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
         "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB", "routes": "LIVESTATE_ROUTES",
+        "config": "LIVESTATE_CONFIG",
     ]
 
     /// Options that take no value (present means on).
     private static let switches: Set<String> = ["read-only", "watch", "quiet", "no-cors", "no-gzip"]
+
+    /// json-server's flags LiveState does not provide (`JSONServerConfig.unsupported` says why).
+    private static let unsupportedFlags: [String: String] = [
+        "--middlewares": "middlewares", "-m": "middlewares", "--snapshots": "snapshots", "-S": "snapshots",
+    ]
 
     /// json-server's spellings, for a user who comes from it.
     private static let aliases: [String: String] = [
         "-p": "port", "-H": "host", "-i": "id", "--fks": "foreignKeySuffix", "--ro": "read-only",
         "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch", "-d": "delay",
         "-q": "quiet", "--nc": "no-cors", "--noCors": "no-cors", "--ng": "no-gzip", "--noGzip": "no-gzip",
-        "-r": "routes",
+        "-r": "routes", "-c": "config",
     ]
 
     /// Parses `arguments` (without the program name) and `environment`.
@@ -136,7 +145,10 @@ enum CommandLineOptions {
         var given: [String: String] = [:]
         while let argument = arguments.popFirst() {
             if argument == "--help" || argument == "-h" { return .help }
-            if argument == "--version" { return .version }
+            if argument == "--version" || argument == "-v" { return .version }
+            if let reason = JSONServerConfig.unsupported[Self.unsupportedFlags[argument] ?? ""] {
+                throw CommandLineError("\(argument): \(reason)")
+            }
             var argument = argument
             if let alias = aliases[argument] { argument = "--" + alias }
             guard argument.hasPrefix("--") else {
@@ -165,13 +177,35 @@ enum CommandLineOptions {
             }
             given[name] = value
         }
+        // json-server's options file: what the command line did not give.
+        var fromFile = Set<String>()
+        let configPath =
+            given["config"] ?? environment["LIVESTATE_CONFIG"]
+            ?? (!healthcheck && (file ?? environment["LIVESTATE_FILE"]) != nil
+                && FileManager.default.fileExists(atPath: "json-server.json") ? "json-server.json" : nil)
+        if !healthcheck, let configPath {
+            let allowed = allowed
+            let options = try JSONServerConfig.options(
+                at: configPath,
+                name: { key in
+                    if allowed.contains(key), key != "config" { return key }
+                    return aliases["--" + key] ?? aliases["-" + key]
+                }, switches: switches)
+            for (name, option) in options where given[name] == nil {
+                given[name] = option
+                fromFile.insert(name)
+            }
+        }
         func value(_ name: String) -> (String, source: String)? {
-            if let flag = given[name] { return (flag, "--\(name)") }
+            if let flag = given[name] {
+                return (flag, fromFile.contains(name) ? "\(configPath ?? "")'s \(name)" : "--\(name)")
+            }
             if let variable = flags[name], let env = environment[variable] { return (env, variable) }
             return nil
         }
 
         var configuration = Configuration()
+        configuration.optionsFile = healthcheck ? nil : configPath
         if let (host, source) = value("host") {
             guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
                 throw CommandLineError("\(source): '\(host)' is not a host name or address")

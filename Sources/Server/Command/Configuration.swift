@@ -33,6 +33,8 @@ struct Configuration: Sendable, Equatable {
     var delay: Double = 0
     /// json-server's routes file (`--routes`): rules that rewrite a request's URL before it is routed.
     var routesFile: String?
+    /// json-server's options file the options were read from too (`--config`, or `json-server.json`).
+    var optionsFile: String?
     /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.
     var quiet = false
     /// Responses are gzipped for clients that accept it (off with `--no-gzip`).

@@ -99,6 +99,9 @@ final class LiveStateServer: Sendable {
             "serving on \(url) with \(app.loops.count) loop(s), data \(PostgresURI.redacted(app.configuration.dataPath)), "
                 + "public \(app.staticFiles?.root ?? "(none)")")
         // NB: said once the server runs, so that a start that fails prints its one line and no more.
+        if let options = app.configuration.optionsFile {
+            Log.info("options read from \(options) (json-server's options file; a flag wins over it)")
+        }
         if let folder = app.configuration.publicPath, app.staticFiles == nil,
             app.configuration.dataFile == nil || app.configuration.publicGiven
         {

@@ -176,6 +176,56 @@ import Testing
         #expect(fromEnvironment.routesFile == #filePath)
     }
 
+    /// json-server's options file: its options by long or short name, a flag winning over it and it over the
+    /// environment; what it cannot take is named in one line.
+    @Test func jsonServersOptionsFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("js-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func write(_ text: String) { FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) }
+        write(#"{"port": 3004, "ro": true, "d": 20, "noGzip": true, "quiet": false, "snapshots": "x", "id": null}"#)
+        let environment = ["LIVESTATE_DELAY": "500", "LIVESTATE_PORT": "9"]
+        guard
+            case .serve(let configuration) = try CommandLineOptions.parse(
+                ["-c", path, "db.json"], environment: environment)
+        else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(configuration.port == 3004 && configuration.readOnly && configuration.delay == 0.02)
+        #expect(!configuration.gzip && !configuration.quiet && configuration.idField == "id")
+        #expect(configuration.optionsFile == path)
+        guard case .serve(let flagged) = try CommandLineOptions.parse(["--config", path, "-p", "7"], environment: [:])
+        else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(flagged.port == 7 && flagged.readOnly)
+        for (text, words) in [
+            (#"{"portt": 1}"#, "'portt' is not an option"), (#"{"port": true}"#, "'port' takes a value"),
+            (#"{"middlewares": ["a.js"]}"#, "no JavaScript"), (#"{"port": "x"}"#, "'s port: 'x' is not a port"),
+            ("[1]", "not a JSON object"), (#"{"routes": ["a"]}"#, "'routes' must be"),
+        ] {
+            write(text)
+            #expect(throws: CommandLineError.self, "\(text)") {
+                try CommandLineOptions.parse(["-c", path], environment: [:])
+            }
+            do {
+                _ = try CommandLineOptions.parse(["-c", path], environment: [:])
+            } catch {
+                #expect(error.description.contains(words), "\(error.description)")
+            }
+        }
+        #expect(throws: CommandLineError.self) {
+            try CommandLineOptions.parse(["-c", path + ".missing"], environment: [:])
+        }
+        for flag in ["-m", "--middlewares", "-S", "--snapshots"] {
+            #expect(throws: CommandLineError.self) {
+                try CommandLineOptions.parse([flag, "x", "db.json"], environment: [:])
+            }
+        }
+        #expect(try CommandLineOptions.parse(["-v"], environment: [:]) == .version)
+    }
+
     @Test func jsonServersDelayQuietAndNoCORS() throws {
         let arguments = ["db.json", "-d", "250", "-q", "--nc"]
         guard case .serve(let configuration) = try CommandLineOptions.parse(arguments, environment: [:]) else {

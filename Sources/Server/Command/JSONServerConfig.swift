@@ -1,0 +1,56 @@
+import Foundation
+import StrictJSON
+
+/// json-server's options file (`--config FILE`, `-c`; without it, `json-server.json` in the working folder
+/// when a data file is served and that file exists, as json-server reads it): one JSON object of the
+/// options its command line takes, by their long or short names (`"port": 3004`, `"readOnly": true`,
+/// `"static": "./public"`, `"r": "routes.json"`). They count as if given on the command line, after it: a
+/// flag wins over the file, and the file over the environment.
+///
+/// `"snapshots"` is left out (LiveState takes no snapshots: the journal keeps every change); `"middlewares"`
+/// stops the start, as its flag does: LiveState runs no JavaScript.
+enum JSONServerConfig {
+    /// The most bytes such a file may hold: it is a few hand-written options.
+    static let maxBytes = 64 << 10
+
+    /// json-server's flags LiveState does not provide, and what to do instead.
+    static let unsupported: [String: String] = [
+        "middlewares": "LiveState runs no JavaScript middlewares; leave --middlewares out (see docs/own-data.md)",
+        "snapshots":
+            "LiveState takes no snapshots: the journal beside the file keeps every change; leave --snapshots out",
+    ]
+
+    /// The options of the file at `path` by their canonical names (`name(for:)` turns a key into one, nil
+    /// for a key that names no option), each value as its flag would give it.
+    static func options(at path: String, name: (String) -> String?, switches: Set<String>) throws(CommandLineError)
+        -> [String: String]
+    {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandLineError("\(path): cannot be read")
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
+        guard data.count <= maxBytes else { throw CommandLineError("\(path): over 64 KiB, not an options file") }
+        guard case .object(let object)? = try? JSONValue(parsing: Array(data)) else {
+            throw CommandLineError("\(path): not a JSON object of options, such as {\"port\": 3000}")
+        }
+        var options: [String: String] = [:]
+        for (key, value) in object.members {
+            if key == "snapshots" || key == "config" { continue }
+            if key == "middlewares" { throw CommandLineError("\(path): \(unsupported["middlewares"] ?? "")") }
+            guard let option = name(key) else { throw CommandLineError("\(path): '\(key)' is not an option") }
+            switch value {
+            case .null: continue
+            case .bool(let on):
+                guard switches.contains(option) else {
+                    throw CommandLineError("\(path): '\(key)' takes a value, not \(on)")
+                }
+                if on { options[option] = "1" }
+            case .string(let text): options[option] = text
+            case .integer(let number): options[option] = String(number)
+            default: throw CommandLineError("\(path): '\(key)' must be a string, a number or true/false")
+            }
+        }
+        return options
+    }
+}
