@@ -9,7 +9,8 @@
 #           then (VmRSS, and VmHWM, the peak) against the file's size
 #   fanout  one item renamed EVENTS times while 1,000 clients hold /events?topics=posts&diff=1 open (a
 #           10,000-post file): delivery latency p50/p99, beside the same run's seed todos (the topic
-#           `todos`, without and with diff=1) on LiveState without a file. json-server has no /events.
+#           `todos`, without and with diff=1) on LiveState without a file, in memory, and (LIVESTATE_DATA=
+#           journal) with diff=1 on a durable SQLite file, as the posts are. json-server has no /events.
 #
 #   JSON_SERVER_CMD="node /path/to/json-server/lib/cli/bin.js" Benchmarks/documents/run.sh
 #   PARTS="get post" ROUNDS=1 DURATION=5s Benchmarks/documents/run.sh
@@ -75,7 +76,7 @@ start() {
     if [ "$side" = livestate ]; then
         local args=(--port "$port")
         [ -n "$file" ] && args+=("${data_flags[@]}" "$file")
-        [ -z "$file" ] && args+=(--data :memory:)
+        [ -z "$file" ] && args+=(--data "${seed_data:-:memory:}")
         env ${live_env:-} "$LIVESTATE_BIN" "${args[@]}" ${live_args:-} >"$work/$side.out" 2>"$work/$side.err" </dev/null &
     else
         # NB: word splitting on purpose: the command may carry its own arguments.
@@ -273,9 +274,10 @@ part_fanout() {
     fi
     cc -O2 -o "$work/client" Benchmarks/fanout/client.c $(pkg-config --cflags --libs libevent)
     local rows=() name line
-    # measure NAME COLLECTION QUERY [FILE]: one client run against a fresh LiveState.
+    # measure NAME COLLECTION QUERY [FILE [SEED_DATA]]: one client run against a fresh LiveState (the seeds on
+    # SEED_DATA, :memory: by default).
     measure() {
-        live_env="LOG_LEVEL=warning" live_args="--heartbeat 60" start livestate "${4:-}"
+        seed_data=${5:-} live_env="LOG_LEVEL=warning" live_args="--heartbeat 60" start livestate "${4:-}"
         ready livestate "/$2" >/dev/null
         line=$(FANOUT_COLLECTION=$2 FANOUT_QUERY=$3 FANOUT_LIMIT=60 "$work/client" 127.0.0.1 "$port" \
             "$fanout_clients" "$fanout_events" "$fanout_rate" "$server_pid" 2>"$work/client.err" || true)
@@ -283,15 +285,20 @@ part_fanout() {
         rows+=("$1 $line")
         stop
     }
-    for _ in $(seq 1 "$rounds"); do
+    local round
+    for round in $(seq 1 "$rounds"); do
         measure seed-todos todos ""
         measure seed-todos-diff todos "&diff=1"
+        # The todos on a durable SQLite file as well, the storage the file's posts have: each write waits for
+        # the journal's flush before its event, as a post's does.
+        [ "$data_mode" = journal ] && measure todos-diff-durable todos "&diff=1" "" "$work/todos-$round.sqlite"
         measure file-posts-diff posts "&diff=1" "$(fresh posts10k.json)"
     done
     field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
     printf '\n(d) a write to %s clients of /events (%s changes at %s/s; livestate only: json-server has no /events)\n' \
         "$fanout_clients" "$fanout_events" "$fanout_rate"
     printf '%-18s %9s %9s %7s %11s\n' run p50_ms p99_ms lost write_avg_ms
+    # NB: seed-todos* hold their todos in memory (--data :memory:); todos-diff-durable on a durable file.
     for line in "${rows[@]}"; do
         name=${line%% *}
         if [[ "$line" == *failed ]]; then printf '%-18s failed\n' "$name"; continue; fi
