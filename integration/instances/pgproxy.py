@@ -32,6 +32,7 @@ class PostgresProxy:
         self.cuts = 0
         self.stalling = False
         self.stalled = 0
+        self.refusing = False
         self.pairs = []
         self.closed = False
         threading.Thread(target=self._accept, daemon=True).start()
@@ -68,6 +69,11 @@ class PostgresProxy:
         for pair in pairs:
             pair.release(forward=False)
 
+    def refuse(self, on=True):
+        """While on, every new connection is closed at once (a database that cannot be reached)."""
+        with self.lock:
+            self.refusing = on
+
     def close(self):
         self.closed = True
         self.listener.close()
@@ -82,6 +88,11 @@ class PostgresProxy:
                 client, _ = self.listener.accept()
             except OSError:
                 return
+            with self.lock:
+                refusing = self.refusing
+            if refusing:
+                client.close()
+                continue
             try:
                 server = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=5)
             except OSError:

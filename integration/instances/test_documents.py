@@ -366,3 +366,32 @@ def test_a_keyed_write_sent_again_to_another_instance_is_answered_from_its_entry
                    message="the write once on each instance")
     status, _, body = servers[2].call("PATCH", "/posts/1", {"title": "x"}, headers=headers)
     assert status == 422 and body["error"] == "idempotency_key_reused", body
+
+
+def test_a_504_names_the_key_that_settles_the_write_once(start, db_file, cluster, binary):
+    (b,) = start(db_file)
+    proxy, a = through_proxy(cluster, binary, db_file, b"COMMIT")
+    try:
+        # The commit reaches the database, its answer is lost, and the database cannot be reached again
+        # within the 5 s a write is answered in: the outcome is unknown.
+        proxy.cut_after_commit()
+        proxy.refuse()
+        status, headers, body = a.call("POST", "/posts", {"title": "outcome unknown"})
+        assert status == 504 and body["error"] == "storage_outcome_unknown", (status, body)
+        key = headers["Idempotency-Key"]
+        assert key.startswith("livestate-"), headers
+        proxy.refuse(False)
+        # Sent again with that key, to either instance: answered from the write that did commit, applied once.
+        for server in (a, b):
+            wait_until(lambda: server.call("POST", "/posts", {"title": "outcome unknown"},
+                                           headers={"Idempotency-Key": key})[0] == 201, 15, interval=0.3,
+                       message=f"the key settles the write on :{server.port}")
+            status, _, settled = server.call("POST", "/posts", {"title": "outcome unknown"},
+                                             headers={"Idempotency-Key": key})
+            assert status == 201 and settled["title"] == "outcome unknown", (status, settled)
+        for server in (a, b):
+            wait_until(lambda: [p["title"] for p in get(server, "/posts")].count("outcome unknown") == 1, 10,
+                       message="the write once on each instance")
+    finally:
+        a.kill9()
+        proxy.close()
