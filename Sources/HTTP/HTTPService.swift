@@ -40,7 +40,14 @@ package struct HTTPService: Sendable {
 
     /// The reply to `request`.
     package func respond(to request: Request) -> Reply {
-        var request = rewrites?.apply(to: request) ?? request
+        var request = request
+        if let rewrites {
+            do throws(HTTPError) {
+                request = try rewrites.apply(to: request)
+            } catch {
+                return .error(error)
+            }
+        }
         if !gzip { request.headers["Accept-Encoding"] = nil }
         let reply = answer(request)
         return delay > 0 && !undelayedPaths.contains(request.path) ? delayed(reply) : reply

@@ -41,22 +41,30 @@ package struct URLRewrites: Sendable {
         self.rules = try rules.map { rule throws(URLRewriteError) in try Self.compile(rule.pattern, rule.target) }
     }
 
-    /// `target` (`/path?query`) after every rule, in order; `target` itself when none matched.
-    package func rewrite(_ target: String) -> String {
+    /// The longest URL the rules may make (a request's head is at most 64 KiB): a target that repeats a
+    /// group, chained, would otherwise grow a client's URL without bound.
+    package static let maxLength = 64 << 10
+
+    /// `target` (`/path?query`) after every rule, in order; `target` itself when none matched; nil when a
+    /// rule made it longer than `maxLength`.
+    package func rewrite(_ target: String) -> String? {
         var url = target
         for rule in rules {
             let matcher = PatternMatcher(rule.pattern)
             // NB: a match that reaches the pattern's work limit is taken as no match.
             guard let groups = try? matcher.captures(in: url) else { continue }
             url = Self.substitute(rule.target, groups: groups, names: rule.names)
+            guard url.utf8.count <= Self.maxLength else { return nil }
         }
         return url
     }
 
     /// `request` addressed to its rewritten URL (method, headers and body kept); itself when no rule matched.
-    package func apply(to request: Request) -> Request {
+    package func apply(to request: Request) throws(HTTPError) -> Request {
         let target = request.rawQuery.isEmpty ? request.rawPath : request.rawPath + "?" + request.rawQuery
-        let rewritten = rewrite(target)
+        guard let rewritten = rewrite(target) else {
+            throw HTTPError(414, "uri_too_long", "the routes file's rules make this URL longer than 64 KiB")
+        }
         guard rewritten != target else { return request }
         return Request(request.method, rewritten, headers: request.headers, body: request.body)
     }

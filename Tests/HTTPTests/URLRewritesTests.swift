@@ -48,11 +48,25 @@ import Testing
     @Test func aRequestKeepsItsMethodHeadersAndBodyAndTakesTheNewQuery() throws {
         let rules = try URLRewrites([("/api/*", "/$1")])
         let request = Request(.post, "/api/posts?_page=2", headers: ["X-A": "1"], body: Array("{}".utf8))
-        let rewritten = rules.apply(to: request)
+        let rewritten = try rules.apply(to: request)
         #expect(rewritten.method == .post && rewritten.path == "/posts" && rewritten.rawQuery == "_page=2")
         #expect(rewritten.query["_page"] == "2" && rewritten.headers["X-A"] == "1" && rewritten.body == request.body)
         let untouched = Request(.get, "/todos%20x?a=b")
-        #expect(rules.apply(to: untouched).rawPath == "/todos%20x")
+        #expect(try rules.apply(to: untouched).rawPath == "/todos%20x")
+    }
+
+    /// Rules that repeat a group, chained, would double a client's URL at each: past 64 KiB the request is
+    /// refused (414) instead of the server building it.
+    @Test func aURLTheRulesWouldGrowPast64KiBIsRefused() throws {
+        let doubling = try URLRewrites(Array(repeating: ("/*", "/$1$1"), count: 20))
+        #expect(doubling.rewrite("/ab") == nil)
+        #expect(doubling.rewrite("/") == "/")
+        do {
+            _ = try doubling.apply(to: Request(.get, "/ab"))
+            Issue.record("a URL past the bound was rewritten")
+        } catch {
+            #expect(error.status == 414)
+        }
     }
 
     @Test func aPatternPCRE2CannotCompileIsRefusedByName() {
