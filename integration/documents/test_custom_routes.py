@@ -91,3 +91,9 @@ def test_json_server_json_in_the_working_folder_gives_the_options_a_flag_does_no
         server.terminate()
         _, log = server.communicate(timeout=10)
     assert "GET /api/posts" not in log, "quiet: no request lines"
+
+
+def test_a_resource_named_like_the_rules_list_is_refused_at_start(data_file):
+    run = subprocess.run([binary_path(), "--port", "0", "--data", ":memory:", str(data_file({"__rules": []}))],
+                         capture_output=True, text=True, timeout=20)
+    assert run.returncode == 1 and "own routes" in run.stderr and len(run.stderr.strip().splitlines()) == 1

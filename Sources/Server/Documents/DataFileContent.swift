@@ -35,7 +35,7 @@ struct DataFileContent: Sendable {
 
     /// Names that are the server's own routes, which a resource may not take.
     static let reservedNames: Set<String> = [
-        "db", "events", "healthz", "openapi.json", "index.html", "_livestate", "favicon.ico",
+        "db", "events", "healthz", "openapi.json", "index.html", "_livestate", "favicon.ico", "__rules",
     ]
 
     /// How deep the file's JSON may nest, its top object counted.
