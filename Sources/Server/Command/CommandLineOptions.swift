@@ -132,6 +132,22 @@ enum CommandLineOptions {
         "-r": "routes", "-c": "config",
     ]
 
+    /// The data file argument; json-server's other sources are refused with what to do instead.
+    private static func dataFile(_ argument: String) throws(CommandLineError) -> String {
+        let lowered = argument.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            throw CommandLineError(
+                "'\(argument)' is a URL: LiveState serves a file it keeps and writes back; save it first"
+                    + " (curl -o db.json URL) and give the file")
+        }
+        if lowered.hasSuffix(".js") || lowered.hasSuffix(".mjs") || lowered.hasSuffix(".cjs") {
+            throw CommandLineError(
+                "'\(argument)' is JavaScript: LiveState runs none; write the data it makes to a JSON file"
+                    + " (node -e 'console.log(JSON.stringify(require(\"./\(argument)\")()))' > db.json)")
+        }
+        return argument
+    }
+
     /// Parses `arguments` (without the program name) and `environment`.
     static func parse(_ arguments: [String], environment: [String: String]) throws(CommandLineError)
         -> CommandLineAction
@@ -155,7 +171,7 @@ enum CommandLineOptions {
                 guard !healthcheck, !argument.hasPrefix("-"), file == nil else {
                     throw CommandLineError("unexpected argument '\(argument)'")
                 }
-                file = argument
+                file = try Self.dataFile(argument)
                 continue
             }
             var name = String(argument.dropFirst(2))

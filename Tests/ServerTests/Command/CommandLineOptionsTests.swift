@@ -111,6 +111,7 @@ import Testing
         (["--body-files", #filePath], "--body-files"),
         (["--delay", "60001"], "--delay"), (["-d", "-5"], "--delay"), (["--quiet=loud"], "--quiet"),
         (["--no-cors", "--cors", "*"], "--no-cors"), (["-r", "/nonexistent/routes.json"], "--routes"),
+        (["https://example.com/db.json"], "is a URL"), (["generate.js"], "is JavaScript"),
     ])
     func badValuesNameTheFlag(arguments: [String], flag: String) {
         do {
