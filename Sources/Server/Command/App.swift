@@ -127,6 +127,8 @@ final class App: Sendable {
         }
         live = LiveCollections(engine: engine)
         var feeds: [String: DocumentLiveFeed] = [:]
+        // The last run's events, when it stopped cleanly and nothing changed since, before this run's first.
+        if let dataFile { events.restore(dataFile.restoredEvents) }
         for (resource, topic) in zip(dataFile?.store.resources ?? [], dataFile?.topics ?? []) {
             let feed = resource.kind == .collection ? DocumentLiveFeed(resource, engine: engine) : nil
             feeds[resource.name] = feed
@@ -136,7 +138,7 @@ final class App: Sendable {
         onShutdown { engine.shutdown() }
         if let dataFile {
             try dataFile.startWatching(on: loops[0])
-            onShutdown { dataFile.stop() }
+            onShutdown { [events] in dataFile.stop(saving: events.recorded) }
         }
         if dataFile == nil {
             events.seed(

@@ -30,6 +30,9 @@ final class DataFileService: Sendable {
     let writesBack: Bool
     /// The event ids: each entry's event takes its journal id's block; others the ids after this run's.
     let ids: EventIDSource
+    /// The recent events of the last run, when it stopped cleanly and nothing changed since (the file's mark,
+    /// its bytes, no entry after them): the hub puts them back, so `Last-Event-ID` resumes across the restart.
+    let restoredEvents: [EventRecord]
 
     private struct Sync {
         /// The newest committed entry.
@@ -123,12 +126,28 @@ final class DataFileService: Sendable {
                         : "\(path) was edited while stopped; \(unshown.count) change(s) it did not show were kept")
             }
         }
+        // A clean stop's events lead exactly here only if the file is as that stop left it and nothing was
+        // committed after it; they are taken out either way.
+        var saved = try journal.takeEvents()
+        if let found = saved,
+            mark == nil || dirty || found.seq != mark?.seq || found.hash != mark?.hash
+                || content.hash != mark?.hash
+        {
+            saved = nil
+        }
         // NB: a file that does not show the state yet keeps its old mark until it is written, so the entries
         // it lacks are put back again if the server dies first.
         if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash) }
         let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
         (topics, store) = Self.store(
             resources, journal: journal, appliedSeq: journal.startSeq, configuration: configuration)
+        let byName = Dictionary(uniqueKeysWithValues: topics.map { ($0.rawValue, $0) })
+        restoredEvents = (saved?.events ?? []).compactMap { event in
+            guard event.id > 0, let topic = byName[event.topic] else { return nil }
+            return EventRecord(
+                id: UInt64(event.id), topic: topic, frame: Array(event.frame.utf8),
+                diffFrame: event.diffFrame.map { Array($0.utf8) })
+        }
         sync = Mutex(
             Sync(
                 committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,
@@ -187,6 +206,8 @@ final class DataFileService: Sendable {
         }
         journal = nil
         self.database = database
+        // NB: several servers: each keeps its own recent events, and a restarted one serves current values.
+        restoredEvents = []
         ids = EventIDSource(journalFloor: UInt64(start.seq) * EventIDSource.journalBlock)
         (topics, store) = Self.store(resources, journal: database, appliedSeq: start.seq, configuration: configuration)
         sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
@@ -235,13 +256,29 @@ final class DataFileService: Sendable {
         self.watch.withLock { $0 = watch }
     }
 
-    /// Stops the watch and writes back what the file does not show yet (shutdown).
-    func stop() {
+    /// Stops the watch, writes back what the file does not show yet and saves `events` (the recent events,
+    /// oldest first) with the state they lead to, for the next start (shutdown).
+    func stop(saving events: [EventRecord] = []) {
         watch.withLock { watch in
             watch?.cancel()
             watch = nil
         }
         writer.sync { writeBack() }
+        if let journal, writesBack {
+            do {
+                if let mark = try journal.fileMark(), sync.withLock({ $0.fileSeq >= $0.committedSeq }) {
+                    let saved = events.map { record in
+                        SQLiteDocumentJournal.SavedEvent(
+                            id: Int64(record.id), topic: record.topic.rawValue,
+                            frame: String(decoding: record.frame.bytes, as: UTF8.self),
+                            diffFrame: record.diffFrame.map { String(decoding: $0.bytes, as: UTF8.self) })
+                    }
+                    try journal.saveEvents(saved, seq: mark.seq, hash: mark.hash)
+                }
+            } catch {
+                Log.warning("\(path): the recent events were not saved (\(error)); a restart serves current values")
+            }
+        }
         journal?.checkpoint()
         database?.stop()
     }

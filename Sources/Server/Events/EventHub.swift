@@ -187,6 +187,15 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Puts the events a clean stop saved (a data file's, oldest first) back into the recent-events log, as
+    /// they were, before the first emission of this run: a `Last-Event-ID` from before the restart resumes
+    /// from them. The current values stay the view models' own.
+    func restore(_ records: [EventRecord]) {
+        state.withLock { state in
+            for record in records where record.id > state.log.lastID ?? 0 { state.log.append(record) }
+        }
+    }
+
     /// Every event the log holds, oldest first (a scratch hub's, replaying a journal: `JournalReplay`).
     var recorded: [EventRecord] { state.withLock { $0.log.held } }
 

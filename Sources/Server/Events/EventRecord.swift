@@ -26,6 +26,14 @@ struct EventRecord: Sendable {
         self.diffFrame = diffJSON.map { SharedBytes(SSE.event(id: id, name: topic.rawValue, json: $0)) }
     }
 
+    /// A record of frames already encoded (events a clean stop saved).
+    init(id: UInt64, topic: EventTopic, frame: [UInt8], diffFrame: [UInt8]?) {
+        self.id = id
+        self.topic = topic
+        self.frame = SharedBytes(frame)
+        self.diffFrame = diffFrame.map { SharedBytes($0) }
+    }
+
     /// The frame a client in diff mode or not gets.
     func frame(diff: Bool) -> SharedBytes {
         diff ? (diffFrame ?? frame) : frame

@@ -22,7 +22,7 @@ import Synchronization
 /// let seqs = try journal.commit([JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: "{}")])])
 /// ```
 package final class SQLiteDocumentJournal: Sendable {
-    private let connection: Mutex<SQLiteConnection>
+    let connection: Mutex<SQLiteConnection>
     private let file: SQLiteFileGuard
     private let retention: Int64
     /// The journal id this run took at start: every entry it writes is above it.

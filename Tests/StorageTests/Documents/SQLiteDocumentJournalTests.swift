@@ -113,4 +113,25 @@ import Testing
         #expect(try journal.keyed(["k"])["k"]?.entry.seq == seqs[0])
         #expect(try journal.keyed(["k"])["k"]?.entry.change.id == nil)
     }
+
+    /// A clean stop's events come back once, with the state they lead to, across a reopen.
+    @Test func savedEventsAreTakenOnceAfterAReopen() throws {
+        let file = path()
+        defer { remove(file) }
+        let events = [
+            SQLiteDocumentJournal.SavedEvent(
+                id: 65536, topic: "posts", frame: "id: 65536\ndata: []\n\n", diffFrame: nil),
+            SQLiteDocumentJournal.SavedEvent(id: 131072, topic: "profile", frame: "data: {}\n\n", diffFrame: "d ✓"),
+        ]
+        do {
+            let journal = try SQLiteDocumentJournal(path: file)
+            #expect(try journal.takeEvents() == nil)
+            try journal.saveEvents(Array(events.reversed()), seq: 7, hash: "h")
+            try journal.saveEvents(events, seq: 8, hash: "h2")
+        }
+        let reopened = try SQLiteDocumentJournal(path: file)
+        let taken = try #require(try reopened.takeEvents())
+        #expect(taken.seq == 8 && taken.hash == "h2" && taken.events == events)
+        #expect(try reopened.takeEvents() == nil)
+    }
 }

@@ -1,0 +1,84 @@
+import Synchronization
+
+/// A clean stop's recent events, kept in the journal beside the state they led to, so that after a restart a
+/// `Last-Event-ID` from before it resumes from them instead of getting current values. They are put back only
+/// when the next start finds the state exactly as the stop left it (the file's mark, its bytes and no entry
+/// after it); either way a start takes them out, so they are never put back twice or after other changes.
+///
+/// - `livestate_doc_events`: the events (id, topic, the SSE frame and the `?diff=1` frame).
+/// - `livestate_doc_events_at`: the entry and the file's hash they lead to.
+extension SQLiteDocumentJournal {
+    /// One event as the stop saved it.
+    package struct SavedEvent: Sendable, Equatable {
+        /// The event id.
+        package var id: Int64
+        /// The topic (the resource).
+        package var topic: String
+        /// The SSE frame, as sent to a client.
+        package var frame: String
+        /// The frame a `?diff=1` client gets instead; nil: the same.
+        package var diffFrame: String?
+
+        /// The event `id` of `topic`, with its frames.
+        package init(id: Int64, topic: String, frame: String, diffFrame: String?) {
+            self.id = id
+            self.topic = topic
+            self.frame = frame
+            self.diffFrame = diffFrame
+        }
+    }
+
+    /// Replaces the saved events with `events` (oldest first), which lead to the entry `seq` and the file's
+    /// bytes hashing to `hash`; one transaction.
+    package func saveEvents(_ events: [SavedEvent], seq: Int64, hash: String) throws(JournalError) {
+        try connection.withLock { connection throws(JournalError) in
+            try Self.createEventTables(connection)
+            try connection.execute("BEGIN IMMEDIATE")
+            do throws(JournalError) {
+                try connection.execute("DELETE FROM livestate_doc_events; DELETE FROM livestate_doc_events_at;")
+                for event in events {
+                    try connection.query(
+                        "INSERT INTO livestate_doc_events(id, topic, frame, diff) VALUES (?, ?, ?, ?)",
+                        [
+                            .integer(event.id), .text(event.topic), .text(event.frame),
+                            event.diffFrame.map { .text($0) } ?? .null,
+                        ])
+                }
+                try connection.query(
+                    "INSERT INTO livestate_doc_events_at(only_row, seq, hash) VALUES (1, ?, ?)",
+                    [.integer(seq), .text(hash)])
+                try connection.execute("COMMIT")
+            } catch {
+                _ = try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Takes the saved events out (oldest first) with the entry and hash they lead to; nil when none are saved.
+    package func takeEvents() throws(JournalError) -> (seq: Int64, hash: String, events: [SavedEvent])? {
+        try connection.withLock {
+            connection throws(JournalError) -> (seq: Int64, hash: String, events: [SavedEvent])? in
+            try Self.createEventTables(connection)
+            let at = try connection.query("SELECT seq, hash FROM livestate_doc_events_at WHERE only_row = 1").first
+            let events = try connection.query("SELECT id, topic, frame, diff FROM livestate_doc_events ORDER BY id")
+                .compactMap { row -> SavedEvent? in
+                    guard let id = row[0].integer, let topic = row[1].text, let frame = row[2].text else { return nil }
+                    return SavedEvent(id: id, topic: topic, frame: frame, diffFrame: row[3].text)
+                }
+            try connection.execute("DELETE FROM livestate_doc_events; DELETE FROM livestate_doc_events_at;")
+            guard let at, let seq = at[0].integer, let hash = at[1].text else { return nil }
+            return (seq, hash, events)
+        }
+    }
+
+    private static func createEventTables(_ connection: SQLiteConnection) throws(JournalError) {
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS livestate_doc_events(
+                id INTEGER PRIMARY KEY, topic TEXT NOT NULL, frame TEXT NOT NULL, diff TEXT);
+            CREATE TABLE IF NOT EXISTS livestate_doc_events_at(
+                only_row INTEGER PRIMARY KEY CHECK (only_row = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
+            """)
+    }
+}

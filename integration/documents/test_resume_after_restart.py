@@ -1,0 +1,83 @@
+"""A `Last-Event-ID` from before a restart (docs/own-data.md, "Live"): after a clean stop, with nothing changed
+since, the events it missed are replayed from the ones the stop saved, ids and data as they were; after a
+`kill -9` or an edit while stopped, it gets current values, as an id older than the buffer does."""
+import json
+
+from livestate import SSEClient
+
+DB = {"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "profile": {"name": "x"}}
+
+
+def events(server, topics, last_event_id=None, count=None, quiet=0.5):
+    headers = {"Last-Event-ID": last_event_id} if last_event_id else {}
+    with SSEClient.of(server, f"/events?topics={topics}", headers=headers) as client:
+        assert client.read_head() == 200
+        seen = []
+        while count is None or len(seen) < count:
+            event = client.next(timeout=quiet if count is None else 5)
+            if event is None:
+                break
+            if event.comment is None:
+                seen.append((event.id, event.event, event.json()))
+        return seen
+
+
+def writes(server):
+    for title in ["one", "two", "three"]:
+        assert server.call("PATCH", "/posts/1", {"title": title})[0] == 200
+    assert server.call("PATCH", "/profile", {"age": 3})[0] == 200
+
+
+def test_after_a_clean_stop_a_resume_gets_exactly_the_events_it_missed(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    with SSEClient.of(server, "/events?topics=posts,profile") as live:
+        assert live.read_head() == 200
+        writes(server)
+        seen = []
+        while len(seen) < 6:
+            event = live.next(timeout=5)
+            assert event is not None, seen
+            if event.comment is None:
+                seen.append((event.id, event.event, event.json()))
+    seen = seen[2:]  # after the two current values, the four writes
+    assert [e[2][0]["title"] if e[1] == "posts" else e[2] for e in seen] == \
+        ["one", "two", "three", {"name": "x", "age": 3}]
+    assert server.stop() == 0
+    again = serve(path)
+    # From the first write on: the three events after it, as the first run sent them.
+    assert events(again, "posts,profile", last_event_id=seen[0][0], count=3) == seen[1:]
+    # From the last: nothing was missed, so nothing is sent (no current values).
+    assert events(again, "posts,profile", last_event_id=seen[-1][0]) == []
+    # The next write's event comes after them.
+    assert again.call("PATCH", "/posts/2", {"title": "later"})[0] == 200
+    later = events(again, "posts", last_event_id=seen[-1][0], count=1)
+    assert int(later[0][0]) > int(seen[-1][0]) and later[0][2][1]["title"] == "later"
+    # A second restart has nothing saved from before the first one twice: only this run's events.
+    assert again.stop() == 0
+    third = serve(path)
+    assert events(third, "posts", last_event_id=later[0][0]) == []
+
+
+def test_after_kill9_or_an_edit_while_stopped_a_resume_gets_current_values(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    writes(server)
+    seen = events(server, "posts", last_event_id="1", count=3)
+    server.kill9()
+    again = serve(path)
+    current = events(again, "posts", last_event_id=seen[0][0])
+    assert [e[2][0]["title"] for e in current] == ["three"], current
+    with SSEClient.of(again, "/events?topics=posts") as live:
+        assert live.read_head() == 200 and live.next(timeout=5).event == "posts"
+        assert again.call("PATCH", "/posts/1", {"title": "four"})[0] == 200
+        four = live.next(timeout=5)
+    assert again.stop() == 0
+    # Saved with the stop, but the file is edited before the next start: the saved events no longer lead to
+    # what the server serves, so a resume from the last of them gets current values, not nothing.
+    edited = json.loads(path.read_text())
+    edited["posts"][1]["title"] = "edited while stopped"
+    path.write_text(json.dumps(edited, indent=2))
+    third = serve(path)
+    current = events(third, "posts", last_event_id=four.id)
+    assert len(current) == 1 and current[0][2][1]["title"] == "edited while stopped", current
