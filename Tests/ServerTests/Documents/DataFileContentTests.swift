@@ -133,9 +133,10 @@ import Testing
             #expect(content.resources.map(\.kind) == [.collection, .collection, .singular])
             #expect(content.values.map(\.name) == ["$schema", "tags", "mixed"])
             #expect(content.values.map(\.isServed) == [false, true, true])
-            #expect(content.values.map { String(decoding: $0.bytes, as: UTF8.self) } == [
-                #""./schema.json""#, #"["a","b"]"#, #"[{"id":1},2]"#,
-            ])
+            #expect(
+                content.values.map { String(decoding: $0.bytes, as: UTF8.self) } == [
+                    #""./schema.json""#, #"["a","b"]"#, #"[{"id":1},2]"#,
+                ])
             #expect(content.values[1].elements.map { String(decoding: $0, as: UTF8.self) } == [#""a""#, #""b""#])
             #expect(content.order == ["$schema", "tags", "posts", "mixed", "empty", "profile"])
         }
