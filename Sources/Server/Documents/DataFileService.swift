@@ -19,6 +19,9 @@ import Synchronization
 /// `reload`), so neither side's change is lost; where both changed the same item since the file was last
 /// written, the client's acknowledged change stays and the person's version of that item is written to
 /// the log in full.
+///
+/// The file's lists of values and `$schema` (`values`) are not journaled: no client writes them, so the file
+/// is their truth at start and after each save, and each rewrite copies them as the file last held them.
 final class DataFileService: Sendable {
     /// The data file's path.
     let path: String
