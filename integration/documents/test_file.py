@@ -31,7 +31,7 @@ def start_fails(path, *flags):
         ('{"posts": [{"id": 1}, {"id": 1}]}', "two items with id 1"),
         ('{"posts": [{"id": 1}, {"id": "1"}]}', "two items with id 1"),
         ('{"title": "x"}', "'title'"),
-        ('{"posts": [1]}', "'posts'[0]"),
+        ('{"version": 3}', "'version' holds an integer"),
         ('{"posts": [{"id": 1.5}]}', "id"),
         ('{"db": []}', "own routes"),
     ],

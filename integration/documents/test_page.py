@@ -77,6 +77,24 @@ def test_the_page_lists_resources_and_keeps_the_table_live(data_file, serve, dri
     assert errors == []
 
 
+def test_the_page_lists_a_list_of_values_plainly_and_leaves_out_schema(data_file, serve, driver):
+    server = serve(data_file({
+        "$schema": "./node_modules/json-server/schema.json",
+        "tags": ["a", "b", 3],
+        "posts": [{"id": 1, "title": "first"}],
+        "one": [None],
+    }))
+    driver.get(server.base + "/")
+    wait = WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,))
+    wait.until(lambda d: counts(d) == {"tags": "3 values", "posts": "1", "one": "1 value"})
+    # The first collection is shown first, live; a list of values is shown as its JSON.
+    wait.until(lambda d: rows(d) == ["1"])
+    driver.find_element(By.CSS_SELECTOR, '[data-resource="tags"]').click()
+    wait.until(lambda d: json.loads(d.find_element(By.CSS_SELECTOR, "#view pre").text) == ["a", "b", 3])
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
+
+
 def test_public_serves_the_users_own_files_instead(data_file, serve, tmp_path):
     folder = tmp_path / "site"
     folder.mkdir()

@@ -109,19 +109,25 @@ def count_requests(report):
 
 def test_schemathesis_finds_nothing_on_a_data_file(binary, tmp_path):
     """The document a data file's server makes from the file (docs/own-data.md), and the server keeping to
-    it: schemathesis over posts, comments and a profile, no 5xx, every response as documented."""
+    it: schemathesis over posts, comments, a profile and a read-only list of values (`$schema` beside them, no
+    route), no 5xx, every response as documented."""
     from livestate import Server
 
     data = tmp_path / "db.json"
     data.write_text(json.dumps({
+        "$schema": "./node_modules/json-server/schema.json",
         "posts": [{"id": i, "title": f"post {i}", "views": i * 10, "author": {"name": "ann"}} for i in range(1, 6)],
         "comments": [{"id": 1, "body": "nice", "postId": 1}],
         "profile": {"name": "typicode"},
+        "tags": ["a", "b", 3, None],
     }, indent=2))
     with Server(str(data), binary=binary, data=str(tmp_path / "db.json.livestate"), public=None) as server:
         document = server.request("GET", "/openapi.json").json()
         assert {"/posts", "/posts/{id}", "/comments", "/comments/{id}", "/profile", "/db"} <= set(document["paths"])
         assert "title" in document["components"]["schemas"]["Item_posts"]["properties"]
+        # A list of values has its GET alone; `$schema` is no path.
+        assert set(document["paths"]["/tags"]) == {"get"}
+        assert not any("schema" in path for path in document["paths"])
         # `_embed` and `_expand` take the file's collection names (another is a 400 invalid_query).
         relations = {p["name"]: p["schema"]["enum"] for p in document["paths"]["/posts/{id}"]["get"]["parameters"]
                      if p["name"] in ("_embed", "_expand")}

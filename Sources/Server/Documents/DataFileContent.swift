@@ -6,10 +6,14 @@ import StrictJSON
 /// given at load to an item that had none), and a hash of the bytes (to tell the server's own write of the
 /// file from a person's edit).
 ///
+/// Besides the resources it keeps the members that hold no items (`values`): an array whose elements are not
+/// all objects (a value resource, served read-only) and json-server's `$schema` line (not served), and the
+/// order of every key, so that the file is written back with all of them where they were.
+///
 /// Refused, with one line naming what and where: bytes that are not strict JSON (line and column), a
 /// top-level value that is not an object, a key that cannot be a URL path segment or names one of the
-/// server's own routes, a value that is neither an array of objects nor an object, an id that is not an
-/// integer or a string, two items with the same id.
+/// server's own routes, a key holding a string, number, boolean or null (`$schema` aside), an id that is not
+/// an integer or a string, two items with the same id.
 ///
 /// ```swift
 /// let content = try DataFileContent(bytes: Array(text.utf8), idField: "id")
@@ -28,6 +32,10 @@ struct DataFileContent: Sendable {
 
     /// The resources in the file's order.
     var resources: [Resource]
+    /// The members that hold no items (value resources, `$schema`), in the file's order.
+    var values: [DataFileValue] = []
+    /// Every top-level key, in the file's order.
+    var order: [String] = []
     /// A hash of the file's bytes.
     var hash: String
     /// Some item had no id and was given one: the file does not show the state until it is written.
@@ -60,6 +68,8 @@ struct DataFileContent: Sendable {
         if let read = try Self.itemByItem(next, idField: idField) {
             hash = read.hash
             resources = read.resources
+            values = read.values
+            order = read.order
             assignedIDs = read.assignedIDs
             return
         }
@@ -76,16 +86,20 @@ struct DataFileContent: Sendable {
         guard case .object(let top) = value else {
             throw DataFileError("the file must hold a JSON object of resources, not \(value.kindDescription)")
         }
-        if top.count > EventTopic.maxDocumentTopics {
-            throw DataFileError(
-                "the file has \(top.count) resources; LiveState serves at most \(EventTopic.maxDocumentTopics)")
-        }
         resources = []
         for (name, member) in top.members {
+            order.append(name)
+            // NB: json-server skips `$schema` whatever it holds; it is kept for the file, never served.
+            if name == DataFileValue.schemaKey {
+                values.append(DataFileValue(name: name, value: member))
+                continue
+            }
             try Self.check(name)
             switch member {
             case .object(let object):
                 resources.append(Self.singular(name, object))
+            case .array(let elements) where !elements.allSatisfy(Self.isObject):
+                values.append(DataFileValue(name: name, value: member))
             case .array(let elements):
                 var collection = Collection(name: name, idField: idField)
                 for (index, element) in elements.enumerated() { try collection.add(element, at: index) }
@@ -94,10 +108,25 @@ struct DataFileContent: Sendable {
                 resources.append(
                     Resource(name: name, kind: .collection, documents: documents, indentation: indentation))
             default:
-                throw DataFileError(
-                    "'\(name)' holds \(member.kindDescription); a resource is an array of objects or an object")
+                throw DataFileError(Self.notServable(name, member))
             }
         }
+        if resources.count > EventTopic.maxDocumentTopics {
+            throw DataFileError(
+                "the file has \(resources.count) resources; LiveState serves at most \(EventTopic.maxDocumentTopics)")
+        }
+    }
+
+    /// Why the key `name` holding `value` (a string, number, boolean or null) cannot be served.
+    private static func notServable(_ name: String, _ value: JSONValue) -> String {
+        "'\(name.prefix(80))' holds \(value.kindDescription); each top-level key must hold an array (of objects: a"
+            + " collection; of other values: a read-only list) or an object"
+    }
+
+    /// Whether `value` is an object: an array of nothing else is a collection.
+    private static func isObject(_ value: JSONValue) -> Bool {
+        if case .object = value { return true }
+        return false
     }
 
     /// The resources of the file `next` gives a part at a time, read one item at a time, and the hash of its
@@ -111,7 +140,9 @@ struct DataFileContent: Sendable {
     /// (a cut object or string never parses; a cut number is refused anyway, as an item or a key). Any fault,
     /// of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
     private static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String)
-        throws(DataFileError) -> (resources: [Resource], assignedIDs: Bool, hash: String)?
+        throws(DataFileError) -> (
+            resources: [Resource], values: [DataFileValue], order: [String], assignedIDs: Bool, hash: String
+        )?
     {
         // The bytes read and not yet passed (those before `cursor` are dropped as the next part comes).
         var bytes: [UInt8] = []
@@ -171,23 +202,41 @@ struct DataFileContent: Sendable {
         }
         guard try take(UInt8(ascii: "{")) else { return nil }
         var resources: [Resource] = []
+        var values: [DataFileValue] = []
+        var order: [String] = []
         var names = Set<String>()
         var assignedIDs = false
         if try !take(UInt8(ascii: "}")) {
             repeat {
                 guard case .string(let name)? = try value(depth: 1), names.insert(name).inserted,
-                    (try? check(name)) != nil, try take(UInt8(ascii: ":"))
+                    name == DataFileValue.schemaKey || (try? check(name)) != nil, try take(UInt8(ascii: ":"))
                 else { return nil }
-                if try take(UInt8(ascii: "[")) {
+                order.append(name)
+                if name == DataFileValue.schemaKey {
+                    guard let member = try value(depth: 1) else { return nil }
+                    values.append(DataFileValue(name: name, value: member))
+                } else if try take(UInt8(ascii: "[")) {
                     var collection = Collection(name: name, idField: idField)
+                    // A value resource's elements: an array whose first element is not an object. NB: one whose
+                    // later element is not gives nil (`add` refuses it), and the whole-text read takes it.
+                    var listed: [JSONValue]?
                     if try !take(UInt8(ascii: "]")) {
                         var index = 0
                         repeat {
-                            guard let element = try value(depth: 2), (try? collection.add(element, at: index)) != nil
-                            else { return nil }
+                            guard let element = try value(depth: 2) else { return nil }
+                            if index == 0, !isObject(element) { listed = [] }
+                            if listed != nil {
+                                listed?.append(element)
+                            } else if (try? collection.add(element, at: index)) == nil {
+                                return nil
+                            }
                             index += 1
                         } while try take(UInt8(ascii: ","))
                         guard try take(UInt8(ascii: "]")) else { return nil }
+                    }
+                    if let listed {
+                        values.append(DataFileValue(name: name, value: .array(listed)))
+                        continue
                     }
                     let (documents, assigned, indentation) = collection.finish()
                     assignedIDs = assignedIDs || assigned
@@ -201,7 +250,7 @@ struct DataFileContent: Sendable {
             guard try take(UInt8(ascii: "}")) else { return nil }
         }
         guard try !skipSpace(), !hasNUL, resources.count <= EventTopic.maxDocumentTopics else { return nil }
-        return (resources, assignedIDs, Self.hexadecimal(hash))
+        return (resources, values, order, assignedIDs, Self.hexadecimal(hash))
     }
 
     /// The singular resource `name` holding `object`, with its indentation at depth 1.
@@ -357,8 +406,13 @@ struct DataFileContent: Sendable {
     }
 
     /// The whole state as json-server writes its file: `JSON.stringify(db, null, 2)`, each item's compact bytes
-    /// indented as they are copied (no item is parsed or walked as a tree).
-    static func fileBytes(_ resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]) -> [UInt8] {
+    /// indented as they are copied (no item is parsed or walked as a tree). `values` (value resources,
+    /// `$schema`) are written as they were read; every member takes its place in `order` (the file's keys as
+    /// last read), and one `order` does not name comes after the others.
+    static func fileBytes(
+        _ resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)],
+        values: [DataFileValue] = [], order: [String] = []
+    ) -> [UInt8] {
         var out: [UInt8] = []
         // NB: room for twice the items' compact JSON (the indented file is about 1.3× it): a buffer grown by
         // doubling held two copies of a 100 MB file at once while it was copied; a large buffer is mapped,
@@ -367,13 +421,23 @@ struct DataFileContent: Sendable {
             sum + (resource.items.singular?.bytes.count ?? 0)
                 + resource.items.documents.reduce(0) { $0 + $1.bytes.count }
         }
-        out.reserveCapacity(2 * compact + 4096)
+        out.reserveCapacity(2 * compact + values.reduce(0) { $0 + 2 * $1.bytes.count } + 4096)
+        let byName = Dictionary(resources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let valueByName = Dictionary(values.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let names = writingOrder(order, names: resources.map(\.name) + values.map(\.name))
         out.append(contentsOf: "{".utf8)
-        for (index, resource) in resources.enumerated() {
+        for (index, name) in names.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: "\n  ".utf8)
-            JSONValue.writeString(resource.name, into: &out)
+            JSONValue.writeString(name, into: &out)
             out.append(contentsOf: ": ".utf8)
+            guard let position = byName[name] else {
+                if let value = valueByName[name] {
+                    JSONValue.writeIndented(compact: value.bytes, into: &out, indent: 2, depth: 1)
+                }
+                continue
+            }
+            let resource = resources[position]
             switch resource.kind {
             case .singular:
                 JSONValue.writeIndented(
@@ -393,9 +457,20 @@ struct DataFileContent: Sendable {
                 out.append(contentsOf: "\n  ]".utf8)
             }
         }
-        out.append(contentsOf: resources.isEmpty ? "}".utf8 : "\n}".utf8)
+        out.append(contentsOf: names.isEmpty ? "}".utf8 : "\n}".utf8)
         out.append(UInt8(ascii: "\n"))
         return out
+    }
+
+    /// `names` (each once) in the order `order` gives them, the ones it lacks after, in their own order: the
+    /// order of the members in the file written back and in `GET /db`.
+    static func writingOrder(_ order: [String], names: [String]) -> [String] {
+        let wanted = Set(names)
+        var placed = Set<String>()
+        var result: [String] = []
+        result.reserveCapacity(names.count)
+        for name in order + names where wanted.contains(name) && placed.insert(name).inserted { result.append(name) }
+        return result
     }
 
     /// The file a missing data file is created with: a small example, as json-server's.

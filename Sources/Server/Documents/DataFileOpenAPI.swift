@@ -2,17 +2,20 @@ import Domain
 import StrictJSON
 
 /// The OpenAPI 3.1 document of a user's data file, made once at start from its resources: per collection
-/// its list and item routes with the query language, per singular resource its routes, `/db` and
-/// `/healthz`; each item schema names the top-level fields the file's items had, with the JSON types seen
+/// its list and item routes with the query language, per singular resource its routes, per value resource
+/// (a list of values, read-only) its `GET` alone, `/db` and `/healthz` (`$schema` is no route); each item schema names the top-level fields the file's items had, with the JSON types seen
 /// for each in its description. Any value is allowed for any field, and other fields too: items are
 /// schemaless, and a write may give a field another type.
 ///
 /// ```swift
-/// let bytes = DataFileOpenAPI.document(for: service.store, readOnly: false).compactBytes
+/// let bytes = DataFileOpenAPI.document(for: service.store, values: [], readOnly: false).compactBytes
 /// ```
 enum DataFileOpenAPI {
-    /// The document for `store`'s resources; without write operations when `readOnly`.
-    static func document(for store: DocumentStore, readOnly: Bool, tokenRequired: Bool) -> JSONValue {
+    /// The document for `store`'s resources and the value resources named `values`; without write operations
+    /// when `readOnly`.
+    static func document(for store: DocumentStore, values: [String], readOnly: Bool, tokenRequired: Bool)
+        -> JSONValue
+    {
         var paths = JSONObject()
         paths["/healthz"] = .object(
             JSONObject(["get": operation("The server is up", id: "health", responses: ["200": json(object([:]))])]))
@@ -92,6 +95,23 @@ enum DataFileOpenAPI {
                 paths["/" + name] = .object(list)
                 paths["/" + name + "/{id}"] = .object(one)
             }
+        }
+        // NB: a value's writes are routes too, but only to say why they are refused (405): not operations.
+        let windowParameters = listParameters.filter { parameter in
+            guard case .object(let fields) = parameter, case .string(let name)? = fields["name"] else { return false }
+            return ["_page", "_limit", "_start", "_end"].contains(name)
+        }
+        for name in values {
+            paths["/" + name] = .object(
+                JSONObject([
+                    "get": operation(
+                        "The list of values \(name) (its elements are not all objects): read-only, edited in the file;"
+                            + " whole, or a part with _start, _end, _limit or _page",
+                        id: "values_" + name, parameters: windowParameters,
+                        responses: [
+                            "200": json(.object(JSONObject(["type": .string("array")]))), "400": errorResponse,
+                        ])
+                ]))
         }
         return .object(
             JSONObject([

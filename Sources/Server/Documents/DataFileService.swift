@@ -19,6 +19,9 @@ import Synchronization
 /// `reload`), so neither side's change is lost; where both changed the same item since the file was last
 /// written, the client's acknowledged change stays and the person's version of that item is written to
 /// the log in full.
+///
+/// The file's lists of values and `$schema` (`values`) are not journaled: no client writes them, so the file
+/// is their truth at start and after each save, and each rewrite copies them as the file last held them.
 final class DataFileService: Sendable {
     /// The data file's path.
     let path: String
@@ -33,6 +36,8 @@ final class DataFileService: Sendable {
     /// The recent events of the last run, when it stopped cleanly and nothing changed since (the file's mark,
     /// its bytes, no entry after them): the hub puts them back, so `Last-Event-ID` resumes across the restart.
     let restoredEvents: [EventRecord]
+    /// The file's value resources and `$schema`, as the file last held them, and the order of its keys.
+    let values: DataFileValues
 
     private struct Sync {
         /// The newest committed entry.
@@ -74,33 +79,7 @@ final class DataFileService: Sendable {
             }
             Log.info("\(path) did not exist: created it with an example (posts, comments, profile)")
         }
-        // NB: read a part at a time: a large file is never held whole beside its items (docs/benchmarks.md).
-        let parts: AtomicFile.Parts
-        do {
-            parts = try AtomicFile.parts(path, maxBytes: Self.maxFileBytes)
-        } catch {
-            throw DataFileError("\(path) cannot be read: \(error)")
-        }
-        let content: DataFileContent
-        do {
-            content = try DataFileContent(
-                parts: { () throws(DataFileError) in
-                    do {
-                        return try parts.next(upTo: DataFileContent.partSize)
-                    } catch {
-                        throw DataFileError("cannot be read: \(error)")
-                    }
-                },
-                whole: { () throws(DataFileError) in
-                    do {
-                        return try AtomicFile.read(path, maxBytes: Self.maxFileBytes)
-                    } catch {
-                        throw DataFileError("cannot be read: \(error)")
-                    }
-                }, idField: configuration.idField)
-        } catch {
-            throw DataFileError("\(path): \(error.description)")
-        }
+        let content = try Self.load(path, idField: configuration.idField)
         let journal: SQLiteDocumentJournal
         do {
             journal = try SQLiteDocumentJournal(path: dataPath, retention: configuration.journalRetention)
@@ -109,6 +88,7 @@ final class DataFileService: Sendable {
         }
         self.journal = journal
         database = nil
+        values = DataFileValues(content.values, order: content.order, resources: [])
         let ids = EventIDSource(journalFloor: UInt64(journal.startSeq) * EventIDSource.journalBlock)
         self.ids = ids
         // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
@@ -174,11 +154,13 @@ final class DataFileService: Sendable {
         } catch {
             throw DataFileError("cannot start the PostgreSQL connection: \(error)")
         }
+        var seed: DataFileContent?
         let start = try database.start(source: path) {
             let exists = FileManager.default.fileExists(atPath: path)
             let bytes = exists ? try Self.read(path) : Array(DataFileContent.example.utf8)
             do throws(DataFileError) {
                 let content = try DataFileContent(bytes: bytes, idField: configuration.idField)
+                seed = content
                 return content.resources.map { resource in
                     DocumentRows(
                         name: resource.name, kind: resource.kind,
@@ -208,10 +190,35 @@ final class DataFileService: Sendable {
         self.database = database
         // NB: several servers: each keeps its own recent events, and a restarted one serves current values.
         restoredEvents = []
+        values = Self.ownValues(path, seed: seed, resources: Set(resources.map(\.name)), idField: configuration.idField)
         ids = EventIDSource(journalFloor: UInt64(start.seq) * EventIDSource.journalBlock)
         (topics, store) = Self.store(resources, journal: database, appliedSeq: start.seq, configuration: configuration)
         sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
         database.follow { [store] in store.catchUp() }
+    }
+
+    /// With `--data postgres://…`: the value resources (and `$schema`) of this server's own file, which the
+    /// database does not hold (it holds items): `seed`'s when this server seeded the database, else the file's
+    /// read now; none when there is no file or it cannot be read (logged). A name the database serves as a
+    /// resource stays the database's.
+    private static func ownValues(
+        _ path: String, seed: DataFileContent?, resources: Set<String>, idField: String
+    ) -> DataFileValues {
+        var content = seed
+        if content == nil, FileManager.default.fileExists(atPath: path) {
+            do throws(DataFileError) {
+                content = try load(path, idField: idField)
+            } catch {
+                Log.warning("\(error.description); its lists of values are not served")
+            }
+        }
+        let values = DataFileValues(content?.values ?? [], order: content?.order ?? [], resources: resources)
+        if !values.served.isEmpty {
+            Log.info(
+                "\(path): the lists of values (\(values.served.joined(separator: ", "))) are served as this file holds"
+                    + " them, read-only: they are not in the database, and other servers serve their own file's")
+        }
+        return values
     }
 
     /// The resources' topics and the store of their view models.
@@ -320,8 +327,9 @@ final class DataFileService: Sendable {
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
             let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
+            let kept = values.snapshot
             (bytes, hash) = encoder.run {
-                let bytes = DataFileContent.fileBytes(resources)
+                let bytes = DataFileContent.fileBytes(resources, values: kept.values, order: kept.order)
                 return (bytes, DataFileContent.hash(bytes))
             }
             let seen = sync.withLock { $0.seen }
@@ -389,6 +397,8 @@ final class DataFileService: Sendable {
             return
         }
         sync.withLock { $0.brokenSave = false }
+        // NB: before the resources' changes are committed: the write-back they lead to copies the values too.
+        for note in values.update(from: content, resources: Set(store.byName.keys)) { Log.warning("\(path): \(note)") }
         // NB: an editor may have read the file before the server's last rewrites and saved after them; the
         // changes of the last few seconds are kept whether or not the saved file shows them.
         let fileSeq = sync.withLock { sync in sync.shown.first.map { min($0.seq, sync.fileSeq) } ?? sync.fileSeq }
@@ -457,6 +467,37 @@ final class DataFileService: Sendable {
     /// The largest data file read: far above the 100 MB the server is measured with, below what would
     /// exhaust memory by surprise.
     static let maxFileBytes = 1 << 30
+
+    /// Reads and checks the file at `path`, a part at a time.
+    ///
+    /// NB: a part at a time: a large file is never held whole beside its items (docs/benchmarks.md).
+    private static func load(_ path: String, idField: String) throws(DataFileError) -> DataFileContent {
+        let parts: AtomicFile.Parts
+        do {
+            parts = try AtomicFile.parts(path, maxBytes: Self.maxFileBytes)
+        } catch {
+            throw DataFileError("\(path) cannot be read: \(error)")
+        }
+        do {
+            return try DataFileContent(
+                parts: { () throws(DataFileError) in
+                    do {
+                        return try parts.next(upTo: DataFileContent.partSize)
+                    } catch {
+                        throw DataFileError("cannot be read: \(error)")
+                    }
+                },
+                whole: { () throws(DataFileError) in
+                    do {
+                        return try AtomicFile.read(path, maxBytes: Self.maxFileBytes)
+                    } catch {
+                        throw DataFileError("cannot be read: \(error)")
+                    }
+                }, idField: idField)
+        } catch {
+            throw DataFileError("\(path): \(error.description)")
+        }
+    }
 
     private static func read(_ path: String) throws -> [UInt8] {
         do {

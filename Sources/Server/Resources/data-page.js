@@ -2,7 +2,8 @@
 // table (rows appear, change and disappear as the data does), a page of 50 rows at a time. Everything it
 // shows comes from live queries (docs/api.md, "Live queries"), so it receives nothing it does not show:
 // per collection `?_limit=0` (its count only), for the table `?_page=N&_limit=50`, and the singular
-// resources' topics of /events.
+// resources' topics of /events. A list of values (an array whose elements are not all objects) is read-only
+// and no topic: it is shown as /db gave it, with its length. `$schema` is no resource: not listed.
 "use strict";
 const PAGE = 50;
 const state = { resources: {}, chosen: null, page: 1, idField: "id", table: null, counts: {} };
@@ -53,7 +54,7 @@ function renderList() {
     const count = document.createElement("span");
     count.className = "count";
     count.dataset.count = name;
-    count.textContent = state.counts[name] ?? (kind === "collection" ? "…" : "object");
+    count.textContent = state.counts[name] ?? (kind === "collection" ? "…" : kind === "value" ? "list" : "object");
     button.append(label, count);
     button.addEventListener("click", () => choose(name, 1));
     item.append(button);
@@ -113,6 +114,7 @@ function choose(name, page) {
   renderList();
   title.textContent = "/" + name;
   if (state.table) { state.table.close(); state.table = null; }
+  if (state.resources[name] === "value") { renderObject(state.values[name]); return; }
   if (state.resources[name] !== "collection") { renderObject(state.singulars[name]); return; }
   let rows = [];
   let total = 0;
@@ -125,9 +127,23 @@ function choose(name, page) {
   });
 }
 
+// Whether an array of /db is a list of values: an element that is not an object (an empty array is a
+// collection, as the server takes it).
+function isValueList(array) {
+  return array.some((element) => element === null || typeof element !== "object" || Array.isArray(element));
+}
+
 fetch("/db").then((response) => response.json()).then((db) => {
   state.singulars = {};
+  state.values = {};
+  delete db.$schema;
   for (const [name, value] of Object.entries(db)) {
+    if (Array.isArray(value) && isValueList(value)) {
+      state.resources[name] = "value";
+      state.values[name] = value;
+      setCount(name, value.length === 1 ? "1 value" : `${value.length} values`);
+      continue;
+    }
     state.resources[name] = Array.isArray(value) ? "collection" : "singular";
     if (!Array.isArray(value)) { state.singulars[name] = value; setCount(name, "object"); }
   }

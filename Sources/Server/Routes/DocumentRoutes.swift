@@ -7,19 +7,27 @@ import StrictJSON
 extension Router {
     /// A user's data file, json-server style: per collection `GET/POST /name`, `GET/PUT/PATCH/DELETE
     /// /name/:id`, nested `GET/POST /name/:id/:child`; per singular resource `GET/PUT/PATCH/POST /name`; and
-    /// `GET /db`. Every write goes through the `DocumentStore` and is answered once committed; with
-    /// `--read-only` no write route exists, so the table answers 405 with `Allow`.
+    /// `GET /db`; per value resource, a read-only `GET /name` (`addDocumentValue`). Every write goes through the
+    /// `DocumentStore` and is answered once committed; with `--read-only` no write route exists, so the table
+    /// answers 405 with `Allow`.
     mutating func addDocumentRoutes(
         _ service: DataFileService, live: [String: DocumentLiveFeed], workers: WorkerPool, readOnly: Bool, page: Bool
     ) {
         let store = service.store
+        let values = service.values
+        // NB: the whole file as json-server's `/db` answers it, in the file's order: value resources and
+        // `$schema` too (json-server's state holds it; only its routes skip it).
         get("/db") { _ in
+            let kept = values.snapshot
+            let byName = Dictionary(kept.values.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let names = DataFileContent.writingOrder(
+                kept.order, names: store.resources.map(\.name) + kept.values.map(\.name))
             var out: [UInt8] = [UInt8(ascii: "{")]
-            for (index, resource) in store.resources.enumerated() {
+            for (index, name) in names.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                JSONValue.writeString(resource.name, into: &out)
+                JSONValue.writeString(name, into: &out)
                 out.append(UInt8(ascii: ":"))
-                out.append(contentsOf: resource.bytes)
+                out.append(contentsOf: store.byName[name]?.bytes ?? byName[name]?.bytes ?? Array("null".utf8))
             }
             out.append(UInt8(ascii: "}"))
             return .response(.json(encoded: out))
@@ -58,6 +66,7 @@ extension Router {
             case .singular: addSingular(resource, store, readOnly: readOnly)
             }
         }
+        for name in values.served { addDocumentValue(name, values) }
     }
 
     private mutating func addCollection(

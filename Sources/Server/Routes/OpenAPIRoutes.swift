@@ -8,7 +8,8 @@ extension Router {
         let bytes =
             app.dataFile.map { file in
                 DataFileOpenAPI.document(
-                    for: file.store, readOnly: app.configuration.readOnly, tokenRequired: app.configuration.token != nil
+                    for: file.store, values: file.values.served, readOnly: app.configuration.readOnly,
+                    tokenRequired: app.configuration.token != nil
                 ).compactBytes
             } ?? OpenAPIDocument.bytes
         let document = Response.json(encoded: bytes)

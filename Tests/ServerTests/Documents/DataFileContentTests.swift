@@ -21,12 +21,14 @@ import Testing
             whole: { bytes }, idField: idField)
     }
 
-    /// Names, kinds, ids and items' bytes, as one comparable text.
+    /// Names, kinds, ids and items' bytes, the kept values and the keys' order, as one comparable text.
     private func summary(_ content: DataFileContent) -> String {
         content.resources.map { resource in
             let items = resource.documents.map { "\($0.id?.key ?? "-")=\(String(decoding: $0.bytes, as: UTF8.self))" }
             return "\(resource.name) \(resource.kind.rawValue) \(items.joined(separator: " "))"
-        }.joined(separator: "\n") + " assigned=\(content.assignedIDs) hash=\(content.hash)"
+        }.joined(separator: "\n")
+            + content.values.map { "\n\($0.name) value \(String(decoding: $0.bytes, as: UTF8.self))" }.joined()
+            + " order=\(content.order) assigned=\(content.assignedIDs) hash=\(content.hash)"
     }
 
     static let files = [
@@ -46,6 +48,18 @@ import Testing
         """,
         #"{"users": [{"name": "a"}, {"name": "b"}]}"#,
         #"{"users": [{"id": "x1"}, {"name": "b"}]}"#,
+        """
+        {
+          "$schema": "./node_modules/json-server/schema.json",
+          "posts": [{"id": 1}],
+          "tags": ["a", "b \\"c\\""],
+          "scores": [1, 2.5, -30, 1e3],
+          "mixed": [null, true, {"id": 1}, [1, []], "x"],
+          "empty": [],
+          "profile": {"name": "x"}
+        }
+        """,
+        #"{"late": [{"id": 1}, {"id": 1}, 12345], "$schema": {"deep": [1, {"a": null}]}, "other": []}"#,
     ]
 
     @Test(arguments: files)
@@ -80,8 +94,13 @@ import Testing
         (#"{"posts": [{"id": 1}, {"id": 1}]}"#, "two items with id 1"),
         (#"{"posts": [{"id": 1}], "posts": []}"#, "not JSON at line 1"),
         (#"{"db": []}"#, "one of LiveState's own routes"),
-        (#"{"posts": [1]}"#, "'posts'[0] is an integer"),
-        (#"{"posts": 3}"#, "'posts' holds an integer"),
+        (#"{"version": 3}"#, "'version' holds an integer; each top-level key must hold an array"),
+        (#"{"posts": [], "name": "x"}"#, "'name' holds a string; each top-level key must hold an array"),
+        (#"{"flag": false}"#, "'flag' holds a boolean"),
+        (#"{"nothing": null}"#, "'nothing' holds null"),
+        (#"{"schema": 1, "$schema": "x"}"#, "'schema' holds an integer"),
+        (#"{"$Schema": "x"}"#, "key '$Schema' cannot be a resource name"),
+        (#"{"posts": [{"id": 1}, {"id": [1]}]}"#, "an id is an integer or a non-empty string"),
         (#"{"posts": [{"id": 99999999999999999999}]}"#, "does not fit 64 bits"),
         ("{\"posts\": [{\"id\": 1}]}\u{0}", "NUL byte"),
         (#"{"posts": [{"id": true}]}"#, "an id is an integer or a non-empty string"),
@@ -101,5 +120,68 @@ import Testing
         }
         #expect(messages.count == 1)
         #expect(messages.first?.contains(expected) == true, "\(messages)")
+    }
+
+    @Test func keepsSchemaAndListsOfValuesApartFromTheResources() throws {
+        let text = """
+            {"$schema": "./schema.json", "tags": ["a", "b"], "posts": [{"id": 1}], "mixed": [{"id": 1}, 2],
+             "empty": [], "profile": {}}
+            """
+        for size in [3, Int.max / 2] {
+            let content = try read(text, partSize: size)
+            #expect(content.resources.map(\.name) == ["posts", "empty", "profile"])
+            #expect(content.resources.map(\.kind) == [.collection, .collection, .singular])
+            #expect(content.values.map(\.name) == ["$schema", "tags", "mixed"])
+            #expect(content.values.map(\.isServed) == [false, true, true])
+            #expect(
+                content.values.map { String(decoding: $0.bytes, as: UTF8.self) } == [
+                    #""./schema.json""#, #"["a","b"]"#, #"[{"id":1},2]"#,
+                ])
+            #expect(content.values[1].elements.map { String(decoding: $0, as: UTF8.self) } == [#""a""#, #""b""#])
+            #expect(content.order == ["$schema", "tags", "posts", "mixed", "empty", "profile"])
+        }
+    }
+
+    @Test func writesTheValuesBackAsJSONServerWritesThemInTheFileOrder() throws {
+        let text = """
+            {
+              "$schema": "./node_modules/json-server/schema.json",
+              "posts": [
+                {
+                  "id": 1
+                }
+              ],
+              "tags": [
+                "a",
+                [],
+                {
+                  "b": null
+                }
+              ],
+              "profile": {}
+            }
+
+            """
+        let content = try read(text, partSize: 16)
+        let models = content.resources.map { DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents) }
+        let written = DataFileContent.fileBytes(
+            models.map { ($0.name, $0.kind, $0.items) }, values: content.values, order: content.order)
+        #expect(String(decoding: written, as: UTF8.self) == text)
+        // A resource the order does not name (a person's save dropped its key) comes after the others.
+        let reordered = DataFileContent.fileBytes(
+            models.map { ($0.name, $0.kind, $0.items) }, values: content.values, order: ["tags", "$schema"])
+        let keys = try JSONValue(parsing: reordered, maxDepth: 8)
+        guard case .object(let top) = keys else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(top.members.map(\.key) == ["tags", "$schema", "posts", "profile"])
+    }
+
+    @Test func countsOnlyTheResourcesOfItemsAgainstTheTopicLimit() throws {
+        let lists = (0..<70).map { #""list\#($0)": [\#($0)]"# }.joined(separator: ", ")
+        let content = try read("{\(lists), \"posts\": []}", partSize: 64)
+        #expect(content.values.count == 70)
+        #expect(content.resources.count == 1)
     }
 }
