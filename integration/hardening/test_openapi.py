@@ -132,6 +132,12 @@ def test_schemathesis_finds_nothing_on_a_data_file(binary, tmp_path):
         relations = {p["name"]: p["schema"]["enum"] for p in document["paths"]["/posts/{id}"]["get"]["parameters"]
                      if p["name"] in ("_embed", "_expand")}
         assert relations == {"_embed": ["posts", "comments"], "_expand": ["posts", "post", "comments", "comment"]}
+        # Every write takes an Idempotency-Key, and may be a 422 for a key another request committed.
+        for path, method in [("/posts", "post"), ("/posts/{id}", "patch"), ("/posts/{id}", "delete"),
+                             ("/profile", "put")]:
+            operation = document["paths"][path][method]
+            assert "Idempotency-Key" in [p["name"] for p in operation["parameters"]], (path, method)
+            assert "422" in operation["responses"], (path, method)
         report = tmp_path / "events.ndjson"
         url = f"http://127.0.0.1:{server.port}"
         examples = str(max(10, EXAMPLES // 3))

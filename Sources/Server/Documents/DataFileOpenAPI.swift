@@ -215,15 +215,29 @@ enum DataFileOpenAPI {
         return .object(operation)
     }
 
+    /// Every write's optional `Idempotency-Key` (docs/own-data.md, "Writes and bodies").
+    private static let idempotencyKey = JSONValue.object(
+        JSONObject([
+            "name": .string("Idempotency-Key"), "in": .string("header"), "required": .bool(false),
+            "description": .string(
+                "1 to 128 visible ASCII characters, kept with the write's first entry: the same request sent again"
+                    + " with the key of a write that committed is answered with what that write did and changes"
+                    + " nothing; a key another request committed is a 422 idempotency_key_reused."),
+            "schema": .object(JSONObject(["type": .string("string"), "pattern": .string("^[!-~]{1,128}$")])),
+        ]))
+
     private static func writeOperation(
         _ summary: String, id: String, parameters: [JSONValue] = [], body: JSONValue?,
         responses: KeyValuePairs<String, JSONValue>, token: Bool
     ) -> JSONValue {
+        let parameters = parameters + [idempotencyKey]
         guard case .object(var operation) = operation(summary, id: id, parameters: parameters, responses: responses),
             case .object(var answers)? = operation["responses"]
         else { return .null }
         answers["400"] = errorResponse
         if token { answers["401"] = errorResponse }
+        // An `Idempotency-Key` another request committed.
+        answers["422"] = errorResponse
         answers["503"] = errorResponse
         // A write that would grow the file past `--max-file-mb` (a delete never does).
         if !id.hasPrefix("delete_") { answers["507"] = errorResponse }
