@@ -56,12 +56,19 @@ import Testing
     @Test func aValueBeforeTheSubscriptionEndsTheWaitingCallsWithNil() async {
         let upstream = ManualPublisher<Int, Never>()
         let iterator = UncheckedBox(value: upstream.values.makeAsyncIterator())
+        let answered = Atomic(false)
         async let first: Int? = {
             var it = iterator.value!
-            return await it.next()
+            let value = await it.next()
+            answered.store(true, ordering: .releasing)
+            return value
         }()
-        try? await Task.sleep(for: .milliseconds(100))
-        upstream.send(42)
+        // NB: sent until the call has waited and ended: a value before the call waits reaches nobody, and on a
+        // busy machine the call may start after any fixed delay (a single send after 100 ms hung a CI run).
+        while !answered.load(ordering: .acquiring) {
+            upstream.send(42)
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         #expect(await first == nil)
         upstream.subscribe()
         #expect(upstream.subscription.calls == [.requested(.max(1))])
