@@ -144,7 +144,8 @@ package final class LivestateProcess: @unchecked Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // NB: bounded, not `waitUntilExit` (see `FakeUpstream`'s deinit).
+            _ = eventually(timeout: 5) { !process.isRunning }
         }
     }
 
