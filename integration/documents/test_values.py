@@ -80,7 +80,17 @@ def test_a_list_of_values_takes_slices_and_pages(data_file, serve, query, expect
     assert ('rel="next"' in (headers["Link"] or "") or 'rel="first"' in (headers["Link"] or "")) == link
 
 
-@pytest.mark.parametrize("query", ["q=a", "_sort=x", "x=1", "_embed=posts", "_page=0", "_limit=-1", "_bogus=1"])
+def test_q_keeps_the_elements_holding_the_text_at_any_depth_as_json_servers_does(data_file, serve):
+    server = serve(data_file(DB))
+    status, headers, body = server.call("GET", "/tags?q=B")
+    assert (status, body, headers["X-Total-Count"]) == (200, ["b"], "1")
+    assert server.call("GET", "/mixed?q=%E2%88%91")[2] == ["é ∑ \"q\""]
+    assert server.call("GET", "/mixed?q=x")[2] == []  # a key is not searched, only string values
+    assert server.call("GET", "/tags?q=zz")[2] == []
+    assert server.call("GET", "/tags?q=a&_limit=0")[1]["X-Total-Count"] == "1"
+
+
+@pytest.mark.parametrize("query", ["_sort=x", "x=1", "_embed=posts", "_page=0", "_limit=-1", "_bogus=1"])
 def test_a_query_a_list_of_values_cannot_take_is_a_400(data_file, serve, query):
     server = serve(data_file(DB))
     status, _, body = server.call("GET", f"/tags?{query}")
@@ -174,7 +184,7 @@ def test_the_openapi_document_gives_a_list_of_values_its_get_alone(data_file, se
     paths = server.call("GET", "/openapi.json")[2]["paths"]
     assert set(paths["/tags"]) == {"get"}
     assert "/tags/{id}" not in paths
-    assert {p["name"] for p in paths["/tags"]["get"]["parameters"]} == {"_page", "_limit", "_start", "_end"}
+    assert {p["name"] for p in paths["/tags"]["get"]["parameters"]} == {"q", "_page", "_limit", "_start", "_end"}
 
 
 @pytest.mark.parametrize(

@@ -244,6 +244,22 @@ package struct DocumentQuery: Sendable {
         }
     }
 
+    /// The elements of a list of values (`"tags": ["a", "b"]`) the search (`q`) keeps: those holding, at any
+    /// depth, a string that contains it, ignoring case, as json-server's `q` does; all of them without one.
+    /// `value` reads an element (nil: kept out). Within the work budget, as `apply`.
+    package func searched<Element>(_ elements: [Element], value: (Element) -> JSONValue?) throws(HTTPError)
+        -> [Element]
+    {
+        guard let search else { return elements }
+        var meter = ListQuery.Meter()
+        var kept: [Element] = []
+        for element in elements {
+            try meter.check()
+            if let read = value(element), Self.contains(read, search) { kept.append(element) }
+        }
+        return kept
+    }
+
     /// Whether some string value at any depth of `value` contains `search` (lowercased), ignoring case.
     private static func contains(_ value: JSONValue, _ search: String) -> Bool {
         switch value {

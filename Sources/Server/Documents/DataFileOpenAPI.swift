@@ -99,7 +99,7 @@ enum DataFileOpenAPI {
         // NB: a value's writes are routes too, but only to say why they are refused (405): not operations.
         let windowParameters = listParameters.filter { parameter in
             guard case .object(let fields) = parameter, case .string(let name)? = fields["name"] else { return false }
-            return ["_page", "_limit", "_start", "_end"].contains(name)
+            return ["q", "_page", "_limit", "_start", "_end"].contains(name)
         }
         for name in values {
             paths["/" + name] = .object(

@@ -1,22 +1,21 @@
 import HTTP
+import StrictJSON
 
 extension Router {
     /// A value resource of a data file (`"tags": ["a", "b"]`: an array whose elements are not all objects):
-    /// `GET /tags` answers the list, whole or a slice (`_start`, `_end`, `_limit`, `_page`, with
+    /// `GET /tags` answers the list, whole or searched (`q`) or a slice (`_start`, `_end`, `_limit`, `_page`, with
     /// `X-Total-Count` and `Link` as a collection's); every write, to `/tags` or `/tags/x`, is a 405 with
     /// `Allow: GET, HEAD` that says why, as `--read-only` answers. A value is edited in the file, the
     /// server's watch loads it, and the server never writes it: its elements have no ids to address.
     mutating func addDocumentValue(_ name: String, _ values: DataFileValues) {
         get("/\(name)") { request in
             let query = try DocumentQuery(request.query)
-            if !query.filters.isEmpty || query.search != nil || !query.sortKeys.isEmpty || !query.embed.isEmpty
-                || !query.expand.isEmpty
-            {
+            if !query.filters.isEmpty || !query.sortKeys.isEmpty || !query.embed.isEmpty || !query.expand.isEmpty {
                 throw HTTPError.badRequest(
-                    "'\(name)' is a list of values, not of objects: it takes only _page, _limit, _start and _end",
+                    "'\(name)' is a list of values, not of objects: it takes only q, _page, _limit, _start and _end",
                     code: "invalid_query")
             }
-            let elements = values.value(name)?.elements ?? []
+            let elements = try query.searched(values.value(name)?.elements ?? []) { try? JSONValue(parsing: $0) }
             let page = query.window.page(of: elements)
             return .response(
                 .json(
