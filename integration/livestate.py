@@ -73,7 +73,7 @@ class Server:
     """
 
     def __init__(self, *flags, binary=None, data=":memory:", env=None, nofile=None, host="127.0.0.1",
-                 public=str(ROOT / "public")):
+                 public=str(ROOT / "public"), stdin=subprocess.DEVNULL):
         self.binary = binary or binary_path()
         self.bind = host
         self.host = "127.0.0.1"
@@ -82,6 +82,7 @@ class Server:
         self.public = public
         self.env = env
         self.nofile = nofile
+        self.stdin = stdin
         self.proc = None
         self.port = None
         self.base = ""
@@ -111,7 +112,7 @@ class Server:
         cmd = [self.binary] + (["--host", self.bind] if self.bind else []) + ["--port", "0", "--data", self.data]
         cmd += (["--public", self.public] if self.public else []) + self.flags
         self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=self._log, stdin=subprocess.DEVNULL, preexec_fn=limits, env=env
+            cmd, stdout=subprocess.PIPE, stderr=self._log, stdin=self.stdin, preexec_fn=limits, env=env
         )
         first = []
         ready = threading.Event()

@@ -70,11 +70,12 @@ def test_json_server_json_in_the_working_folder_gives_the_options_a_flag_does_no
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    (tmp_path / "snapshots").mkdir()
     (tmp_path / "json-server.json").write_text(json.dumps(
         {"port": port, "routes": "routes.json", "readOnly": True, "snapshots": "./snapshots", "quiet": True}))
     # As a json-server user runs it: the file's name alone, in its folder; the journal beside it.
     server = subprocess.Popen([binary_path(), "db.json", "--data", ":memory:", "--host", "127.0.0.1"], cwd=tmp_path,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert server.stdout.readline().strip() == f"listening on http://127.0.0.1:{port}"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/posts", timeout=5) as response:
@@ -86,6 +87,12 @@ def test_json_server_json_in_the_working_folder_gives_the_options_a_flag_does_no
             raise AssertionError("a write was accepted with readOnly")
         except urllib.error.HTTPError as error:
             assert error.code == 405
+        server.stdin.write("s\n")  # json-server's snapshot, into the file's "snapshots" folder
+        server.stdin.flush()
+        deadline = time.monotonic() + 10
+        while not list((tmp_path / "snapshots").glob("db-*.json")) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(list((tmp_path / "snapshots").glob("db-*.json"))) == 1
         time.sleep(0.2)
     finally:
         server.terminate()

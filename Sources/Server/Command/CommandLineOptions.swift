@@ -91,6 +91,9 @@ enum CommandLineOptions {
           --routes FILE      json-server's custom routes: a JSON object of rules such as {"/api/*": "/$1"},
                              each rewriting a request's URL before it is routed; GET /__rules lists them
                              (LIVESTATE_ROUTES; also -r; works without a data file too)
+          --snapshots DIR    the folder where typing s + Enter (on a terminal or a pipe as standard input)
+                             saves the resources as they are now, as db-<milliseconds>.json
+                             (LIVESTATE_SNAPSHOTS, default .; also -S)
           --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
           --watch, -w        accepted for json-server's sake: the file is always watched
           -h, --help         print this help and exit
@@ -113,7 +116,7 @@ enum CommandLineOptions {
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
         "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB", "routes": "LIVESTATE_ROUTES",
-        "config": "LIVESTATE_CONFIG",
+        "config": "LIVESTATE_CONFIG", "snapshots": "LIVESTATE_SNAPSHOTS",
     ]
 
     /// Options that take no value (present means on).
@@ -121,7 +124,7 @@ enum CommandLineOptions {
 
     /// json-server's flags LiveState does not provide (`JSONServerConfig.unsupported` says why).
     private static let unsupportedFlags: [String: String] = [
-        "--middlewares": "middlewares", "-m": "middlewares", "--snapshots": "snapshots", "-S": "snapshots",
+        "--middlewares": "middlewares", "-m": "middlewares",
     ]
 
     /// json-server's spellings, for a user who comes from it.
@@ -129,7 +132,7 @@ enum CommandLineOptions {
         "-p": "port", "-H": "host", "-i": "id", "--fks": "foreignKeySuffix", "--ro": "read-only",
         "--readOnly": "read-only", "-s": "public", "--static": "public", "-w": "watch", "-d": "delay",
         "-q": "quiet", "--nc": "no-cors", "--noCors": "no-cors", "--ng": "no-gzip", "--noGzip": "no-gzip",
-        "-r": "routes", "-c": "config",
+        "-r": "routes", "-c": "config", "-S": "snapshots",
     ]
 
     /// The data file argument; json-server's other sources are refused with what to do instead.
@@ -328,6 +331,12 @@ enum CommandLineOptions {
                 throw CommandLineError("\(source): '\(path)' is not a readable file")
             }
             configuration.routesFile = path
+        }
+        if let (path, source) = value("snapshots") {
+            guard LiveStateServer.isWritableFolder(path) else {
+                throw CommandLineError("\(source): '\(path)' is not a writable directory")
+            }
+            configuration.snapshotsFolder = path
         }
         if let milliseconds = try integer("delay", in: 0...60_000, "a number of milliseconds") {
             configuration.delay = Double(milliseconds) / 1000

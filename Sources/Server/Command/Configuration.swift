@@ -33,6 +33,9 @@ struct Configuration: Sendable, Equatable {
     var delay: Double = 0
     /// json-server's routes file (`--routes`): rules that rewrite a request's URL before it is routed.
     var routesFile: String?
+    /// The folder `s` + Enter on standard input saves a snapshot of a data file's resources in
+    /// (`--snapshots`, json-server's; `db-<milliseconds>.json`).
+    var snapshotsFolder = "."
     /// json-server's options file the options were read from too (`--config`, or `json-server.json`).
     var optionsFile: String?
     /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.

@@ -7,17 +7,14 @@ import StrictJSON
 /// `"static": "./public"`, `"r": "routes.json"`). They count as if given on the command line, after it: a
 /// flag wins over the file, and the file over the environment.
 ///
-/// `"snapshots"` is left out (LiveState takes no snapshots: the journal keeps every change); `"middlewares"`
-/// stops the start, as its flag does: LiveState runs no JavaScript.
+/// `"middlewares"` stops the start, as its flag does: LiveState runs no JavaScript.
 enum JSONServerConfig {
     /// The most bytes such a file may hold: it is a few hand-written options.
     static let maxBytes = 64 << 10
 
     /// json-server's flags LiveState does not provide, and what to do instead.
     static let unsupported: [String: String] = [
-        "middlewares": "LiveState runs no JavaScript middlewares; leave --middlewares out (see docs/own-data.md)",
-        "snapshots":
-            "LiveState takes no snapshots: the journal beside the file keeps every change; leave --snapshots out",
+        "middlewares": "LiveState runs no JavaScript middlewares; leave --middlewares out (see docs/own-data.md)"
     ]
 
     /// The options of the file at `path` by their canonical names (`name(for:)` turns a key into one, nil
@@ -36,7 +33,7 @@ enum JSONServerConfig {
         }
         var options: [String: String] = [:]
         for (key, value) in object.members {
-            if key == "snapshots" || key == "config" { continue }
+            if key == "config" { continue }
             if key == "middlewares" { throw CommandLineError("\(path): \(unsupported["middlewares"] ?? "")") }
             guard let option = name(key) else { throw CommandLineError("\(path): '\(key)' is not an option") }
             switch value {

@@ -31,6 +31,8 @@ package enum LiveStateCommand {
 
     private static func serve(_ configuration: Configuration) -> Int32 {
         if configuration.quiet, Log.level < .warning { Log.level = .warning }
+        // NB: before any file is opened: a descriptor 0 closed at exec could be taken by one of them.
+        _ = SnapshotCommand.inputIsReadable
         let server: LiveStateServer
         do {
             server = try LiveStateServer(configuration: configuration)
@@ -61,6 +63,7 @@ package enum LiveStateCommand {
         server.start()
         // Written straight to the descriptor: no stdio buffer holds it back when stdout is a pipe.
         FileHandle.standardOutput.write(Data("listening on \(server.url)\n".utf8))
+        server.readSnapshotCommands()
         // The main thread runs the main run loop (which drains the main dispatch queue too), so a view model's
         // `.receive(on: RunLoop.main)` or `DispatchQueue.main` work runs here, on the main thread, as on Apple.
         while stop.wait(timeout: .now()) == .timedOut {

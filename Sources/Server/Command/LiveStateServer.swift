@@ -112,6 +112,16 @@ final class LiveStateServer: Sendable {
         }
     }
 
+    /// Reads json-server's snapshot command (`s` + Enter) from standard input when a data file is served; the
+    /// executable's call only, not a test's, whose standard input is the test runner's.
+    func readSnapshotCommands() {
+        guard let dataFile = app.dataFile else { return }
+        let folder = app.configuration.snapshotsFolder
+        if SnapshotCommand(folder: folder, save: { try dataFile.saveSnapshot(into: $0) }).start() {
+            Log.info("type s + Enter to save a snapshot of the data in \(SnapshotCommand.relative(folder))")
+        }
+    }
+
     /// Stops accepting, ends open streams, runs the app's shutdown actions (storage), lets replies in
     /// flight finish for up to `grace` seconds, then stops the loops; every wait ends by `deadline`.
     /// Idempotent.

@@ -358,6 +358,27 @@ final class DataFileService: Sendable {
         }
     }
 
+    // MARK: Snapshots
+
+    /// Saves the resources as they are now into a new file `db-<milliseconds since 1970>.json` in `folder`,
+    /// laid out as the data file is written (json-server's snapshot, `s` + Enter); answers its path.
+    ///
+    /// The snapshot is taken on the writer queue, so it never runs beside a rewrite of the file, and written
+    /// as the file is (a temporary file, fsync, rename): a crash leaves no half snapshot.
+    func saveSnapshot(into folder: String, now: Date = Date()) throws(AtomicFileError) -> String {
+        let name = "db-\(Int64(now.timeIntervalSince1970 * 1000)).json"
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+        let bytes = writer.sync { () -> [UInt8] in
+            let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
+            let kept = values.snapshot
+            return encoder.run { () -> [UInt8] in
+                DataFileContent.fileBytes(resources, values: kept.values, order: kept.order)
+            }
+        }
+        try AtomicFile.replace(path, with: bytes)
+        return path
+    }
+
     // MARK: A person's edits
 
     /// Looks at the file (on the writer queue): when its stamp changed and its bytes are not the server's own

@@ -183,7 +183,9 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("js-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         func write(_ text: String) { FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) }
-        write(#"{"port": 3004, "ro": true, "d": 20, "noGzip": true, "quiet": false, "snapshots": "x", "id": null}"#)
+        let folder = FileManager.default.temporaryDirectory.path
+        write(
+            #"{"port": 3004, "ro": true, "d": 20, "noGzip": true, "quiet": false, "S": "\#(folder)", "id": null}"#)
         let environment = ["LIVESTATE_DELAY": "500", "LIVESTATE_PORT": "9"]
         guard
             case .serve(let configuration) = try CommandLineOptions.parse(
@@ -194,7 +196,7 @@ import Testing
         }
         #expect(configuration.port == 3004 && configuration.readOnly && configuration.delay == 0.02)
         #expect(!configuration.gzip && !configuration.quiet && configuration.idField == "id")
-        #expect(configuration.optionsFile == path)
+        #expect(configuration.optionsFile == path && configuration.snapshotsFolder == folder)
         guard case .serve(let flagged) = try CommandLineOptions.parse(["--config", path, "-p", "7"], environment: [:])
         else {
             Issue.record("not a serve action")
@@ -219,11 +221,22 @@ import Testing
         #expect(throws: CommandLineError.self) {
             try CommandLineOptions.parse(["-c", path + ".missing"], environment: [:])
         }
-        for flag in ["-m", "--middlewares", "-S", "--snapshots"] {
-            #expect(throws: CommandLineError.self) {
+        for flag in ["-m", "--middlewares"] {
+            #expect(throws: CommandLineError("\(flag): \(JSONServerConfig.unsupported["middlewares"] ?? "")")) {
                 try CommandLineOptions.parse([flag, "x", "db.json"], environment: [:])
             }
         }
+        #expect(throws: CommandLineError("--snapshots: '/nonexistent-folder' is not a writable directory")) {
+            try CommandLineOptions.parse(["-S", "/nonexistent-folder", "db.json"], environment: [:])
+        }
+        guard
+            case .serve(let snapshots) = try CommandLineOptions.parse(
+                ["db.json"], environment: ["LIVESTATE_SNAPSHOTS": folder])
+        else {
+            Issue.record("not a serve action")
+            return
+        }
+        #expect(snapshots.snapshotsFolder == folder)
         #expect(try CommandLineOptions.parse(["-v"], environment: [:]) == .version)
     }
 
