@@ -1,9 +1,12 @@
 """A `Last-Event-ID` from before a restart (docs/own-data.md, "Live"): after a clean stop, with nothing changed
 since, the events it missed are replayed from the ones the stop saved, ids and data as they were; after a
-`kill -9` or an edit while stopped, it gets current values, as an id older than the buffer does."""
+`kill -9`, the events of the entries the file did not show yet are made again by the same view models; after
+an edit while stopped, it gets current values, as an id older than the buffer does."""
 import json
+import sqlite3
+from contextlib import closing
 
-from livestate import SSEClient
+from livestate import SSEClient, wait_until
 
 DB = {"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "profile": {"name": "x"}}
 
@@ -59,15 +62,68 @@ def test_after_a_clean_stop_a_resume_gets_exactly_the_events_it_missed(data_file
     assert events(third, "posts", last_event_id=later[0][0]) == []
 
 
-def test_after_kill9_or_an_edit_while_stopped_a_resume_gets_current_values(data_file, serve):
-    path = data_file(DB)
-    server = serve(path)
-    writes(server)
-    seen = events(server, "posts", last_event_id="1", count=3)
-    server.kill9()
+def journal_mark(path):
+    """The data file's mark in its journal: the entry the file shows up to, and the newest it may show."""
+    with closing(sqlite3.connect(f"{path}.livestate")) as db:
+        return db.execute("SELECT seq, top FROM livestate_doc_file").fetchone()
+
+
+def live_events(client, count):
+    seen = []
+    while len(seen) < count:
+        event = client.next(timeout=5)
+        assert event is not None, seen
+        if event.comment is None:
+            seen.append((event.id, event.event, event.json()))
+    return seen
+
+
+def test_after_kill9_a_resume_gets_the_events_it_missed_made_again(data_file, serve):
+    for attempt in range(3):
+        path = data_file(DB, name=f"db{attempt}.json")
+        server = serve(path)
+        with SSEClient.of(server, "/events?topics=posts,profile") as live, \
+                SSEClient.of(server, "/events?topics=posts&diff=1") as diff:
+            assert live.read_head() == 200 and diff.read_head() == 200
+            assert server.call("PATCH", "/posts/1", {"title": "shown"})[0] == 200
+            wait_until(lambda: "shown" in path.read_text(), 5, message="the write-back")
+            writes(server)
+            seen = live_events(live, 7)[2:]  # after the two current values, the five writes
+            diffs = live_events(diff, 5)[1:]
+            server.kill9()
+        # The writes after "shown" must not be in the file yet: the kill came before their write-back.
+        shown = int(seen[0][0]) // 65536
+        if journal_mark(path) == (shown, shown) and "three" not in path.read_text():
+            break
+    else:
+        raise AssertionError("the write-back ran before every kill -9: the machine is too slow for this test")
+    assert [e[2][0]["title"] if e[1] == "posts" else e[2] for e in seen] == \
+        ["shown", "one", "two", "three", {"name": "x", "age": 3}]
+
     again = serve(path)
-    current = events(again, "posts", last_event_id=seen[0][0])
+    # The start makes the events of the entries the file did not show again, with their ids and data.
+    assert events(again, "posts,profile", last_event_id=seen[0][0], count=4) == seen[1:]
+    assert events(again, "posts", last_event_id=seen[0][0], count=3) == seen[1:4]
+    resumed = []
+    with SSEClient.of(again, "/events?topics=posts&diff=1", headers={"Last-Event-ID": diffs[0][0]}) as client:
+        assert client.read_head() == 200
+        resumed = live_events(client, 3)
+    assert resumed == diffs[1:] and resumed[0][2]["updated"][0]["title"] == "one"
+    # From the last: nothing was missed; from before the file's mark: current values, as before.
+    assert events(again, "posts,profile", last_event_id=seen[-1][0]) == []
+    current = events(again, "posts", last_event_id="1")
     assert [e[2][0]["title"] for e in current] == ["three"], current
+    # The file shows them within a second, and the next write's event comes after them.
+    wait_until(lambda: '"three"' in path.read_text() and '"age": 3' in path.read_text(), 5, message="the file")
+    assert again.call("PATCH", "/posts/2", {"title": "later"})[0] == 200
+    later = events(again, "posts", last_event_id=seen[-1][0], count=1)
+    assert int(later[0][0]) > int(seen[-1][0]) and later[0][2][1]["title"] == "later"
+
+
+def test_after_an_edit_while_stopped_a_resume_gets_current_values(data_file, serve):
+    path = data_file(DB)
+    again = serve(path)
+    writes(again)
     with SSEClient.of(again, "/events?topics=posts") as live:
         assert live.read_head() == 200 and live.next(timeout=5).event == "posts"
         assert again.call("PATCH", "/posts/1", {"title": "four"})[0] == 200

@@ -128,7 +128,10 @@ final class App: Sendable {
         live = LiveCollections(engine: engine)
         var feeds: [String: DocumentLiveFeed] = [:]
         // The last run's events, when it stopped cleanly and nothing changed since, before this run's first.
-        if let dataFile { events.restore(dataFile.restoredEvents) }
+        if let dataFile {
+            events.restore(dataFile.restoredEvents)
+            if let floor = dataFile.resumeFloor { events.holdsEverything(after: floor) }
+        }
         for (resource, topic) in zip(dataFile?.store.resources ?? [], dataFile?.topics ?? []) {
             let feed = resource.kind == .collection ? DocumentLiveFeed(resource, engine: engine) : nil
             feeds[resource.name] = feed
@@ -137,7 +140,8 @@ final class App: Sendable {
         documentLive = feeds
         onShutdown { engine.shutdown() }
         if let dataFile {
-            try dataFile.startWatching(on: loops[0])
+            // NB: after the topics are attached: the entries it replays make their events.
+            try dataFile.start(on: loops[0])
             onShutdown { [events] in dataFile.stop(saving: events.recorded) }
         }
         if dataFile == nil {

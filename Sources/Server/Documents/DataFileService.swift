@@ -38,6 +38,9 @@ final class DataFileService: Sendable {
     let restoredEvents: [EventRecord]
     /// The file's value resources and `$schema`, as the file last held them, and the order of its keys.
     let values: DataFileValues
+    /// After `kill -9`: the event id from which a `Last-Event-ID` resumes from the events the start makes
+    /// again (`EventHub.holdsEverything(after:)`); nil when the start replays nothing.
+    let resumeFloor: UInt64?
 
     private struct Sync {
         /// The newest committed entry.
@@ -68,6 +71,8 @@ final class DataFileService: Sendable {
     /// Encodes and hashes the rewrites, at the lowest CPU priority: the fan-out and the commits come first.
     private let encoder = BackgroundThread(name: "livestate-datafile-encoder")
     private let watch = Mutex<FolderWatch?>(nil)
+    /// The entries `start(on:)` sends through the view models, taken once.
+    private let replay: Mutex<[JournalEntry]>
 
     /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
     init(path: String, dataPath: String, configuration: Configuration) throws {
@@ -89,23 +94,34 @@ final class DataFileService: Sendable {
         self.journal = journal
         database = nil
         values = DataFileValues(content.values, order: content.order, resources: [])
-        let ids = EventIDSource(journalFloor: UInt64(journal.startSeq) * EventIDSource.journalBlock)
-        self.ids = ids
         // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
         var resources = content.resources
         var dirty = content.assignedIDs
+        var replay = Replay(floor: nil, entries: [])
         let mark = try journal.fileMark()
         if let mark {
-            let unshown = try journal.entries(after: mark.seq)
+            var unshown = try journal.entries(after: mark.seq)
             if !unshown.isEmpty {
-                resources = try Self.applying(unshown, to: resources, idField: configuration.idField)
                 dirty = true
+                let asWritten = mark.hash == content.hash && !content.assignedIDs
+                if asWritten, let top = mark.top {
+                    // After `kill -9`: the file is as the server wrote it, so the newest entries go through the
+                    // view models once the hub listens (`start(on:)`), which make their events again.
+                    replay = Self.replay(&unshown, top: top, last: mark.seq, count: EventLog.defaultCount)
+                }
+                resources = try Self.applying(unshown, to: resources, idField: configuration.idField)
+                let count = unshown.count + replay.entries.count
                 Log.info(
                     mark.hash == content.hash
-                        ? "\(path): \(unshown.count) acknowledged change(s) the file did not show yet were put back"
-                        : "\(path) was edited while stopped; \(unshown.count) change(s) it did not show were kept")
+                        ? "\(path): \(count) acknowledged change(s) the file did not show yet were put back"
+                        : "\(path) was edited while stopped; \(count) change(s) it did not show were kept")
             }
         }
+        let firstEvent = replay.entries.first.map { UInt64($0.seq - 1) } ?? UInt64(journal.startSeq)
+        let ids = EventIDSource(journalFloor: firstEvent * EventIDSource.journalBlock)
+        self.ids = ids
+        self.replay = Mutex(replay.entries)
+        resumeFloor = replay.floor.map { UInt64($0) * EventIDSource.journalBlock }
         // A clean stop's events lead exactly here only if the file is as that stop left it and nothing was
         // committed after it; they are taken out either way.
         var saved = try journal.takeEvents()
@@ -117,7 +133,7 @@ final class DataFileService: Sendable {
         }
         // NB: a file that does not show the state yet keeps its old mark until it is written, so the entries
         // it lacks are put back again if the server dies first.
-        if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash) }
+        if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash, top: journal.startSeq) }
         let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
         (topics, store) = Self.store(
             resources, journal: journal, appliedSeq: journal.startSeq, configuration: configuration)
@@ -137,9 +153,36 @@ final class DataFileService: Sendable {
         service.value = self
         if !writesBack {
             Log.info("\(path): --data :memory: keeps nothing; the file is left as it is")
-        } else if dirty {
+        } else if dirty, replay.entries.isEmpty {
             scheduleWriteBack()
         }
+    }
+
+    /// The entries a start sends through the view models (`start(on:)`), and the event id a resume is served
+    /// from the log after.
+    private struct Replay {
+        /// The journal id after which every entry is replayed (its events made again); nil: none is.
+        var floor: Int64?
+        /// The entries, oldest first.
+        var entries: [JournalEntry]
+    }
+
+    /// Splits `unshown` (the entries after the file's mark `last`, oldest first) into those applied to the
+    /// file's items at load, left in `unshown`, and at most `count` newest ones to replay, whose events a
+    /// `Last-Event-ID` from `floor` on resumes from.
+    ///
+    /// The file may show some entries between its mark and `top` (they were committed while the write-back
+    /// read the items), so a resume is served only from `top` on: replayed again, such an entry changes
+    /// nothing or its item only until its next entry, and its event is below every id served from the log.
+    private static func replay(_ unshown: inout [JournalEntry], top: Int64, last: Int64, count: Int) -> Replay {
+        let replayed = Array(unshown.suffix(count))
+        unshown.removeLast(replayed.count)
+        let floor = max(top, unshown.last?.seq ?? last)
+        guard let newest = replayed.last, newest.seq > floor else {
+            unshown += replayed
+            return Replay(floor: nil, entries: [])
+        }
+        return Replay(floor: floor, entries: replayed)
     }
 
     /// Serves the resources of the PostgreSQL database at `uri`, which several servers share: `path` fills an
@@ -190,6 +233,8 @@ final class DataFileService: Sendable {
         self.database = database
         // NB: several servers: each keeps its own recent events, and a restarted one serves current values.
         restoredEvents = []
+        resumeFloor = nil
+        replay = Mutex([])
         values = Self.ownValues(path, seed: seed, resources: Set(resources.map(\.name)), idField: configuration.idField)
         ids = EventIDSource(journalFloor: UInt64(start.seq) * EventIDSource.journalBlock)
         (topics, store) = Self.store(resources, journal: database, appliedSeq: start.seq, configuration: configuration)
@@ -244,9 +289,20 @@ final class DataFileService: Sendable {
         return (topics, store)
     }
 
-    /// Starts watching the file's folder for a person's edits (inotify, on `loop`): an editor's save by
-    /// rename, a write in place, a `git checkout`; each is looked at on the writer queue.
-    func startWatching(on loop: EventLoop) throws {
+    /// Once the hub listens to the view models: replays the acknowledged entries the file did not show (after
+    /// `kill -9`) through them, as their commits did, so their events are made again with their ids; then
+    /// has the file written and starts watching its folder for a person's edits (inotify, on `loop`: an
+    /// editor's save by rename, a write in place, a `git checkout`; each is looked at on the writer queue).
+    func start(on loop: EventLoop) throws {
+        let entries = replay.withLock { entries in
+            defer { entries = [] }
+            return entries
+        }
+        if let last = entries.last {
+            store.replay(entries)
+            ids.raise(to: UInt64(max(last.seq, journal?.startSeq ?? 0)) * EventIDSource.journalBlock)
+            scheduleWriteBack()
+        }
         guard writesBack else { return }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -319,6 +375,7 @@ final class DataFileService: Sendable {
         let started = DispatchTime.now()
         var bytes: [UInt8] = []
         var hash = ""
+        var top = seq
         while true {
             // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
             // check is made again right before the rename (a save meanwhile is loaded, then all is encoded).
@@ -327,6 +384,8 @@ final class DataFileService: Sendable {
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
             let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
+            // NB: read after the items: the file shows no entry after it.
+            top = store.newestSent
             let kept = values.snapshot
             (bytes, hash) = encoder.run {
                 let bytes = DataFileContent.fileBytes(resources, values: kept.values, order: kept.order)
@@ -352,7 +411,7 @@ final class DataFileService: Sendable {
             while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
         do {
-            try journal?.markFile(seq: seq, hash: hash)
+            try journal?.markFile(seq: seq, hash: hash, top: top)
         } catch {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
         }

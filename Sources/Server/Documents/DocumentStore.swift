@@ -73,6 +73,9 @@ final class DocumentStore: Sendable {
     private let journal: any DocumentJournal
     /// The journal id of the last entry sent into the view models.
     private let appliedSeq: Mutex<Int64>
+    /// The journal id of the last entry whose sending into its view model has begun: no item read before
+    /// this is read shows an entry after it.
+    private let sendingSeq: Mutex<Int64>
     /// A catch-up is queued and has not started yet (one is enough for any number of announcements).
     private let catchUpQueued = Mutex(false)
     /// The callers of `whenApplied` waiting for an entry not applied yet.
@@ -93,6 +96,7 @@ final class DocumentStore: Sendable {
         self.maxFileSize = maxFileSize
         self.resources = resources
         self.appliedSeq = Mutex(appliedSeq)
+        sendingSeq = Mutex(appliedSeq)
         byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
         self.journal = journal
         self.idField = idField
@@ -403,9 +407,23 @@ final class DocumentStore: Sendable {
         Log.info("data file journal: \(changes) item(s) taken from the database; following from entry \(current.seq)")
     }
 
+    /// The newest entry any view model may show: items read before this is read show no entry after it
+    /// (the file's write-back marks it, `FileMark.top`).
+    var newestSent: Int64 { sendingSeq.withLock { $0 } }
+
+    /// Sends entries read from the journal into their view models, in order, as if just committed: at start,
+    /// the acknowledged changes the data file did not show yet (after `kill -9`), so their events are made
+    /// again by the same pipeline, with the same ids.
+    func replay(_ records: [JournalEntry]) {
+        for record in records {
+            if let entry = entry(record) { apply(entry) }
+        }
+    }
+
     /// Sends a committed entry into its view model (its event takes the entry's journal id, which the
     /// applied change carries to `/events`).
     func apply(_ entry: DocumentEntry) {
+        sendingSeq.withLock { $0 = max($0, entry.seq) }
         byName[entry.resource]?.committed.send(entry)
         // NB: after the send: a waiter released now finds the entry's event in the buffer.
         let released = appliedSeq.withLock { applied in

@@ -196,6 +196,13 @@ final class EventHub: Sendable {
         }
     }
 
+    /// Declares that this run makes every event after `id` again before its own (a data file's entries that
+    /// the file did not show at a restart after `kill -9`, replayed): a `Last-Event-ID` from `id` on resumes
+    /// from the log. Before the first event.
+    func holdsEverything(after id: UInt64) {
+        state.withLock { $0.log.holdsEverything(after: id) }
+    }
+
     /// Every event the log holds, oldest first (a scratch hub's, replaying a journal: `JournalReplay`).
     var recorded: [EventRecord] { state.withLock { $0.log.held } }
 

@@ -44,6 +44,11 @@ final class EventIDSource: Sendable {
         take(journaled: journaled)
     }
 
+    /// Makes every id given from now on above `floor` (a journal id's block that was handed out before).
+    func raise(to floor: UInt64) {
+        last.withLock { $0 = max($0, floor) }
+    }
+
     /// The next id: above every id given before.
     func next() -> UInt64 {
         take(journaled: nil)

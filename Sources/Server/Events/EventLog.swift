@@ -65,6 +65,12 @@ struct EventLog {
         }
     }
 
+    /// Declares that every event after `id` will be appended (none came before the log's first): a resume
+    /// from `id` on is served from the log (a restarted server that makes the events after `id` again).
+    mutating func holdsEverything(after id: UInt64) {
+        lastEvictedID = max(lastEvictedID ?? id, id)
+    }
+
     /// Every record after `id`, oldest first; nil when the log cannot tell what came after it (the id is
     /// older than the log, from an earlier run, or newer than any id given).
     func records(after id: UInt64) -> [EventRecord]? {

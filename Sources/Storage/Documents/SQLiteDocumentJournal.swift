@@ -7,7 +7,8 @@ import Synchronization
 ///
 /// - `livestate_doc_entries`: one row per committed change: the resource, the item's id text and the
 ///   item after it (NULL for a delete); its `seq` is commit order and the event id's base.
-/// - `livestate_doc_file`: the entry the JSON file last showed and a hash of the file's bytes then.
+/// - `livestate_doc_file`: the entry the JSON file last showed, a hash of the file's bytes then, and the
+///   newest entry it may show (`FileMark`).
 ///
 /// The file and the entries after its mark are the whole state: a start reads the file and puts those
 /// entries back on top (after `kill -9`, the changes the file did not show yet; after a person's edit while
@@ -58,17 +59,38 @@ package final class SQLiteDocumentJournal: Sendable {
         self.connection = Mutex(connection)
     }
 
-    /// The file's last mark: the entry it showed and the hash of its bytes then; nil before the first start.
-    package func fileMark() throws(JournalError) -> (seq: Int64, hash: String)? {
-        try connection.withLock { connection throws(JournalError) -> (seq: Int64, hash: String)? in
-            let row = try connection.query("SELECT seq, hash FROM livestate_doc_file WHERE id = 1").first
-            guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
-            return (seq, hash)
+    /// What the JSON file showed when it was last written or read.
+    package struct FileMark: Sendable, Equatable {
+        /// The file shows every entry up to this one.
+        package var seq: Int64
+        /// The hash of the file's bytes.
+        package var hash: String
+        /// The file shows no entry after this one (its items were read before any later entry applied); nil in
+        /// a mark of a server from before it was kept. Between `seq` and `top` the file may show some entries.
+        package var top: Int64?
+
+        /// The mark of a file that shows every entry up to `seq`, none after `top`, and hashes to `hash`.
+        package init(seq: Int64, hash: String, top: Int64?) {
+            self.seq = seq
+            self.hash = hash
+            self.top = top
         }
     }
 
-    /// A file written before entries kept their writes' keys gets the two columns (empty for its entries).
+    /// The file's last mark; nil before the first start.
+    package func fileMark() throws(JournalError) -> FileMark? {
+        try connection.withLock { connection throws(JournalError) -> FileMark? in
+            let row = try connection.query("SELECT seq, hash, top FROM livestate_doc_file WHERE id = 1").first
+            guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
+            return FileMark(seq: seq, hash: hash, top: row[2].integer)
+        }
+    }
+
+    /// A file written before entries kept their writes' keys gets the two columns (empty for its entries), and
+    /// one written before the file's mark kept its newest entry gets that column (empty).
     private static func addWriteKeys(_ connection: SQLiteConnection) throws(JournalError) {
+        let marks = try connection.query("PRAGMA table_info(livestate_doc_file)").compactMap { $0[1].text }
+        if !marks.contains("top") { try connection.execute("ALTER TABLE livestate_doc_file ADD COLUMN top INTEGER") }
         let columns = try connection.query("PRAGMA table_info(livestate_doc_entries)").compactMap { $0[1].text }
         if !columns.contains("write_key") {
             try connection.execute(
@@ -118,7 +140,8 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    /// Records that the JSON file shows every entry up to `seq` and that its bytes hash to `hash`.
+    /// Records that the JSON file shows every entry up to `seq` and none after `top`, and that its bytes hash
+    /// to `hash`.
     ///
     /// NB: committed without a disk flush of its own (`synchronous=NORMAL` for this one transaction), so the
     /// write-back never holds the connection, which the entries' commits need, through a flush: the next
@@ -126,13 +149,13 @@ package final class SQLiteDocumentJournal: Sendable {
     /// (it is in the WAL). A power cut may lose it; the older mark then makes the next start put back
     /// entries the file already shows, which gives the same items, as after a crash between the file's
     /// rename and its mark.
-    package func markFile(seq: Int64, hash: String) throws(JournalError) {
+    package func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError) {
         try connection.withLock { connection throws(JournalError) in
             try connection.execute("PRAGMA synchronous=NORMAL")
             var failure: JournalError?
             do throws(JournalError) {
                 try connection.execute("BEGIN IMMEDIATE")
-                try Self.markFile(connection, seq: seq, hash: hash)
+                try Self.markFile(connection, seq: seq, hash: hash, top: top)
                 try connection.execute("COMMIT")
             } catch {
                 _ = try? connection.execute("ROLLBACK")
@@ -183,11 +206,13 @@ package final class SQLiteDocumentJournal: Sendable {
         connection.withLock { connection in _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
-    private static func markFile(_ connection: SQLiteConnection, seq: Int64, hash: String) throws(JournalError) {
+    private static func markFile(
+        _ connection: SQLiteConnection, seq: Int64, hash: String, top: Int64
+    ) throws(JournalError) {
         try connection.query(
-            "INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, ?, ?) "
-                + "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-            [.integer(seq), .text(hash)])
+            "INSERT INTO livestate_doc_file(id, seq, hash, top) VALUES (1, ?, ?, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, top = excluded.top",
+            [.integer(seq), .text(hash), .integer(max(seq, top))])
     }
 
     private func transaction<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {

@@ -18,6 +18,17 @@ import Testing
         let now = Mutex<UInt64>(500)
     }
 
+    /// A journal's source started below a block that was handed out (a restart that replays entries) is
+    /// raised past it once they are replayed; it never goes down.
+    @Test func aJournalSourceIsRaisedPastABlock() {
+        let ids = EventIDSource(journalFloor: 65536)
+        #expect(ids.next(journaled: 131072) == 131072)
+        ids.raise(to: 196608)
+        #expect(ids.next() == 196609)
+        ids.raise(to: 65536)
+        #expect(ids.next() == 196610)
+    }
+
     @Test func growsWhenTheClockStandsStillOrGoesBack() {
         let clock = ManualClock()
         let ids = EventIDSource(clock: { clock.now.withLock { $0 } })

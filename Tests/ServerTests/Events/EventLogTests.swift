@@ -26,6 +26,19 @@ import Testing
         #expect(log.records(after: 11) == nil)
     }
 
+    /// A restart that makes the events after `id` again resumes from `id` on, not from before it.
+    @Test func holdsEverythingAfterADeclaredId() {
+        var log = EventLog(maxCount: 2)
+        log.holdsEverything(after: 5)
+        for id in [10, 20] as [UInt64] { log.append(record(id)) }
+        #expect(log.records(after: 5)?.map(\.id) == [10, 20])
+        #expect(log.records(after: 7)?.map(\.id) == [10, 20])
+        #expect(log.records(after: 4) == nil)
+        log.append(record(30))
+        #expect(log.records(after: 5) == nil, "the first of them was dropped since")
+        #expect(log.records(after: 10)?.map(\.id) == [20, 30])
+    }
+
     @Test func forgetsTheOldestWhenFull() {
         var log = EventLog(maxCount: 3)
         for id in 1...5 as ClosedRange<UInt64> { log.append(record(id)) }

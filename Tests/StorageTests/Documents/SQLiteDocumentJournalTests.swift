@@ -21,7 +21,7 @@ import Testing
         do {
             let journal = try SQLiteDocumentJournal(path: file)
             #expect(try journal.fileMark() == nil)
-            try journal.markFile(seq: journal.startSeq, hash: "h")
+            try journal.markFile(seq: journal.startSeq, hash: "h", top: journal.startSeq + 1)
             seqs = try journal.commit([
                 JournalWrite(changes: [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)]),
                 JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: nil)]),
@@ -30,7 +30,7 @@ import Testing
         }
         let reopened = try SQLiteDocumentJournal(path: file)
         let mark = try #require(try reopened.fileMark())
-        #expect(mark.hash == "h" && mark.seq < seqs[0])
+        #expect(mark.hash == "h" && mark.seq < seqs[0] && mark.top == mark.seq + 1)
         let unshown = try reopened.entries(after: mark.seq)
         #expect(
             unshown.map(\.change.id) == ["2", "1"] && unshown[0].change.document == #"{"id":2}"#
@@ -43,7 +43,7 @@ import Testing
         let file = path()
         defer { remove(file) }
         let journal = try SQLiteDocumentJournal(path: file, retention: 1)
-        try journal.markFile(seq: journal.startSeq, hash: "h")
+        try journal.markFile(seq: journal.startSeq, hash: "h", top: journal.startSeq)
         for round in 0..<1100 {
             _ = try journal.commit([
                 JournalWrite(changes: [JournalChange(collection: "posts", id: String(round), document: "{}")])
@@ -88,7 +88,8 @@ import Testing
         #expect(try reopened.entries(after: 0).map(\.seq) == seqs)
     }
 
-    /// A journal written before writes kept their keys gets the columns at its next start, entries intact.
+    /// A journal written before writes kept their keys (and the file's mark its newest entry) gets the columns
+    /// at its next start, entries and mark intact.
     @Test func aJournalWrittenBeforeKeysIsMigrated() throws {
         let file = path()
         defer { remove(file) }
@@ -99,9 +100,13 @@ import Testing
                 CREATE TABLE livestate_doc_entries(
                     seq INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, key TEXT NOT NULL, body TEXT);
                 INSERT INTO livestate_doc_entries(resource, key, body) VALUES ('posts', '1', '{"id":1}');
+                CREATE TABLE livestate_doc_file(
+                    id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
+                INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, 0, 'h');
                 """)
         }
         let journal = try SQLiteDocumentJournal(path: file)
+        #expect(try journal.fileMark() == SQLiteDocumentJournal.FileMark(seq: 0, hash: "h", top: nil))
         #expect(
             try journal.entries(after: 0).map(\.change) == [
                 JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)
