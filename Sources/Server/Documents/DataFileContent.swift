@@ -77,9 +77,13 @@ struct DataFileContent: Sendable {
         hash = Self.hash(bytes)
         // The file is refused somewhere (or nests past what the item-by-item read takes): the whole text is
         // read again as one value, which names the first fault as a person reads the file.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            throw DataFileError("the file is UTF-16 text; save it as UTF-8 (JSON files are UTF-8)")
+        }
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: bytes, maxDepth: Self.maxDepth)
+            let text = bytes.starts(with: Self.byteOrderMark) ? Array(bytes.dropFirst(Self.byteOrderMark.count)) : bytes
+            value = try JSONValue(parsing: text, maxDepth: Self.maxDepth)
         } catch {
             throw DataFileError(parse: error, empty: bytes.allSatisfy(Self.isSpace))
         }
@@ -116,6 +120,9 @@ struct DataFileContent: Sendable {
                 "the file has \(resources.count) resources; LiveState serves at most \(EventTopic.maxDocumentTopics)")
         }
     }
+
+    /// UTF-8's byte order mark, which some editors write at the start of a file.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Why the key `name` holding `value` (a string, number, boolean or null) cannot be served.
     private static func notServable(_ name: String, _ value: JSONValue) -> String {
@@ -200,6 +207,8 @@ struct DataFileContent: Sendable {
                 while bytes.count - cursor < 2 * pending, try more() {}
             }
         }
+        // A UTF-8 byte order mark (an editor's) is no part of the JSON (RFC 8259, 8.1), as with json-server.
+        if try skipSpace(), bytes[cursor...].starts(with: Self.byteOrderMark) { cursor += Self.byteOrderMark.count }
         guard try take(UInt8(ascii: "{")) else { return nil }
         var resources: [Resource] = []
         var values: [DataFileValue] = []

@@ -60,6 +60,7 @@ import Testing
         }
         """,
         #"{"late": [{"id": 1}, {"id": 1}, 12345], "$schema": {"deep": [1, {"a": null}]}, "other": []}"#,
+        "\u{FEFF}{\"posts\": [{\"id\": 1}], \"profile\": {}}",
     ]
 
     @Test(arguments: files)
@@ -76,6 +77,21 @@ import Testing
             }
         }
         #expect(whole.hash == DataFileContent.hash(Array(text.utf8)))
+    }
+
+    /// An editor's UTF-8 byte order mark is skipped, as json-server skips it; UTF-16 is named, not "not JSON".
+    @Test func aByteOrderMarkIsSkippedAndUTF16IsNamed() throws {
+        let text = Array(#"{"posts": [{"id": 1}]}"#.utf8)
+        let marked = try DataFileContent(bytes: [0xEF, 0xBB, 0xBF] + text, idField: "id")
+        #expect(marked.resources.map(\.name) == ["posts"] && marked.resources[0].documents.count == 1)
+        for mark: [UInt8] in [[0xFF, 0xFE], [0xFE, 0xFF]] {
+            do {
+                _ = try DataFileContent(bytes: mark + [0x7B, 0, 0x7D, 0], idField: "id")
+                Issue.record("UTF-16 was read")
+            } catch {
+                #expect(error.description.contains("UTF-16"), "\(error.description)")
+            }
+        }
     }
 
     @Test func readsAValueOfManyPartsWhole() throws {
