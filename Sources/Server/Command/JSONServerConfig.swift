@@ -28,7 +28,8 @@ enum JSONServerConfig {
         defer { try? handle.close() }
         let data = (try? handle.read(upToCount: maxBytes + 1)) ?? Data()
         guard data.count <= maxBytes else { throw CommandLineError("\(path): over 64 KiB, not an options file") }
-        guard case .object(let object)? = try? JSONValue(parsing: Array(data)) else {
+        guard case .object(let object)? = try? JSONValue(parsing: DataFileContent.withoutByteOrderMark(Array(data)))
+        else {
             throw CommandLineError("\(path): not a JSON object of options, such as {\"port\": 3000}")
         }
         var options: [String: String] = [:]

@@ -31,7 +31,7 @@ struct RoutesFile: Sendable {
     init(bytes: [UInt8], path: String) throws(DataFileError) {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: bytes)
+            value = try JSONValue(parsing: DataFileContent.withoutByteOrderMark(bytes))
         } catch {
             throw DataFileError("\(path): \(DataFileError(parse: error, empty: bytes.isEmpty).description)")
         }

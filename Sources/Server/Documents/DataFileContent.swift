@@ -82,8 +82,7 @@ struct DataFileContent: Sendable {
         }
         let value: JSONValue
         do {
-            let text = bytes.starts(with: Self.byteOrderMark) ? Array(bytes.dropFirst(Self.byteOrderMark.count)) : bytes
-            value = try JSONValue(parsing: text, maxDepth: Self.maxDepth)
+            value = try JSONValue(parsing: Self.withoutByteOrderMark(bytes), maxDepth: Self.maxDepth)
         } catch {
             throw DataFileError(parse: error, empty: bytes.allSatisfy(Self.isSpace))
         }
@@ -123,6 +122,11 @@ struct DataFileContent: Sendable {
 
     /// UTF-8's byte order mark, which some editors write at the start of a file.
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// `bytes` without a UTF-8 byte order mark at their start: JSON files read as json-server reads them.
+    static func withoutByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+    }
 
     /// Why the key `name` holding `value` (a string, number, boolean or null) cannot be served.
     private static func notServable(_ name: String, _ value: JSONValue) -> String {

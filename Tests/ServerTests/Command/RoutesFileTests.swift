@@ -9,6 +9,9 @@ import Testing
         let text = #"{"/api/*": "/$1", "/posts/:category": "/posts?category=:category"}"#
         let routes = try RoutesFile(bytes: Array(text.utf8), path: "routes.json")
         #expect(routes.rewrites.rules.map(\.source) == ["/api/*", "/posts/:category"])
+        // An editor's byte order mark is skipped, as Node's `require` skips it for json-server.
+        let marked = try RoutesFile(bytes: DataFileContent.byteOrderMark + Array(text.utf8), path: "routes.json")
+        #expect(marked.rewrites.rules.map(\.source) == ["/api/*", "/posts/:category"])
         #expect(routes.rewrites.rewrite("/api/posts/js") == "/posts?category=js")
         #expect(
             String(decoding: routes.rules, as: UTF8.self)
