@@ -12,8 +12,9 @@ package struct CORSPolicy: Sendable, Equatable {
         case list([String])
     }
 
-    /// Headers a page may read from our responses.
-    package static let exposedHeaders = "X-Total-Count, Link, Location, ETag"
+    /// Headers a page may read from our responses: a list's count and pages, a created item's place, a
+    /// version, and what a failed write needs to be sent again (its key, after a 504; when, after a 503).
+    package static let exposedHeaders = "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After"
     /// Methods a preflight allows when the path is unknown.
     package static let allMethods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
     /// Request headers a preflight allows when the browser names none.
