@@ -123,7 +123,9 @@ import Testing
         let response = try service.respond(to: Request(.post, "/todos", headers: ["Origin": "http://b.test"]))
             .immediate()
         #expect(response.headers["Access-Control-Allow-Origin"] == "http://b.test")
-        #expect(response.headers["Access-Control-Expose-Headers"] == "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After")
+        #expect(
+            response.headers["Access-Control-Expose-Headers"]
+                == "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After")
         let other = try service.respond(to: Request(.get, "/todos", headers: ["Origin": "http://c.test"]))
             .immediate()
         #expect(other.headers["Access-Control-Allow-Origin"] == nil)

@@ -68,7 +68,9 @@ import Testing
             #expect(preflight.header("Access-Control-Allow-Origin") == origin)
             let get = try RawHTTPClient.request(port: server.port, "GET", "/todos", headers: [("Origin", origin)])
             #expect(get.header("Access-Control-Allow-Origin") == origin)
-            #expect(get.header("Access-Control-Expose-Headers") == "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After")
+            #expect(
+                get.header("Access-Control-Expose-Headers")
+                    == "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After")
         }
         let foreign = try RawHTTPClient.request(
             port: server.port, "GET", "/healthz", headers: [("Origin", "http://evil.test")])
@@ -141,7 +143,9 @@ import Testing
         let get = try RawHTTPClient.request(
             port: server.port, "GET", "/healthz", headers: [("Origin", "http://app.test")])
         #expect(get.header("Access-Control-Allow-Origin") == "http://app.test")
-        #expect(get.header("Access-Control-Expose-Headers") == "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After")
+        #expect(
+            get.header("Access-Control-Expose-Headers")
+                == "X-Total-Count, Link, Location, ETag, Idempotency-Key, Retry-After")
         let other = try RawHTTPClient.request(
             port: server.port, "GET", "/healthz", headers: [("Origin", "http://other.test")])
         #expect(other.header("Access-Control-Allow-Origin") == nil)
