@@ -62,6 +62,25 @@ def test_s_and_enter_saves_the_data_as_it_is_now(data_file, serve, tmp_path):
     assert server.alive() and server.call("GET", "/posts")[0] == 200
 
 
+def test_a_snapshot_that_cannot_be_written_is_logged_and_the_server_goes_on(data_file, serve, tmp_path):
+    folder = tmp_path / "snaps"
+    folder.mkdir()
+    server = serve(data_file(DB), "-S", str(folder), stdin=subprocess.PIPE)
+    folder.rmdir()  # the folder goes away while the server runs
+    server.proc.stdin.write(b"s\n")
+    server.proc.stdin.flush()
+    deadline = time.monotonic() + 10
+    while "no snapshot saved in" not in server.log() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert f"no snapshot saved in {folder}" in server.log()
+    assert server.call("POST", "/posts", {"title": "still served"})[0] == 201
+    folder.mkdir()  # and comes back: the next command saves
+    server.proc.stdin.write(b"s\n")
+    server.proc.stdin.flush()
+    [snapshot] = wait_for_snapshots(folder, 1)
+    assert json.loads(snapshot.read_text())["posts"][-1]["title"] == "still served"
+
+
 def test_without_a_terminal_or_pipe_nothing_is_read(data_file, serve, tmp_path):
     server = serve(data_file(DB), "-S", str(tmp_path))
     assert server.call("GET", "/db")[0] == 200
