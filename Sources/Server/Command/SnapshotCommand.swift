@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import HTTP
 
 /// json-server's snapshot command: a line `s` typed on standard input (case and spaces aside) saves a data
@@ -25,11 +24,13 @@ final class SnapshotCommand: Sendable {
         self.save = save
     }
 
-    /// Whether standard input is a terminal or a pipe; asked before the server opens any file.
+    /// Whether standard input is a terminal or a pipe (what descriptor 0 names: `/dev/pts/N`, `pipe:[N]`);
+    /// asked before the server opens any file.
     static let inputIsReadable: Bool = {
-        var status = stat()
-        guard fstat(0, &status) == 0 else { return false }
-        return isatty(0) == 1 || status.st_mode & S_IFMT == S_IFIFO
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/0") else {
+            return false
+        }
+        return isatty(0) == 1 || target.hasPrefix("pipe:")
     }()
 
     /// Starts reading standard input, if it is readable (`inputIsReadable`); answers whether it does.
@@ -54,20 +55,25 @@ final class SnapshotCommand: Sendable {
     }
 
     private func read(terminal: Bool) {
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        let input = FileHandle.standardInput
         var line: [UInt8] = []
         var overlong = false
         while true {
-            // NB: one `read`, which returns what a line brought; FileHandle's `read(upToCount:)` waits for the
-            // whole count, and its `availableData` stops the process on a read error (a background job's EIO).
-            let count = Glibc.read(0, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
+            // NB: a byte at a time: `read(upToCount:)` returns only once it has the whole count, and
+            // `availableData` stops the process on a read error (a background job's EIO). A command is two
+            // bytes; a flood of input costs this thread alone.
+            let chunk: Data?
+            do {
+                chunk = try input.read(upToCount: 1)
+            } catch {
+                chunk = nil
+            }
+            guard let chunk, !chunk.isEmpty else {
                 guard terminal else { return }
                 Thread.sleep(forTimeInterval: 1)
                 continue
             }
-            for byte in buffer[..<count] {
+            for byte in chunk {
                 guard byte == UInt8(ascii: "\n") else {
                     if line.count < Self.maxLine { line.append(byte) } else { overlong = true }
                     continue
