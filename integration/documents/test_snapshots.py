@@ -5,7 +5,7 @@ import re
 import subprocess
 import time
 
-from livestate import binary_path
+from livestate import binary_path, wait_until
 
 DB = {"posts": [{"id": 1, "title": "a"}], "profile": {"name": "typicode"}, "tags": ["x", "y"]}
 
@@ -14,14 +14,9 @@ def snapshots(folder):
     return sorted(p for p in folder.iterdir() if re.fullmatch(r"db-\d{13}\.json", p.name))
 
 
-def wait_for_snapshots(folder, count, timeout=10):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = snapshots(folder)
-        if len(found) >= count:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"{count} snapshot(s) expected in {folder}, found {snapshots(folder)}")
+def wait_for_snapshots(folder, count):
+    return wait_until(lambda: len(snapshots(folder)) >= count and snapshots(folder), 10,
+                      message=f"{count} snapshot(s) in {folder}")
 
 
 def test_s_and_enter_saves_the_data_as_it_is_now(data_file, serve, tmp_path):
@@ -39,15 +34,17 @@ def test_s_and_enter_saves_the_data_as_it_is_now(data_file, serve, tmp_path):
     assert json.loads(first.read_text()) == db
     assert db["posts"][-1]["title"] == "b" and db["tags"] == ["x", "y"]
     assert first.read_text().startswith('{\n  "posts": [\n    {\n      "id": 1,'), "laid out as the file is"
-    assert f"saved a snapshot to {first}" in server.log() or f"saved a snapshot to snaps/{first.name}" in server.log()
+    # NB: the line is logged once the file is written: waited for, not read at once.
+    logged = wait_until(lambda: "saved a snapshot to" in server.log() and server.log(), 5, message="the log line")
+    assert f"saved a snapshot to {first}" in logged or f"saved a snapshot to snaps/{first.name}" in logged
 
     # Only a line that is `s` (case and spaces aside) is the command.
     time.sleep(0.002)  # a new millisecond, a new name
     server.proc.stdin.write(b"x\nss\n" + b"a" * 10_000 + b"s\n  S \r\n")
     server.proc.stdin.flush()
+    # NB: the lines are read in order, so once the `S` line's snapshot exists the others were read too.
     found = wait_for_snapshots(folder, 2)
-    time.sleep(0.3)
-    assert len(snapshots(folder)) == 2, found
+    assert len(found) == 2, found
     assert server.call("DELETE", "/posts/1")[0] == 200
     time.sleep(0.002)
     server.proc.stdin.write(b"s\n")
@@ -69,9 +66,7 @@ def test_a_snapshot_that_cannot_be_written_is_logged_and_the_server_goes_on(data
     folder.rmdir()  # the folder goes away while the server runs
     server.proc.stdin.write(b"s\n")
     server.proc.stdin.flush()
-    deadline = time.monotonic() + 10
-    while "no snapshot saved in" not in server.log() and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until(lambda: "no snapshot saved in" in server.log(), 10, message="the error line")
     assert f"no snapshot saved in {folder}" in server.log()
     assert server.call("POST", "/posts", {"title": "still served"})[0] == 201
     folder.mkdir()  # and comes back: the next command saves
@@ -86,10 +81,7 @@ def test_without_a_terminal_or_pipe_nothing_is_read(data_file, serve, tmp_path):
     assert server.call("GET", "/db")[0] == 200
     assert "snapshot" not in server.log()
     piped = serve(data_file(DB, name="other.json"), "-S", str(tmp_path), stdin=subprocess.PIPE)
-    deadline = time.monotonic() + 5
-    while "type s + Enter to save a snapshot" not in piped.log() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert "type s + Enter to save a snapshot" in piped.log()
+    wait_until(lambda: "type s + Enter to save a snapshot" in piped.log(), 5, message="the start line")
     piped.proc.stdin.close()
 
 

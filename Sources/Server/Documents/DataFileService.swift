@@ -383,12 +383,10 @@ final class DataFileService: Sendable {
             if sync.withLock({ $0.brokenSave }) { return }
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
-            let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
-            // NB: read after the items: the file shows no entry after it.
-            top = store.newestSent
-            let kept = values.snapshot
+            let state = currentState()
+            top = state.top
             (bytes, hash) = encoder.run {
-                let bytes = DataFileContent.fileBytes(resources, values: kept.values, order: kept.order)
+                let bytes = state.encoded()
                 return (bytes, DataFileContent.hash(bytes))
             }
             let seen = sync.withLock { $0.seen }
@@ -428,14 +426,33 @@ final class DataFileService: Sendable {
         let name = "db-\(Int64(now.timeIntervalSince1970 * 1000)).json"
         let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
         let bytes = writer.sync { () -> [UInt8] in
-            let resources = store.resources.map { ($0.name, $0.kind, $0.items) }
-            let kept = values.snapshot
-            return encoder.run { () -> [UInt8] in
-                DataFileContent.fileBytes(resources, values: kept.values, order: kept.order)
-            }
+            let state = currentState()
+            return encoder.run { state.encoded() }
         }
         try AtomicFile.replace(path, with: bytes)
         return path
+    }
+
+    /// The resources' items and the file's values as they are now, and the newest entry the items may show
+    /// (read after them: they show no entry after it); what the file and a snapshot are written from.
+    private func currentState() -> FileState {
+        let resources = store.resources.map { (name: $0.name, kind: $0.kind, items: $0.items) }
+        let top = store.newestSent
+        let kept = values.snapshot
+        return FileState(resources: resources, values: kept.values, order: kept.order, top: top)
+    }
+
+    /// What `currentState` read.
+    private struct FileState: Sendable {
+        var resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]
+        var values: [DataFileValue]
+        var order: [String]
+        var top: Int64
+
+        /// The bytes of the file laid out as json-server writes it.
+        func encoded() -> [UInt8] {
+            DataFileContent.fileBytes(resources, values: values, order: order)
+        }
     }
 
     // MARK: A person's edits

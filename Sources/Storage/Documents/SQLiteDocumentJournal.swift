@@ -47,6 +47,7 @@ package final class SQLiteDocumentJournal: Sendable {
                     id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
                 """)
             try Self.addWriteKeys(connection)
+            try Self.addMarkTop(connection)
             // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
             try connection.execute("BEGIN IMMEDIATE")
             try connection.query(
@@ -86,11 +87,14 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    /// A file written before entries kept their writes' keys gets the two columns (empty for its entries), and
-    /// one written before the file's mark kept its newest entry gets that column (empty).
+    /// A file written before the file's mark kept the newest entry it may show gets that column (empty).
+    private static func addMarkTop(_ connection: SQLiteConnection) throws(JournalError) {
+        let columns = try connection.query("PRAGMA table_info(livestate_doc_file)").compactMap { $0[1].text }
+        if !columns.contains("top") { try connection.execute("ALTER TABLE livestate_doc_file ADD COLUMN top INTEGER") }
+    }
+
+    /// A file written before entries kept their writes' keys gets the two columns (empty for its entries).
     private static func addWriteKeys(_ connection: SQLiteConnection) throws(JournalError) {
-        let marks = try connection.query("PRAGMA table_info(livestate_doc_file)").compactMap { $0[1].text }
-        if !marks.contains("top") { try connection.execute("ALTER TABLE livestate_doc_file ADD COLUMN top INTEGER") }
         let columns = try connection.query("PRAGMA table_info(livestate_doc_entries)").compactMap { $0[1].text }
         if !columns.contains("write_key") {
             try connection.execute(
