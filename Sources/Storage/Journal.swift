@@ -151,19 +151,23 @@ package enum TodoWriteOutcome: Sendable, Equatable {
     }
 }
 
-/// A journal row as stored: its id, topic and change JSON (a restart rebuilds its recent events from them).
+/// A journal entry as a restart reads it back (`Journal.recent`): the change, and the item before it where
+/// the engine keeps it (the seeds' todos: `TodoJournalEntry`).
 package struct JournalRow: Sendable, Equatable {
     /// The journal id.
     package var seq: Int64
-    /// `todos`, or the topic of another input.
-    package var topic: String
-    /// The change as stored.
-    package var json: String
+    /// The change.
+    package var change: JournalChange
+    /// The item before the change, as JSON; nil when not kept.
+    package var before: String?
 
-    /// The row `seq` of `topic` holding `json`.
-    package init(seq: Int64, topic: String, json: String) {
+    /// The entry `seq` of `change`, with the item `before` it.
+    package init(seq: Int64, change: JournalChange, before: String? = nil) {
         self.seq = seq
-        self.topic = topic
-        self.json = json
+        self.change = change
+        self.before = before
     }
+
+    /// `todos`, or the topic of another input.
+    package var topic: String { change.collection }
 }

@@ -126,8 +126,8 @@ def test_a_file_of_the_old_schema_keeps_its_todos_and_an_old_clock_id_gets_a_fre
             live = todos_events(client, has_title("after the upgrade"))[-1]
             assert int(live.id) > int(snapshot.id)
     db = sqlite3.connect(data)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 3
-    assert db.execute("SELECT count(*) FROM livestate_events").fetchone()[0] == 1
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert db.execute("SELECT count(*) FROM livestate_entries WHERE resource <> ''").fetchone()[0] == 1
     db.close()
 
 
@@ -157,8 +157,8 @@ def test_kill_9_mid_burst_never_leaves_a_todo_without_its_event(binary, data):
         db = sqlite3.connect(data)
         todo_ids = {row[0] for row in db.execute("SELECT id FROM todos WHERE id > 1")}
         event_ids = set()
-        for (change,) in db.execute("SELECT change FROM livestate_events"):
-            event_ids.add(json.loads(change)["todo"]["id"])
+        for (key,) in db.execute("SELECT key FROM livestate_entries WHERE resource = 'todos'"):
+            event_ids.add(int(key))
         db.close()
         assert todo_ids == event_ids, (sorted(todo_ids ^ event_ids), cycle)
     assert sent > 0
@@ -176,7 +176,7 @@ def test_the_journal_stays_bounded_and_an_id_older_than_it_gets_current_values(b
                 server.add_todo(f"write {n:02d}")
             recent = todos_events(client, has_title("write 49"))[-1]
     db = sqlite3.connect(data)
-    assert db.execute("SELECT count(*) FROM livestate_events").fetchone()[0] == 20
+    assert db.execute("SELECT count(*) FROM livestate_entries WHERE resource <> ''").fetchone()[0] == 20
     db.close()
     with Server("--journal-retention", "20", binary=binary, data=data) as server:
         with SSEClient.of(server, "/events?topics=todos", headers={"Last-Event-ID": oldest.id}) as client:
@@ -318,6 +318,6 @@ def test_a_write_sent_again_with_its_key_is_answered_from_the_first_also_after_a
             seen = todos_events(client, has_title("a new write"))
             assert len(seen) == 2, [(e.id, e.data) for e in seen]  # the current list, then the new write
     db = sqlite3.connect(data)
-    keys = [row[0] for row in db.execute("SELECT write_key FROM livestate_events WHERE write_key IS NOT NULL ORDER BY id")]
+    keys = [row[0] for row in db.execute("SELECT write_key FROM livestate_entries WHERE write_key IS NOT NULL ORDER BY seq")]
     db.close()
     assert keys == ["post-1", "patch-1", "select-1"]

@@ -301,13 +301,13 @@ final class SharedInputs: Sendable {
     func replay(_ rows: [JournalRow]) {
         let firstShown = rows.first { $0.topic == Topic.selection.rawValue || $0.topic == Topic.image.rawValue }
         if let firstShown, firstShown.topic == Topic.image.rawValue,
-            let image = try? JSONDecoder().decode(Payload.self, from: Data(firstShown.json.utf8)),
+            let image = try? JSONDecoder().decode(Payload.self, from: Data((firstShown.change.document ?? "").utf8)),
             let selection = image.selection, let url = image.url
         {
             latestSelection.withLock { $0 = selection }
             showPending(selection: selection, url: url)
         }
-        for row in rows { apply(seq: row.seq, topic: row.topic, json: row.json) }
+        for row in rows { apply(seq: row.seq, topic: row.topic, json: row.change.document ?? "") }
     }
 
     /// Applies the journal's newest selection, image and keyword entries up to `lastSeq` (the entries after

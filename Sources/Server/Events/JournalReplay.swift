@@ -9,7 +9,7 @@ import Storage
 ///
 /// - todos: each entry's event is the list after that change, byte for byte the frame the earlier run
 ///   sent (the list encoded as `GET /todos` encodes it; the `?diff=1` frame the change between the lists).
-///   The lists are rebuilt from the current one backwards (`SQLiteJournalEntry.reverted`), newest first,
+///   The lists are rebuilt from the current one backwards (`TodoJournalEntry.reverted`), newest first,
 ///   and the walk stops at the recent-events log's bounds, so a start encodes at most what the log holds.
 /// - the other inputs (`inputs`): their entries are applied again, oldest first, to scratch view models
 ///   attached to a scratch hub: the same code that made the events the first time makes them again.
@@ -72,7 +72,7 @@ enum JournalReplay {
     static func records(
         _ rows: [JournalRow], current: [Todo], count: Int, bytes: Int
     ) -> [(record: EventRecord, json: [UInt8])] {
-        let entries = rows.filter { $0.topic == "todos" }.map { SQLiteJournalEntry(seq: $0.seq, json: $0.json) }
+        let entries = rows.filter { $0.topic == JournalChange.todos }.map { TodoJournalEntry($0) }
         let encoder = JSONCoding.makeEncoder()
         var after = current
         var records: [(record: EventRecord, json: [UInt8])] = []

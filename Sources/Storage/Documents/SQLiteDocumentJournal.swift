@@ -5,8 +5,10 @@ import Synchronization
 /// every change and the file's last write-back, in one SQLite file (WAL, `synchronous=FULL`: a commit that
 /// returned is on disk and survives `kill -9`).
 ///
-/// - `livestate_doc_entries`: one row per committed change: the resource, the item's id text and the
-///   item after it (NULL for a delete); its `seq` is commit order and the event id's base.
+/// - `livestate_entries` (`SQLiteEntries`, the seeds' table too): one row per committed change: the
+///   resource, the item's id text and the item after it (NULL for a delete); its `seq` is commit order and
+///   the event id's base. A journal of an older server kept them in `livestate_doc_entries`, renamed at
+///   start.
 /// - `livestate_doc_file`: the entry the JSON file last showed, a hash of the file's bytes then, and the
 ///   newest entry it may show (`FileMark`).
 ///
@@ -39,21 +41,20 @@ package final class SQLiteDocumentJournal: Sendable {
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             let check = try connection.query("PRAGMA quick_check").first?.first?.text ?? "no answer"
             guard check == "ok" else { throw JournalError.failed("the file is damaged (quick_check: \(check))") }
+            let seedTodos = try connection.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'todos'")
+            guard seedTodos.isEmpty else {
+                throw JournalError.failed(
+                    "the file holds the seeds' data; a data file's journal needs a file of its own")
+            }
             try connection.execute(
                 """
-                CREATE TABLE IF NOT EXISTS livestate_doc_entries(
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, key TEXT NOT NULL, body TEXT);
                 CREATE TABLE IF NOT EXISTS livestate_doc_file(
                     id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
                 """)
-            try Self.addWriteKeys(connection)
+            try Self.moveOlderEntries(connection)
+            try SQLiteEntries.create(connection)
             try Self.addMarkTop(connection)
-            // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
-            try connection.execute("BEGIN IMMEDIATE")
-            try connection.query(
-                "INSERT INTO livestate_doc_entries(resource, key, body) VALUES ('', '', NULL)")
-            startSeq = connection.lastInsertRowID
-            try connection.execute("COMMIT")
+            startSeq = try SQLiteEntries.takeStartSeq(connection)
         } catch {
             throw error.explained(by: "cannot use \(path)")
         }
@@ -93,21 +94,34 @@ package final class SQLiteDocumentJournal: Sendable {
         if !columns.contains("top") { try connection.execute("ALTER TABLE livestate_doc_file ADD COLUMN top INTEGER") }
     }
 
-    /// A file written before entries kept their writes' keys gets the two columns (empty for its entries).
-    private static func addWriteKeys(_ connection: SQLiteConnection) throws(JournalError) {
+    /// A journal of an older server: its entries table (`livestate_doc_entries`, of a server from before
+    /// entries kept their writes' keys without those two columns) becomes `livestate_entries`. Its ids
+    /// continue (SQLite renames the table's `AUTOINCREMENT` counter with it).
+    private static func moveOlderEntries(_ connection: SQLiteConnection) throws(JournalError) {
+        let older = try connection.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'livestate_doc_entries'")
+        guard !older.isEmpty else { return }
         let columns = try connection.query("PRAGMA table_info(livestate_doc_entries)").compactMap { $0[1].text }
-        if !columns.contains("write_key") {
+        try connection.execute("BEGIN IMMEDIATE")
+        do throws(JournalError) {
+            if !columns.contains("write_key") {
+                try connection.execute(
+                    """
+                    ALTER TABLE livestate_doc_entries ADD COLUMN write_key TEXT;
+                    ALTER TABLE livestate_doc_entries ADD COLUMN write_request TEXT;
+                    """)
+            }
             try connection.execute(
                 """
-                ALTER TABLE livestate_doc_entries ADD COLUMN write_key TEXT;
-                ALTER TABLE livestate_doc_entries ADD COLUMN write_request TEXT;
+                DROP INDEX IF EXISTS livestate_doc_entries_write_key;
+                ALTER TABLE livestate_doc_entries ADD COLUMN before TEXT;
+                ALTER TABLE livestate_doc_entries RENAME TO livestate_entries;
+                COMMIT;
                 """)
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
         }
-        try connection.execute(
-            """
-            CREATE UNIQUE INDEX IF NOT EXISTS livestate_doc_entries_write_key ON livestate_doc_entries(write_key)
-                WHERE write_key IS NOT NULL;
-            """)
     }
 
     /// Commits the changes of `writes` as entries in one transaction (one disk flush for all of them), each
@@ -120,23 +134,13 @@ package final class SQLiteDocumentJournal: Sendable {
             seqs.reserveCapacity(writes.count)
             for write in writes {
                 for (index, change) in write.changes.enumerated() {
-                    let key = index == 0 ? write.key : nil
-                    try connection.query(
-                        """
-                        INSERT INTO livestate_doc_entries(resource, key, body, write_key, write_request)
-                        VALUES (?, ?, ?, ?, ?)
-                        """,
-                        [
-                            .text(change.collection), .text(change.key), change.document.map { .text($0) } ?? .null,
-                            key.map { .text($0.key) } ?? .null, key.map { .text($0.request) } ?? .null,
-                        ])
-                    seqs.append(connection.lastInsertRowID)
+                    seqs.append(try SQLiteEntries.insert(change, key: index == 0 ? write.key : nil, connection))
                 }
             }
             if let last = seqs.last, last % 1024 == 0 {
                 try connection.query(
                     """
-                    DELETE FROM livestate_doc_entries WHERE seq <= ?
+                    DELETE FROM livestate_entries WHERE seq <= ?
                     AND seq <= coalesce((SELECT seq FROM livestate_doc_file WHERE id = 1), 0)
                     """, [.integer(last - retention)])
             }
@@ -174,13 +178,7 @@ package final class SQLiteDocumentJournal: Sendable {
     /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet).
     package func entries(after seq: Int64) throws(JournalError) -> [JournalEntry] {
         try connection.withLock { connection throws(JournalError) in
-            try connection.query(
-                "SELECT seq, resource, key, body FROM livestate_doc_entries WHERE seq > ? AND resource <> '' ORDER BY seq",
-                [.integer(seq)]
-            ).compactMap { row in
-                guard let seq = row[0].integer, let resource = row[1].text, let key = row[2].text else { return nil }
-                return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[3].text))
-            }
+            try SQLiteEntries.entries(after: seq, connection).map(\.entry)
         }
     }
 
@@ -191,15 +189,8 @@ package final class SQLiteDocumentJournal: Sendable {
         return try connection.withLock { connection throws(JournalError) in
             var found: [String: KeyedEntry] = [:]
             for key in Set(keys) {
-                let row = try connection.query(
-                    "SELECT seq, resource, key, body, write_request FROM livestate_doc_entries WHERE write_key = ?",
-                    [.text(key)]
-                ).first
-                guard let row, let seq = row[0].integer, let resource = row[1].text, let item = row[2].text else {
-                    continue
-                }
-                let change = JournalChange(resource: resource, key: item, body: row[3].text)
-                found[key] = KeyedEntry(entry: JournalEntry(seq: seq, change: change), request: row[4].text ?? "")
+                guard let row = try SQLiteEntries.entry(key: key, connection) else { continue }
+                found[key] = KeyedEntry(entry: row.entry, request: row.request ?? "")
             }
             return found
         }

@@ -39,7 +39,7 @@ extension PostgresJournal {
                     finish(
                         rows.rows.indices.compactMap { index in
                             rows.integer(index, 0).map {
-                                JournalRow(seq: $0, topic: rows.rows[index][1] ?? "", json: rows.rows[index][2] ?? "")
+                                Self.row(seq: $0, topic: rows.rows[index][1] ?? "", json: rows.rows[index][2] ?? "")
                             }
                         })
                 }
@@ -49,6 +49,16 @@ extension PostgresJournal {
         // the bound only keeps a start from hanging on a loop that no longer runs.
         guard ready.wait(timeout: .now() + 30) == .success else { return [] }
         return answer.withLock { $0 } ?? []
+    }
+
+    /// The entry of a stored row: a todo's JSON (`TodoJournalEntry`) as the `todos` collection's item with the
+    /// todo before it, another input's as its topic's JSON.
+    static func row(seq: Int64, topic: String, json: String) -> JournalRow {
+        guard topic == JournalChange.todos, let entry = TodoJournalEntry(seq: seq, json: json) else {
+            return JournalRow(seq: seq, change: .input(topic: topic, json: json))
+        }
+        return JournalRow(
+            seq: seq, change: JournalChange(entry.change), before: entry.before.flatMap { try? JSONCoding.text($0) })
     }
 
     /// The oldest id `recent` reads from `sizes` (`recentSizesStatement`, newest first): the walk stops at

@@ -3,7 +3,8 @@ import HTTP
 import Synchronization
 
 /// `Journal` on one SQLite file (docs/architecture-instances.md, "SQLite"): every input is committed with
-/// its entry in one `BEGIN IMMEDIATE … COMMIT` (`SQLiteTodoStore`), and the wake-up is a function call: the
+/// its entry (`SQLiteEntries`, the table a data file's journal uses too) in one `BEGIN IMMEDIATE … COMMIT`
+/// (`SQLiteTodoStore`), and the wake-up is a function call: the
 /// entry is handed to `follow`'s handler before the completion runs, on the calling thread.
 ///
 /// Writes are short and synchronous, so every completion runs at once, on the caller's thread. An
@@ -107,9 +108,7 @@ package final class SQLiteJournal: Journal {
         case .success(.repeated(let first)):
             guard first.topic == "todos" else { return completion(.failure(.keyReused)) }
             var todo: Todo?
-            if case .upsert(let upserted)? = SQLiteJournalEntry(seq: first.seq, json: first.json)?.change {
-                todo = upserted
-            }
+            if case .upsert(let upserted)? = first.change.todoChange { todo = upserted }
             completion(.success(.committed(todo)))
         case .failure(let error): completion(.failure(error))
         }
@@ -138,7 +137,8 @@ package final class SQLiteJournal: Journal {
         case .success(.committed(_, let seq)): completion(.success(JournalAppended(seq: seq)))
         case .success(.repeated(let first)):
             guard first.topic == topic else { return completion(.failure(.keyReused)) }
-            completion(.success(JournalAppended(seq: first.seq, repeated: true, first: first.json)))
+            completion(
+                .success(JournalAppended(seq: first.seq, repeated: true, first: first.change.document ?? "")))
         case .success(.unchanged): completion(.failure(.failed("the entry was not written")))
         case .failure(let error): completion(.failure(error))
         }

@@ -12,19 +12,29 @@ import Foundation
 ///   the upgrade compares below every new id;
 /// - version 3: `livestate_events.write_key`, the `Idempotency-Key` a write was committed under (NULL
 ///   without one), unique, so a write sent again with it is answered from its entry; kept as long as its
-///   entry. Entries of version 2 have none.
+///   entry. Entries of version 2 have none;
+/// - version 4: the entries move into `livestate_entries` (`SQLiteEntries`), the table a data file's journal
+///   keeps its entries in too: a todo entry becomes the `todos` collection's item id, the todo after the
+///   change (NULL: deleted) and the todo before it; another input's entry its topic and its JSON. Ids, keys
+///   and the counter carry over (the next id follows the counter), and the old tables are dropped.
 ///
-/// A file of a version above `version` was written by a newer LiveState: it is refused (the server does not
+/// A data file's journal (`db.json.livestate`, which keeps the entries of a JSON file) is refused: the two
+/// would share one table of entries. A file of a version above `version` was written by a newer LiveState: it is refused (the server does not
 /// start) rather than written by a binary that does not know what the newer tables mean.
 enum SQLiteSchema {
     /// The version written to `PRAGMA user_version` once every table of it exists.
-    static let version = 3
+    static let version = 4
 
     /// Journal entry `n` is event id `n × journalBlock` (as with PostgreSQL).
     static let journalBlock: Int64 = 65536
 
     /// Brings the file of `connection` to `version`; a file already there is left as it is.
     static func migrate(_ connection: SQLiteConnection, now: Date = Date()) throws(JournalError) {
+        let dataFileMarks = try connection.query(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'livestate_doc_file'")
+        guard dataFileMarks.isEmpty else {
+            throw JournalError.failed("the file is a data file's journal; the seeds' data needs a file of its own")
+        }
         let found = try connection.query("PRAGMA user_version").first?.first?.integer ?? 0
         guard found <= version else {
             throw JournalError.failed(
@@ -79,6 +89,44 @@ enum SQLiteSchema {
                     """)
             }
         }
+        if found < 4 {
+            try transaction(connection) { () throws(JournalError) in try moveEntries(connection) }
+        }
+    }
+
+    /// Version 4: `livestate_events` (a topic and the change's JSON per row; a todo's as
+    /// `{"op":"upsert","todo":…,"before":…}` or `{"op":"delete","id":…,"before":…}`) into `livestate_entries`.
+    /// A row whose JSON does not parse keeps its topic and no item (no replay reads it as a change).
+    private static func moveEntries(_ connection: SQLiteConnection) throws(JournalError) {
+        try SQLiteEntries.create(connection)
+        try connection.execute(
+            """
+            INSERT INTO livestate_entries(seq, resource, key, body, before, write_key, write_request)
+            SELECT id, topic,
+                CASE WHEN topic = 'todos' AND json_valid(change)
+                    THEN coalesce(CAST(json_extract(change, '$.todo.id') AS TEXT),
+                                  CAST(json_extract(change, '$.id') AS TEXT), '')
+                    ELSE '' END,
+                CASE WHEN topic <> 'todos' THEN change
+                     WHEN json_valid(change) THEN json_extract(change, '$.todo') END,
+                CASE WHEN topic = 'todos' AND json_valid(change) THEN json_extract(change, '$.before') END,
+                write_key, CASE WHEN write_key IS NOT NULL THEN topic END
+            FROM livestate_events ORDER BY id;
+            """)
+        let last =
+            try connection.query(
+                """
+                SELECT max(coalesce((SELECT last_id FROM livestate_counter), 0),
+                           coalesce((SELECT max(seq) FROM livestate_entries), 0))
+                """
+            ).first?.first?.integer ?? 0
+        try SQLiteEntries.continueAfter(last, connection)
+        try connection.execute(
+            """
+            DROP TABLE livestate_events;
+            DROP TABLE livestate_counter;
+            PRAGMA user_version = 4;
+            """)
     }
 
     /// The counter of a file that has none: above every clock-based id handed out until `now`.

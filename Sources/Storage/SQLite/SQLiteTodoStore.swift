@@ -1,14 +1,16 @@
 package import Domain
+import HTTP
 import Synchronization
 
 /// The todos in an SQLite file: WAL journal with `synchronous=FULL`, so a call that returns has committed
 /// its change to disk and it survives `kill -9` or a power cut; ids come from `AUTOINCREMENT` and are never
 /// reused. A fresh file starts with `{"id":1,"title":"Buy Milk","completed":false}` (seed 004).
 ///
-/// Every write commits the todo row and its journal entry (`livestate_events`, `SQLiteJournalEntry`) in one
-/// transaction, so neither exists without the other, even after a crash between them; the entry's id comes
-/// from the counter in that transaction (commit order, one writer at a time), and only the newest
-/// `retention` entries are kept. `onCommit` hears each id before the write returns.
+/// Every write commits the todo row and its journal entry (`SQLiteEntries`: the `todos` collection, the
+/// todo's id, the todo after the change and the todo before it) in one transaction, so neither exists
+/// without the other, even after a crash between them; the entry's id is commit order (one writer at a
+/// time), and only the newest `retention` entries are kept. `onCommit` hears each id before the write
+/// returns.
 ///
 /// One connection, guarded by a `Mutex`: SQLite writes one transaction at a time anyway.
 ///
@@ -37,11 +39,7 @@ package final class SQLiteTodoStore: Sendable {
             try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             try Self.check(connection)
             try SQLiteSchema.migrate(connection)
-            let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
-            guard let seq = taken.first?.first?.integer else {
-                throw JournalError.failed("the journal counter is missing")
-            }
-            startSeq = seq
+            startSeq = try SQLiteEntries.takeStartSeq(connection)
         } catch {
             // NB: SQLite's own words ("file is not a database") do not say which file; the person does.
             throw error.explained(by: "cannot use \(path)")
@@ -74,15 +72,11 @@ package final class SQLiteTodoStore: Sendable {
         }
     }
 
-    /// The newest `limit` journal entries, newest first (a restart rebuilds its recent events from them).
-    package func recentEntries(limit: Int) throws(JournalError) -> [SQLiteJournalEntry] {
+    /// The newest `limit` todo entries, newest first (a restart rebuilds its recent events from them).
+    package func recentEntries(limit: Int) throws(JournalError) -> [TodoJournalEntry] {
         try connection.withLock { connection throws(JournalError) in
-            let rows = try connection.query(
-                "SELECT id, change FROM livestate_events WHERE topic = 'todos' ORDER BY id DESC LIMIT ?",
-                [.integer(Int64(limit))])
-            return rows.compactMap { row in
-                guard let seq = row[0].integer else { return nil }
-                return SQLiteJournalEntry(seq: seq, json: row[1].text ?? "")
+            try SQLiteEntries.newest(of: JournalChange.todos, limit: limit, connection).compactMap { row in
+                TodoJournalEntry(JournalRow(seq: row.entry.seq, change: row.entry.change, before: row.before))
             }
         }
     }
@@ -90,9 +84,9 @@ package final class SQLiteTodoStore: Sendable {
     /// The newest entry of `topic`; nil when the journal holds none.
     package func latest(topic: String) throws(JournalError) -> (seq: Int64, json: String)? {
         try connection.withLock { connection throws(JournalError) in
-            let rows = try connection.query(
-                "SELECT id, change FROM livestate_events WHERE topic = ? ORDER BY id DESC LIMIT 1", [.text(topic)])
-            return rows.first.flatMap { row in row[0].integer.map { ($0, row[1].text ?? "") } }
+            try SQLiteEntries.newest(of: topic, limit: 1, connection).first.map {
+                ($0.entry.seq, $0.entry.change.document ?? "")
+            }
         }
     }
 
@@ -100,23 +94,7 @@ package final class SQLiteTodoStore: Sendable {
     /// (the newest always): the sizes are read first, so an image entry beyond the bound is never loaded.
     package func recent(limit: Int, bytes: Int) throws(JournalError) -> [JournalRow] {
         try connection.withLock { connection throws(JournalError) in
-            let sizes = try connection.query(
-                "SELECT id, length(CAST(change AS BLOB)) FROM livestate_events ORDER BY id DESC LIMIT ?",
-                [.integer(Int64(max(0, limit)))])
-            var oldest: Int64?
-            var total: Int64 = 0
-            for row in sizes {
-                guard let seq = row[0].integer else { break }
-                total += row[1].integer ?? 0
-                guard oldest == nil || total <= Int64(bytes) else { break }
-                oldest = seq
-            }
-            guard let oldest else { return [] }
-            return try connection.query(
-                "SELECT id, topic, change FROM livestate_events WHERE id >= ? ORDER BY id DESC", [.integer(oldest)]
-            ).compactMap { row in
-                row[0].integer.map { JournalRow(seq: $0, topic: row[1].text ?? "", json: row[2].text ?? "") }
-            }
+            try SQLiteEntries.recent(limit: limit, bytes: bytes, connection).map(Self.row)
         }
     }
 
@@ -139,29 +117,29 @@ package final class SQLiteTodoStore: Sendable {
         try commit(.delete(id: id), key: nil) != .unchanged
     }
 
-    /// Commits a todo write with its journal entry (`SQLiteJournalEntry`: the change and the row before it)
-    /// under `key` (the client's `Idempotency-Key`, or nil); `.unchanged` when an update or delete names no
-    /// todo, `.repeated` when `key` was committed before (nothing is written either way). The todo is nil
-    /// for a delete.
+    /// Commits a todo write with its journal entry (the todo after it, and the row before it) under `key`
+    /// (the client's `Idempotency-Key`, or nil); `.unchanged` when an update or delete names no todo,
+    /// `.repeated` when `key` was committed before (nothing is written either way). The todo is nil for a
+    /// delete.
     package func commit(_ write: TodoWrite, key: String?) throws(JournalError) -> SQLiteCommit<Todo?> {
-        try journaled(topic: "todos", key: key) { connection throws(JournalError) -> (Todo?, String)? in
+        try journaled(key: key) { connection throws(JournalError) -> (Todo?, JournalChange, before: Todo?)? in
             switch write {
             case .insert(let title, let completed):
                 try connection.query(
                     "INSERT INTO todos (title, completed) VALUES (?, ?)", [.text(title), .integer(completed ? 1 : 0)])
                 let todo = Todo(id: Int(connection.lastInsertRowID), title: title, completed: completed)
-                return (todo, SQLiteJournalEntry(change: .upsert(todo), before: nil).json)
+                return (todo, JournalChange(.upsert(todo)), nil)
             case .update(let id, let title, let completed):
                 guard let before = try Self.row(id, connection) else { return nil }
                 let todo = Todo(id: id, title: title ?? before.title, completed: completed ?? before.completed)
                 try connection.query(
                     "UPDATE todos SET title = ?, completed = ? WHERE id = ?",
                     [.text(todo.title), .integer(todo.completed ? 1 : 0), .integer(Int64(todo.id))])
-                return (todo, SQLiteJournalEntry(change: .upsert(todo), before: before).json)
+                return (todo, JournalChange(.upsert(todo)), before)
             case .delete(let id):
                 guard let before = try Self.row(id, connection) else { return nil }
                 try connection.query("DELETE FROM todos WHERE id = ?", [.integer(Int64(id))])
-                return (nil, SQLiteJournalEntry(change: .delete(id: id), before: before).json)
+                return (nil, JournalChange(.delete(id: id)), before)
             }
         }
     }
@@ -170,42 +148,40 @@ package final class SQLiteTodoStore: Sendable {
     /// a keyword, a refresh, a downloaded image) under `key` (the client's `Idempotency-Key`, or nil) and
     /// answers its id — or, when `key` was committed before, that entry (nothing is written).
     package func append(topic: String, json: String, key: String? = nil) throws(JournalError) -> SQLiteCommit<Void> {
-        let commit = try journaled(topic: topic, key: key) { _ in ((), json) }
+        let commit = try journaled(key: key) { _ in ((), JournalChange.input(topic: topic, json: json), nil) }
         if case .unchanged = commit { throw JournalError.failed("the entry was not written") }
         return commit
     }
 
     /// The entry committed under `key`; nil when there is none (any more: keys go with their entries).
     package func entry(key: String) throws(JournalError) -> JournalRow? {
-        try connection.withLock { connection throws(JournalError) in try Self.entry(key: key, connection) }
+        try connection.withLock { connection throws(JournalError) in
+            try SQLiteEntries.entry(key: key, connection).map(Self.row)
+        }
     }
 
-    /// Runs `body` and writes the journal entry (of `topic`, JSON) it returns in one transaction (nil:
-    /// nothing to write, rolled back) under `key`: the counter takes the next id, the entry is inserted,
-    /// entries beyond `retention` are deleted (their keys with them). Answers `body`'s result and the
-    /// entry's id; when `key` names an entry already, that entry, and neither `body` nor a write runs.
+    /// Runs `body` and writes the journal entry it returns (its change, and the todo before it) in one
+    /// transaction (nil: nothing to write, rolled back) under `key`: the entry takes the next id, entries
+    /// beyond `retention` are deleted (their keys with them). Answers `body`'s result and the entry's id;
+    /// when `key` names an entry already, that entry, and neither `body` nor a write runs.
     private func journaled<T>(
-        topic: String, key: String?, _ body: (SQLiteConnection) throws(JournalError) -> (T, String)?
+        key: String?, _ body: (SQLiteConnection) throws(JournalError) -> (T, JournalChange, before: Todo?)?
     ) throws(JournalError) -> SQLiteCommit<T> {
         let commit = try writing { connection throws(JournalError) -> SQLiteCommit<T> in
             try connection.query("BEGIN IMMEDIATE")
             do throws(JournalError) {
-                if let key, let first = try Self.entry(key: key, connection) {
+                if let key, let first = try SQLiteEntries.entry(key: key, connection) {
                     try connection.query("ROLLBACK")
-                    return .repeated(first)
+                    return .repeated(Self.row(first))
                 }
-                guard let (result, json) = try body(connection) else {
+                guard let (result, change, before) = try body(connection) else {
                     try connection.query("ROLLBACK")
                     return .unchanged
                 }
-                let taken = try connection.query("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
-                guard let seq = taken.first?.first?.integer else {
-                    throw JournalError.failed("the journal counter is missing")
-                }
-                try connection.query(
-                    "INSERT INTO livestate_events (id, topic, change, write_key) VALUES (?, ?, ?, ?)",
-                    [.integer(seq), .text(topic), .text(json), key.map { .text($0) } ?? .null])
-                try connection.query("DELETE FROM livestate_events WHERE id <= ?", [.integer(seq - retention)])
+                let seq = try SQLiteEntries.insert(
+                    change, before: try before.map { todo throws(JournalError) in try Self.json(todo) },
+                    key: key.map { WriteKey(key: $0, request: change.collection) }, connection)
+                try SQLiteEntries.delete(upTo: seq - retention, connection)
                 try connection.query("COMMIT")
                 return .committed(result, seq: seq)
             } catch {
@@ -217,11 +193,16 @@ package final class SQLiteTodoStore: Sendable {
         return commit
     }
 
-    private static func entry(key: String, _ connection: SQLiteConnection) throws(JournalError) -> JournalRow? {
-        try connection.query("SELECT id, topic, change FROM livestate_events WHERE write_key = ?", [.text(key)])
-            .first.flatMap { row in
-                row[0].integer.map { JournalRow(seq: $0, topic: row[1].text ?? "", json: row[2].text ?? "") }
-            }
+    private static func row(_ stored: SQLiteEntries.Row) -> JournalRow {
+        JournalRow(seq: stored.entry.seq, change: stored.entry.change, before: stored.before)
+    }
+
+    private static func json(_ todo: Todo) throws(JournalError) -> String {
+        do {
+            return try JSONCoding.text(todo)
+        } catch {
+            throw JournalError.failed("a todo did not encode: \(error)")
+        }
     }
 
     /// Runs a write under the lock, checking that the data file is still the one opened, before (nothing

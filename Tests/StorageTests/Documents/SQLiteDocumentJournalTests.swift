@@ -117,6 +117,24 @@ import Testing
         ])
         #expect(try journal.keyed(["k"])["k"]?.entry.seq == seqs[0])
         #expect(try journal.keyed(["k"])["k"]?.entry.change.id == nil)
+        // The entries moved into the table the seeds use too, and their ids go on after the older ones.
+        #expect(journal.startSeq == 2 && seqs == [3])
+        let check = try SQLiteConnection(path: file)
+        #expect(
+            try check.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'livestate_%entries'")
+                .map { $0.first?.text } == ["livestate_entries"])
+    }
+
+    /// The seeds' file holds the seeds' entries in the same table: it is not taken as a data file's journal.
+    @Test func theSeedsFileIsRefused() throws {
+        let file = path()
+        defer { remove(file) }
+        do { _ = try SQLiteTodoStore(path: file) }
+        #expect {
+            _ = try SQLiteDocumentJournal(path: file)
+        } throws: { error in
+            "\(error)".contains("the seeds' data")
+        }
     }
 
     /// A clean stop's events come back once, with the state they lead to, across a reopen.

@@ -91,7 +91,7 @@ struct PostgresRecentTests {
         var after = restart.todos
         var rebuilt = [after]
         for row in rows {
-            let entry = try #require(SQLiteJournalEntry(seq: row.seq, json: row.json))
+            let entry = try #require(TodoJournalEntry(row))
             after = try #require(entry.reverted(after))
             rebuilt.insert(after, at: 0)
         }

@@ -165,27 +165,90 @@ import Testing
         let journal = try SQLiteJournal(path: path)
         #expect(
             journal.recent(limit: 10, bytes: 1 << 20) == [
-                JournalRow(seq: seq, topic: "frameworks", json: #"{"name":"Combine"}"#)
+                JournalRow(seq: seq, change: .input(topic: "frameworks", json: #"{"name":"Combine"}"#))
             ])
         let todo = try #require(try answer(journal, .insert(title: "Keyed", completed: false), key: "k")?.get().todo)
         #expect(answer(journal, .insert(title: "Keyed", completed: false), key: "k") == .success(.committed(todo)))
         journal.stop()
         let check = try SQLiteConnection(path: path)
-        #expect(try check.query("PRAGMA user_version").first?.first?.integer == 3)
+        #expect(try check.query("PRAGMA user_version").first?.first?.integer == 4)
+    }
+
+    @Test func aFileOfVersionThreeMovesItsEntriesIntoTheTableADataFileUsesToo() throws {
+        let todo = #"{"id":2,"title":"Walk","completed":false}"#
+        let walked = #"{"id":2,"title":"Walk","completed":true}"#
+        do {
+            let old = try SQLiteConnection(path: path)
+            try old.execute(
+                """
+                CREATE TABLE todos (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL,
+                                    completed INTEGER NOT NULL DEFAULT 0);
+                INSERT INTO todos (id, title, completed) VALUES (2, 'Walk', 1);
+                CREATE TABLE livestate_events (id INTEGER PRIMARY KEY, topic TEXT NOT NULL, change TEXT NOT NULL,
+                                               write_key TEXT);
+                CREATE TABLE livestate_counter (only_row INTEGER PRIMARY KEY CHECK (only_row = 1),
+                                                last_id INTEGER NOT NULL);
+                INSERT INTO livestate_counter VALUES (1, 700);
+                INSERT INTO livestate_events VALUES (600, 'todos', '{"op":"upsert","todo":\(todo)}', 'insert-key');
+                INSERT INTO livestate_events VALUES (601, 'todos',
+                    '{"op":"upsert","todo":\(walked),"before":\(todo)}', NULL);
+                INSERT INTO livestate_events VALUES (602, 'todos',
+                    '{"op":"delete","id":1,"before":{"id":1,"title":"Buy Milk","completed":false}}', NULL);
+                INSERT INTO livestate_events VALUES (603, 'keyword', '{"keyword":"star"}', 'keyword-key');
+                INSERT INTO livestate_events VALUES (604, 'todos', 'not json', NULL);
+                PRAGMA user_version = 3;
+                """)
+        }
+        let journal = try SQLiteJournal(path: path)
+        let walk = Todo(id: 2, title: "Walk", completed: false)
+        // The todo entries read back as they were written: the change and the todo before it.
+        #expect(
+            try journal.store.recentEntries(limit: 10).reversed() == [
+                TodoJournalEntry(seq: 600, change: .upsert(walk), before: nil),
+                TodoJournalEntry(seq: 601, change: .upsert(Todo(id: 2, title: "Walk", completed: true)), before: walk),
+                TodoJournalEntry(seq: 602, change: .delete(id: 1), before: Todo(id: 1, title: "Buy Milk")),
+            ])
+        #expect(
+            journal.recent(limit: 10, bytes: 1 << 20).first { $0.topic == "keyword" }?.change
+                == .input(topic: "keyword", json: #"{"keyword":"star"}"#))
+        // The keys carry over: a write sent again is answered from its entry and not applied again.
+        #expect(
+            answer(journal, .insert(title: "Walk", completed: false), key: "insert-key") == .success(.committed(walk)))
+        let repeated = try #require(try appended(journal, topic: "keyword", json: "{}", key: "keyword-key")?.get())
+        #expect(repeated.seq == 603 && repeated.repeated && repeated.first == #"{"keyword":"star"}"#)
+        // The next entry comes after the old counter, and the old tables are gone.
+        let next = try #require(try answer(journal, .delete(id: 2), key: nil)?.get())
+        #expect(next == .committed(nil))
+        #expect(try journal.store.recentEntries(limit: 1).first?.seq ?? 0 > 700)
+        journal.stop()
+        let check = try SQLiteConnection(path: path)
+        #expect(try check.query("PRAGMA user_version").first?.first?.integer == 4)
+        #expect(
+            try check.query("SELECT name FROM sqlite_master WHERE name IN ('livestate_events', 'livestate_counter')")
+                .isEmpty)
+    }
+
+    @Test func aDataFilesJournalIsRefused() throws {
+        do { _ = try SQLiteDocumentJournal(path: path) }
+        #expect {
+            _ = try SQLiteJournal(path: path)
+        } throws: { error in
+            "\(error)".contains("a data file's journal")
+        }
     }
 
     @Test func aFileOfANewerVersionIsRefused() throws {
         do {
             let newer = try SQLiteConnection(path: path)
-            try newer.execute("CREATE TABLE todos (id INTEGER PRIMARY KEY); PRAGMA user_version = 4;")
+            try newer.execute("CREATE TABLE todos (id INTEGER PRIMARY KEY); PRAGMA user_version = 5;")
         }
         #expect {
             _ = try SQLiteJournal(path: path)
         } throws: { error in
-            "\(error)".contains("schema version 4") && "\(error)".contains("up to 3")
+            "\(error)".contains("schema version 5") && "\(error)".contains("up to 4")
         }
         let check = try SQLiteConnection(path: path)
-        #expect(try check.query("PRAGMA user_version").first?.first?.integer == 4)
+        #expect(try check.query("PRAGMA user_version").first?.first?.integer == 5)
     }
 }
 

@@ -2,12 +2,14 @@ package import Domain
 import Foundation
 import HTTP
 
-/// One row of the SQLite journal (`livestate_events`): a committed todo change and the row as it was
-/// before it. The change is stored as PostgreSQL stores it (`{"op":"upsert","todo":…}`,
-/// `{"op":"delete","id":…}`); `before` is SQLite's addition: a restarted server rebuilds the events of
-/// its previous run from the current list backwards (`reverted`), so a `Last-Event-ID` resume across a
-/// restart gets the lists those events carried — without a copy of the whole list in every row.
-package struct SQLiteJournalEntry: Equatable, Sendable {
+/// A journal entry of the seeds' todos, read back with the todo before it: a restarted server rebuilds the
+/// events of its previous run from the current list backwards (`reverted`), so a `Last-Event-ID` resume
+/// across a restart gets the lists those events carried — without a copy of the whole list in every entry.
+///
+/// SQLite keeps `before` in its own column (`SQLiteEntries`); PostgreSQL keeps the change as one JSON
+/// value (`{"op":"upsert","todo":…,"before":…}`, `{"op":"delete","id":…,"before":…}`), read by
+/// `init?(seq:json:)`.
+package struct TodoJournalEntry: Equatable, Sendable {
     /// The journal id: commit order; event id `seq × 65536`.
     package var seq: Int64
     /// The change.
@@ -29,18 +31,14 @@ package struct SQLiteJournalEntry: Equatable, Sendable {
         }
     }
 
-    /// The row's JSON (`change` column).
-    var json: String {
-        let stored: Stored
-        switch change {
-        case .upsert(let todo): stored = Stored(op: "upsert", todo: todo, before: before)
-        case .delete(let id): stored = Stored(op: "delete", id: id, before: before)
-        case .all: stored = Stored(op: "all")
-        }
-        return (try? JSONCoding.text(stored)) ?? "{}"
+    /// The entry `seq`: `change`, from `before`.
+    package init(seq: Int64, change: TodoChange, before: Todo?) {
+        self.seq = seq
+        self.change = change
+        self.before = before
     }
 
-    /// The entry of a row; nil when its JSON is not a todo change.
+    /// The entry of PostgreSQL's stored JSON; nil when it is not a todo change.
     package init?(seq: Int64, json: String) {
         guard let stored = try? JSONDecoder().decode(Stored.self, from: Data(json.utf8)) else { return nil }
         switch (stored.op, stored.todo, stored.id) {
@@ -52,14 +50,16 @@ package struct SQLiteJournalEntry: Equatable, Sendable {
         before = stored.before
     }
 
-    /// An entry about to be written (its `seq` comes from the counter in the same transaction).
-    init(change: TodoChange, before: Todo?) {
-        seq = 0
+    /// The todo entry `row` holds, with the todo before it; nil when `row` is not a todo change.
+    package init?(_ row: JournalRow) {
+        guard let change = row.change.todoChange else { return nil }
+        if case .all = change { return nil }
+        seq = row.seq
         self.change = change
-        self.before = before
+        before = row.before.flatMap { try? JSONDecoder().decode(Todo.self, from: Data($0.utf8)) }
     }
 
-    private struct Stored: Codable {
+    private struct Stored: Decodable {
         var op: String
         var todo: Todo?
         var id: Int?
