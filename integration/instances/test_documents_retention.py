@@ -43,7 +43,7 @@ def test_an_instance_stopped_past_retention_takes_the_items_as_they_are(cluster,
             wait_until(lambda: int(psql(cluster.uri, "SELECT coalesce(max(below), 0) FROM livestate_doc_pruned")) > 10,
                        30, interval=0.2, message="retention deleted the entries B missed")
             # Bounded: the newest 10 entries are left (and the start markers after them).
-            assert int(psql(cluster.uri, "SELECT count(*) FROM livestate_doc_entries")) <= 12
+            assert int(psql(cluster.uri, "SELECT count(*) FROM livestate_entries")) <= 12
         finally:
             os.kill(b.proc.pid, signal.SIGCONT)
         wait_until(lambda: posts(b) == expected, 20, interval=0.1, message="B has A's posts")

@@ -38,7 +38,7 @@ def test_concurrent_writes_share_commits_and_a_bad_one_fails_alone(three, cluste
         status, _, body = a.call("POST", "/todos", {"title": title}, headers=key)
         return title, status, body
 
-    before = int(sql(cluster, "SELECT count(*) FROM livestate_events")[0])
+    before = int(sql(cluster, "SELECT count(*) FROM livestate_entries")[0])
     # A slow commit, as on a busy disk: another session holds the counter row for 2 s, so the first batch
     # waits and every write that arrives meanwhile queues for the next ones (at most 64 each).
     holder = subprocess.Popen(
@@ -60,9 +60,9 @@ def test_concurrent_writes_share_commits_and_a_bad_one_fails_alone(three, cluste
     # Fewer commits than writes: the rows committed together share their transaction's start time.
     rows, commits = map(int, sql(
         cluster,
-        "SELECT count(*), count(DISTINCT committed_at) FROM livestate_events "
-        "WHERE change LIKE '%group commit %'"))
-    assert rows == len(expected) == int(sql(cluster, "SELECT count(*) FROM livestate_events")[0]) - before
+        "SELECT count(*), count(DISTINCT committed_at) FROM livestate_entries "
+        "WHERE body LIKE '%group commit %'"))
+    assert rows == len(expected) == int(sql(cluster, "SELECT count(*) FROM livestate_entries")[0]) - before
     print(f"{rows} writes in {commits} commits")
     assert commits <= 12, f"{rows} writes in {commits} commits"
 

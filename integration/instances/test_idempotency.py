@@ -6,7 +6,7 @@ import time
 
 
 def entries(cluster, topic):
-    out = subprocess.run(["psql", cluster.uri, "-XAtc", f"SELECT change FROM livestate_events WHERE topic = '{topic}'"],
+    out = subprocess.run(["psql", cluster.uri, "-XAtc", f"SELECT body FROM livestate_entries WHERE resource = '{topic}'"],
                          capture_output=True, text=True, check=True)
     return out.stdout.split("\n")[:-1]
 

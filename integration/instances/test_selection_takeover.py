@@ -23,7 +23,7 @@ def requested(base, path):
 
 
 def image_entries(cluster):
-    out = subprocess.run(["psql", cluster.uri, "-XAtc", "SELECT change FROM livestate_events WHERE topic = 'image'"],
+    out = subprocess.run(["psql", cluster.uri, "-XAtc", "SELECT body FROM livestate_entries WHERE resource = 'image'"],
                          capture_output=True, text=True, check=True)
     return [line for line in out.stdout.splitlines() if line]
 

@@ -61,8 +61,8 @@ def test_a_commit_whose_answer_was_lost_is_resent_with_its_keys_and_answered_onc
         rows = sql(cluster, "SELECT id, title FROM todos WHERE title LIKE 'lost answer %' ORDER BY title")
         assert [r.split("|", 1)[1] for r in rows] == sorted(todos), rows
         assert {r.split("|", 1)[1]: int(r.split("|")[0]) for r in rows} == {t: b["id"] for t, b in todos.items()}
-        assert sql(cluster, "SELECT count(*) FROM livestate_events WHERE topic = 'frameworks'") == ["1"]
-        assert sql(cluster, "SELECT count(*) FROM livestate_events WHERE topic = 'posts'") == ["1"]
+        assert sql(cluster, "SELECT count(*) FROM livestate_entries WHERE resource = 'frameworks'") == ["1"]
+        assert sql(cluster, "SELECT count(*) FROM livestate_entries WHERE resource = 'posts'") == ["1"]
         for server in (a, b):
             wait_until(lambda: sorted(listed(server, "lost answer ")) == sorted(todos), 10,
                        message=f"every write once on :{server.port}")

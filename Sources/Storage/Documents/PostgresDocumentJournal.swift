@@ -11,10 +11,12 @@ import Synchronization
 /// - `livestate_doc_resources`: the resources (name, kind, the file's order).
 /// - `livestate_doc_items`: the current items of every resource (`place` keeps the collection's order), so a
 ///   start reads the state in one query and no entry is replayed; a singular resource is its row with key `''`.
-/// - `livestate_doc_entries`: one row per committed change (`seq`: commit order, the event id's base; body
-///   NULL for a delete), which the other servers read after a `NOTIFY livestate_documents`; a write's first
-///   entry keeps its `Idempotency-Key` and request (`write_key`, unique, and `write_request`), so the same
-///   request sent again to any server is answered from it.
+/// - `livestate_entries` (`PostgresEntries`, the seeds' table too): one row per committed change (`seq`:
+///   commit order, the event id's base; body NULL for a delete), which the other servers read after a
+///   `NOTIFY livestate_documents`; a write's first entry keeps its `Idempotency-Key` and request
+///   (`write_key`, unique, and `write_request`), so the same request sent again to any server is answered
+///   from it. A database of an older server kept them in `livestate_doc_entries`, renamed at start. A
+///   database the seeds use is refused (not retried).
 /// - `livestate_doc_seed`: one row once a file filled the database.
 /// - `livestate_doc_pruned`: where retention's deletions end: the entries below `below` may be gone. Every
 ///   60 s one server deletes all but the newest `retention` entries; a server that finds it missed deleted
@@ -84,12 +86,20 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     /// Connects (retrying with backoff while the database is unreachable, and saying so), creates the schema,
     /// fills an empty database with the resources `seeding` answers (called only then, in one transaction
     /// under `writeLock`: of servers starting together, one seeds and the others read its rows), and reads
-    /// the state. Blocks until it can answer; what `seeding` throws is thrown.
+    /// the state. Blocks until it can answer; what `seeding` throws is thrown, and so is a database the seeds
+    /// use (`PostgresError`, `.refused`).
     package func start(source: String, seeding: () throws -> [DocumentRows]) throws -> Start {
         while true {
             let deadline = DispatchTime.now() + 600
             waitForConnection()
             let schema = script(Self.schema, until: deadline)
+            if case .failure(let error) = schema, error.sqlState == PostgresEntries.otherDataSetState {
+                // NB: not retried: the seeds' servers keep using the database.
+                throw PostgresError(
+                    .refused,
+                    "the database holds the seeds' todos and entries; a data file needs a database of its own",
+                    sqlState: error.sqlState)
+            }
             if case .failure(let error) = schema {
                 Log.error("postgres: the data file's schema cannot be set up (\(error)); retrying in 1 s")
                 Thread.sleep(forTimeInterval: 1)
@@ -118,7 +128,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             if seeded { try seed(seeding(), source: source, on: session, until: deadline) }
             // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
             let marker = try step(
-                session, "INSERT INTO livestate_doc_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq",
+                session, "INSERT INTO livestate_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq",
                 until: deadline)
             guard let seq = marker.integer() else { throw PostgresError(.refused, "no journal id was given") }
             let state = try readResources(session, until: deadline)
@@ -264,7 +274,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             }
             let taken = try step(
                 session,
-                "SELECT nextval(pg_get_serial_sequence('livestate_doc_entries', 'seq')) FROM generate_series(1, $1::int)",
+                "SELECT nextval(pg_get_serial_sequence('livestate_entries', 'seq')) FROM generate_series(1, $1::int)",
                 [String(count)], until: statements)
             // NB: one session takes them under the lock: ascending, and no other writer's in between.
             seqs = taken.rows.indices.compactMap { taken.integer($0, 0) }.sorted()
@@ -315,7 +325,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 try step(session, "SET LOCAL statement_timeout = 0", until: deadline)
                 try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: deadline)
                 let newest = try step(
-                    session, "SELECT coalesce(max(seq), 0) FROM livestate_doc_entries", until: deadline)
+                    session, "SELECT coalesce(max(seq), 0) FROM livestate_entries", until: deadline)
                 let resources = try readResources(session, until: deadline)
                 try step(session, "COMMIT", until: deadline)
                 return (newest.integer() ?? 0, resources)
@@ -337,7 +347,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         while DispatchTime.now() < deadline {
             let found = script(
                 "SELECT pg_advisory_xact_lock(\(Self.writeLock)); "
-                    + "SELECT count(*) FROM livestate_doc_entries WHERE seq = \(seqs[0])", until: deadline)
+                    + "SELECT count(*) FROM livestate_entries WHERE seq = \(seqs[0])", until: deadline)
             switch found {
             case .success(let rows) where rows.integer() == 1: return seqs
             case .success: throw .unavailable("PostgreSQL did not commit the change")
@@ -354,14 +364,14 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     static let entriesAfter = """
         WITH pruned AS (SELECT coalesce(max(below), 0) AS below FROM livestate_doc_pruned)
         SELECT e.seq, e.resource, e.key, e.body, pruned.below FROM pruned LEFT JOIN LATERAL (
-            SELECT seq, resource, key, body FROM livestate_doc_entries
+            SELECT seq, resource, key, body FROM livestate_entries
             WHERE seq > $1::bigint AND resource <> '' ORDER BY seq LIMIT $2::int
         ) e ON true ORDER BY e.seq
         """
 
     /// The first entries of the writes committed under the keys of `$1` (a JSON array of one array of keys).
     static let keyedEntries = """
-        SELECT seq, resource, key, body, write_key, write_request FROM livestate_doc_entries
+        SELECT seq, resource, key, body, write_key, write_request FROM livestate_entries
         WHERE write_key IN (SELECT json_array_elements_text($1::json -> 0))
         """
 
@@ -385,9 +395,9 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         """
         WITH lock AS (SELECT pg_try_advisory_xact_lock(\(writeLock)) AS held),
         horizon AS (
-            SELECT max(seq) - \(keep) + 1 AS below FROM livestate_doc_entries, lock WHERE lock.held GROUP BY lock.held
+            SELECT max(seq) - \(keep) + 1 AS below FROM livestate_entries, lock WHERE lock.held GROUP BY lock.held
         ),
-        gone AS (DELETE FROM livestate_doc_entries USING horizon WHERE seq < horizon.below RETURNING seq)
+        gone AS (DELETE FROM livestate_entries USING horizon WHERE seq < horizon.below RETURNING seq)
         INSERT INTO livestate_doc_pruned (below) SELECT max(seq) + 1 FROM gone HAVING count(*) > 0
         ON CONFLICT (only_row) DO UPDATE SET below = greatest(livestate_doc_pruned.below, excluded.below)
         """
@@ -401,7 +411,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 e->>4 AS write_key, e->>5 AS write_request
             FROM json_array_elements($1::json) AS e
         ), logged AS (
-            INSERT INTO livestate_doc_entries (seq, resource, key, body, write_key, write_request)
+            INSERT INTO livestate_entries (seq, resource, key, body, write_key, write_request)
             SELECT seq, resource, key, body, write_key, write_request FROM w
         )
         DELETE FROM livestate_doc_items i USING w WHERE w.body IS NULL AND i.resource = w.resource AND i.key = w.key
@@ -441,17 +451,20 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             PRIMARY KEY (resource, key)
         );
         CREATE INDEX IF NOT EXISTS livestate_doc_items_place ON livestate_doc_items (resource, place);
-        CREATE TABLE IF NOT EXISTS livestate_doc_entries (
-            seq BIGSERIAL PRIMARY KEY,
-            resource TEXT NOT NULL,
-            key TEXT NOT NULL,
-            body TEXT,
-            committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        );
-        ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_key TEXT;
-        ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_request TEXT;
-        CREATE UNIQUE INDEX IF NOT EXISTS livestate_doc_entries_write_key ON livestate_doc_entries (write_key)
-            WHERE write_key IS NOT NULL;
+        DO $$ BEGIN
+            IF to_regclass('livestate_counter') IS NOT NULL THEN
+                RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
+                    USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+            END IF;
+            IF to_regclass('livestate_doc_entries') IS NOT NULL THEN
+                ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_key TEXT;
+                ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_request TEXT;
+                ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS before TEXT;
+                DROP INDEX IF EXISTS livestate_doc_entries_write_key;
+                ALTER TABLE livestate_doc_entries RENAME TO livestate_entries;
+            END IF;
+        END $$;
+        \(PostgresEntries.table)
         CREATE TABLE IF NOT EXISTS livestate_doc_pruned (
             only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
             below BIGINT NOT NULL

@@ -75,7 +75,7 @@ extension PostgresJournal: DownloadClaims {
 
     /// The claim, not taken when the outcome is there already (`CASE` evaluates the lock only then).
     static let claimStatement = """
-        SELECT CASE WHEN EXISTS (SELECT 1 FROM livestate_events WHERE write_key = $2) THEN false
+        SELECT CASE WHEN EXISTS (SELECT 1 FROM livestate_entries WHERE write_key = $2) THEN false
         ELSE pg_try_advisory_lock($1::bigint) END
         """
 }

@@ -112,7 +112,7 @@ extension PostgresJournal {
 
     /// Creates or migrates the schema (one implicit transaction under an advisory lock, so instances that
     /// start together do not race), then reads the todos and the counter in one snapshot; a database of a
-    /// newer schema version is refused (not retried: waiting would not make this binary know it).
+    /// newer schema version, or one a data file filled, is refused (not retried: waiting would not change it).
     func bootstrap(_ done: @escaping @Sendable (Result<Snapshot, PostgresError>) -> Void) {
         guard let connection, connection.isReady else {
             // The connection broke before the schema was there: `lost` reconnects; try again then.
@@ -122,6 +122,14 @@ extension PostgresJournal {
         connection.script(Self.schema) { [self] result in
             if case .failure(let error) = result, error.sqlState == Self.newerSchemaState {
                 return refuseNewer(connection, done)
+            }
+            if case .failure(let error) = result, error.sqlState == PostgresEntries.otherDataSetState {
+                return done(
+                    .failure(
+                        PostgresError(
+                            .refused,
+                            "the database holds a data file's resources; the seeds need a database of their own",
+                            sqlState: error.sqlState)))
             }
             if case .failure(let error) = result {
                 Log.error("postgres: schema setup failed (\(error)); retrying")

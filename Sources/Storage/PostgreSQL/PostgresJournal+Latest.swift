@@ -25,5 +25,5 @@ extension PostgresJournal {
     }
 
     /// The newest entry of topic `$1`.
-    static let latestStatement = "SELECT id, change FROM livestate_events WHERE topic = $1 ORDER BY id DESC LIMIT 1"
+    static let latestStatement = "SELECT seq, body FROM livestate_entries WHERE resource = $1 ORDER BY seq DESC LIMIT 1"
 }

@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import HTTP
 import LibEvent
@@ -5,10 +6,10 @@ import Synchronization
 
 extension PostgresJournal {
     /// The newest entries of every topic up to the start's snapshot, newest first: at most `limit`, within
-    /// `bytes` of JSON (the newest always), and none at or before the newest todo entry that cannot be
-    /// reverted — one written before schema version 5 (no `before`, no `insert`), which is a replay
-    /// boundary, never a wrong list. The sizes and boundaries are read first, so an image entry beyond the
-    /// bounds is never loaded (`octet_length` of a stored value reads its header, not its bytes). Blocks:
+    /// `bytes` of JSON (the newest always), and none at or before `replay_floor`, the newest todo entry that
+    /// cannot be reverted (one written before schema version 5, without the todo before it), which is a replay
+    /// boundary, never a wrong list. The sizes are read first, so an image entry beyond the bounds is never
+    /// loaded (`octet_length` of a stored value reads its header, not its bytes). Blocks:
     /// startup only, after `start` and before `follow`; an unreachable database answers none (the buffer then
     /// starts at this start, as before version 5).
     package func recent(limit: Int, bytes: Int) -> [JournalRow] {
@@ -38,8 +39,8 @@ extension PostgresJournal {
                     }
                     finish(
                         rows.rows.indices.compactMap { index in
-                            rows.integer(index, 0).map {
-                                Self.row(seq: $0, topic: rows.rows[index][1] ?? "", json: rows.rows[index][2] ?? "")
+                            PostgresEntries.entry(rows, index).map {
+                                JournalRow(seq: $0.seq, change: $0.change, before: rows.rows[index][4])
                             }
                         })
                 }
@@ -51,23 +52,13 @@ extension PostgresJournal {
         return answer.withLock { $0 } ?? []
     }
 
-    /// The entry of a stored row: a todo's JSON (`TodoJournalEntry`) as the `todos` collection's item with the
-    /// todo before it, another input's as its topic's JSON.
-    static func row(seq: Int64, topic: String, json: String) -> JournalRow {
-        guard topic == JournalChange.todos, let entry = TodoJournalEntry(seq: seq, json: json) else {
-            return JournalRow(seq: seq, change: .input(topic: topic, json: json))
-        }
-        return JournalRow(
-            seq: seq, change: JournalChange(entry.change), before: entry.before.flatMap { try? JSONCoding.text($0) })
-    }
-
     /// The oldest id `recent` reads from `sizes` (`recentSizesStatement`, newest first): the walk stops at
-    /// `bytes` (after the newest), and before a boundary. Nil when there is nothing to read.
+    /// `bytes` (after the newest). Nil when there is nothing to read.
     static func oldestRecent(_ sizes: PostgresRows, bytes: Int) -> Int64? {
         var oldest: Int64?
         var total: Int64 = 0
         for index in sizes.rows.indices {
-            guard let seq = sizes.integer(index, 0), sizes.rows[index][2] != "t" else { break }
+            guard let seq = sizes.integer(index, 0) else { break }
             total += sizes.integer(index, 1) ?? 0
             guard oldest == nil || total <= Int64(bytes) else { break }
             oldest = seq
@@ -75,16 +66,16 @@ extension PostgresJournal {
         return oldest
     }
 
-    /// Id, size and boundary (a todo entry without `before` or `insert`) of the newest `$2` entries up to
-    /// `$1`. The CASE parses todo entries only (short); an image's entry is measured, never read.
+    /// Id and size of the newest `$2` entries up to `$1` and above the replay floor.
     static let recentSizesStatement = """
-        SELECT id, octet_length(change),
-            CASE WHEN topic = 'todos' THEN NOT (change::jsonb ? 'before' OR change::jsonb ? 'insert') ELSE false END
-        FROM livestate_events WHERE id <= $1::bigint ORDER BY id DESC LIMIT $2::bigint
+        SELECT e.seq, coalesce(octet_length(e.body), 0) + coalesce(octet_length(e.before), 0)
+        FROM livestate_entries e, livestate_counter c
+        WHERE e.seq <= $1::bigint AND e.seq > c.replay_floor ORDER BY e.seq DESC LIMIT $2::bigint
         """
 
     /// The entries from `$1` up to `$2`, newest first.
     static let recentRowsStatement = """
-        SELECT id, topic, change FROM livestate_events WHERE id >= $1::bigint AND id <= $2::bigint ORDER BY id DESC
+        SELECT seq, resource, key, body, before FROM livestate_entries
+        WHERE seq >= $1::bigint AND seq <= $2::bigint ORDER BY seq DESC
         """
 }

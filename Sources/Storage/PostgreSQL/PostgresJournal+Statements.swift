@@ -4,15 +4,15 @@ import Foundation
 extension PostgresJournal {
     /// The entry a write key committed: a write sent again with its key (by its client, or by this instance
     /// after an unknown outcome) is answered from it.
-    static let keyedStatement = "SELECT id, topic, change FROM livestate_events WHERE write_key = $1"
+    static let keyedStatement = "SELECT seq, resource, key, body FROM livestate_entries WHERE write_key = $1"
 
     /// The entries after `$1`, and the id below which retention deleted entries (an instance whose last
     /// applied id is below it missed some: it reloads the state instead).
     static let catchUpStatement = """
-        SELECT e.id, e.topic, e.change, c.pruned_below
+        SELECT e.seq, e.resource, e.key, e.body, c.pruned_below
         FROM livestate_counter c LEFT JOIN LATERAL (
-            SELECT id, topic, change FROM livestate_events WHERE id > $1::bigint ORDER BY id LIMIT 1000
-        ) e ON true ORDER BY e.id
+            SELECT seq, resource, key, body FROM livestate_entries WHERE seq > $1::bigint ORDER BY seq LIMIT 1000
+        ) e ON true ORDER BY e.seq
         """
 
     /// The todos and the journal id they reflect, in one snapshot (the start, and a reload after a gap).
@@ -38,44 +38,37 @@ extension PostgresJournal {
         return Snapshot(todos: todos, lastSeq: lastSeq)
     }
 
-    private struct StoredChange: Decodable {
-        var op: String
-        var todo: Todo?
-        var id: Int?
-    }
-
-    /// The change of a journal row: an item of the todos' collection for topic `todos` (stored as
-    /// `{"op":"upsert","todo":…}` or `{"op":"delete","id":…}`), the input's JSON otherwise.
-    static func change(topic: String, json: String) -> Change? {
-        guard topic == Change.todos else { return .input(topic: topic, json: json) }
-        guard let stored = try? JSONDecoder().decode(StoredChange.self, from: Data(json.utf8)) else { return nil }
-        switch (stored.op, stored.todo, stored.id) {
-        case ("upsert", let todo?, _): return Change(TodoChange.upsert(todo))
-        case ("delete", _, let id?): return Change(TodoChange.delete(id: id))
-        default: return nil
-        }
-    }
-
     /// The schema version this binary writes and knows.
-    static let schemaVersion = 5
+    static let schemaVersion = 6
     /// The SQLSTATE the schema script raises on a database of a newer version.
     static let newerSchemaState = "LSV01"
 
-    /// Version 5 of the schema (version 1 plus `pruned_below` and `write_key`; 3: `livestate_write_batch`; 4:
-    /// `livestate_write_batch_keyed`, which takes every input and checks each write's key first; 5:
-    /// `livestate_write_batch_v5`, whose todo entries carry the row before the change — each older function
-    /// stays for instances of the older binary during a rolling upgrade). A database of version 3 or 4 keeps
-    /// its tables, todos and entries: the migration only adds the function and sets the version; its entries
-    /// without `before` are where a restarted instance's replay stops (`recent`). The counter starts above
-    /// every clock-based event id given before (microseconds since 1970, divided by the 65,536 local ids each
-    /// entry leaves room for). A database of a version above `schemaVersion` was written by a newer LiveState:
-    /// the script stops (`LSV01`) before it changes anything, and the server does not start.
+    /// Version 6 of the schema. Earlier versions: 1, the tables; 2, `pruned_below` and `write_key`; 3,
+    /// `livestate_write_batch`; 4, `livestate_write_batch_keyed`, which takes every input and checks each
+    /// write's key first; 5, `livestate_write_batch_v5`, whose todo entries carry the row before the change.
+    /// Version 6 keeps the entries in `livestate_entries` (`PostgresEntries`, the table a data file's journal
+    /// uses too) instead of `livestate_events` (a topic and the change's JSON per row). A database of an
+    /// earlier version keeps its todos, ids, keys and counter: its entries are moved (a todo's JSON becomes
+    /// the `todos` collection's item id, the todo after the change and the todo before it), and its newest todo
+    /// entry that cannot be reverted — one written before version 5, without `before` or `insert` — becomes
+    /// `replay_floor`, where a restarted instance's replay stops (`recent`). For instances of the version-5
+    /// binary during a rolling upgrade, `livestate_events` becomes a view of the entries in that binary's
+    /// form and `livestate_write_batch_v5` calls version 6 (instances of older binaries must stop first). The
+    /// counter starts above every clock-based event id given before (microseconds since 1970, divided by the
+    /// 65,536 local ids each entry leaves room for). A database of a version above `schemaVersion` was
+    /// written by a newer LiveState: the script stops (`LSV01`) before it changes anything, and the server
+    /// does not start; so does one a data file filled (`LSV02`).
     static let schema = """
+        SET LOCAL client_min_messages = warning;
         SELECT pg_advisory_xact_lock(7428001);
         CREATE TABLE IF NOT EXISTS livestate_schema (version integer NOT NULL);
         DO $$ BEGIN
             IF (SELECT max(version) FROM livestate_schema) > \(schemaVersion) THEN
                 RAISE EXCEPTION 'schema version newer than \(schemaVersion)' USING ERRCODE = '\(newerSchemaState)';
+            END IF;
+            IF to_regclass('livestate_doc_resources') IS NOT NULL THEN
+                RAISE EXCEPTION 'the database holds a data file''s resources'
+                    USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
             END IF;
         END $$;
         CREATE TABLE IF NOT EXISTS todos (
@@ -88,13 +81,34 @@ extension PostgresJournal {
             last_id BIGINT NOT NULL
         );
         ALTER TABLE livestate_counter ADD COLUMN IF NOT EXISTS pruned_below BIGINT NOT NULL DEFAULT 0;
-        CREATE TABLE IF NOT EXISTS livestate_events (
-            id BIGINT PRIMARY KEY,
-            topic TEXT NOT NULL,
-            change TEXT NOT NULL,
-            committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
-        );
-        ALTER TABLE livestate_events ADD COLUMN IF NOT EXISTS write_key TEXT UNIQUE;
+        ALTER TABLE livestate_counter ADD COLUMN IF NOT EXISTS replay_floor BIGINT NOT NULL DEFAULT 0;
+        \(PostgresEntries.table)
+        DO $$ BEGIN
+            IF (SELECT relkind FROM pg_class WHERE oid = to_regclass('livestate_events')) = 'r' THEN
+                INSERT INTO livestate_entries (seq, resource, key, body, before, write_key, write_request, committed_at)
+                SELECT id, topic,
+                    CASE WHEN topic = 'todos'
+                        THEN coalesce(change::jsonb #>> '{todo,id}', change::jsonb ->> 'id', '') ELSE '' END,
+                    CASE WHEN topic <> 'todos' THEN change ELSE (change::jsonb -> 'todo')::text END,
+                    CASE WHEN topic = 'todos' THEN (change::jsonb -> 'before')::text END,
+                    write_key, CASE WHEN write_key IS NOT NULL THEN topic END, committed_at
+                FROM livestate_events;
+                UPDATE livestate_counter SET replay_floor = coalesce((
+                    SELECT max(id) FROM livestate_events
+                    WHERE topic = 'todos' AND NOT (change::jsonb ? 'before' OR change::jsonb ? 'insert')), 0);
+                DROP TABLE livestate_events;
+            END IF;
+        END $$;
+        CREATE OR REPLACE VIEW livestate_events AS
+            SELECT seq AS id, resource AS topic,
+                CASE WHEN resource <> 'todos' THEN body
+                    WHEN body IS NULL THEN json_build_object(
+                        'op', 'delete', 'id', key::bigint, 'before', before::json)::text
+                    WHEN before IS NULL THEN json_build_object('op', 'upsert', 'insert', true, 'todo', body::json)::text
+                    ELSE json_build_object('op', 'upsert', 'todo', body::json, 'before', before::json)::text
+                END AS change,
+                committed_at, write_key
+            FROM livestate_entries;
         WITH fresh AS (
             INSERT INTO livestate_counter (last_id)
             SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint / 65536 + 1
@@ -114,7 +128,7 @@ extension PostgresJournal {
         """
         WITH lock AS (SELECT pg_try_advisory_xact_lock(7428002) AS held),
         horizon AS (SELECT last_id - \(keep) AS below FROM livestate_counter, lock WHERE lock.held),
-        gone AS (DELETE FROM livestate_events USING horizon WHERE id < horizon.below RETURNING id)
+        gone AS (DELETE FROM livestate_entries USING horizon WHERE seq < horizon.below RETURNING seq)
         UPDATE livestate_counter SET pruned_below = horizon.below FROM horizon
         WHERE horizon.below > pruned_below AND EXISTS (SELECT 1 FROM gone)
         """

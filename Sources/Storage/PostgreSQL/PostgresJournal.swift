@@ -107,7 +107,8 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
         }
     }
 
-    /// `start`, but a database of a schema version above this binary's is thrown (nothing in it changed).
+    /// `start`, but a database of a schema version above this binary's, or one a data file filled, is thrown (nothing
+    /// in it changed).
     package func open() throws(PostgresError) -> Snapshot {
         precondition(!loop.inLoop, "start waits for the loop")
         let box = SnapshotBox()
@@ -190,7 +191,7 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
             watchdog.cancel()
             catchingUp = false
             guard case .success(let rows) = result else { return }
-            if let prunedBelow = rows.integer(0, 3), lastApplied + 1 < prunedBelow {
+            if let prunedBelow = rows.integer(0, 4), lastApplied + 1 < prunedBelow {
                 reload(after: prunedBelow)
                 return
             }
@@ -205,14 +206,14 @@ package final class PostgresJournal: Journal, @unchecked Sendable {
     /// entries of this instance's batches that follow them.
     func apply(_ rows: PostgresRows) {
         var entries: [Entry] = []
-        for (index, row) in rows.rows.enumerated() {
+        for index in rows.rows.indices {
             guard let seq = rows.integer(index, 0), seq > lastApplied else { continue }
-            guard let change = Self.change(topic: row[1] ?? "", json: row[2] ?? "") else {
+            guard let entry = PostgresEntries.entry(rows, index) else {
                 Log.error("postgres: journal entry \(seq) cannot be read; skipped")
                 lastApplied = seq
                 continue
             }
-            entries.append(Entry(seq: seq, change: change))
+            entries.append(entry)
             lastApplied = seq
         }
         if !entries.isEmpty { following?(entries) }

@@ -3,7 +3,7 @@ import Foundation
 
 extension PostgresJournal {
     /// The statement of a batch: `$1` is the JSON array of `BatchWrite`s.
-    static let batchStatement = "SELECT * FROM livestate_write_batch_v5($1::json)"
+    static let batchStatement = "SELECT * FROM livestate_write_batch_v6($1::json)"
 
     /// The batch, in the database (created at start with the schema). Per write, in order, in a block of its
     /// own: the counter first (the lock that orders commits: every transaction takes it before any todo
@@ -17,13 +17,13 @@ extension PostgresJournal {
     /// the todo, `failure` (the SQLSTATE, or NULL), `claimed` (a selection's download claim taken). One wake-up for the batch, whose payload is its newest
     /// id. A statement timeout is not caught (`OTHERS` excludes it): the whole batch fails, nothing committed.
     ///
-    /// Version 5: a todo entry carries the row as it was before an update or delete (`before`, read under the
-    /// row's lock in the same block) and an insert says so (`insert`), so a restarted instance rebuilds the
-    /// lists its earlier events carried (`recent`). The version 4 function (`livestate_write_batch_keyed`,
-    /// entries without them) stays for instances of the older binary during a rolling upgrade: their entries
-    /// are replay boundaries (`PostgresJournal+Recent.swift`).
+    /// A todo entry is the `todos` collection's item: its id, the todo after the change (NULL: deleted) and,
+    /// for an update or delete, the row as it was before (`before`, read under the row's lock in the same
+    /// block), so a restarted instance rebuilds the lists its earlier events carried (`recent`); an input's
+    /// entry is its topic and its JSON. Version 6 writes them into `livestate_entries`; the version 5 function
+    /// calls it, for instances of that binary during a rolling upgrade.
     static let batchFunction = """
-        CREATE OR REPLACE FUNCTION livestate_write_batch_v5(writes json)
+        CREATE OR REPLACE FUNCTION livestate_write_batch_v6(writes json)
         RETURNS TABLE (n bigint, seq bigint, todo_id bigint, todo_title text, todo_completed boolean, failure text,
             claimed boolean)
         LANGUAGE plpgsql AS $batch$
@@ -39,7 +39,7 @@ extension PostgresJournal {
                 claimed := NULL; old_title := NULL; old_completed := NULL;
                 BEGIN
                     UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id INTO seq;
-                    IF EXISTS (SELECT 1 FROM livestate_events WHERE write_key = w->>'key') THEN
+                    IF EXISTS (SELECT 1 FROM livestate_entries WHERE write_key = w->>'key') THEN
                         RAISE unique_violation;
                     END IF;
                     CASE w->>'op'
@@ -62,17 +62,17 @@ extension PostgresJournal {
                     WHEN 'input' THEN
                         NULL;
                     END CASE;
-                    INSERT INTO livestate_events (id, topic, change, write_key) VALUES (seq, w->>'topic',
+                    INSERT INTO livestate_entries (seq, resource, key, body, before, write_key, write_request)
+                    VALUES (seq, w->>'topic',
+                        CASE WHEN w->>'op' = 'input' THEN '' ELSE todo_id::text END,
                         CASE WHEN w->>'op' = 'input' THEN w->>'change'
-                        WHEN w->>'op' = 'delete' THEN json_build_object('op', 'delete', 'id', todo_id,
-                            'before', json_build_object('id', todo_id, 'title', old_title, 'completed', old_completed))::text
-                        WHEN w->>'op' = 'insert' THEN json_build_object('op', 'upsert', 'insert', true,
-                            'todo', json_build_object('id', todo_id, 'title', todo_title, 'completed', todo_completed))::text
-                        ELSE json_build_object('op', 'upsert', 'todo', json_build_object(
-                            'id', todo_id, 'title', todo_title, 'completed', todo_completed),
-                            'before', json_build_object('id', todo_id, 'title', old_title, 'completed', old_completed))::text
+                        WHEN w->>'op' = 'delete' THEN NULL
+                        ELSE json_build_object('id', todo_id, 'title', todo_title, 'completed', todo_completed)::text
                         END,
-                        w->>'key');
+                        CASE WHEN w->>'op' IN ('update', 'delete') THEN
+                            json_build_object('id', todo_id, 'title', old_title, 'completed', old_completed)::text
+                        END,
+                        w->>'key', w->>'topic');
                     -- NB: a session lock, last in the block: nothing after it can roll the block back.
                     IF (w->>'claim')::boolean THEN claimed := pg_try_advisory_lock(seq); END IF;
                     newest := seq;
@@ -85,6 +85,10 @@ extension PostgresJournal {
             IF newest IS NOT NULL THEN PERFORM pg_notify('\(channel)', newest::text); END IF;
         END
         $batch$;
+        CREATE OR REPLACE FUNCTION livestate_write_batch_v5(writes json)
+        RETURNS TABLE (n bigint, seq bigint, todo_id bigint, todo_title text, todo_completed boolean, failure text,
+            claimed boolean)
+        LANGUAGE sql AS $v5$ SELECT * FROM livestate_write_batch_v6(writes) $v5$;
         """
 
     /// A key of the server's own for a write that came without one (`WriteKey.serverMade`).

@@ -319,21 +319,20 @@ extension PostgresJournal {
                 sendBatch()
                 return
             }
-            guard let seq = rows.integer(0, 0), let topic = rows.rows[0][1], let change = rows.rows[0][2] else {
+            guard !rows.rows.isEmpty, let first = PostgresEntries.entry(rows, 0) else {
                 return finish(write, .failure(.failed("the write key names no journal entry")))
             }
-            guard topic == write.topic else { return finish(write, .failure(.keyReused)) }
+            guard first.change.collection == write.topic else { return finish(write, .failure(.keyReused)) }
             var todo: Todo?
-            if write.write != nil, case .upsert(let upserted)? = Self.change(topic: topic, json: change)?.todoChange {
-                todo = upserted
-            }
+            if write.write != nil, case .upsert(let upserted)? = first.change.todoChange { todo = upserted }
             let committed = Committed(
-                seq: seq, todo: todo, change: write.write == nil ? change : nil, repeated: !write.unsettled)
+                seq: first.seq, todo: todo, change: write.write == nil ? first.change.document ?? "" : nil,
+                repeated: !write.unsettled)
             write.deadline.cancel()
             let answer = write.answer
             // Committed: answer once applied here, or a second later anyway.
             loop.schedule(after: 1) { answer.call(.success(committed)) }
-            waiting.append((seq, { answer.call(.success(committed)) }))
+            waiting.append((first.seq, { answer.call(.success(committed)) }))
             catchUp()
         }
     }

@@ -11,12 +11,23 @@ import Testing
 /// servers: one seed, batches planned on what the others committed, ids in commit order.
 @Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct PostgresDocumentJournalTests {
-    /// Drops the journal's tables, so each test starts on an empty database.
-    private func dropTables() throws {
+    /// A new empty database on the test cluster (the seeds' journal tests use the cluster's own, and one
+    /// database holds one data set); its URI.
+    private func freshDatabase() throws -> String {
+        try run(on: try TestPostgres.uri(), "CREATE DATABASE \(databaseName)")
+        let uri = try TestPostgres.uri()
+        let slash = try #require(uri.lastIndex(of: "/"))
+        return String(uri[..<slash]) + "/" + databaseName
+    }
+
+    private let databaseName = "livestate_doc_\(UInt32.random(in: 0...UInt32.max))"
+
+    /// Runs the script `sql` on `uri` and waits for its answer.
+    @discardableResult
+    private func run(on uri: String, _ sql: String) throws -> PostgresRows {
         let loop = try EventLoop(name: "pg-doc-test")
         loop.run()
         defer { loop.stop() }
-        let uri = try TestPostgres.uri()
         let done = LockedBox<Result<PostgresRows, PostgresError>?>(nil)
         loop.execute {
             PostgresConnection.open(uri, on: loop, timeout: 5) { opened in
@@ -24,18 +35,14 @@ struct PostgresDocumentJournalTests {
                     done.value = .failure(PostgresError(.unreachable, "cannot connect"))
                     return
                 }
-                connection.script(
-                    "SET client_min_messages = warning; "
-                        + "DROP TABLE IF EXISTS livestate_doc_resources, livestate_doc_items, livestate_doc_entries, "
-                        + "livestate_doc_seed"
-                ) { result in
+                connection.script(sql) { result in
                     done.value = result
                     connection.close()
                 }
             }
         }
         #expect(eventually(timeout: 10) { done.value != nil })
-        _ = try #require(done.value).get()
+        return try #require(done.value).get()
     }
 
     private let file = [
@@ -44,8 +51,7 @@ struct PostgresDocumentJournalTests {
     ]
 
     @Test func journalsStartingTogetherSeedOnceAndReadTheSameState() throws {
-        try dropTables()
-        let uri = try TestPostgres.uri()
+        let uri = try freshDatabase()
         let journals = try (0..<3).map { _ in try PostgresDocumentJournal(uri: uri) }
         defer { for journal in journals { journal.stop() } }
         let seedings = LockedBox(0)
@@ -69,8 +75,7 @@ struct PostgresDocumentJournalTests {
     }
 
     @Test func aBatchIsPlannedOnWhatOthersCommittedAndIdsFollowCommitOrder() throws {
-        try dropTables()
-        let uri = try TestPostgres.uri()
+        let uri = try freshDatabase()
         let first = try PostgresDocumentJournal(uri: uri)
         let second = try PostgresDocumentJournal(uri: uri)
         defer {
@@ -116,8 +121,7 @@ struct PostgresDocumentJournalTests {
     }
 
     @Test func keysAndItemsComeBackByteForByte() throws {
-        try dropTables()
-        let uri = try TestPostgres.uri()
+        let uri = try freshDatabase()
         let journal = try PostgresDocumentJournal(uri: uri)
         defer { journal.stop() }
         let key = "a\"b\\c\n\u{1}✓"
@@ -142,8 +146,7 @@ struct PostgresDocumentJournalTests {
     /// A write's key is kept with its first entry and read under the writers' lock by any server, so the same
     /// request sent again to another server is answered from it.
     @Test func aWritesKeyIsSeenByAnotherServer() throws {
-        try dropTables()
-        let uri = try TestPostgres.uri()
+        let uri = try freshDatabase()
         let first = try PostgresDocumentJournal(uri: uri)
         defer { first.stop() }
         let second = try PostgresDocumentJournal(uri: uri)
@@ -169,5 +172,39 @@ struct PostgresDocumentJournalTests {
         #expect(found.count == 1)
         #expect(found[key.key]?.request == "DELETE /posts/1" && found[key.key]?.entry.seq == written[0])
         #expect(found[key.key]?.entry.change == JournalChange(collection: "posts", id: "1", document: nil))
+    }
+
+    /// A database of an older server keeps its entries in the table the seeds use too, ids going on.
+    @Test func anOlderEntriesTableIsRenamedAndItsIdsGoOn() throws {
+        let uri = try freshDatabase()
+        try run(
+            on: uri,
+            """
+            CREATE TABLE livestate_doc_entries (seq BIGSERIAL PRIMARY KEY, resource TEXT NOT NULL, key TEXT NOT NULL,
+                body TEXT, committed_at TIMESTAMPTZ NOT NULL DEFAULT now());
+            INSERT INTO livestate_doc_entries (resource, key, body) VALUES ('posts', '1', '{"id":1}');
+            """)
+        let journal = try PostgresDocumentJournal(uri: uri)
+        defer { journal.stop() }
+        let start = try journal.start(source: "db.json") { [DocumentRows(name: "posts", kind: .collection, items: [])] }
+        #expect(start.seq > 1)
+        #expect(
+            try journal.committed(after: 0, limit: 10).map(\.change).first
+                == JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#))
+        #expect(try run(on: uri, "SELECT to_regclass('livestate_doc_entries') IS NULL").rows == [["t"]])
+    }
+
+    /// The seeds' database is not taken for a data file's: both would read the same entries.
+    @Test func theSeedsDatabaseIsRefused() throws {
+        let uri = try freshDatabase()
+        try run(on: uri, "CREATE TABLE livestate_counter (last_id BIGINT NOT NULL)")
+        let journal = try PostgresDocumentJournal(uri: uri)
+        defer { journal.stop() }
+        #expect {
+            _ = try journal.start(source: "db.json") { [] }
+        } throws: { error in
+            "\(error)".contains("the seeds' todos")
+        }
+        #expect(try run(on: uri, "SELECT to_regclass('livestate_entries') IS NULL").rows == [["t"]])
     }
 }

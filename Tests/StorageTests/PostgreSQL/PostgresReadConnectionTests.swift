@@ -98,7 +98,7 @@ struct PostgresReadConnectionTests {
         let counted = try other.run("UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id")
         let seq = try #require(counted.integer(0, 0))
         try other.run(
-            "INSERT INTO livestate_events (id, topic, change, write_key) VALUES ($1::bigint, 'keyword', '{}', $2)",
+            "INSERT INTO livestate_entries (seq, resource, key, body, write_key) VALUES ($1::bigint, 'keyword', '', '{}', $2)",
             [String(seq), "read-test-\(UInt64.random(in: 0...UInt64.max))"])
         try other.run("SELECT pg_notify('livestate_events', $1)", [String(seq)])
         journal.write(.update(id: todo.id, title: "written while held", completed: nil)) { result in
@@ -144,8 +144,8 @@ struct PostgresReadConnectionTests {
         let committed = try other.run(
             """
             WITH next AS (UPDATE livestate_counter SET last_id = last_id + 1 RETURNING last_id)
-            INSERT INTO livestate_events (id, topic, change, write_key)
-            SELECT last_id, 'keyword', '{}', $1 FROM next RETURNING id
+            INSERT INTO livestate_entries (seq, resource, key, body, write_key)
+            SELECT last_id, 'keyword', '', '{}', $1 FROM next RETURNING seq
             """, ["reconnect-test-\(UInt64.random(in: 0...UInt64.max))"])
         let seq = try #require(committed.integer(0, 0))
         #expect(

@@ -6,7 +6,7 @@ import Testing
 @testable import LibEvent
 @testable import Storage
 
-/// `PostgresJournal.recent` and the migration to schema version 5 on a real PostgreSQL (`TestPostgres`), each
+/// `PostgresJournal.recent` and the migrations to schema version 6 on a real PostgreSQL (`TestPostgres`), each
 /// on a database of its own so that no other test's writes come between.
 @Suite(.enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct PostgresRecentTests {
@@ -127,8 +127,9 @@ struct PostgresRecentTests {
         defer { journal.stop() }
         #expect(start.todos == [Todo(id: 1, title: "Old", completed: true)])
         #expect(start.lastSeq == 1000)
-        #expect(try run(uri, on: loop, "SELECT version FROM livestate_schema").rows == [["5"]])
-        #expect(try run(uri, on: loop, "SELECT count(*) FROM livestate_events WHERE id <= 1000").rows == [["2"]])
+        #expect(try run(uri, on: loop, "SELECT version FROM livestate_schema").rows == [["6"]])
+        #expect(try run(uri, on: loop, "SELECT count(*) FROM livestate_entries WHERE seq <= 1000").rows == [["2"]])
+        #expect(try run(uri, on: loop, "SELECT replay_floor FROM livestate_counter").rows == [["1000"]])
         // An old update without its row would be taken for an insert: the replay stops before it.
         #expect(journal.recent(limit: 1024, bytes: 16 << 20).isEmpty)
         _ = try write(journal, .update(id: 1, title: "New", completed: nil))
@@ -139,21 +140,97 @@ struct PostgresRecentTests {
         #expect(again.recent(limit: 1024, bytes: 16 << 20).map(\.seq) == [1001])
     }
 
+    @Test func aVersionFiveDatabaseMovesItsEntriesAndAnInstanceOfThatBinaryStillReadsAndWrites() throws {
+        let loop = try EventLoop(name: "pg-migrate-5-test")
+        loop.run()
+        defer { loop.stop() }
+        let milk = #"{"id":1,"title":"Milk","completed":false}"#
+        let bought = #"{"id":1,"title":"Milk","completed":true}"#
+        // Version 5's tables, with entries as its function wrote them: an insert, an update with its row
+        // before, a keyed input.
+        let uri = try database(
+            version: 5, on: loop,
+            """
+            CREATE TABLE todos (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN NOT NULL DEFAULT false);
+            CREATE TABLE livestate_counter (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+                last_id BIGINT NOT NULL, pruned_below BIGINT NOT NULL DEFAULT 0);
+            CREATE TABLE livestate_events (id BIGINT PRIMARY KEY, topic TEXT NOT NULL, change TEXT NOT NULL,
+                committed_at TIMESTAMPTZ NOT NULL DEFAULT now(), write_key TEXT UNIQUE);
+            INSERT INTO todos (title, completed) VALUES ('Milk', true);
+            INSERT INTO livestate_counter (last_id) VALUES (2002);
+            INSERT INTO livestate_events (id, topic, change, write_key) VALUES
+                (2000, 'todos', '{"op":"upsert","insert":true,"todo":\(milk)}', 'insert-key'),
+                (2001, 'todos', '{"op":"upsert","todo":\(bought),"before":\(milk)}', NULL),
+                (2002, 'keyword', '{"keyword":"star"}', 'keyword-key');
+            """)
+        let (journal, start) = started(uri, on: loop)
+        defer { journal.stop() }
+        #expect(start.todos == [Todo(id: 1, title: "Milk", completed: true)] && start.lastSeq == 2002)
+        // Every entry is replayable: the lists walk back to the one before the insert.
+        let rows = journal.recent(limit: 1024, bytes: 16 << 20)
+        #expect(rows.map(\.seq) == [2002, 2001, 2000])
+        #expect(rows.first?.change == .input(topic: "keyword", json: #"{"keyword":"star"}"#))
+        var after = start.todos
+        for row in rows.dropFirst() {
+            let entry = try #require(TodoJournalEntry(row))
+            after = try #require(entry.reverted(after))
+        }
+        #expect(after.isEmpty)
+        // The key carried over: the insert sent again is answered from its entry, not applied twice.
+        let box = LockedBox<Result<TodoWriteOutcome, JournalError>?>(nil)
+        journal.write(.insert(title: "Milk", completed: false), key: "insert-key") { box.value = $0 }
+        #expect(eventually(timeout: 15) { box.value != nil })
+        #expect(try #require(box.value).get() == .committed(Todo(id: 1, title: "Milk", completed: false)))
+        // An instance of the version-5 binary reads the entries in its form and writes through its function.
+        let oldForm = #"{"op":"upsert","todo":"# + bought + #","before":"# + milk + "}"
+        let compared = "SELECT change::jsonb = '\(oldForm)'::jsonb FROM livestate_events WHERE id = 2001"
+        #expect(try run(uri, on: loop, compared).rows == [["t"]])
+        let old = try run(
+            uri, on: loop,
+            """
+            SELECT seq, failure FROM livestate_write_batch_v5(
+                '[{"op":"update","topic":"todos","id":1,"title":"Tea","key":"old-binary"}]')
+            """)
+        let seq = try #require(old.integer(0, 0))
+        #expect(
+            try run(
+                uri, on: loop,
+                "SELECT resource, key, body::jsonb ->> 'title', before::jsonb ->> 'title' FROM livestate_entries"
+                    + " WHERE seq = \(seq)"
+            ).rows == [["todos", "1", "Tea", "Milk"]])
+    }
+
+    @Test func aDatabaseADataFileFilledIsRefusedAndLeftAsItIs() throws {
+        let loop = try EventLoop(name: "pg-data-file-test")
+        loop.run()
+        defer { loop.stop() }
+        let uri = try freshDatabase(on: loop)
+        try run(uri, on: loop, "CREATE TABLE livestate_doc_resources (name TEXT PRIMARY KEY)")
+        let journal = PostgresJournal(uri: uri, loop: loop)
+        defer { journal.stop() }
+        #expect {
+            _ = try journal.open()
+        } throws: { error in
+            ((error as? PostgresError)?.message ?? "").contains("a data file's resources")
+        }
+        #expect(try run(uri, on: loop, "SELECT to_regclass('todos') IS NULL").rows == [["t"]])
+    }
+
     @Test func aDatabaseOfANewerSchemaVersionIsRefusedAndLeftAsItIs() throws {
         let loop = try EventLoop(name: "pg-newer-test")
         loop.run()
         defer { loop.stop() }
-        // Written by a newer LiveState: version 6, whose tables this binary does not know.
-        let uri = try database(version: 6, on: loop)
+        // Written by a newer LiveState: version 7, whose tables this binary does not know.
+        let uri = try database(version: 7, on: loop)
         let journal = PostgresJournal(uri: uri, loop: loop)
         defer { journal.stop() }
         #expect {
             _ = try journal.open()
         } throws: { error in
             let message = (error as? PostgresError)?.message ?? ""
-            return message.contains("schema version 6") && message.contains("versions up to 5")
+            return message.contains("schema version 7") && message.contains("versions up to 6")
         }
-        #expect(try run(uri, on: loop, "SELECT version FROM livestate_schema").rows == [["6"]])
+        #expect(try run(uri, on: loop, "SELECT version FROM livestate_schema").rows == [["7"]])
         #expect(try run(uri, on: loop, "SELECT to_regclass('todos') IS NULL").rows == [["t"]])
     }
 }
