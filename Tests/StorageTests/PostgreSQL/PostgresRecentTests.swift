@@ -29,6 +29,15 @@ struct PostgresRecentTests {
         return uri
     }
 
+    /// The tables of schema versions 3 to 5 (they differ only in their functions), as the migration knows them.
+    private static let olderTables = """
+        CREATE TABLE todos (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN NOT NULL DEFAULT false);
+        CREATE TABLE livestate_counter (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+            last_id BIGINT NOT NULL, pruned_below BIGINT NOT NULL DEFAULT 0);
+        CREATE TABLE livestate_events (id BIGINT PRIMARY KEY, topic TEXT NOT NULL, change TEXT NOT NULL,
+            committed_at TIMESTAMPTZ NOT NULL DEFAULT now(), write_key TEXT UNIQUE);
+        """
+
     /// Runs `sql` (a script) on a connection of its own and waits for its answer.
     @discardableResult
     private func run(_ uri: String, on loop: EventLoop, _ sql: String) throws -> PostgresRows {
@@ -112,11 +121,7 @@ struct PostgresRecentTests {
         let uri = try database(
             version: version, on: loop,
             """
-            CREATE TABLE todos (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN NOT NULL DEFAULT false);
-            CREATE TABLE livestate_counter (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
-                last_id BIGINT NOT NULL, pruned_below BIGINT NOT NULL DEFAULT 0);
-            CREATE TABLE livestate_events (id BIGINT PRIMARY KEY, topic TEXT NOT NULL, change TEXT NOT NULL,
-                committed_at TIMESTAMPTZ NOT NULL DEFAULT now(), write_key TEXT UNIQUE);
+            \(Self.olderTables)
             INSERT INTO todos (title, completed) VALUES ('Old', true);
             INSERT INTO livestate_counter (last_id) VALUES (1000);
             INSERT INTO livestate_events (id, topic, change) VALUES
@@ -151,11 +156,7 @@ struct PostgresRecentTests {
         let uri = try database(
             version: 5, on: loop,
             """
-            CREATE TABLE todos (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN NOT NULL DEFAULT false);
-            CREATE TABLE livestate_counter (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
-                last_id BIGINT NOT NULL, pruned_below BIGINT NOT NULL DEFAULT 0);
-            CREATE TABLE livestate_events (id BIGINT PRIMARY KEY, topic TEXT NOT NULL, change TEXT NOT NULL,
-                committed_at TIMESTAMPTZ NOT NULL DEFAULT now(), write_key TEXT UNIQUE);
+            \(Self.olderTables)
             INSERT INTO todos (title, completed) VALUES ('Milk', true);
             INSERT INTO livestate_counter (last_id) VALUES (2002);
             INSERT INTO livestate_events (id, topic, change, write_key) VALUES
