@@ -88,14 +88,14 @@ extension PostgresJournal {
                 INSERT INTO livestate_entries (seq, resource, key, body, before, write_key, write_request, committed_at)
                 SELECT id, topic,
                     CASE WHEN topic = 'todos'
-                        THEN coalesce(change::jsonb #>> '{todo,id}', change::jsonb ->> 'id', '') ELSE '' END,
-                    CASE WHEN topic <> 'todos' THEN change ELSE (change::jsonb -> 'todo')::text END,
-                    CASE WHEN topic = 'todos' THEN (change::jsonb -> 'before')::text END,
+                        THEN coalesce(change::json #>> '{todo,id}', change::json ->> 'id', '') ELSE '' END,
+                    CASE WHEN topic <> 'todos' THEN change ELSE (change::json -> 'todo')::text END,
+                    CASE WHEN topic = 'todos' THEN (change::json -> 'before')::text END,
                     write_key, CASE WHEN write_key IS NOT NULL THEN topic END, committed_at
                 FROM livestate_events;
                 UPDATE livestate_counter SET replay_floor = coalesce((
                     SELECT max(id) FROM livestate_events
-                    WHERE topic = 'todos' AND NOT (change::jsonb ? 'before' OR change::jsonb ? 'insert')), 0);
+                    WHERE topic = 'todos' AND change::json -> 'before' IS NULL AND change::json -> 'insert' IS NULL), 0);
                 DROP TABLE livestate_events;
             END IF;
         END $$;
