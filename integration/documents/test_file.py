@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from livestate import SSEClient, binary_path, wait_until
+from livestate import Server, SSEClient, binary_path, wait_until
 
 DB = {"posts": [{"id": 1, "title": "a"}, {"id": 2, "title": "b"}], "comments": [], "profile": {"name": "x"}}
 
@@ -159,6 +159,27 @@ def test_two_servers_on_one_file_the_second_refuses(data_file, serve):
     serve(path)
     status, stderr = start_fails(path, "--data", f"{path}.livestate")
     assert status == 1 and "in use by another livestate server" in stderr
+
+
+def test_the_seeds_storage_and_a_data_files_journal_are_not_taken_for_each_other(data_file, tmp_path):
+    # One table of entries holds either data set: a server started on the other kind of file refuses, and
+    # neither file is changed by it.
+    seeds = tmp_path / "livestate.sqlite"
+    with Server(binary=binary_path(), data=str(seeds)) as server:
+        assert server.call("POST", "/todos", {"title": "kept"})[0] == 201
+    before = seeds.read_bytes()
+    path = data_file(DB)
+    status, stderr = start_fails(path, "--data", str(seeds))
+    assert status == 1 and "the file holds the seeds' data" in stderr, stderr
+    assert seeds.read_bytes() == before
+    with Server(binary=binary_path(), data=str(seeds)) as server:
+        assert [t["title"] for t in server.call("GET", "/todos")[2]] == ["Buy Milk", "kept"]
+    journal = tmp_path / "db.json.livestate"
+    with Server(str(path), binary=binary_path(), data=str(journal)):
+        pass
+    run = subprocess.run(
+        [binary_path(), "--port", "0", "--data", str(journal)], capture_output=True, text=True, timeout=20)
+    assert run.returncode == 1 and "the file is a data file's journal" in run.stderr, run.stderr
 
 
 def test_a_file_deleted_or_replaced_by_a_directory_keeps_serving(data_file, serve):
