@@ -5,8 +5,8 @@ import HTTP
 /// The seeds' todos as one collection of the journal (`todos`): an entry is the todo's id and the todo after
 /// the change (`{"id":1,"title":"Buy Milk","completed":false}`; nil for a delete); the whole list, which an
 /// instance that missed entries deleted by retention takes instead, is the collection with no id and the
-/// list as a JSON array. What each engine stores beside it (SQLite: the row before the change, for a
-/// restart's replay) stays in that engine's table.
+/// list as a JSON array. Both engines store a todo entry with the todo before an update or delete beside it
+/// (`livestate_entries.before`, `TodoJournalEntry`), from which a restart rebuilds the lists of its events.
 extension JournalChange {
     /// The todos' collection, also their `/events` topic.
     package static let todos = "todos"

@@ -5,7 +5,8 @@ package import LibEvent
 
 /// The shared state of several instances in one PostgreSQL database: each todo write commits the todo row
 /// and its journal entry in one statement, every other input (a selection, a keyword, a refresh, a
-/// downloaded image) is one journal entry, journal ids come from a counter row locked by the writing
+/// downloaded image) is one journal entry (both rows of `livestate_entries`, `PostgresEntries`, the table a
+/// data file's journal uses too), journal ids come from a counter row locked by the writing
 /// transaction (so they follow commit order), and `NOTIFY livestate_events` — no payload — wakes every
 /// instance to read the entries after the last one it applied. See docs/architecture-instances.md.
 ///
