@@ -51,7 +51,7 @@ enum JournalReplay {
         guard let first = rows.first else { return [] }
         let images = JournaledImages()
         let models = scratchModels(todos: [], images: images)
-        return scratchEvents(models, count: count, bytes: bytes, after: first.seq) {
+        return scratchEvents(models, count: count, bytes: bytes, from: first.seq) {
             let shared = inputs(models, images)
             shared.replay(rows)
             shared.cancel()
@@ -67,7 +67,7 @@ enum JournalReplay {
         let (start, entries) = replayedTodos(rows, current: current, count: count, bytes: bytes)
         guard let first = entries.first else { return [] }
         let models = scratchModels(todos: start, images: JournaledImages())
-        return scratchEvents(models, count: count, bytes: bytes, after: first.seq) {
+        return scratchEvents(models, count: count, bytes: bytes, from: first.seq) {
             for entry in entries { models.todos.committed.send(Committed(seq: entry.seq, change: entry.change)) }
         }.filter { $0.record.topic == .todos }
     }
@@ -103,7 +103,7 @@ enum JournalReplay {
     /// frames (the newest kept), from the entry `seq` on (the models' first emissions, at attach, are not
     /// journaled, so their ids are below it), each with its value's JSON.
     private static func scratchEvents(
-        _ models: LiveStateModels, count: Int, bytes: Int, after seq: Int64, _ send: () -> Void
+        _ models: LiveStateModels, count: Int, bytes: Int, from seq: Int64, _ send: () -> Void
     ) -> [(record: EventRecord, json: [UInt8])] {
         let hub = EventHub(ids: EventIDSource(journalFloor: 0), bufferCount: count, bufferBytes: bytes, heartbeat: nil)
         let lists = ListSnapshots(models)

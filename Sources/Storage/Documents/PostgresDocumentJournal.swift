@@ -379,11 +379,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     private static func keyed(_ rows: PostgresRows) -> [String: KeyedEntry] {
         var found: [String: KeyedEntry] = [:]
         for row in rows.rows.indices {
-            guard let seq = rows.integer(row, 0), let resource = rows.rows[row][1], let item = rows.rows[row][2],
-                let key = rows.rows[row][4]
-            else { continue }
-            let change = JournalChange(resource: resource, key: item, body: rows.rows[row][3])
-            found[key] = KeyedEntry(entry: JournalEntry(seq: seq, change: change), request: rows.rows[row][5] ?? "")
+            guard let entry = PostgresEntries.entry(rows, row), let key = rows.rows[row][4] else { continue }
+            found[key] = KeyedEntry(entry: entry, request: rows.rows[row][5] ?? "")
         }
         return found
     }
@@ -478,12 +475,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     /// The entries of `entriesAfter`'s rows, and where retention's deletions end.
     private static func records(_ rows: PostgresRows) -> (entries: [JournalEntry], prunedBelow: Int64?) {
-        let entries = rows.rows.indices.compactMap { index -> JournalEntry? in
-            guard let seq = rows.integer(index, 0), let resource = rows.rows[index][1], let key = rows.rows[index][2]
-            else { return nil }
-            return JournalEntry(
-                seq: seq, change: JournalChange(resource: resource, key: key, body: rows.rows[index][3]))
-        }
+        let entries = rows.rows.indices.compactMap { PostgresEntries.entry(rows, $0) }
         return (entries, rows.rows.isEmpty ? nil : rows.integer(0, 4))
     }
 

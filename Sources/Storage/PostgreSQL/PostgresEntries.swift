@@ -36,13 +36,13 @@ enum PostgresEntries {
     /// The SQLSTATE a schema script raises on a database that holds the other data set.
     static let otherDataSetState = "LSV02"
 
-    /// The entry of the row `index` of `rows`, whose columns from `column` on are `seq, resource, key, body`;
-    /// nil when one of the first three is missing.
-    static func entry(_ rows: PostgresRows, _ index: Int, from column: Int = 0) -> JournalEntry? {
+    /// The entry of the row `index` of `rows`, whose first columns are `seq, resource, key, body`; nil when one
+    /// of the first three is missing.
+    static func entry(_ rows: PostgresRows, _ index: Int) -> JournalEntry? {
         let row = rows.rows[index]
-        guard row.count > column + 3, let seq = rows.integer(index, column), let resource = row[column + 1],
-            let key = row[column + 2]
-        else { return nil }
-        return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[column + 3]))
+        guard row.count > 3, let seq = rows.integer(index, 0), let resource = row[1], let key = row[2] else {
+            return nil
+        }
+        return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[3]))
     }
 }
