@@ -17,7 +17,9 @@ import Domain
 /// One database holds one data set: the seeds' schema refuses a database a data file filled, and a data
 /// file's schema one the seeds use (`otherDataSetState`), since both would read the same entries.
 enum PostgresEntries {
-    /// The table and its key index, for a database that has neither.
+    /// The table and its key index, for a database that has neither. The index is made only where it is
+    /// missing: `CREATE INDEX IF NOT EXISTS` would lock the table first, and so queue a starting server, and
+    /// every write behind it, after any open write transaction.
     static let table = """
         CREATE TABLE IF NOT EXISTS livestate_entries (
             seq BIGSERIAL PRIMARY KEY,
@@ -29,8 +31,12 @@ enum PostgresEntries {
             write_request TEXT,
             committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
         );
-        CREATE UNIQUE INDEX IF NOT EXISTS livestate_entries_write_key ON livestate_entries (write_key)
-            WHERE write_key IS NOT NULL;
+        DO $$ BEGIN
+            IF to_regclass('livestate_entries_write_key') IS NULL THEN
+                CREATE UNIQUE INDEX livestate_entries_write_key ON livestate_entries (write_key)
+                    WHERE write_key IS NOT NULL;
+            END IF;
+        END $$;
         """
 
     /// The SQLSTATE a schema script raises on a database that holds the other data set.

@@ -80,8 +80,14 @@ extension PostgresJournal {
             only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
             last_id BIGINT NOT NULL
         );
-        ALTER TABLE livestate_counter ADD COLUMN IF NOT EXISTS pruned_below BIGINT NOT NULL DEFAULT 0;
-        ALTER TABLE livestate_counter ADD COLUMN IF NOT EXISTS replay_floor BIGINT NOT NULL DEFAULT 0;
+        DO $$ BEGIN
+            -- NB: only when a column is missing: ALTER TABLE locks the counter, and every write queues behind it.
+            IF NOT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = 'livestate_counter'::regclass
+                           AND attname = 'replay_floor' AND NOT attisdropped) THEN
+                ALTER TABLE livestate_counter ADD COLUMN IF NOT EXISTS pruned_below BIGINT NOT NULL DEFAULT 0;
+                ALTER TABLE livestate_counter ADD COLUMN replay_floor BIGINT NOT NULL DEFAULT 0;
+            END IF;
+        END $$;
         \(PostgresEntries.table)
         DO $$ BEGIN
             IF (SELECT relkind FROM pg_class WHERE oid = to_regclass('livestate_events')) = 'r' THEN
@@ -99,16 +105,21 @@ extension PostgresJournal {
                 DROP TABLE livestate_events;
             END IF;
         END $$;
-        CREATE OR REPLACE VIEW livestate_events AS
-            SELECT seq AS id, resource AS topic,
-                CASE WHEN resource <> 'todos' THEN body
-                    WHEN body IS NULL THEN json_build_object(
-                        'op', 'delete', 'id', key::bigint, 'before', before::json)::text
-                    WHEN before IS NULL THEN json_build_object('op', 'upsert', 'insert', true, 'todo', body::json)::text
-                    ELSE json_build_object('op', 'upsert', 'todo', body::json, 'before', before::json)::text
-                END AS change,
-                committed_at, write_key
-            FROM livestate_entries;
+        DO $$ BEGIN
+            IF to_regclass('livestate_events') IS NULL THEN
+                CREATE VIEW livestate_events AS
+                    SELECT seq AS id, resource AS topic,
+                        CASE WHEN resource <> 'todos' THEN body
+                            WHEN body IS NULL THEN json_build_object(
+                                'op', 'delete', 'id', key::bigint, 'before', before::json)::text
+                            WHEN before IS NULL THEN
+                                json_build_object('op', 'upsert', 'insert', true, 'todo', body::json)::text
+                            ELSE json_build_object('op', 'upsert', 'todo', body::json, 'before', before::json)::text
+                        END AS change,
+                        committed_at, write_key
+                    FROM livestate_entries;
+            END IF;
+        END $$;
         WITH fresh AS (
             INSERT INTO livestate_counter (last_id)
             SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint / 65536 + 1

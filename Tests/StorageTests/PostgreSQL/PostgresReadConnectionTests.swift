@@ -118,7 +118,8 @@ struct PostgresReadConnectionTests {
         #expect(eventually(timeout: 10) { events.value.contains { $0.hasPrefix("write:") } })
         // NB: committed, or — when holding the row took longer than a write's 5 s bound (a loaded machine,
         // AddressSanitizer) — answered 503 as the contract says; never anything else.
-        let unavailable = "write: failure(Storage.JournalError.unavailable(\"PostgreSQL did not commit in time\"))"
+        let refused = Result<TodoWriteOutcome, JournalError>.failure(.unavailable("PostgreSQL did not commit in time"))
+        let unavailable = "write: \(refused)"  // as the line above is written
         #expect(events.value.contains("write: ok") || events.value.contains(unavailable), "\(events.value)")
         // Strictly in id order, each once.
         let applied = ids(events.value)
