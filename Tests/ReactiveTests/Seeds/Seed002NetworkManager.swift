@@ -172,13 +172,18 @@ private let serverFiles = ["posts": postsJSON, "broken/posts": Data("not json".u
         viewModel.posts.sink { _ in reloads.mutate { $0 += 1 } }.store(in: &cancellables)
 
         // The table starts empty and fills once the request finishes (delivered through `RunLoop.main`).
-        #expect(waitUntil { viewModel.posts.value.count == 2 })
+        // NB: waits for the sink, which hears the list after the subject holds it.
+        #expect(waitUntil { reloads.value == 2 })
         #expect(viewModel.posts.value.map(\.title) == ["sunt aut facere", "qui est esse"])
         #expect(reloads.value == 2)  // the empty list, then the fetched one
 
         let listener = AnotherListener()
-        #expect(waitUntil { listener.viewModel.posts.value.count == 2 })
+        // NB: the subject holds the new value before its sink has printed it: wait for the notification itself,
+        // and keep the listener (its sink reads it `unowned`) until then.
+        #expect(waitUntil { listener.changes.value == 2 })
+        #expect(listener.viewModel.posts.value.count == 2)
         #expect(listener.changes.value == 2)
+        withExtendedLifetime(listener) {}
     }
 
     @Test func aStatusErrorFailsTheFutureWithResponseError() throws {
