@@ -6,7 +6,7 @@ extension Router {
     /// embedded photos' `url`/`thumbnailUrl` work with no network (jsonplaceholder's via.placeholder.com).
     ///
     /// A size outside 1...2000 or a colour that is not six hex digits is a 400. The image is drawn and
-    /// compressed on a worker thread (a 2000 px square takes a good fraction of a second), never on the
+    /// compressed on a worker thread (a 2000 px square is four million pixels to draw), never on the
     /// loop; when every worker is busy and the queue is full, `503 busy`.
     mutating func addPlaceholderRoutes(_ app: App) {
         let workers = app.workers
