@@ -30,6 +30,9 @@ package enum LiveStateCommand {
     }
 
     private static func serve(_ configuration: Configuration) -> Int32 {
+        // NB: before any thread starts, so that every thread inherits it (a thread that did not block a signal
+        // could take it and drop it, and the server would not stop).
+        ShutdownSignals.blockInEveryThread()
         if configuration.quiet, Log.level < .warning { Log.level = .warning }
         // NB: before any file is opened: a descriptor 0 closed at exec could be taken by one of them.
         _ = SnapshotCommand.inputIsReadable
@@ -44,7 +47,7 @@ package enum LiveStateCommand {
         }
         // NB: signals arrive on a dispatch queue, not in a C handler, so shutdown may take locks.
         let stop = DispatchSemaphore(value: 0)
-        let signals = [SIGINT, SIGTERM].map { number in
+        let signals = ShutdownSignals.numbers.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
