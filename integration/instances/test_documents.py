@@ -201,6 +201,51 @@ def test_an_acknowledged_post_survives_kill_9(start, db_file):
     assert get(restarted, f"/posts/{created['id']}") == created
 
 
+@pytest.mark.parametrize("query", ["", "?diff=1"])
+def test_a_client_resumes_on_a_restarted_instance_with_the_events_of_the_first_run(start, db_file, query):
+    """Every instance killed with `kill -9` and started again: a client resumes on one of them with an id from
+    before and gets exactly the events it missed, the ids and data the first run gave them (each entry keeps
+    its item before it, so a start takes the items back and sends the newest entries through again)."""
+    a, b = start(db_file, count=2)
+    watcher = SSEClient.of(a, "/events" + query)
+    assert watcher.read_head() == 200
+    watcher.drain(quiet=0.5)
+    assert b.call("POST", "/posts", {"title": "seen before the restart"})[0] == 201
+    (seen,) = doc_events(watcher, 1)
+    # Writes of every kind, on both instances: inserts, a PUT, PATCHes, a singular resource, a delete that
+    # cascades to a comment, an item created and changed.
+    status, _, created = a.call("POST", "/posts", {"title": "missed 1", "views": 3})
+    assert status == 201
+    assert b.call("POST", "/comments", {"body": "on missed 1", "postId": created["id"]})[0] == 201
+    assert a.call("PUT", "/posts/2", {"title": "put", "views": 4})[0] == 200
+    assert b.call("PATCH", f"/posts/{created['id']}", {"views": 5})[0] == 200
+    assert a.call("PATCH", "/profile", {"age": 7})[0] == 200
+    assert b.call("DELETE", "/posts/1")[0] == 200  # and comment 1 (postId 1)
+    assert a.call("POST", "/posts", {"title": "missed last"})[0] == 201
+    expected = doc_events(watcher, 8)
+    watcher.close()
+    state = {path: get(a, path) for path in ("/posts", "/comments", "/profile")}
+    a.kill9()
+    b.kill9()
+    restarted = start(db_file, count=2)
+    for server in restarted:
+        wait_until(lambda: "go through the view models again" in server.log(), 5, message="the replay's line")
+    for server in restarted:
+        with SSEClient.of(server, "/events" + query, headers={"Last-Event-ID": seen[1]}) as resumed:
+            assert resumed.read_head() == 200
+            got = doc_events(resumed, len(expected))
+            assert got == expected
+            assert not [e for e in resumed.drain(quiet=0.5) if e.event in TOPICS]
+        assert {path: get(server, path) for path in state} == state
+    # The first run's events are numbered as before; the next write's is above them all, on every instance.
+    status, _, after = restarted[0].call("POST", "/posts", {"title": "after the restart"})
+    assert status == 201 and after["id"] > created["id"]
+    with SSEClient.of(restarted[1], "/events" + query, headers={"Last-Event-ID": expected[-1][1]}) as resumed:
+        assert resumed.read_head() == 200
+        (next_event,) = doc_events(resumed, 1)
+        assert int(next_event[1]) > int(expected[-1][1]) and "after the restart" in next_event[2]
+
+
 def test_the_file_is_not_written_back_and_an_edit_does_not_override_the_database(start, db_file):
     before = hashlib.sha256(db_file.read_bytes()).hexdigest()
     (server,) = start(db_file)

@@ -38,9 +38,12 @@ final class DataFileService: Sendable {
     let restoredEvents: [EventRecord]
     /// The file's value resources and `$schema`, as the file last held them, and the order of its keys.
     let values: DataFileValues
-    /// After `kill -9`: the event id from which a `Last-Event-ID` resumes from the events the start makes
-    /// again (`EventHub.holdsEverything(after:)`); nil when the start replays nothing.
+    /// After `kill -9` (SQLite), or any restart (PostgreSQL): the event id from which a `Last-Event-ID`
+    /// resumes from the events the start makes again (`EventHub.holdsEverything(after:)`); nil when the start
+    /// replays nothing.
     let resumeFloor: UInt64?
+    /// The journal id this run started at: every entry above it is committed in this run.
+    private let startSeq: Int64
 
     private struct Sync {
         /// The newest committed entry.
@@ -122,6 +125,7 @@ final class DataFileService: Sendable {
         self.ids = ids
         self.replay = Mutex(replay.entries)
         resumeFloor = replay.floor.map { UInt64($0) * EventIDSource.journalBlock }
+        startSeq = journal.startSeq
         // A clean stop's events lead exactly here only if the file is as that stop left it and nothing was
         // committed after it; they are taken out either way.
         var saved = try journal.takeEvents()
@@ -198,7 +202,7 @@ final class DataFileService: Sendable {
             throw DataFileError("cannot start the PostgreSQL connection: \(error)")
         }
         var seed: DataFileContent?
-        let start = try database.start(source: path) {
+        let start = try database.start(source: path, recent: EventLog.defaultCount) {
             let exists = FileManager.default.fileExists(atPath: path)
             let bytes = exists ? try Self.read(path) : Array(DataFileContent.example.utf8)
             do throws(DataFileError) {
@@ -218,7 +222,10 @@ final class DataFileService: Sendable {
                 ? "data file \(path) seeded the database; the database is the truth, the file is not written back"
                 : "the database already holds the data (\(path) was not read); the database is the truth, "
                     + "the file is not written back")
-        let resources = try start.resources.map { rows in
+        // The state before the newest entries, which `start(on:)` sends into the view models again, so their
+        // events are made again with their ids, as the running servers hold them.
+        let rewind = DocumentRewind(start.resources, recent: start.recent, count: EventLog.defaultCount)
+        let resources = try rewind.resources.map { rows in
             DataFileContent.Resource(
                 name: rows.name, kind: rows.kind,
                 documents: try rows.items.map { key, body -> StoredDocument in
@@ -231,15 +238,20 @@ final class DataFileService: Sendable {
         }
         journal = nil
         self.database = database
-        // NB: several servers: each keeps its own recent events, and a restarted one serves current values.
         restoredEvents = []
-        resumeFloor = nil
-        replay = Mutex([])
+        let floor = rewind.entries.first.map { $0.seq - 1 }
+        resumeFloor = floor.map { UInt64($0) * EventIDSource.journalBlock }
+        replay = Mutex(rewind.entries)
+        startSeq = start.seq
+        if let floor {
+            Log.info(
+                "the newest \(rewind.entries.count) change(s), after entry \(floor), go through the view models"
+                    + " again: a Last-Event-ID from before this start resumes")
+        }
         values = Self.ownValues(path, seed: seed, resources: Set(resources.map(\.name)), idField: configuration.idField)
-        ids = EventIDSource(journalFloor: UInt64(start.seq) * EventIDSource.journalBlock)
+        ids = EventIDSource(journalFloor: UInt64(floor ?? start.seq) * EventIDSource.journalBlock)
         (topics, store) = Self.store(resources, journal: database, appliedSeq: start.seq, configuration: configuration)
         sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
-        database.follow { [store] in store.catchUp() }
     }
 
     /// With `--data postgres://…`: the value resources (and `$schema`) of this server's own file, which the
@@ -289,8 +301,9 @@ final class DataFileService: Sendable {
         return (topics, store)
     }
 
-    /// Once the hub listens to the view models: replays the acknowledged entries the file did not show (after
-    /// `kill -9`) through them, as their commits did, so their events are made again with their ids; then
+    /// Once the hub listens to the view models: replays through them the acknowledged entries the file did not
+    /// show (after `kill -9`), or on PostgreSQL the newest entries (`DocumentRewind`), as their commits did, so
+    /// their events are made again with their ids; then follows the other servers' commits (PostgreSQL), or
     /// has the file written and starts watching its folder for a person's edits (inotify, on `loop`: an
     /// editor's save by rename, a write in place, a `git checkout`; each is looked at on the writer queue).
     func start(on loop: EventLoop) throws {
@@ -300,9 +313,11 @@ final class DataFileService: Sendable {
         }
         if let last = entries.last {
             store.replay(entries)
-            ids.raise(to: UInt64(max(last.seq, journal?.startSeq ?? 0)) * EventIDSource.journalBlock)
+            ids.raise(to: UInt64(max(last.seq, startSeq)) * EventIDSource.journalBlock)
             scheduleWriteBack()
         }
+        // NB: only now: the other servers' entries go after the replayed ones, into the state they lead to.
+        database?.follow { [store] in store.catchUp() }
         guard writesBack else { return }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -10,7 +10,9 @@ import Synchronization
 ///
 /// - `livestate_doc_resources`: the resources (name, kind, the file's order).
 /// - `livestate_doc_items`: the current items of every resource (`place` keeps the collection's order), so a
-///   start reads the state in one query and no entry is replayed; a singular resource is its row with key `''`.
+///   start reads the state in one query; a singular resource is its row with key `''`. Each entry keeps the
+///   item before it with its place (`before`), so a start can take the items back before its newest entries
+///   and make their events again (`DocumentRewind`).
 /// - `livestate_entries` (`PostgresEntries`, the seeds' table too): one row per committed change (`seq`:
 ///   commit order, the event id's base; body NULL for a delete), which the other servers read after a
 ///   `NOTIFY livestate_documents`; a write's first entry keeps its `Idempotency-Key` and request
@@ -79,16 +81,19 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         package var seq: Int64
         /// Whether this start's file filled the database.
         package var seeded: Bool
-        /// The resources, in the file's order, with their items' id texts and JSON.
+        /// The resources, in the file's order, with their items' id texts, JSON and places.
         package var resources: [DocumentRows]
+        /// The newest entries (at most the `recent` asked for), newest first, each with its item before it
+        /// (`DocumentRewind` takes the resources back before them).
+        package var recent: [JournalRow]
     }
 
     /// Connects (retrying with backoff while the database is unreachable, and saying so), creates the schema,
     /// fills an empty database with the resources `seeding` answers (called only then, in one transaction
     /// under `writeLock`: of servers starting together, one seeds and the others read its rows), and reads
-    /// the state. Blocks until it can answer; what `seeding` throws is thrown, and so is a database the seeds
-    /// use (`PostgresError`, `.refused`).
-    package func start(source: String, seeding: () throws -> [DocumentRows]) throws -> Start {
+    /// the state with its `recent` newest entries. Blocks until it can answer; what `seeding` throws is thrown,
+    /// and so is a database the seeds use (`PostgresError`, `.refused`).
+    package func start(source: String, recent: Int = 0, seeding: () throws -> [DocumentRows]) throws -> Start {
         while true {
             let deadline = DispatchTime.now() + 600
             waitForConnection()
@@ -106,7 +111,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 continue
             }
             do {
-                return try seedAndRead(seeding, source: source, until: deadline)
+                return try seedAndRead(seeding, source: source, recent: recent, until: deadline)
             } catch let error as PostgresError {
                 Log.error("postgres: the data file's state cannot be read (\(error)); retrying in 1 s")
                 Thread.sleep(forTimeInterval: 1)
@@ -114,9 +119,9 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         }
     }
 
-    private func seedAndRead(_ seeding: () throws -> [DocumentRows], source: String, until deadline: DispatchTime)
-        throws -> Start
-    {
+    private func seedAndRead(
+        _ seeding: () throws -> [DocumentRows], source: String, recent: Int, until deadline: DispatchTime
+    ) throws -> Start {
         let session = try begin(until: deadline)
         do {
             // NB: a large file may take longer than the connection's 3 s per statement, and its reading (between
@@ -132,33 +137,43 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 until: deadline)
             guard let seq = marker.integer() else { throw PostgresError(.refused, "no journal id was given") }
             let state = try readResources(session, until: deadline)
+            let rows = try step(session, Self.newestEntries, [String(recent)], until: deadline)
+            let entries = rows.rows.indices.compactMap { index -> JournalRow? in
+                guard let entry = PostgresEntries.entry(rows, index) else { return nil }
+                return JournalRow(seq: entry.seq, change: entry.change, before: rows.rows[index][4])
+            }
             try step(session, "COMMIT", until: deadline)
-            return Start(seq: seq, seeded: seeded, resources: state)
+            return Start(seq: seq, seeded: seeded, resources: state, recent: entries)
         } catch {
             abandon(session)
             throw error
         }
     }
 
-    /// The resources, in the file's order, with their items in their collection's order (in `session`'s
-    /// transaction).
+    /// The resources, in the file's order, with their items and places in their collection's order (in
+    /// `session`'s transaction).
     private func readResources(_ session: PostgresConnection, until deadline: DispatchTime) throws(PostgresError)
         -> [DocumentRows]
     {
         let kinds = try step(
             session, "SELECT name, kind FROM livestate_doc_resources ORDER BY position", until: deadline)
         let items = try step(
-            session, "SELECT resource, key, body FROM livestate_doc_items ORDER BY resource, place", until: deadline)
+            session, "SELECT resource, key, body, place FROM livestate_doc_items ORDER BY resource, place",
+            until: deadline)
         var byName: [String: [(key: String, body: String)]] = [:]
-        for row in items.rows {
-            guard let resource = row[0], let key = row[1], let body = row[2] else { continue }
+        var places: [String: [Int64]] = [:]
+        for (index, row) in items.rows.enumerated() {
+            guard let resource = row[0], let key = row[1], let body = row[2], let place = items.integer(index, 3) else {
+                continue
+            }
             byName[resource, default: []].append((key, body))
+            places[resource, default: []].append(place)
         }
         return kinds.rows.compactMap { row -> DocumentRows? in
             guard let name = row[0], let kind = row[1].flatMap(DocumentResource.Kind.init(rawValue:)) else {
                 return nil
             }
-            return DocumentRows(name: name, kind: kind, items: byName[name] ?? [])
+            return DocumentRows(name: name, kind: kind, items: byName[name] ?? [], places: places[name] ?? [])
         }
     }
 
@@ -359,6 +374,12 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     // MARK: Statements
 
+    /// The newest `$1` entries (the start markers left out), newest first, with their items before them.
+    static let newestEntries = """
+        SELECT seq, resource, key, body, before FROM livestate_entries WHERE resource <> ''
+        ORDER BY seq DESC LIMIT $1::int
+        """
+
     /// The entries after `$1` (the start markers left out), oldest first, at most `$2`, each with where
     /// retention's deletions end; with no entry, one row of that alone.
     static let entriesAfter = """
@@ -400,31 +421,61 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         """
     }
 
-    /// A batch's entries (`$1`: `batch`'s rows, each entry's id as the number), and the items of every key the batch
-    /// deleted (a key deleted then written again in one batch goes to the end of its collection, as in memory).
+    /// A batch's entries (`$1`: `batch`'s rows, each entry's id as the number), each with its item before it,
+    /// and the deletion of the items of every key the batch deleted.
+    ///
+    /// `before` is `[place,item]` (the item's place in its collection and its JSON, byte for byte) or `null`
+    /// (there was none), so that a restarted server can take the state back before its newest entries and
+    /// make their events again (`DocumentRewind`). Within a batch, an entry's item before it is the key's
+    /// previous entry's, and its place the one that entry left: the place it had before the batch, or, since
+    /// the key's last entry that created it, that entry's id (`keepAndNotify` places it there too).
     static let logAndRemove = """
         WITH w AS (
             SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body,
                 e->>4 AS write_key, e->>5 AS write_request
             FROM json_array_elements($1::json) AS e
+        ), previous AS (
+            SELECT w.*, i.place AS old_place, i.body AS old_body, lag(w.body) OVER key_order AS prev_body,
+                row_number() OVER key_order = 1 AS first
+            FROM w LEFT JOIN livestate_doc_items i ON i.resource = w.resource AND i.key = w.key
+            WINDOW key_order AS (PARTITION BY w.resource, w.key ORDER BY w.seq)
+        ), created AS (
+            SELECT previous.*, CASE WHEN first THEN old_body IS NULL ELSE prev_body IS NULL END AS creates
+            FROM previous
+        ), placed AS (
+            SELECT created.*, max(CASE WHEN creates THEN seq END) OVER (
+                PARTITION BY resource, key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ) AS created_at
+            FROM created
         ), logged AS (
-            INSERT INTO livestate_entries (seq, resource, key, body, write_key, write_request)
-            SELECT seq, resource, key, body, write_key, write_request FROM w
+            INSERT INTO livestate_entries (seq, resource, key, body, before, write_key, write_request)
+            SELECT seq, resource, key, body,
+                CASE WHEN creates THEN 'null'
+                    ELSE '[' || coalesce(created_at, old_place) || ',' || coalesce(prev_body, old_body) || ']' END,
+                write_key, write_request
+            FROM placed
         )
         DELETE FROM livestate_doc_items i USING w WHERE w.body IS NULL AND i.resource = w.resource AND i.key = w.key
         """
 
-    /// Each key's last item of the batch (a new one placed at its entry's id, an old one where it was), and
-    /// the wake-up of the other servers with the batch's last id.
+    /// Each key's last item of the batch, where it was or, when the batch created it, at the id of the entry
+    /// that did (the end of its collection, where a server applying the entries puts it), and the wake-up of
+    /// the other servers with the batch's last id. Runs after `logAndRemove`, whose entries say which ones
+    /// created their item.
     static let keepAndNotify = """
         WITH w AS (
             SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
             FROM json_array_elements($1::json) AS e
         ), last AS (
             SELECT DISTINCT ON (resource, key) seq, resource, key, body FROM w ORDER BY resource, key, seq DESC
+        ), created AS (
+            SELECT e.resource, e.key, max(e.seq) AS seq FROM livestate_entries e
+            WHERE e.seq IN (SELECT seq FROM w) AND e.before = 'null' GROUP BY e.resource, e.key
         ), kept AS (
             INSERT INTO livestate_doc_items (resource, key, place, body)
-            SELECT resource, key, seq, body FROM last WHERE body IS NOT NULL
+            SELECT last.resource, last.key, coalesce(created.seq, last.seq), last.body
+            FROM last LEFT JOIN created ON created.resource = last.resource AND created.key = last.key
+            WHERE last.body IS NOT NULL
             ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
         )
         SELECT pg_notify($2, max(seq)::text) FROM w
@@ -670,11 +721,16 @@ package struct DocumentRows: Sendable {
     package var kind: DocumentResource.Kind
     /// The items: id text (`""` for a singular resource) and JSON.
     package var items: [(key: String, body: String)]
+    /// Each item's place, as the database orders a collection (ascending), where read from one; else empty.
+    package var places: [Int64]
 
     /// A resource's rows.
-    package init(name: String, kind: DocumentResource.Kind, items: [(key: String, body: String)]) {
+    package init(
+        name: String, kind: DocumentResource.Kind, items: [(key: String, body: String)], places: [Int64] = []
+    ) {
         self.name = name
         self.kind = kind
         self.items = items
+        self.places = places
     }
 }

@@ -9,8 +9,9 @@ import Domain
 ///   from the table's own sequence, each under its writers' lock); event id `seq × 65536`;
 /// - `resource`, `key`, `body`: the collection, the item's id text (`''` for a resource as a whole) and the
 ///   document after the change (NULL: deleted);
-/// - `before`: the item before the change where the state cannot give it back (the seeds' todos: a restart
-///   rebuilds the lists of its earlier events backwards from it); NULL otherwise;
+/// - `before`: the item before the change (the seeds' todos; a data file's item as `[place,item]`, or `null`
+///   when there was none): a restart rebuilds the state before its newest entries backwards from it, to make
+///   their events again; NULL where an older server did not keep it;
 /// - `write_key`, `write_request`: the `Idempotency-Key` the write was committed under and its request
 ///   (`POST /posts`; a seed input's topic), unique, kept as long as the entry.
 ///

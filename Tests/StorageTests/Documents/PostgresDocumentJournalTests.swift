@@ -143,6 +143,49 @@ struct PostgresDocumentJournalTests {
             entries.map(\.change.id) == [key, "2"] && entries.map(\.change.document) == [#"{"b":2,"a":[1.0e-7]}"#, nil])
     }
 
+    /// Each entry keeps its item before it, with its place, so a restart can take the items back before its
+    /// newest entries (`DocumentRewind`); within one batch, an item created and then changed stays where it was
+    /// created, as a server applying the entries has it, and a key deleted and written again goes to the end.
+    @Test func entriesKeepTheItemBeforeThemAndABatchPlacesWhatItCreatesWhereItDid() throws {
+        let uri = try freshDatabase()
+        let journal = try PostgresDocumentJournal(uri: uri)
+        defer { journal.stop() }
+        let start = try journal.start(source: "db.json") { file }
+        let post = { (id: Int, title: String) in
+            JournalChange(collection: "posts", id: String(id), document: #"{"id":\#(id),"title":"\#(title)"}"#)
+        }
+        let seqs = try journal.commitBatch(after: start.seq, keys: [], until: .now() + 5) { _, _ in
+            [
+                JournalWrite(changes: [post(2, "new")]),
+                JournalWrite(changes: [post(3, "newer")]),
+                JournalWrite(changes: [post(2, "changed")]),
+                JournalWrite(changes: [post(1, "changed")]),
+                JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: nil)]),
+                JournalWrite(changes: [post(1, "again")]),
+                JournalWrite(changes: [JournalChange(collection: "profile", id: nil, document: #"{"name":"q"}"#)]),
+            ]
+        }
+        let after = try journal.start(source: "db.json", recent: 100) { [] }
+        #expect(after.resources[0].items.map(\.key) == ["2", "3", "1"])
+        #expect(after.resources[0].places == [seqs[0], seqs[1], seqs[5]])
+        #expect(after.recent.map(\.seq) == seqs.reversed())
+        #expect(
+            after.recent.reversed().map(\.before) == [
+                "null", "null", #"[\#(seqs[0]),{"id":2,"title":"new"}]"#, #"[-1,{"title":"a","id":1}]"#,
+                #"[-1,{"id":1,"title":"changed"}]"#, "null", #"[-1,{"name":"p"}]"#,
+            ])
+        // Taken back before all of them: the file as it was seeded.
+        let rewind = DocumentRewind(after.resources, recent: after.recent, count: 100)
+        #expect(rewind.entries.map(\.seq) == seqs)
+        #expect(rewind.resources.map { $0.items.map(\.body) } == file.map { $0.items.map(\.body) })
+        // Before the last three only: post 1 back at its place before the delete (first, as seeded).
+        let three = DocumentRewind(after.resources, recent: after.recent, count: 3)
+        #expect(three.entries.map(\.seq) == Array(seqs.suffix(3)))
+        #expect(three.resources[0].items.map(\.key) == ["1", "2", "3"])
+        #expect(three.resources[0].items.first?.body == #"{"id":1,"title":"changed"}"#)
+        #expect(three.resources[1].items.map(\.body) == [#"{"name":"p"}"#])
+    }
+
     /// A write's key is kept with its first entry and read under the writers' lock by any server, so the same
     /// request sent again to another server is answered from it.
     @Test func aWritesKeyIsSeenByAnotherServer() throws {
