@@ -202,7 +202,8 @@ final class DataFileService: Sendable {
             throw DataFileError("cannot start the PostgreSQL connection: \(error)")
         }
         var seed: DataFileContent?
-        let start = try database.start(source: path, recent: EventLog.defaultCount) {
+        // NB: twice the recent-events log's bytes: the events of the entries read fill it, and none past it.
+        let start = try database.start(source: path, recent: (EventLog.defaultCount, 2 * EventLog.defaultBytes)) {
             let exists = FileManager.default.fileExists(atPath: path)
             let bytes = exists ? try Self.read(path) : Array(DataFileContent.example.utf8)
             do throws(DataFileError) {

@@ -83,17 +83,20 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         package var seeded: Bool
         /// The resources, in the file's order, with their items' id texts, JSON and places.
         package var resources: [DocumentRows]
-        /// The newest entries (at most the `recent` asked for), newest first, each with its item before it
-        /// (`DocumentRewind` takes the resources back before them).
+        /// The newest entries (within the `recent` count and bytes asked for), newest first, each with its item
+        /// before it (`DocumentRewind` takes the resources back before them).
         package var recent: [JournalRow]
     }
 
     /// Connects (retrying with backoff while the database is unreachable, and saying so), creates the schema,
     /// fills an empty database with the resources `seeding` answers (called only then, in one transaction
     /// under `writeLock`: of servers starting together, one seeds and the others read its rows), and reads
-    /// the state with its `recent` newest entries. Blocks until it can answer; what `seeding` throws is thrown,
+    /// the state with its newest entries: at most `recent.count`, and no more than `recent.bytes` of items and
+    /// items before them (the newest one always). Blocks until it can answer; what `seeding` throws is thrown,
     /// and so is a database the seeds use (`PostgresError`, `.refused`).
-    package func start(source: String, recent: Int = 0, seeding: () throws -> [DocumentRows]) throws -> Start {
+    package func start(
+        source: String, recent: (count: Int, bytes: Int) = (0, 0), seeding: () throws -> [DocumentRows]
+    ) throws -> Start {
         while true {
             let deadline = DispatchTime.now() + 600
             waitForConnection()
@@ -120,7 +123,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     }
 
     private func seedAndRead(
-        _ seeding: () throws -> [DocumentRows], source: String, recent: Int, until deadline: DispatchTime
+        _ seeding: () throws -> [DocumentRows], source: String, recent: (count: Int, bytes: Int),
+        until deadline: DispatchTime
     ) throws -> Start {
         let session = try begin(until: deadline)
         do {
@@ -137,7 +141,8 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
                 until: deadline)
             guard let seq = marker.integer() else { throw PostgresError(.refused, "no journal id was given") }
             let state = try readResources(session, until: deadline)
-            let rows = try step(session, Self.newestEntries, [String(recent)], until: deadline)
+            let rows = try step(
+                session, Self.newestEntries, [String(recent.count), String(recent.bytes)], until: deadline)
             let entries = rows.rows.indices.compactMap { index -> JournalRow? in
                 guard let entry = PostgresEntries.entry(rows, index) else { return nil }
                 return JournalRow(seq: entry.seq, change: entry.change, before: rows.rows[index][4])
@@ -374,10 +379,17 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     // MARK: Statements
 
-    /// The newest `$1` entries (the start markers left out), newest first, with their items before them.
+    /// The newest `$1` entries (the start markers left out), newest first, with their items before them, as
+    /// long as the items of the newer ones take less than `$2` bytes: 1 MiB items would otherwise make a start
+    /// read gigabytes.
     static let newestEntries = """
-        SELECT seq, resource, key, body, before FROM livestate_entries WHERE resource <> ''
-        ORDER BY seq DESC LIMIT $1::int
+        SELECT seq, resource, key, body, before FROM (
+            SELECT newest.*, sum(size) OVER (ORDER BY seq DESC) - size AS newer FROM (
+                SELECT seq, resource, key, body, before,
+                    coalesce(octet_length(body), 0) + coalesce(octet_length(before), 0) AS size
+                FROM livestate_entries WHERE resource <> '' ORDER BY seq DESC LIMIT $1::int
+            ) newest
+        ) bounded WHERE newer < $2::bigint ORDER BY seq DESC
         """
 
     /// The entries after `$1` (the start markers left out), oldest first, at most `$2`, each with where

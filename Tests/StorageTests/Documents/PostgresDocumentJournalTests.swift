@@ -165,7 +165,7 @@ struct PostgresDocumentJournalTests {
                 JournalWrite(changes: [JournalChange(collection: "profile", id: nil, document: #"{"name":"q"}"#)]),
             ]
         }
-        let after = try journal.start(source: "db.json", recent: 100) { [] }
+        let after = try journal.start(source: "db.json", recent: (100, 1 << 20)) { [] }
         #expect(after.resources[0].items.map(\.key) == ["2", "3", "1"])
         #expect(after.resources[0].places == [seqs[0], seqs[1], seqs[5]])
         #expect(after.recent.map(\.seq) == seqs.reversed())
@@ -184,6 +184,11 @@ struct PostgresDocumentJournalTests {
         #expect(three.resources[0].items.map(\.key) == ["1", "2", "3"])
         #expect(three.resources[0].items.first?.body == #"{"id":1,"title":"changed"}"#)
         #expect(three.resources[1].items.map(\.body) == [#"{"name":"p"}"#])
+        // Bounded by bytes too: the newest entry always, the older ones while the newer ones take less.
+        #expect(try journal.start(source: "db.json", recent: (100, 1)) { [] }.recent.map(\.seq) == [seqs[6]])
+        let profileEntry = #"{"name":"q"}"#.utf8.count + #"[-1,{"name":"p"}]"#.utf8.count
+        let two = try journal.start(source: "db.json", recent: (100, profileEntry + 1)) { [] }
+        #expect(two.recent.map(\.seq) == [seqs[6], seqs[5]])
     }
 
     /// A write's key is kept with its first entry and read under the writers' lock by any server, so the same
