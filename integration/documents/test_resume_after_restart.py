@@ -137,3 +137,40 @@ def test_after_an_edit_while_stopped_a_resume_gets_current_values(data_file, ser
     third = serve(path)
     current = events(third, "posts", last_event_id=four.id)
     assert len(current) == 1 and current[0][2][1]["title"] == "edited while stopped", current
+
+
+def test_after_kill9_with_more_changes_than_the_buffer_holds_the_newest_are_made_again(data_file, serve):
+    """A file that could not be written for a while (a person's save that does not parse) misses more
+    changes than the recent-events buffer holds: a start reads them a page at a time (256 entries), puts back
+    the older ones at load and makes the events of the newest 1,024 again; every change is kept."""
+    path = data_file(DB)
+    server = serve(path)
+    assert server.call("PATCH", "/posts/1", {"title": "shown"})[0] == 200
+    wait_until(lambda: '"shown"' in path.read_text(), 5, message="the write-back")
+    written = path.read_bytes()
+    path.write_text('{"posts": [ this does not parse')
+    wait_until(lambda: "cannot be loaded" in server.log(), 5, message="the broken save noticed")
+    with SSEClient.of(server, "/events?topics=posts,profile&diff=1") as live:
+        assert live.read_head() == 200
+        live_events(live, 2)  # the current values
+        for number in range(1300):
+            assert server.call("POST", "/posts", {"title": f"p{number}"})[0] == 201
+        assert server.call("PATCH", "/posts/1", {"title": "changed"})[0] == 200
+        assert server.call("DELETE", "/posts/2")[0] == 200
+        assert server.call("PATCH", "/profile", {"age": 3})[0] == 200
+        seen = live_events(live, 1303)
+        expected = {path_: server.call("GET", path_)[2] for path_ in ("/posts", "/profile")}
+        server.kill9()
+    # The person puts the file back as the server last wrote it: the newest changes are replayed.
+    path.write_bytes(written)
+    again = serve(path)
+    wait_until(lambda: "1303 acknowledged change(s) the file did not show yet were put back" in again.log(), 5,
+               message="the start's line")
+    assert {path_: again.call("GET", path_)[2] for path_ in expected} == expected
+    assert len(expected["/posts"]) == 1301 and expected["/posts"][0]["title"] == "changed"
+    # The newest 1,024 changes were made again; the buffer keeps the newest of their events within its 16 MiB
+    # (each holds a list of some 1,300 posts): a resume 300 events back gets them as the first run sent them.
+    assert events(again, "posts,profile&diff=1", last_event_id=seen[-301][0], count=300) == seen[-300:]
+    # From before them: current values, as an id older than the buffer gets.
+    current = events(again, "posts,profile", last_event_id=seen[0][0])
+    assert sorted(e[1] for e in current) == ["posts", "profile"] and len(current[0][2]) == 1301

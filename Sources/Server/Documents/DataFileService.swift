@@ -103,17 +103,36 @@ final class DataFileService: Sendable {
         var replay = Replay(floor: nil, entries: [])
         let mark = try journal.fileMark()
         if let mark {
-            var unshown = try journal.entries(after: mark.seq)
-            if !unshown.isEmpty {
-                dirty = true
-                let asWritten = mark.hash == content.hash && !content.assignedIDs
-                if asWritten, let top = mark.top {
-                    // After `kill -9`: the file is as the server wrote it, so the newest entries go through the
-                    // view models once the hub listens (`start(on:)`), which make their events again.
-                    replay = Self.replay(&unshown, top: top, last: mark.seq, count: EventLog.defaultCount)
+            let asWritten = mark.hash == content.hash && !content.assignedIDs
+            // After `kill -9`: the file is as the server wrote it, so the newest entries go through the view
+            // models once the hub listens (`start(on:)`), which make their events again.
+            let replays = asWritten && mark.top != nil
+            // NB: a page at a time, holding only the newest ones a replay may take: a file that could not be
+            // written for long (a person's broken save, a full disk) may have any number of entries after its
+            // mark, and reading them at once would take memory without bound.
+            var (held, applied, lastApplied) = ([JournalEntry](), 0, mark.seq)
+            var loaded = ResourcesAfterEntries(resources, idField: configuration.idField)
+            var after = mark.seq
+            while true {
+                let page = try journal.entries(after: after, limit: Self.loadPage)
+                held += page
+                let older = held.count - (replays ? Self.replayable(held) : 0)
+                if older > 0 {
+                    try loaded.apply(held[..<older])
+                    (applied, lastApplied) = (applied + older, held[older - 1].seq)
+                    held.removeFirst(older)
                 }
-                resources = try Self.applying(unshown, to: resources, idField: configuration.idField)
-                let count = unshown.count + replay.entries.count
+                guard page.count == Self.loadPage, let last = page.last else { break }
+                after = last.seq
+            }
+            if applied + held.count > 0 {
+                dirty = true
+                if replays, let top = mark.top {
+                    replay = Self.replay(&held, top: top, last: lastApplied, count: EventLog.defaultCount)
+                }
+                try loaded.apply(held[...])
+                resources = loaded.resources
+                let count = applied + held.count + replay.entries.count
                 Log.info(
                     mark.hash == content.hash
                         ? "\(path): \(count) acknowledged change(s) the file did not show yet were put back"
@@ -169,6 +188,22 @@ final class DataFileService: Sendable {
         var floor: Int64?
         /// The entries, oldest first.
         var entries: [JournalEntry]
+    }
+
+    /// How many entries after the file's mark a start reads at a time.
+    private static let loadPage = 256
+
+    /// How many of the newest of `entries` (oldest first) a replay may send through the view models: at most
+    /// the recent-events log's count, and their items within twice its bytes (the newest always), so that what
+    /// a start holds for it is bounded as the log is.
+    private static func replayable(_ entries: [JournalEntry]) -> Int {
+        var (count, bytes) = (0, 0)
+        for entry in entries.reversed() {
+            let size = entry.change.document?.utf8.count ?? 0
+            guard count < EventLog.defaultCount, count == 0 || bytes + size <= 2 * EventLog.defaultBytes else { break }
+            (count, bytes) = (count + 1, bytes + size)
+        }
+        return count
     }
 
     /// Splits `unshown` (the entries after the file's mark `last`, oldest first) into those applied to the
@@ -620,37 +655,12 @@ final class DataFileService: Sendable {
         }
     }
 
-    private static func object(_ body: String) throws -> JSONObject {
+    /// The item a journal entry or a database row holds; an error when it is not an object.
+    static func object(_ body: String) throws -> JSONObject {
         guard case .object(let object) = try JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
             throw DataFileError("the journal holds an item that is not an object")
         }
         return object
-    }
-
-    /// `resources` with journal entries applied on top, in order.
-    private static func applying(
-        _ entries: [JournalEntry], to resources: [DataFileContent.Resource], idField: String
-    ) throws -> [DataFileContent.Resource] {
-        var result = resources
-        for entry in entries.map(\.change) {
-            guard let index = result.firstIndex(where: { $0.name == entry.collection }) else { continue }
-            let object = try entry.document.map(Self.object)
-            if result[index].kind == .singular {
-                if let object { result[index].documents = [StoredDocument(id: nil, object: object)] }
-                continue
-            }
-            let id = DocumentID(pathSegment: entry.id ?? "").withValue(object?[idField])
-            if let position = result[index].documents.firstIndex(where: { $0.id == id }) {
-                if let object {
-                    result[index].documents[position] = StoredDocument(id: id, object: object)
-                } else {
-                    result[index].documents.remove(at: position)
-                }
-            } else if let object {
-                result[index].documents.append(StoredDocument(id: id, object: object))
-            }
-        }
-        return result
     }
 }
 

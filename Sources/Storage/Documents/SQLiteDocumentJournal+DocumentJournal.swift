@@ -22,7 +22,7 @@ extension SQLiteDocumentJournal: DocumentJournal {
 
     package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry] {
         do {
-            return Array(try entries(after: seq).prefix(limit))
+            return try entries(after: seq, limit: limit)
         } catch {
             throw .unavailable(error.description)
         }

@@ -175,10 +175,11 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet).
-    package func entries(after seq: Int64) throws(JournalError) -> [JournalEntry] {
+    /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet):
+    /// at most `limit` of them (nil: all).
+    package func entries(after seq: Int64, limit: Int? = nil) throws(JournalError) -> [JournalEntry] {
         try connection.withLock { connection throws(JournalError) in
-            try SQLiteEntries.entries(after: seq, connection).map(\.entry)
+            try SQLiteEntries.entries(after: seq, limit: limit, connection).map(\.entry)
         }
     }
 

@@ -86,11 +86,14 @@ enum SQLiteEntries {
         try connection.query("DELETE FROM livestate_entries WHERE seq <= ?", [.integer(seq)])
     }
 
-    /// The entries after `seq`, oldest first.
-    static func entries(after seq: Int64, _ connection: SQLiteConnection) throws(JournalError) -> [Row] {
+    /// The entries after `seq`, oldest first: at most `limit` of them (nil: all).
+    static func entries(after seq: Int64, limit: Int? = nil, _ connection: SQLiteConnection) throws(JournalError)
+        -> [Row]
+    {
+        // NB: SQLite reads a negative limit as none.
         try rows(
-            "SELECT \(columns) FROM livestate_entries WHERE seq > ? AND resource <> '' ORDER BY seq",
-            [.integer(seq)], connection)
+            "SELECT \(columns) FROM livestate_entries WHERE seq > ? AND resource <> '' ORDER BY seq LIMIT ?",
+            [.integer(seq), .integer(Int64(limit ?? -1))], connection)
     }
 
     /// The entry committed under `key`; nil when there is none (any more: keys go with their entries).
