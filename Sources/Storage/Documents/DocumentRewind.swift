@@ -25,36 +25,42 @@ package struct DocumentRewind: Sendable {
     /// `resources` (with their places) taken back before as many of `recent` (newest first) as can be undone
     /// exactly, at most `count`.
     package init(_ resources: [DocumentRows], recent: [JournalRow], count: Int) {
+        let byName = Dictionary(resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // NB: a resource's items by key, made when an entry first touches it, and changed in place (taken out
+        // and put back): a copy per entry would cost the resource's size each time.
         var state: [String: [String: (place: Int64, body: String)]] = [:]
-        for resource in resources where resource.places.count == resource.items.count {
-            var items: [String: (place: Int64, body: String)] = [:]
-            for (item, place) in zip(resource.items, resource.places) { items[item.key] = (place, item.body) }
-            state[resource.name] = items
-        }
         var undone: [JournalEntry] = []
         for row in recent.prefix(max(0, count)) {
-            let name = row.change.collection
-            guard let before = row.before, var items = state[name],
-                items[row.change.key]?.body == row.change.document
+            let (name, key) = (row.change.collection, row.change.key)
+            guard let before = row.before, var items = state.removeValue(forKey: name) ?? Self.keyed(byName[name])
             else { break }
+            defer { state[name] = items }
+            guard items[key]?.body == row.change.document else { break }
             if before == "null" {
-                items[row.change.key] = nil
+                items[key] = nil
             } else if let (place, body) = Self.placed(before) {
-                items[row.change.key] = (place, body)
+                items[key] = (place, body)
             } else {
                 break
             }
-            state[name] = items
             undone.append(JournalEntry(seq: row.seq, change: row.change))
         }
+        let touched = Set(undone.map(\.change.collection))
         self.resources = resources.map { resource in
-            guard !undone.isEmpty, let items = state[resource.name] else { return resource }
+            guard touched.contains(resource.name), let items = state[resource.name] else { return resource }
             let ordered = items.sorted { ($0.value.place, $0.key) < ($1.value.place, $1.key) }
             return DocumentRows(
                 name: resource.name, kind: resource.kind, items: ordered.map { ($0.key, $0.value.body) },
                 places: ordered.map(\.value.place))
         }
         entries = undone.reversed()
+    }
+
+    /// `resource`'s items by key, with their places and JSON; nil without a resource or its places.
+    private static func keyed(_ resource: DocumentRows?) -> [String: (place: Int64, body: String)]? {
+        guard let resource, resource.places.count == resource.items.count else { return nil }
+        let pairs = zip(resource.items, resource.places).map { item, place in (item.key, (place, item.body)) }
+        return Dictionary(pairs, uniquingKeysWith: { first, _ in first })
     }
 
     /// The place and item of a `before` text, `[place,item]`: the place is the digits up to the first comma,
