@@ -65,6 +65,8 @@ final class DataFileService: Sendable {
         var shown: [(at: DispatchTime, seq: Int64)] = []
     }
 
+    /// Where the checkpoints are kept: the journal's own database.
+    let checkpoints: any DocumentCheckpoints
     /// The file's SQLite journal; nil when the data lives in PostgreSQL (`database`).
     private let journal: SQLiteDocumentJournal?
     /// The PostgreSQL database several servers share; nil with an SQLite journal.
@@ -95,6 +97,7 @@ final class DataFileService: Sendable {
             throw DataFileError(error.description)
         }
         self.journal = journal
+        checkpoints = journal
         database = nil
         values = DataFileValues(content.values, order: content.order, resources: [])
         // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
@@ -274,6 +277,7 @@ final class DataFileService: Sendable {
         }
         journal = nil
         self.database = database
+        checkpoints = database
         restoredEvents = []
         let floor = rewind.entries.first.map { $0.seq - 1 }
         resumeFloor = floor.map { UInt64($0) * EventIDSource.journalBlock }

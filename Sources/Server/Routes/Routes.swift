@@ -16,6 +16,9 @@ func buildRouter(_ app: App) -> Router {
         router.addDocumentRoutes(
             dataFile, live: app.documentLive, workers: app.workers, readOnly: app.configuration.readOnly,
             page: app.staticFiles == nil)
+        router.addResetRoutes(
+            DocumentResets(store: dataFile.store, checkpoints: dataFile.checkpoints),
+            readOnly: app.configuration.readOnly)
         router.addEventRoutes(app)
         return router
     }

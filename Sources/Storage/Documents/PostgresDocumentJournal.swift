@@ -639,7 +639,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     }
 
     /// Starts a transaction on the connection as it is now; the transaction's statements all go to it.
-    private func begin(until deadline: DispatchTime) throws(PostgresError) -> PostgresConnection {
+    func begin(until deadline: DispatchTime) throws(PostgresError) -> PostgresConnection {
         let box = Mutex<PostgresConnection?>(nil)
         let result = wait(for: nil, "BEGIN", until: deadline) { connection in box.withLock { $0 = connection } }
         guard case .success = result, let session = box.withLock({ $0 }) else {
@@ -651,7 +651,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     /// Runs one statement of `session`'s transaction; a failure leaves the transaction to `abandon`.
     @discardableResult
-    private func step(
+    func step(
         _ session: PostgresConnection, _ sql: String, _ parameters: [String?] = [], until deadline: DispatchTime
     ) throws(PostgresError) -> PostgresRows {
         try wait(for: session, sql, parameters, until: deadline).get()
@@ -659,14 +659,14 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
 
     /// Ends a transaction that failed: rolled back when its session still answers, else the session is closed
     /// (PostgreSQL then rolls it back and frees its lock).
-    private func abandon(_ session: PostgresConnection) {
+    func abandon(_ session: PostgresConnection) {
         loop.execute { session.query("ROLLBACK") { _ in } }
     }
 
     /// Runs `sql` on `session` (nil: the connection as it is now) and waits for its answer until `deadline`;
     /// past it, the session is closed (its transaction, if any, is rolled back) and the statement's outcome
     /// is unknown. `used` gets the connection the statement went to, on the loop.
-    private func wait(
+    func wait(
         for session: PostgresConnection?, _ sql: String, _ parameters: [String?] = [], isScript: Bool = false,
         until deadline: DispatchTime, used: (@Sendable (PostgresConnection) -> Void)? = nil
     ) -> Result<PostgresRows, PostgresError> {
