@@ -43,9 +43,9 @@ final class DataFileService: Sendable {
     /// replays nothing.
     let resumeFloor: UInt64?
     /// The journal id this run started at: every entry above it is committed in this run.
-    private let startSeq: Int64
+    let startSeq: Int64
 
-    private struct Sync {
+    struct Sync {
         /// The newest committed entry.
         var committedSeq: Int64
         /// The newest entry the file shows.
@@ -68,16 +68,16 @@ final class DataFileService: Sendable {
     /// Where the checkpoints are kept: the journal's own database.
     let checkpoints: any DocumentCheckpoints
     /// The file's SQLite journal; nil when the data lives in PostgreSQL (`database`).
-    private let journal: SQLiteDocumentJournal?
+    let journal: SQLiteDocumentJournal?
     /// The PostgreSQL database several servers share; nil with an SQLite journal.
-    private let database: PostgresDocumentJournal?
-    private let sync: Mutex<Sync>
-    private let writer = DispatchQueue(label: "livestate-datafile-writer")
+    let database: PostgresDocumentJournal?
+    let sync: Mutex<Sync>
+    let writer = DispatchQueue(label: "livestate-datafile-writer")
     /// Encodes and hashes the rewrites, at the lowest CPU priority: the fan-out and the commits come first.
-    private let encoder = BackgroundThread(name: "livestate-datafile-encoder")
-    private let watch = Mutex<FolderWatch?>(nil)
+    let encoder = BackgroundThread(name: "livestate-datafile-encoder")
+    let watch = Mutex<FolderWatch?>(nil)
     /// The entries `start(on:)` sends through the view models, taken once.
-    private let replay: Mutex<[JournalEntry]>
+    let replay: Mutex<[JournalEntry]>
 
     /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
     init(path: String, dataPath: String, configuration: Configuration) throws {
@@ -184,49 +184,6 @@ final class DataFileService: Sendable {
         }
     }
 
-    /// The entries a start sends through the view models (`start(on:)`), and the event id a resume is served
-    /// from the log after.
-    private struct Replay {
-        /// The journal id after which every entry is replayed (its events made again); nil: none is.
-        var floor: Int64?
-        /// The entries, oldest first.
-        var entries: [JournalEntry]
-    }
-
-    /// How many entries after the file's mark a start reads at a time.
-    private static let loadPage = 256
-
-    /// How many of the newest of `entries` (oldest first) a replay may send through the view models: at most
-    /// the recent-events log's count, and their items within twice its bytes (the newest always), so that what
-    /// a start holds for it is bounded as the log is.
-    private static func replayable(_ entries: [JournalEntry]) -> Int {
-        var (count, bytes) = (0, 0)
-        for entry in entries.reversed() {
-            let size = entry.change.document?.utf8.count ?? 0
-            guard count < EventLog.defaultCount, count == 0 || bytes + size <= 2 * EventLog.defaultBytes else { break }
-            (count, bytes) = (count + 1, bytes + size)
-        }
-        return count
-    }
-
-    /// Splits `unshown` (the entries after the file's mark `last`, oldest first) into those applied to the
-    /// file's items at load, left in `unshown`, and at most `count` newest ones to replay, whose events a
-    /// `Last-Event-ID` from `floor` on resumes from.
-    ///
-    /// The file may show some entries between its mark and `top` (they were committed while the write-back
-    /// read the items), so a resume is served only from `top` on: replayed again, such an entry changes
-    /// nothing or its item only until its next entry, and its event is below every id served from the log.
-    private static func replay(_ unshown: inout [JournalEntry], top: Int64, last: Int64, count: Int) -> Replay {
-        let replayed = Array(unshown.suffix(count))
-        unshown.removeLast(replayed.count)
-        let floor = max(top, unshown.last?.seq ?? last)
-        guard let newest = replayed.last, newest.seq > floor else {
-            unshown += replayed
-            return Replay(floor: nil, entries: [])
-        }
-        return Replay(floor: floor, entries: replayed)
-    }
-
     /// Serves the resources of the PostgreSQL database at `uri`, which several servers share: `path` fills an
     /// empty database once (a missing file: the example); from then on the database is the truth, and the file
     /// is neither read, written back nor watched (docs/own-data.md, "Several instances").
@@ -294,53 +251,6 @@ final class DataFileService: Sendable {
         sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
     }
 
-    /// With `--data postgres://…`: the value resources (and `$schema`) of this server's own file, which the
-    /// database does not hold (it holds items): `seed`'s when this server seeded the database, else the file's
-    /// read now; none when there is no file or it cannot be read (logged). A name the database serves as a
-    /// resource stays the database's.
-    private static func ownValues(
-        _ path: String, seed: DataFileContent?, resources: Set<String>, idField: String
-    ) -> DataFileValues {
-        var content = seed
-        if content == nil, FileManager.default.fileExists(atPath: path) {
-            do throws(DataFileError) {
-                content = try load(path, idField: idField)
-            } catch {
-                Log.warning("\(error.description); its lists of values are not served")
-            }
-        }
-        let values = DataFileValues(content?.values ?? [], order: content?.order ?? [], resources: resources)
-        if !values.served.isEmpty {
-            Log.info(
-                "\(path): the lists of values (\(values.served.joined(separator: ", "))) are served as this file holds"
-                    + " them, read-only: they are not in the database, and other servers serve their own file's")
-        }
-        return values
-    }
-
-    /// The resources' topics and the store of their view models.
-    private static func store(
-        _ resources: [DataFileContent.Resource], journal: any DocumentJournal, appliedSeq: Int64,
-        configuration: Configuration
-    ) -> ([EventTopic], DocumentStore) {
-        let topics = resources.enumerated().map { index, resource in
-            EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
-        }
-        let models = resources.map {
-            DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents, indentation: $0.indentation)
-        }
-        let store = DocumentStore(
-            resources: models, journal: journal, appliedSeq: appliedSeq, idField: configuration.idField,
-            foreignKeySuffix: configuration.foreignKeySuffix, maxFileSize: configuration.maxFileSize)
-        let size = models.reduce(0) { $0 + $1.fileSize }
-        if size > configuration.maxFileSize {
-            Log.warning(
-                "the data file is \(size >> 20) MB as written, past --max-file-mb \(configuration.maxFileSize >> 20):"
-                    + " writes that grow it are refused (507) until deletes shrink it")
-        }
-        return (topics, store)
-    }
-
     /// Once the hub listens to the view models: replays through them the acknowledged entries the file did not
     /// show (after `kill -9`), or on PostgreSQL the newest entries (`DocumentRewind`), as their commits did, so
     /// their events are made again with their ids; then follows the other servers' commits (PostgreSQL), or
@@ -399,291 +309,6 @@ final class DataFileService: Sendable {
         }
         journal?.checkpoint()
         database?.stop()
-    }
-
-    // MARK: Write-back
-
-    private func committed(_ seq: Int64) {
-        sync.withLock { $0.committedSeq = max($0.committedSeq, seq) }
-        scheduleWriteBack()
-    }
-
-    private func scheduleWriteBack() {
-        guard writesBack else { return }
-        let schedule = sync.withLock { sync in
-            defer { sync.scheduled = true }
-            return !sync.scheduled
-        }
-        // NB: 500 ms gathers a burst of writes into one rewrite; a large file waits as long as its last rewrite
-        // took (at most 800 ms), so rewrites take at most half of a core and the file is within ~1 s.
-        let wait = min(800, max(500, sync.withLock { $0.lastRewriteMilliseconds }))
-        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(wait)) { [weak self] in self?.writeBack() } }
-    }
-
-    /// Writes the whole state into the file (on the writer queue), if it shows less than what is committed.
-    private func writeBack() {
-        let wanted = sync.withLock { sync in
-            sync.scheduled = false
-            return sync.committedSeq > sync.fileSeq ? sync.committedSeq : nil
-        }
-        guard var seq = wanted, writesBack else { return }
-        let started = DispatchTime.now()
-        var bytes: [UInt8] = []
-        var hash = ""
-        var top = seq
-        while true {
-            // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
-            // check is made again right before the rename (a save meanwhile is loaded, then all is encoded).
-            if FileStamp(path) != sync.withLock({ $0.seen }) { checkFile() }
-            if sync.withLock({ $0.brokenSave }) { return }
-            seq = sync.withLock { max($0.committedSeq, seq) }
-            // NB: items are read after `seq` was: the file shows at least every entry up to it.
-            let state = currentState()
-            top = state.top
-            (bytes, hash) = encoder.run {
-                let bytes = state.encoded()
-                return (bytes, DataFileContent.hash(bytes))
-            }
-            let seen = sync.withLock { $0.seen }
-            do {
-                if try AtomicFile.replace(path, with: bytes, stillWanted: { FileStamp(path) == seen }) { break }
-            } catch {
-                Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
-                writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
-                return
-            }
-        }
-        sync.withLock { sync in
-            sync.shown.append((.now(), sync.fileSeq))
-            sync.fileSeq = max(sync.fileSeq, seq)
-            sync.fileHash = hash
-            sync.seen = FileStamp(path)
-            sync.lastRewriteMilliseconds = Int(
-                (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
-            let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow
-            while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
-        }
-        do {
-            try journal?.markFile(seq: seq, hash: hash, top: top)
-        } catch {
-            Log.error("journal: cannot record the file's write-back: \(error.description)")
-        }
-    }
-
-    // MARK: Snapshots
-
-    /// Saves the resources as they are now into a new file `db-<milliseconds since 1970>.json` in `folder`,
-    /// laid out as the data file is written (json-server's snapshot, `s` + Enter); answers its path.
-    ///
-    /// The snapshot is taken on the writer queue, so it never runs beside a rewrite of the file, and written
-    /// as the file is (a temporary file, fsync, rename): a crash leaves no half snapshot.
-    func saveSnapshot(into folder: String, now: Date = Date()) throws(AtomicFileError) -> String {
-        let name = "db-\(Int64(now.timeIntervalSince1970 * 1000)).json"
-        let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-        let bytes = writer.sync { () -> [UInt8] in
-            let state = currentState()
-            return encoder.run { state.encoded() }
-        }
-        try AtomicFile.replace(path, with: bytes)
-        return path
-    }
-
-    /// The resources' items and the file's values as they are now, and the newest entry the items may show
-    /// (read after them: they show no entry after it); what the file and a snapshot are written from.
-    private func currentState() -> FileState {
-        let resources = store.resources.map { (name: $0.name, kind: $0.kind, items: $0.items) }
-        let top = store.newestSent
-        let kept = values.snapshot
-        return FileState(resources: resources, values: kept.values, order: kept.order, top: top)
-    }
-
-    /// What `currentState` read.
-    private struct FileState: Sendable {
-        var resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]
-        var values: [DataFileValue]
-        var order: [String]
-        var top: Int64
-
-        /// The bytes of the file laid out as json-server writes it.
-        func encoded() -> [UInt8] {
-            DataFileContent.fileBytes(resources, values: values, order: order)
-        }
-    }
-
-    // MARK: A person's edits
-
-    /// Looks at the file (on the writer queue): when its stamp changed and its bytes are not the server's own
-    /// last write, loads it.
-    private func checkFile() {
-        let stamp = FileStamp(path)
-        let changed = sync.withLock { sync in
-            defer { sync.seen = stamp }
-            return stamp != sync.seen
-        }
-        guard changed else { return }
-        guard let stamp else {
-            Log.warning("\(path) is gone; serving the last state, the journal keeps every change")
-            return
-        }
-        guard stamp.isRegularFile else {
-            Log.warning("\(path) is no longer a regular file; serving the last state until it is one again")
-            return
-        }
-        guard let bytes = try? Self.read(path) else { return }
-        let hash = DataFileContent.hash(bytes)
-        guard hash != sync.withLock({ $0.fileHash }) else { return }
-        reload(bytes, hash: hash)
-    }
-
-    /// Loads an edited file: its differences from the served state (with the acknowledged changes the file
-    /// does not show yet kept on top) are committed as ordinary changes, so they reach every client.
-    private func reload(_ bytes: [UInt8], hash: String) {
-        let content: DataFileContent
-        do {
-            content = try DataFileContent(bytes: bytes, idField: store.idField)
-        } catch {
-            Log.warning(
-                "\(path) was saved but cannot be loaded: \(error.description); serving the last good state, "
-                    + "and the file is not rewritten until it loads")
-            sync.withLock { $0.brokenSave = true }
-            return
-        }
-        sync.withLock { $0.brokenSave = false }
-        // NB: before the resources' changes are committed: the write-back they lead to copies the values too.
-        for note in values.update(from: content, resources: Set(store.byName.keys)) { Log.warning("\(path): \(note)") }
-        // NB: an editor may have read the file before the server's last rewrites and saved after them; the
-        // changes of the last few seconds are kept whether or not the saved file shows them.
-        let fileSeq = sync.withLock { sync in sync.shown.first.map { min($0.seq, sync.fileSeq) } ?? sync.fileSeq }
-        let journal = self.journal
-        let path = self.path
-        let touchedAny = Mutex(false)
-        let done = DispatchSemaphore(value: 0)
-        store.submit({ view throws(HTTPError) in
-            // NB: read here, inside the batch, so a write committed after the save was seen is counted too.
-            let unshown = (try? journal?.entries(after: fileSeq)) ?? []
-            var touched = Set(unshown.map { "\($0.change.collection)/\($0.change.id ?? "")" })
-            touched.formUnion(view.changedInBatch)
-            if !touched.isEmpty { touchedAny.withLock { $0 = true } }
-            var entries: [DocumentStore.Planned] = []
-            for resource in content.resources {
-                guard let model = view.store.byName[resource.name], model.kind == resource.kind else {
-                    Log.warning("\(path): '\(resource.name)' is new or changed kind; restart the server to serve it")
-                    continue
-                }
-                if resource.kind == .singular {
-                    let edited = resource.documents.first?.object ?? JSONObject()
-                    if touched.contains("\(resource.name)/") { continue }
-                    if edited != view.singular(resource.name) {
-                        entries.append(.init(resource: resource.name, id: nil, document: edited))
-                    }
-                    continue
-                }
-                let current = Dictionary(view.documents(resource.name), uniquingKeysWith: { first, _ in first })
-                var inFile = Set<DocumentID>()
-                for document in resource.documents {
-                    guard let id = document.id else { continue }
-                    inFile.insert(id)
-                    guard current[id] != document.object else { continue }
-                    if touched.contains("\(resource.name)/\(id.key)") {
-                        Log.warning(
-                            "\(path): \(resource.name)/\(id.key) was changed both in the file and by a client since the "
-                                + "file was last written; the client's change stays. The file's version was: "
-                                + String(decoding: document.bytes, as: UTF8.self))
-                        continue
-                    }
-                    entries.append(.init(resource: resource.name, id: id, document: document.object))
-                }
-                for id in current.keys where !inFile.contains(id) {
-                    if touched.contains("\(resource.name)/\(id.key)") { continue }
-                    entries.append(.init(resource: resource.name, id: id, document: nil))
-                }
-            }
-            return DocumentStore.Plan(entries: entries, response: .noContent)
-        }) { _ in done.signal() }
-        done.wait()
-        let kept = touchedAny.withLock { $0 }
-        sync.withLock { sync in
-            sync.fileHash = hash
-            // The file now differs from the state only by the client changes kept on top: write it back.
-            if kept { sync.fileSeq = 0 }
-        }
-        Log.info("\(path) changed on disk: loaded")
-        if kept || sync.withLock({ $0.committedSeq > $0.fileSeq }) { scheduleWriteBack() }
-    }
-
-    /// How far back a person's save is assumed to have been read: changes made since are never undone by it.
-    private static let editorWindow: UInt64 = 3_000_000_000
-
-    // MARK: Helpers
-
-    /// The largest data file read: far above the 100 MB the server is measured with, below what would
-    /// exhaust memory by surprise.
-    static let maxFileBytes = 1 << 30
-
-    /// Reads and checks the file at `path`, a part at a time.
-    ///
-    /// NB: a part at a time: a large file is never held whole beside its items (docs/benchmarks.md).
-    private static func load(_ path: String, idField: String) throws(DataFileError) -> DataFileContent {
-        let parts: AtomicFile.Parts
-        do {
-            parts = try AtomicFile.parts(path, maxBytes: Self.maxFileBytes)
-        } catch {
-            throw DataFileError("\(path) cannot be read: \(error)")
-        }
-        do {
-            return try DataFileContent(
-                parts: { () throws(DataFileError) in
-                    do {
-                        return try parts.next(upTo: DataFileContent.partSize)
-                    } catch {
-                        throw DataFileError("cannot be read: \(error)")
-                    }
-                },
-                whole: { () throws(DataFileError) in
-                    do {
-                        return try AtomicFile.read(path, maxBytes: Self.maxFileBytes)
-                    } catch {
-                        throw DataFileError("cannot be read: \(error)")
-                    }
-                }, idField: idField)
-        } catch {
-            throw DataFileError("\(path): \(error.description)")
-        }
-    }
-
-    private static func read(_ path: String) throws -> [UInt8] {
-        do {
-            return try AtomicFile.read(path, maxBytes: maxFileBytes)
-        } catch {
-            throw DataFileError("\(path) cannot be read: \(error)")
-        }
-    }
-
-    /// The item a journal entry or a database row holds; an error when it is not an object.
-    static func object(_ body: String) throws -> JSONObject {
-        guard case .object(let object) = try JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
-            throw DataFileError("the journal holds an item that is not an object")
-        }
-        return object
-    }
-}
-
-extension DocumentID {
-    /// This id with the value the item holds (a number stays a number, `"1"` stays a string).
-    func withValue(_ value: JSONValue?) -> DocumentID {
-        if let value, let id = DocumentID(value), id.key == key { return id }
-        return self
-    }
-}
-
-/// What the watch compares: the file's kind, size and modification time.
-typealias FileStamp = FileIdentity
-
-extension FileIdentity {
-    /// The identity of the file at `path` now, or nil when there is none.
-    init?(_ path: String) {
-        guard let identity = AtomicFile.identity(path) else { return nil }
-        self = identity
     }
 }
 

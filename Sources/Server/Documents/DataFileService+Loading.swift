@@ -1,0 +1,170 @@
+import Dispatch
+import Domain
+import Foundation
+import HTTP
+import LibEvent
+import Storage
+import StrictJSON
+import Synchronization
+
+extension DataFileService {
+    /// The entries a start sends through the view models (`start(on:)`), and the event id a resume is served
+    /// from the log after.
+    struct Replay {
+        /// The journal id after which every entry is replayed (its events made again); nil: none is.
+        var floor: Int64?
+        /// The entries, oldest first.
+        var entries: [JournalEntry]
+    }
+
+    /// How many entries after the file's mark a start reads at a time.
+    static let loadPage = 256
+
+    /// How many of the newest of `entries` (oldest first) a replay may send through the view models: at most
+    /// the recent-events log's count, and their items within twice its bytes (the newest always), so that what
+    /// a start holds for it is bounded as the log is.
+    static func replayable(_ entries: [JournalEntry]) -> Int {
+        var (count, bytes) = (0, 0)
+        for entry in entries.reversed() {
+            let size = entry.change.document?.utf8.count ?? 0
+            guard count < EventLog.defaultCount, count == 0 || bytes + size <= 2 * EventLog.defaultBytes else { break }
+            (count, bytes) = (count + 1, bytes + size)
+        }
+        return count
+    }
+
+    /// Splits `unshown` (the entries after the file's mark `last`, oldest first) into those applied to the
+    /// file's items at load, left in `unshown`, and at most `count` newest ones to replay, whose events a
+    /// `Last-Event-ID` from `floor` on resumes from.
+    ///
+    /// The file may show some entries between its mark and `top` (they were committed while the write-back
+    /// read the items), so a resume is served only from `top` on: replayed again, such an entry changes
+    /// nothing or its item only until its next entry, and its event is below every id served from the log.
+    static func replay(_ unshown: inout [JournalEntry], top: Int64, last: Int64, count: Int) -> Replay {
+        let replayed = Array(unshown.suffix(count))
+        unshown.removeLast(replayed.count)
+        let floor = max(top, unshown.last?.seq ?? last)
+        guard let newest = replayed.last, newest.seq > floor else {
+            unshown += replayed
+            return Replay(floor: nil, entries: [])
+        }
+        return Replay(floor: floor, entries: replayed)
+    }
+
+    /// With `--data postgres://…`: the value resources (and `$schema`) of this server's own file, which the
+    /// database does not hold (it holds items): `seed`'s when this server seeded the database, else the file's
+    /// read now; none when there is no file or it cannot be read (logged). A name the database serves as a
+    /// resource stays the database's.
+    static func ownValues(
+        _ path: String, seed: DataFileContent?, resources: Set<String>, idField: String
+    ) -> DataFileValues {
+        var content = seed
+        if content == nil, FileManager.default.fileExists(atPath: path) {
+            do throws(DataFileError) {
+                content = try load(path, idField: idField)
+            } catch {
+                Log.warning("\(error.description); its lists of values are not served")
+            }
+        }
+        let values = DataFileValues(content?.values ?? [], order: content?.order ?? [], resources: resources)
+        if !values.served.isEmpty {
+            Log.info(
+                "\(path): the lists of values (\(values.served.joined(separator: ", "))) are served as this file holds"
+                    + " them, read-only: they are not in the database, and other servers serve their own file's")
+        }
+        return values
+    }
+
+    /// The resources' topics and the store of their view models.
+    static func store(
+        _ resources: [DataFileContent.Resource], journal: any DocumentJournal, appliedSeq: Int64,
+        configuration: Configuration
+    ) -> ([EventTopic], DocumentStore) {
+        let topics = resources.enumerated().map { index, resource in
+            EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
+        }
+        let models = resources.map {
+            DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents, indentation: $0.indentation)
+        }
+        let store = DocumentStore(
+            resources: models, journal: journal, appliedSeq: appliedSeq, idField: configuration.idField,
+            foreignKeySuffix: configuration.foreignKeySuffix, maxFileSize: configuration.maxFileSize)
+        let size = models.reduce(0) { $0 + $1.fileSize }
+        if size > configuration.maxFileSize {
+            Log.warning(
+                "the data file is \(size >> 20) MB as written, past --max-file-mb \(configuration.maxFileSize >> 20):"
+                    + " writes that grow it are refused (507) until deletes shrink it")
+        }
+        return (topics, store)
+    }
+
+    /// The largest data file read: far above the 100 MB the server is measured with, below what would
+    /// exhaust memory by surprise.
+    static let maxFileBytes = 1 << 30
+
+    /// Reads and checks the file at `path`, a part at a time.
+    ///
+    /// NB: a part at a time: a large file is never held whole beside its items (docs/benchmarks.md).
+    static func load(_ path: String, idField: String) throws(DataFileError) -> DataFileContent {
+        let parts: AtomicFile.Parts
+        do {
+            parts = try AtomicFile.parts(path, maxBytes: Self.maxFileBytes)
+        } catch {
+            throw DataFileError("\(path) cannot be read: \(error)")
+        }
+        do {
+            return try DataFileContent(
+                parts: { () throws(DataFileError) in
+                    do {
+                        return try parts.next(upTo: DataFileContent.partSize)
+                    } catch {
+                        throw DataFileError("cannot be read: \(error)")
+                    }
+                },
+                whole: { () throws(DataFileError) in
+                    do {
+                        return try AtomicFile.read(path, maxBytes: Self.maxFileBytes)
+                    } catch {
+                        throw DataFileError("cannot be read: \(error)")
+                    }
+                }, idField: idField)
+        } catch {
+            throw DataFileError("\(path): \(error.description)")
+        }
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        do {
+            return try AtomicFile.read(path, maxBytes: maxFileBytes)
+        } catch {
+            throw DataFileError("\(path) cannot be read: \(error)")
+        }
+    }
+
+    /// The item a journal entry or a database row holds; an error when it is not an object.
+    static func object(_ body: String) throws -> JSONObject {
+        guard case .object(let object) = try JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
+            throw DataFileError("the journal holds an item that is not an object")
+        }
+        return object
+    }
+}
+
+extension DocumentID {
+    /// This id with the value the item holds (a number stays a number, `"1"` stays a string).
+    func withValue(_ value: JSONValue?) -> DocumentID {
+        if let value, let id = DocumentID(value), id.key == key { return id }
+        return self
+    }
+}
+
+/// What the watch compares: the file's kind, size and modification time.
+typealias FileStamp = FileIdentity
+
+extension FileIdentity {
+    /// The identity of the file at `path` now, or nil when there is none.
+    init?(_ path: String) {
+        guard let identity = AtomicFile.identity(path) else { return nil }
+        self = identity
+    }
+}

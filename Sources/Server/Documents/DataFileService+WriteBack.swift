@@ -1,0 +1,115 @@
+import Dispatch
+import Domain
+import Foundation
+import HTTP
+import LibEvent
+import Storage
+import StrictJSON
+import Synchronization
+
+extension DataFileService {
+    func committed(_ seq: Int64) {
+        sync.withLock { $0.committedSeq = max($0.committedSeq, seq) }
+        scheduleWriteBack()
+    }
+
+    func scheduleWriteBack() {
+        guard writesBack else { return }
+        let schedule = sync.withLock { sync in
+            defer { sync.scheduled = true }
+            return !sync.scheduled
+        }
+        // NB: 500 ms gathers a burst of writes into one rewrite; a large file waits as long as its last rewrite
+        // took (at most 800 ms), so rewrites take at most half of a core and the file is within ~1 s.
+        let wait = min(800, max(500, sync.withLock { $0.lastRewriteMilliseconds }))
+        if schedule { writer.asyncAfter(deadline: .now() + .milliseconds(wait)) { [weak self] in self?.writeBack() } }
+    }
+
+    /// Writes the whole state into the file (on the writer queue), if it shows less than what is committed.
+    func writeBack() {
+        let wanted = sync.withLock { sync in
+            sync.scheduled = false
+            return sync.committedSeq > sync.fileSeq ? sync.committedSeq : nil
+        }
+        guard var seq = wanted, writesBack else { return }
+        let started = DispatchTime.now()
+        var bytes: [UInt8] = []
+        var hash = ""
+        var top = seq
+        while true {
+            // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
+            // check is made again right before the rename (a save meanwhile is loaded, then all is encoded).
+            if FileStamp(path) != sync.withLock({ $0.seen }) { checkFile() }
+            if sync.withLock({ $0.brokenSave }) { return }
+            seq = sync.withLock { max($0.committedSeq, seq) }
+            // NB: items are read after `seq` was: the file shows at least every entry up to it.
+            let state = currentState()
+            top = state.top
+            (bytes, hash) = encoder.run {
+                let bytes = state.encoded()
+                return (bytes, DataFileContent.hash(bytes))
+            }
+            let seen = sync.withLock { $0.seen }
+            do {
+                if try AtomicFile.replace(path, with: bytes, stillWanted: { FileStamp(path) == seen }) { break }
+            } catch {
+                Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
+                writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }
+                return
+            }
+        }
+        sync.withLock { sync in
+            sync.shown.append((.now(), sync.fileSeq))
+            sync.fileSeq = max(sync.fileSeq, seq)
+            sync.fileHash = hash
+            sync.seen = FileStamp(path)
+            sync.lastRewriteMilliseconds = Int(
+                (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+            let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow
+            while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
+        }
+        do {
+            try journal?.markFile(seq: seq, hash: hash, top: top)
+        } catch {
+            Log.error("journal: cannot record the file's write-back: \(error.description)")
+        }
+    }
+
+    /// Saves the resources as they are now into a new file `db-<milliseconds since 1970>.json` in `folder`,
+    /// laid out as the data file is written (json-server's snapshot, `s` + Enter); answers its path.
+    ///
+    /// The snapshot is taken on the writer queue, so it never runs beside a rewrite of the file, and written
+    /// as the file is (a temporary file, fsync, rename): a crash leaves no half snapshot.
+    func saveSnapshot(into folder: String, now: Date = Date()) throws(AtomicFileError) -> String {
+        let name = "db-\(Int64(now.timeIntervalSince1970 * 1000)).json"
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
+        let bytes = writer.sync { () -> [UInt8] in
+            let state = currentState()
+            return encoder.run { state.encoded() }
+        }
+        try AtomicFile.replace(path, with: bytes)
+        return path
+    }
+
+    /// The resources' items and the file's values as they are now, and the newest entry the items may show
+    /// (read after them: they show no entry after it); what the file and a snapshot are written from.
+    private func currentState() -> FileState {
+        let resources = store.resources.map { (name: $0.name, kind: $0.kind, items: $0.items) }
+        let top = store.newestSent
+        let kept = values.snapshot
+        return FileState(resources: resources, values: kept.values, order: kept.order, top: top)
+    }
+
+    /// What `currentState` read.
+    private struct FileState: Sendable {
+        var resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]
+        var values: [DataFileValue]
+        var order: [String]
+        var top: Int64
+
+        /// The bytes of the file laid out as json-server writes it.
+        func encoded() -> [UInt8] {
+            DataFileContent.fileBytes(resources, values: values, order: order)
+        }
+    }
+}
