@@ -9,7 +9,9 @@ import Synchronization
 
 extension DataFileService {
     /// Looks at the file (on the writer queue): when its stamp changed and its bytes are not the server's own
-    /// last write, loads it.
+    /// last write, loads it. A file the server may not load or overwrite (a symbolic link swapped in, a save
+    /// past `--max-file-mb` or that does not parse) is held: reported once and left as it is, while writes go
+    /// on in the journal, until a file that loads is in its place.
     func checkFile() {
         let stamp = FileStamp(path)
         let changed = sync.withLock { sync in
@@ -17,19 +19,82 @@ extension DataFileService {
             return stamp != sync.seen
         }
         guard changed else { return }
+        if let target = swappedLink() { return hold(link: target) }
         guard let stamp else {
             Log.warning("\(path) is gone; serving the last state, the journal keeps every change")
-            return
+            // NB: nothing of the person's is left to keep: the file is written again with the state.
+            return release()
         }
         guard stamp.isRegularFile else {
             Log.warning("\(path) is no longer a regular file; serving the last state until it is one again")
             return
         }
-        guard let bytes = try? Self.read(path) else { return }
+        if stamp.size > Int64(store.maxFileSize) {
+            return hold(
+                save: "it is \(Self.megabytes(Int(stamp.size))) MB, past --max-file-mb "
+                    + "\(Self.megabytes(store.maxFileSize)) MB; start the server with a larger limit to load it")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try AtomicFile.read(path, maxBytes: Self.maxFileBytes)
+        } catch {
+            // NB: another error is a file that went while it was read: the watch sees what comes next.
+            if error.code == EFBIG { hold(save: "it is larger than the \(Self.maxFileBytes >> 20) MB a start reads") }
+            return
+        }
         let hash = DataFileContent.hash(bytes)
-        guard hash != sync.withLock({ $0.fileHash }) else { return }
+        // The bytes the server last wrote or loaded: an undone broken save, or a link replaced by the file again.
+        guard hash != sync.withLock({ $0.fileHash }) else { return release() }
         reload(bytes, hash: hash)
     }
+
+    /// The file a symbolic link now at `path` leads to, when the server did not start with that link; nil when
+    /// `path` is a file or the link it started with.
+    ///
+    /// NB: a link swapped in is followed neither to load nor to write: the write-back replaces the file a link
+    /// leads to, and the link could lead anywhere the server may write, outside the data file's folder.
+    func swappedLink() -> String? {
+        guard let target = AtomicFile.linkTarget(path), target != linkAtStart else { return nil }
+        return target
+    }
+
+    /// Holds the file as a symbolic link to `target` swapped in for it (see `swappedLink`).
+    func hold(link target: String) {
+        hold(
+            "\(path) is now a symbolic link to \(target), which it was not when the server started: it is not"
+                + " followed (that file is neither loaded nor written); serving the last state, writes are kept in"
+                + " the journal and written back once \(path) is a file again")
+    }
+
+    /// Holds the file as a save that cannot be loaded, for `reason`.
+    private func hold(save reason: String) {
+        hold(
+            "\(path) was saved but cannot be loaded: \(reason); serving the last good state, writes are kept in the"
+                + " journal, and the file is not rewritten until it loads (then they are kept on top of it)")
+    }
+
+    /// Stops the write-back until a file that loads is in place, logging `message` once.
+    private func hold(_ message: String) {
+        let new = sync.withLock { sync in
+            defer { sync.held = message }
+            return sync.held != message
+        }
+        if new { Log.warning(message) }
+    }
+
+    /// Ends a hold (`hold`): the file is written back again, with every change it does not show.
+    private func release() {
+        let held = sync.withLock { sync in
+            defer { sync.held = nil }
+            return sync.held != nil
+        }
+        guard held else { return }
+        Log.info("\(path) can be written again; it is brought up to date")
+        scheduleWriteBack()
+    }
+
+    /// `bytes` in megabytes, with one decimal.
+    private static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 
     /// Loads an edited file: its differences from the served state (with the acknowledged changes the file
     /// does not show yet kept on top) are committed as ordinary changes, so they reach every client.
@@ -38,13 +103,8 @@ extension DataFileService {
         do {
             content = try DataFileContent(bytes: bytes, idField: store.idField)
         } catch {
-            Log.warning(
-                "\(path) was saved but cannot be loaded: \(error.description); serving the last good state, "
-                    + "and the file is not rewritten until it loads")
-            sync.withLock { $0.brokenSave = true }
-            return
+            return hold(save: error.description)
         }
-        sync.withLock { $0.brokenSave = false }
         // NB: before the resources' changes are committed: the write-back they lead to copies the values too.
         for note in values.update(from: content, resources: Set(store.byName.keys)) { Log.warning("\(path): \(note)") }
         // NB: an editor may have read the file before the server's last rewrites and saved after them; the
@@ -53,6 +113,7 @@ extension DataFileService {
         let journal = self.journal
         let path = self.path
         let touchedAny = Mutex(false)
+        let status = Mutex(0)
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
             // NB: read here, inside the batch, so a write committed after the save was seen is counted too.
@@ -95,8 +156,17 @@ extension DataFileService {
                 }
             }
             return DocumentStore.Plan(entries: entries, response: .noContent)
-        }) { _ in done.signal() }
+        }) { response in
+            status.withLock { $0 = response.status }
+            done.signal()
+        }
         done.wait()
+        if status.withLock({ $0 }) == 507 {
+            return hold(
+                save: "as the server writes it, it would be past --max-file-mb \(Self.megabytes(store.maxFileSize))"
+                    + " MB; start the server with a larger limit to load it")
+        }
+        sync.withLock { $0.held = nil }
         let kept = touchedAny.withLock { $0 }
         sync.withLock { sync in
             sync.fileHash = hash

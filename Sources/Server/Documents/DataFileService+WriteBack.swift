@@ -40,7 +40,8 @@ extension DataFileService {
             // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
             // check is made again right before the rename (a save meanwhile is loaded, then all is encoded).
             if FileStamp(path) != sync.withLock({ $0.seen }) { checkFile() }
-            if sync.withLock({ $0.brokenSave }) { return }
+            if let target = swappedLink() { hold(link: target) }
+            if sync.withLock({ $0.held != nil }) { return }
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
             let state = currentState()
@@ -51,7 +52,11 @@ extension DataFileService {
             }
             let seen = sync.withLock { $0.seen }
             do {
-                if try AtomicFile.replace(path, with: bytes, stillWanted: { FileStamp(path) == seen }) { break }
+                if try AtomicFile.replace(
+                    path, with: bytes, stillWanted: { FileStamp(path) == seen && swappedLink() == nil })
+                {
+                    break
+                }
             } catch {
                 Log.error("\(path) not written (\(error)); the journal keeps every change, retrying in 1 s")
                 writer.asyncAfter(deadline: .now() + 1) { [weak self] in self?.writeBack() }

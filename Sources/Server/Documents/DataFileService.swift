@@ -42,6 +42,9 @@ final class DataFileService: Sendable {
     /// resumes from the events the start makes again (`EventHub.holdsEverything(after:)`); nil when the start
     /// replays nothing.
     let resumeFloor: UInt64?
+    /// Where `path` led when the server started, when it was a symbolic link; nil when it was the file itself.
+    /// Another link in its place is not followed (`swappedLink`).
+    let linkAtStart: String?
     /// The journal id this run started at: every entry above it is committed in this run.
     let startSeq: Int64
 
@@ -56,8 +59,9 @@ final class DataFileService: Sendable {
         var scheduled = false
         /// The last identity of the file seen by the watch (size, modification time).
         var seen: FileStamp?
-        /// The file on disk is a person's save that does not parse: it is not overwritten until fixed.
-        var brokenSave = false
+        /// Why the file on disk is held (a save that cannot be loaded, a symbolic link swapped in): it is left
+        /// as it is, neither loaded nor overwritten, until a file that loads is in its place; nil: not held.
+        var held: String?
         /// How long the last rewrite took.
         var lastRewriteMilliseconds = 0
         /// When the file came to show each entry (newest last, a few seconds' worth): what a person's
@@ -83,6 +87,7 @@ final class DataFileService: Sendable {
     init(path: String, dataPath: String, configuration: Configuration) throws {
         self.path = path
         writesBack = dataPath != ":memory:"
+        linkAtStart = AtomicFile.linkTarget(path)
         if !FileManager.default.fileExists(atPath: path) {
             guard FileManager.default.createFile(atPath: path, contents: Data(DataFileContent.example.utf8)) else {
                 throw DataFileError("\(path) does not exist and cannot be created")
@@ -190,6 +195,7 @@ final class DataFileService: Sendable {
     init(path: String, database uri: String, configuration: Configuration) throws {
         self.path = path
         writesBack = false
+        linkAtStart = nil
         let database: PostgresDocumentJournal
         do {
             database = try PostgresDocumentJournal(uri: uri, retention: configuration.journalRetention)

@@ -198,6 +198,13 @@ package enum AtomicFile {
         guard fsync(descriptor) == 0 || errno == EINVAL else { throw AtomicFileError("fsync", folder, code: errno) }
     }
 
+    /// The file the symbolic link at `path` ends at (the file `replace` writes), or nil when `path` is no link.
+    package static func linkTarget(_ path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        return resolvingLink(path)
+    }
+
     /// The file a symbolic link at `path` ends at, or `path` itself (a missing target is created).
     private static func resolvingLink(_ path: String) -> String {
         var status = stat()
