@@ -82,6 +82,7 @@ let package = Package(
             resources: [
                 .embedInCode("Resources/openapi.json"), .embedInCode("Resources/data-page.html"),
                 .embedInCode("Resources/data-page.js"), .embedInCode("Resources/data-page.css"),
+                .embedInCode("Resources/livestate.js"),
             ],
             swiftSettings: swiftSettings
         ),

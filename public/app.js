@@ -1,14 +1,14 @@
 // LiveState page: plain JavaScript, no build step.
 // Reads go through GET, mutations through POST/PUT/PATCH/DELETE, and every change
-// (ours or another client's) comes back through one EventSource on /events.
-"use strict";
+// (ours or another client's) comes back through one EventSource on /events, or a live query (/livestate.js).
+import { live } from "/livestate.js";
 
 (() => {
   const $ = (id) => document.getElementById(id);
   const TOKEN_KEY = "livestate.token";
   const ALBUM_PAGE_SIZE = 24;
   // Only what the page shows from the stream. The album grid's page and the todos (whole or filtered) are
-  // live queries of their own (`liveQuery`): the page receives the 24 photos it shows and their changes,
+  // live queries of their own (`live`, from /livestate.js): the page receives the 24 photos it shows and their changes,
   // never the whole photo list (5,000 photos, about 720 kB), nor todos its filter hides.
   const TOPICS = ["posts", "image", "frameworks", "movies"];
   // Collections change by `{"inserted","updated","deleted"}` (after the first, whole value).
@@ -134,52 +134,6 @@
     return next;
   }
 
-  /**
-   * Applies a live query's `change` (docs/api.md, "Live queries"): the deleted and updated items out,
-   * then the inserted and updated ones put at their indices in the new result, lowest index first.
-   */
-  function applyPlaced(list, change) {
-    const gone = new Set([...change.deleted, ...change.updated.map((item) => item.id)].map(String));
-    const next = list.filter((item) => !gone.has(String(item.id)));
-    const placed = [
-      ...change.inserted.map((item, i) => [change.insertedAt[i], item]),
-      ...change.updated.map((item, i) => [change.updatedAt[i], item]),
-    ].sort((a, b) => a[0] - b[0]);
-    for (const [index, item] of placed) next.splice(index, 0, item);
-    return next;
-  }
-
-  /**
-   * Follows a live query: `url` is a list URL (with its filter, sort and page), opened as an EventSource,
-   * which the server answers with the query's `result`, then its `change`s. `render(items, total)` runs
-   * after each. The browser resumes a dropped stream with `Last-Event-ID`; an HTTP error ends it, and it
-   * is opened again 3 s later. Returns a function that closes it for good.
-   */
-  function liveQuery(url, render) {
-    let items = [];
-    let source = null;
-    let closed = false;
-    const open = () => {
-      if (closed) return;
-      source = new EventSource(url);
-      source.addEventListener("result", (event) => {
-        const value = JSON.parse(event.data);
-        items = value.items;
-        render(items, value.total);
-      });
-      source.addEventListener("change", (event) => {
-        const change = JSON.parse(event.data);
-        items = applyPlaced(items, change);
-        render(items, change.total);
-      });
-      source.addEventListener("error", () => {
-        if (source.readyState === EventSource.CLOSED) setTimeout(open, 3000);
-      });
-    };
-    open();
-    return () => { closed = true; if (source) source.close(); };
-  }
-
   // ---------- connection ----------
 
   const CONN_LABELS = { connecting: "Connecting…", live: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
@@ -291,7 +245,7 @@
   function followTodos(filter) {
     if (closeTodos) closeTodos();
     state.todoFilter = filter;
-    closeTodos = liveQuery(filter ? `/todos?completed=${filter}` : "/todos", (todos, total) => {
+    closeTodos = live(filter ? `/todos?completed=${filter}` : "/todos", (todos, { total }) => {
       state.todos = todos;
       state.todoTotal = total;
       renderTodos(todos);
@@ -329,7 +283,7 @@
     if (closeAlbums) closeAlbums();
     const request = ++state.albumRequest;
     state.albumPage = page;
-    closeAlbums = liveQuery(`/photos?_page=${page}&_limit=${ALBUM_PAGE_SIZE}`, (items, total) => {
+    closeAlbums = live(`/photos?_page=${page}&_limit=${ALBUM_PAGE_SIZE}`, (items, { total }) => {
       if (request === state.albumRequest) showAlbumPage(page, items, total);
     });
   }

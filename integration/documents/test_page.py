@@ -1,7 +1,6 @@
 """The built-in page of a data file in a real browser (headless Chromium, Selenium): the resources with
 live counts, a collection as a table whose rows appear, change and disappear as the data does."""
 import json
-import shutil
 import sys
 from pathlib import Path
 
@@ -9,26 +8,22 @@ import pytest
 
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from browser import chrome  # noqa: E402
 from livestate import ROOT  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 
 @pytest.fixture
 def driver():
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=1200,900"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    browser = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    browser = chrome(options)
     yield browser
     browser.quit()
 

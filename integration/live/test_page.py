@@ -4,7 +4,6 @@ Two windows side by side, as a person would try it: one at desktop width, one at
 asserts what a person sees (text, marks, what is on screen); screenshots go to artifacts/.
 """
 import json
-import shutil
 import time
 import urllib.request
 
@@ -12,7 +11,6 @@ import pytest
 
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -20,10 +18,9 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 from selenium.webdriver.support import expected_conditions as EC  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
+from browser import chrome  # noqa: E402
 from livestate import Server, fake_upstream  # noqa: E402
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 PHONE = (390, 844)
 # The budget for a first load: the page, its scripts and styles, its API calls and the first
 # 5 s of /events, as bytes on the wire (headers included).
@@ -36,7 +33,6 @@ def make_driver(width=1280, height=1000, phone=False, network_log=False):
         # A phone's viewport (headless windows cannot be narrower than 500 px).
         options.add_experimental_option(
             "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}})
-    options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      f"--window-size={width},{height}", "--hide-scrollbars", "--force-color-profile=srgb"):
         options.add_argument(argument)
@@ -44,7 +40,7 @@ def make_driver(width=1280, height=1000, phone=False, network_log=False):
     if network_log:
         prefs["performance"] = "ALL"
     options.set_capability("goog:loggingPrefs", prefs)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return chrome(options)
 
 
 @pytest.fixture(scope="module")

@@ -4,36 +4,17 @@
 // per collection `?_limit=0` (its count only), for the table `?_page=N&_limit=50`, and the singular
 // resources' topics of /events. A list of values (an array whose elements are not all objects) is read-only
 // and no topic: it is shown as /db gave it, with its length. `$schema` is no resource: not listed.
-"use strict";
+import { idKey, live } from "/livestate.js";
+
 const PAGE = 50;
 const state = { resources: {}, chosen: null, page: 1, idField: "id", table: null, counts: {} };
 const list = document.getElementById("resources");
 const view = document.getElementById("view");
 const title = document.getElementById("title");
 const status = document.getElementById("status");
-
-function keyOf(id) { return typeof id + ":" + String(id); }
-
-// The client rule of a live query's change: drop the deleted and updated ids, then put the inserted and
-// updated items at their indices, lowest index first.
-function applyChange(items, change) {
-  const gone = new Set(change.deleted.map(keyOf).concat(change.updated.map((item) => keyOf(item[state.idField]))));
-  const kept = items.filter((item) => !gone.has(keyOf(item[state.idField])));
-  const placed = change.inserted.map((item, i) => [change.insertedAt[i], item])
-    .concat(change.updated.map((item, i) => [change.updatedAt[i], item]))
-    .sort((a, b) => a[0] - b[0]);
-  for (const [index, item] of placed) kept.splice(index, 0, item);
-  return kept;
-}
-
-function live(url, onResult, onChange) {
-  const source = new EventSource(url);
-  source.addEventListener("result", (event) => onResult(JSON.parse(event.data)));
-  source.addEventListener("change", (event) => onChange(JSON.parse(event.data)));
-  source.onopen = () => { status.textContent = "Live"; };
-  source.onerror = () => { status.textContent = source.readyState === EventSource.CLOSED ? "Offline" : "Reconnecting…"; };
-  return source;
-}
+const STATUS = { live: "Live", reconnecting: "Reconnecting…", offline: "Offline" };
+// The page's streams say how they are (the last to speak wins: they share one server).
+const onStatus = (now) => { if (STATUS[now]) status.textContent = STATUS[now]; };
 
 function setCount(name, text) {
   state.counts[name] = text;
@@ -73,7 +54,7 @@ function renderTable(rows, total, changed) {
   for (const row of rows) {
     const tr = body.insertRow();
     tr.dataset.id = String(row[state.idField]);
-    if (changed && changed.has(keyOf(row[state.idField]))) tr.className = "changed";
+    if (changed && changed.has(idKey(row[state.idField]))) tr.className = "changed";
     for (const column of columns) {
       const cell = tr.insertCell();
       const value = row[column];
@@ -113,18 +94,13 @@ function choose(name, page) {
   state.page = page;
   renderList();
   title.textContent = "/" + name;
-  if (state.table) { state.table.close(); state.table = null; }
+  if (state.table) { state.table(); state.table = null; }
   if (state.resources[name] === "value") { renderObject(state.values[name]); return; }
   if (state.resources[name] !== "collection") { renderObject(state.singulars[name]); return; }
-  let rows = [];
-  let total = 0;
-  state.table = live(`/${encodeURIComponent(name)}?_page=${page}&_limit=${PAGE}`, (result) => {
-    rows = result.items; total = result.total;
-    renderTable(rows, total);
-  }, (change) => {
-    rows = applyChange(rows, change); total = change.total;
-    renderTable(rows, total, new Set(change.inserted.concat(change.updated).map((row) => keyOf(row[state.idField]))));
-  });
+  state.table = live(`/${encodeURIComponent(name)}?_page=${page}&_limit=${PAGE}`, (rows, { total, change }) => {
+    const changed = change && new Set(change.inserted.concat(change.updated).map((row) => idKey(row[state.idField])));
+    renderTable(rows, total, changed);
+  }, { idField: state.idField, onStatus });
 }
 
 // Whether an array of /db is a list of values: an element that is not an object (an empty array is a
@@ -151,8 +127,7 @@ fetch("/db").then((response) => response.json()).then((db) => {
   const collections = Object.keys(db).filter((name) => state.resources[name] === "collection");
   if (collections.length <= 3) {
     for (const name of collections) {
-      live(`/${encodeURIComponent(name)}?_limit=0`, (result) => setCount(name, String(result.total)),
-        (change) => setCount(name, String(change.total)));
+      live(`/${encodeURIComponent(name)}?_limit=0`, (_, { total }) => setCount(name, String(total)), { onStatus });
     }
   } else {
     // NB: a browser opens at most six connections to one server: past three collections, their counts

@@ -11,6 +11,7 @@ func buildRouter(_ app: App) -> Router {
     var router = Router()
     router.addSystemRoutes(app)
     router.addOpenAPIRoutes(app)
+    router.addLiveClientRoutes()
     if let dataFile = app.dataFile {
         // A user's data file: its resources instead of the seeds'.
         router.addDocumentRoutes(
