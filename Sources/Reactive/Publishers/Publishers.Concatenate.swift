@@ -20,12 +20,8 @@ extension Publishers {
 
         /// Attaches the subscriber to the prefix, then (once it finishes) to the suffix.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let suffix = suffix
-            let chain = ChainInner(name: "Concatenate", downstream: subscriber)
-            chain.link(prefix) { completion in
-                guard case .finished = completion else { return .complete(completion) }
-                return .next { chain.link(suffix) { .complete($0) } }
-            }
+            let inner = ConcatenateInner(downstream: subscriber, suffix: suffix)
+            prefix.subscribe(ConcatenateSubscriber<ConcatenatePrefix, _, _>(inner: inner))
         }
     }
 }

@@ -43,7 +43,9 @@ extension Publisher {
 /// handed over with the first upstream subscription. It counts the downstream's demand (a value beyond it
 /// traps), asks each new upstream subscription for what is outstanding, and asks for the demand a value
 /// returns from the upstream itself (the upstream is told `.none`). A finish, even before a subscription, and
-/// the last failure go downstream; nothing passes after them.
+/// the last failure go downstream; nothing passes after them. Once it has ended (or is cancelled) it lets go of
+/// the upstream publisher and the downstream, as Combine's: a subject it retries holds it, and it would hold the
+/// subject.
 // NB: @unchecked Sendable: all state is Mutex-guarded; the upstream, the downstream and the subscriptions are
 // called outside the lock.
 final class RetryInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription, CombineDescribed,
@@ -52,36 +54,33 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private let upstream: Upstream
-    private let downstream: Downstream
-    private let state: Mutex<RetryState>
+    private let state: Mutex<RetryState<Upstream, Downstream>>
     var combineName: String { "Retry" }
 
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-        self.upstream = upstream
-        self.downstream = downstream
-        state = Mutex(RetryState(remaining: retries.flatMap { $0 < 0 ? nil : $0 }))
+        state = Mutex(
+            RetryState(parts: (upstream, downstream), remaining: retries.flatMap { $0 < 0 ? nil : $0 }))
     }
 
     func receive(subscription: any Subscription) {
-        let step = state.withLock { state -> (first: Bool, demand: Subscribers.Demand)? in
-            guard !state.ended, state.upstream.accept(subscription) else { return nil }
+        let step = state.withLock { state -> (first: Downstream?, demand: Subscribers.Demand)? in
+            guard let parts = state.parts, state.upstream.accept(subscription) else { return nil }
             defer { state.handedDownstream = true }
-            return (!state.handedDownstream, state.demand)
+            return (state.handedDownstream ? nil : parts.downstream, state.demand)
         }
         guard let step else { return subscription.cancel() }
-        if step.first { downstream.receive(subscription: self) }
+        step.first?.receive(subscription: self)
         if step.demand > 0 { subscription.request(step.demand) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        let live = state.withLock { state -> Bool in
-            guard !state.ended else { return false }
+        let downstream = state.withLock { state -> Downstream? in
+            guard let parts = state.parts else { return nil }
             precondition(state.demand > 0, "a value beyond the demand")
             state.demand -= 1
-            return true
+            return parts.downstream
         }
-        guard live else { return .none }
+        guard let downstream else { return .none }
         let more = downstream.receive(input)
         guard more > 0 else { return .none }
         let upstream = state.withLock { state -> (any Subscription)? in
@@ -95,12 +94,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// A failure with retries left subscribes again; one that comes while that subscribe call is still running
     /// (the upstream failed at once) is retried after it returns, so retries loop instead of nesting.
     func receive(completion: Subscribers.Completion<Failure>) {
-        let step = state.withLock { state -> RetryStep in
-            guard !state.ended else { return .ignore }
+        let step = state.withLock { state -> RetryStep<Upstream, Downstream> in
+            guard let parts = state.parts else { return .ignore }
             guard case .failure = completion, state.remaining.map({ $0 > 0 }) ?? true else {
-                state.ended = true
+                state.parts = nil
                 state.upstream = .terminal
-                return .complete
+                return .complete(parts.downstream)
             }
             state.remaining = state.remaining.map { $0 - 1 }
             state.upstream = .awaiting
@@ -109,12 +108,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
                 return .ignore
             }
             state.subscribing = true
-            return .subscribe
+            return .subscribe(parts.upstream)
         }
         switch step {
         case .ignore: return
-        case .complete: downstream.receive(completion: completion)
-        case .subscribe:
+        case .complete(let downstream): downstream.receive(completion: completion)
+        case .subscribe(let upstream):
             repeat {
                 upstream.subscribe(self)
             } while state.withLock { state in
@@ -127,7 +126,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     func request(_ demand: Subscribers.Demand) {
         let upstream = state.withLock { state -> (any Subscription)? in
-            guard !state.ended else { return nil }
+            guard state.parts != nil else { return nil }
             state.demand += demand
             return state.upstream.subscription
         }
@@ -135,31 +134,34 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     func cancel() {
-        state.withLock { state -> (any Subscription)? in
-            guard !state.ended else { return nil }
-            state.ended = true
-            return state.upstream.terminate()
-        }?.cancel()
+        // NB: the downstream and the publisher are released after the lock, since their deinit may call back.
+        let (subscription, released) = state.withLock { state -> ((any Subscription)?, (Upstream, Downstream)?) in
+            defer { state.parts = nil }
+            return (state.parts == nil ? nil : state.upstream.terminate(), state.parts)
+        }
+        subscription?.cancel()
+        withExtendedLifetime(released) {}
     }
 }
 
 /// What a retry does with a completion of its upstream.
-private enum RetryStep {
+private enum RetryStep<Upstream, Downstream> {
     case ignore
-    case complete
-    case subscribe
+    case complete(Downstream)
+    case subscribe(Upstream)
 }
 
 // NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
-private struct RetryState: @unchecked Sendable {
+private struct RetryState<Upstream, Downstream>: @unchecked Sendable {
+    /// The publisher to subscribe to again and the downstream; nil once a completion went downstream or the
+    /// downstream cancelled.
+    var parts: (upstream: Upstream, downstream: Downstream)?
     /// Retries left; nil retries without end.
     var remaining: Int?
     var upstream = SubscriptionStatus.awaiting
     var demand = Subscribers.Demand.none
     /// The downstream has its subscription (it gets it once, with the first upstream subscription).
     var handedDownstream = false
-    /// A completion went downstream, or the downstream cancelled.
-    var ended = false
     /// A subscribe call for a retry is running.
     var subscribing = false
     /// The upstream failed again inside that call: subscribe once more when it returns.

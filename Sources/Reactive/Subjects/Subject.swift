@@ -33,10 +33,12 @@ extension Publisher {
     }
 }
 
-/// Forwards an upstream's events into a subject until cancelled. The subject gets this object ("Subject") as
-/// its upstream subscription, as in Combine; its requests and cancel go on to the upstream's subscription.
+/// Forwards an upstream's events into a subject until cancelled, as Combine's `SubjectSubscriber` (also what
+/// `AnySubscriber(subject)` wraps). The subject gets this object ("Subject") as its upstream subscription; its
+/// requests and cancel go on to the upstream's subscription. It holds the subject weakly, as Combine's: the link
+/// keeps nothing alive (a multicast's connection does not keep its subject), and a subject that is gone ends it.
 // NB: @unchecked Sendable: all state is Mutex-guarded.
-private final class SubjectSubscriber<S: Subject>: Subscriber, Subscription, CombineDescribed, @unchecked Sendable {
+final class SubjectSubscriber<S: Subject>: Subscriber, Subscription, CombineDescribed, @unchecked Sendable {
     typealias Input = S.Output
     typealias Failure = S.Failure
 
@@ -45,6 +47,18 @@ private final class SubjectSubscriber<S: Subject>: Subscriber, Subscription, Com
     private let state: Mutex<SubjectSubscriberState<S>>
 
     init(_ subject: S) { state = Mutex(SubjectSubscriberState(subject: subject)) }
+
+    /// Combine's children: the subject (twice, as `downstreamSubject` and `subject`) and the upstream's
+    /// subscription.
+    var customMirror: Mirror {
+        let (subject, upstream) = state.withLock { ($0.subject, $0.status.subscription) }
+        return Mirror(
+            self,
+            children: [
+                ("downstreamSubject", subject as Any), ("upstreamSubscription", upstream as Any),
+                ("subject", subject as Any),
+            ])
+    }
 
     func receive(subscription: any Subscription) {
         let subject = state.withLock { state -> S? in
@@ -77,18 +91,16 @@ private final class SubjectSubscriber<S: Subject>: Subscriber, Subscription, Com
     }
 
     func cancel() {
-        // The subject is let go of outside the lock: its deinit cancels its upstreams, this object among them.
-        let (subject, upstream) = state.withLock { state -> (S?, (any Subscription)?) in
-            defer { state.subject = nil }
-            return (state.subject, state.status.terminate())
+        let upstream = state.withLock { state -> (any Subscription)? in
+            state.subject = nil
+            return state.status.terminate()
         }
         upstream?.cancel()
-        withExtendedLifetime(subject) {}
     }
 }
 
 // NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
 private struct SubjectSubscriberState<S: Subject>: @unchecked Sendable {
-    var subject: S?
+    weak var subject: S?
     var status = SubscriptionStatus.awaiting
 }

@@ -39,19 +39,11 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveCompletionThunk = s.receive(completion:)
     }
 
-    /// Creates a type-erasing subscriber that forwards to a subject.
+    /// Creates a type-erasing subscriber that forwards to a subject, as Combine's: through the subscriber that
+    /// `subscribe(_: Subject)` uses ("Subject"; it holds the subject weakly, takes one subscription and passes
+    /// one completion).
     public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
-        combineIdentifier = CombineIdentifier(s)
-        descriptionThunk = { "Subject" }
-        mirrorThunk = { Mirror(reflecting: "Subject") }
-        receiveSubscriptionThunk = { subscription in
-            s.send(subscription: subscription)
-        }
-        receiveValueThunk = { value in
-            s.send(value)
-            return .none
-        }
-        receiveCompletionThunk = s.send(completion:)
+        self.init(SubjectSubscriber(s))
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures.

@@ -105,3 +105,58 @@ final class HandOverLaterSubject: Subject, @unchecked Sendable {
     }
     func send(subscription: any Subscription) { upstreams.append(subscription) }
 }
+
+/// What keeps a multicast's subject alive, as in Combine: its subscribers do, its connection does not.
+@Suite struct MulticastSubjectLifetimeTests {
+    @Test func theConnectionAloneDoesNotKeepTheSubject() {
+        weak var released: PassthroughSubject<Int, Never>?
+        let upstream = ManualPublisher<Int, Never>()
+        let connection: any Cancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            released = subject
+            connection = upstream.multicast(subject: subject).connect()
+        }
+        #expect(released == nil)
+        // With the subject gone, the link cancels the subscription it is given.
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.cancelled])
+        connection.cancel()
+    }
+
+    @Test func aSubscriberKeepsTheSubjectUntilItCancels() {
+        weak var released: PassthroughSubject<Int, Never>?
+        let upstream = ManualPublisher<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>()
+        let connection: any Cancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            released = subject
+            let multicast = upstream.multicast(subject: subject)
+            multicast.subscribe(tracker)
+            connection = multicast.connect()
+        }
+        upstream.subscribe()
+        upstream.send(1)
+        #expect(tracker.events == [.subscription, .value(1)])
+        #expect(released != nil)
+        tracker.cancel()
+        #expect(released == nil)
+        connection.cancel()
+    }
+
+    @Test func aSubjectSubscribedToAPublisherIsHeldWeakly() {
+        weak var released: PassthroughSubject<Int, Never>?
+        let upstream = ManualPublisher<Int, Never>()
+        let connection: AnyCancellable
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            released = subject
+            connection = upstream.subscribe(subject)
+        }
+        #expect(released == nil)
+        upstream.subscribe()
+        #expect(upstream.subscription.calls == [.cancelled])
+        connection.cancel()
+    }
+}

@@ -53,3 +53,35 @@ import Testing
         }
     }
 }
+
+/// `retry` lets go of its downstream once it has ended, as Combine's (the subscriber holds its subscription, so
+/// keeping the downstream would keep both alive for good).
+@Suite struct RetryReleaseTests {
+    @Test func theDownstreamIsReleasedAfterTheLastFailure() {
+        weak var released: TrackingSubscriber<Int, TestError>?
+        do {
+            let subject = PassthroughSubject<Int, TestError>()
+            let tracker = TrackingSubscriber<Int, TestError>()
+            released = tracker
+            subject.retry(2).subscribe(tracker)
+            // A failed subject fails each new subscriber at once: the retries run out here.
+            subject.send(completion: .failure(TestError()))
+            #expect(tracker.events == [.subscription, .failure("TestError(1)")])
+        }
+        #expect(released == nil)
+    }
+
+    @Test func theDownstreamIsReleasedOnCancel() {
+        weak var released: TrackingSubscriber<Int, TestError>?
+        let subject = PassthroughSubject<Int, TestError>()
+        do {
+            let tracker = TrackingSubscriber<Int, TestError>()
+            released = tracker
+            subject.retry(2).subscribe(tracker)
+            subject.send(1)
+            tracker.cancel()
+            #expect(tracker.events == [.subscription, .value(1)])
+        }
+        #expect(released == nil)
+    }
+}
