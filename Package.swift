@@ -50,6 +50,9 @@ let package = Package(
         // HTTP, no libevent (libdeflate, through Deflate, packs the placeholder PNGs; StrictJSON holds the
         // file's schemaless items).
         .target(name: "Domain", dependencies: ["Reactive", "Deflate", "StrictJSON"], swiftSettings: swiftSettings),
+        // The one logger (`Log`, a loop's `LogBuffer`) and the one JSON encoder configuration (`JSONCoding`):
+        // a leaf, so every target that logs or writes JSON (Storage among them) needs no HTTP for it.
+        .target(name: "Support", swiftSettings: swiftSettings),
         // Compiled regular expressions with hard limits on size and work per match (wraps Sources/CPCRE2:
         // Debian's libpcre2-dev, the 8-bit library).
         .target(name: "Patterns", swiftSettings: wrapping("CPCRE2")),
@@ -61,23 +64,25 @@ let package = Package(
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
         .target(
-            name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON", "Deflate"], swiftSettings: swiftSettings),
+            name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON", "Deflate", "Support"],
+            swiftSettings: swiftSettings),
         // Everything that imports libevent (Sources/CEvent: Debian's libevent-dev): the loops, timers, the
         // listener and its streams, sockets, the HTTP client and its TLS path in `Client/` (Sources/CEventOpenSSL:
         // libevent's OpenSSL bufferevents and Debian's libssl-dev).
         .target(
-            name: "LibEvent", dependencies: ["HTTP", "Reactive"], swiftSettings: wrapping("CEvent", "CEventOpenSSL")),
+            name: "LibEvent", dependencies: ["HTTP", "Reactive", "Support"],
+            swiftSettings: wrapping("CEvent", "CEventOpenSSL")),
         // Everything that imports a database library: `SQLite/` (Sources/CSQLite: Debian's libsqlite3-dev)
         // and `PostgreSQL/` (Sources/CPostgres: Debian's libpq-dev, driven on a LibEvent loop).
         .target(
             name: "Storage",
-            dependencies: ["Domain", "HTTP", "LibEvent"],
+            dependencies: ["Domain", "LibEvent", "Support"],
             swiftSettings: wrapping("CSQLite", "CPostgres")
         ),
         // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",
-            dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Reactive"],
+            dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Reactive", "StrictJSON", "Support"],
             // Compiled into the binary as `PackageResources.openapi_json` (no bundle, no file read at run time).
             resources: [
                 .embedInCode("Resources/openapi.json"), .embedInCode("Resources/data-page.html"),
@@ -108,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["Domain", "Deflate", "Reactive", "ReactiveTesting"],
+            dependencies: ["Domain", "Deflate", "Reactive", "ReactiveTesting", "StrictJSON"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DeflateTests", dependencies: ["Deflate"], swiftSettings: swiftSettings),
@@ -118,7 +123,7 @@ let package = Package(
         // that starts the built binary (`LivestateProcess`), the fake upstream, the `/events` reader.
         .target(name: "TestSupport", dependencies: ["HTTP"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "HTTPTests", dependencies: ["HTTP", "Deflate", "Reactive", "TestSupport"],
+            name: "HTTPTests", dependencies: ["HTTP", "Deflate", "Reactive", "StrictJSON", "Support", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "LibEventTests",
@@ -136,6 +141,7 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "Server", "HTTP", "LibEvent", "Storage", "Domain", "Reactive", "ReactiveTesting", "TestSupport",
+                "Deflate", "StrictJSON", "Support",
             ],
             // NB: Storage's module maps because TodoRoutesStorageFailureTests breaks the file under a running
             // server through Storage's SQLiteConnection (`@testable import Storage` loads its C modules).

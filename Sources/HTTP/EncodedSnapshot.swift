@@ -1,4 +1,5 @@
 package import Reactive
+import Support
 import Synchronization
 
 /// The JSON of a publisher's latest value, encoded once per emission and then served as is: a read costs a

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 /// Encodes a list against the list it encoded before, so a list that changed in one place costs that

@@ -1,3 +1,5 @@
+import Support
+
 extension Response {
     /// The response for anything a handler threw: an `HTTPResponseError` (`HTTPError` and the domain's
     /// errors) as its status and body, anything else a 500 whose cause is logged (never shown to the

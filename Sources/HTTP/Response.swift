@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// An HTTP response as a Swift value.
 package struct Response: Sendable {

@@ -1,6 +1,6 @@
 package import Domain
 import Foundation
-import HTTP
+import Support
 
 /// The seeds' todos as one collection of the journal (`todos`): an entry is the todo's id and the todo after
 /// the change (`{"id":1,"title":"Buy Milk","completed":false}`; nil for a delete); the whole list, which an

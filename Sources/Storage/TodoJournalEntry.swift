@@ -1,6 +1,5 @@
 package import Domain
 import Foundation
-import HTTP
 
 /// A journal entry of the seeds' todos, read back with the todo before it: a restarted server rebuilds the
 /// events of its previous run from the current list backwards (`reverted`), so a `Last-Event-ID` resume

@@ -1,5 +1,6 @@
 import Foundation
 import Reactive
+import Support
 import Synchronization
 import Testing
 

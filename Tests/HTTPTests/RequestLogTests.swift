@@ -1,6 +1,7 @@
 import Testing
 
 @testable import HTTP
+@testable import Support
 
 /// The one line per request, as a loop's buffer holds it before a flush writes it to stderr.
 @Suite struct RequestLogTests {

@@ -1,4 +1,5 @@
 import Glibc
+package import Support
 
 /// The one line per request: method, path, status and the time since the request arrived, at
 /// level `info`, e.g. `GET /todos 200 0.3ms`; a stream's line is written when its head is sent.

@@ -1,6 +1,7 @@
 import CEvent
 import Foundation
 import HTTP
+import Support
 import Synchronization
 
 /// Keeps one listener sane when the process runs out of descriptors (`accept` failing with EMFILE/ENFILE).

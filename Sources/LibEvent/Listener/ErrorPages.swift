@@ -1,5 +1,6 @@
 import CEvent
 import HTTP
+import Support
 
 /// Replaces the HTML error pages evhttp writes by itself (413 body too large, 400 malformed request,
 /// 501 unknown method, 417 expectation) with the contract's JSON error body.

@@ -1,4 +1,5 @@
 import HTTP
+import Support
 
 /// The answer `ConnectionGuard` writes straight to the socket when it refuses a head or a deadline passes:
 /// a whole HTTP/1.1 response that closes the connection, since evhttp is not writing one.

@@ -1,6 +1,7 @@
 import CEvent
 import Foundation
 package import HTTP
+import Support
 import Synchronization
 
 /// One `evhttp` on one `EventLoop`: turns each `evhttp_request` into a `Request`, asks the `HTTPService`,

@@ -1,5 +1,6 @@
 import CEvent
 import HTTP
+import Support
 import Synchronization
 
 /// A `.later` reply: `complete` may run on any thread, exactly once; the send hops to the loop.

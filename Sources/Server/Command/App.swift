@@ -3,6 +3,7 @@ import HTTP
 import LibEvent
 import Reactive
 import Storage
+import Support
 import Synchronization
 
 /// The service's long-lived parts, built once from a `Configuration` and shared by every route.

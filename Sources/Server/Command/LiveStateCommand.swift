@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LibEvent
+import Support
 
 /// The `livestate` executable: parses the command line, then serves, prints help, or runs the health check.
 package enum LiveStateCommand {

@@ -2,6 +2,7 @@ import Foundation
 import HTTP
 import LibEvent
 import Storage
+import Support
 import Synchronization
 
 /// The running service: the `App`, its routes, one `HTTPListener` per loop on one listening socket.

@@ -4,6 +4,7 @@ import HTTP
 import LibEvent
 import Reactive
 import Storage
+import Support
 import Synchronization
 
 /// The inputs other than todo writes, shared by several instances through the journal

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Support
 
 /// json-server's snapshot command: a line `s` typed on standard input (case and spaces aside) saves a data
 /// file's resources as they are now into `--snapshots` (`DataFileService.saveSnapshot`); other lines are

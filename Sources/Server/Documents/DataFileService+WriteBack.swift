@@ -5,6 +5,7 @@ import HTTP
 import LibEvent
 import Storage
 import StrictJSON
+import Support
 import Synchronization
 
 extension DataFileService {

@@ -5,6 +5,7 @@ import HTTP
 import LibEvent
 import Storage
 import StrictJSON
+import Support
 import Synchronization
 
 /// A user's data file served: loaded at start, its resources' view models, the store their writes go

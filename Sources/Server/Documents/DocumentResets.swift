@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import Storage
 import StrictJSON
+import Support
 import Synchronization
 
 /// A data file's resets and checkpoints, for a front end's tests (`POST /db/reset`, `/db/checkpoints`).

@@ -5,6 +5,7 @@ import HTTP
 import Reactive
 import Storage
 import StrictJSON
+import Support
 import Synchronization
 
 /// The resources of a user's data file and the one path their writes take: a route submits a plan (what

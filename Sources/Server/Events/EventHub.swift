@@ -2,6 +2,7 @@ import Domain
 import Foundation
 import HTTP
 import Reactive
+import Support
 import Synchronization
 
 /// The heart of `/events`: subscribes once to each topic's subject, encodes each emission once into its

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Support
 import Synchronization
 
 /// Hands out event ids that grow across all topics and never repeat across restarts.

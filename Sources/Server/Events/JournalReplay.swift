@@ -3,6 +3,7 @@ import Foundation
 import HTTP
 import Reactive
 import Storage
+import Support
 
 /// The events of a server's previous runs, made again at start from the SQLite or PostgreSQL journal so that
 /// a `Last-Event-ID` resume survives a restart, each with its entry's id (`seq × 65536`). As a data file's

@@ -1,5 +1,6 @@
 import HTTP
 import LibEvent
+import Support
 import Synchronization
 
 /// Gives memory back to the kernel after many `/events` clients left: each client's buffers are freed when

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import Support
 import Synchronization
 
 /// Live queries: any collection `GET` with `Accept: text/event-stream` streams its query's result as it

@@ -1,8 +1,8 @@
 package import Dispatch
 package import Domain
 import Foundation
-import HTTP
 package import LibEvent
+import Support
 import Synchronization
 
 /// A data file's resources in a PostgreSQL database that several servers share (`--data postgres://…` with a

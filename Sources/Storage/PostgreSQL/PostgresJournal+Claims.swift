@@ -1,6 +1,6 @@
 import Domain
-import HTTP
 import LibEvent
+import Support
 
 /// Download claims of album selections (docs/architecture-instances.md, "A downloader that dies"): the
 /// instance that journals a selection takes a session-level advisory lock keyed by the selection's journal

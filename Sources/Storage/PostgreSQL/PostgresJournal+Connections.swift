@@ -1,6 +1,6 @@
 import Foundation
-import HTTP
 import LibEvent
+import Support
 
 /// The journal's two connections (docs/architecture-instances.md, "Two connections"): `.writes` carries the
 /// write batches and everything that must share their session (the download claims are session locks taken

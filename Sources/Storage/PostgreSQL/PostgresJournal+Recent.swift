@@ -1,7 +1,7 @@
 import Domain
 import Foundation
-import HTTP
 import LibEvent
+import Support
 import Synchronization
 
 extension PostgresJournal {

@@ -1,7 +1,7 @@
 package import Domain
 import Foundation
-import HTTP
 package import LibEvent
+import Support
 
 /// The shared state of several instances in one PostgreSQL database: each todo write commits the todo row
 /// and its journal entry in one statement, every other input (a selection, a keyword, a refresh, a

@@ -1,7 +1,7 @@
 package import Domain
 import Foundation
-import HTTP
 import LibEvent
+import Support
 
 /// Group commit of every write (todo writes and the other inputs): the writes that arrive while a batch is
 /// in flight go together in the next one — one statement (`livestate_write_batch_v5`), one transaction,

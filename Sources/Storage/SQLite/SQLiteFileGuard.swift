@@ -1,6 +1,6 @@
 import Domain
 import Glibc
-import HTTP
+import Support
 
 /// Keeps an SQLite data file honest for the server that opened it: held exclusively (a second server on
 /// the same file is refused), and watched (a file deleted or replaced under the running server is noticed

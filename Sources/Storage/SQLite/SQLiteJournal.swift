@@ -1,5 +1,5 @@
 package import Domain
-import HTTP
+import Support
 import Synchronization
 
 /// `Journal` on one SQLite file (docs/architecture-instances.md, "SQLite"): every input is committed with

@@ -1,5 +1,5 @@
 package import Domain
-import HTTP
+import Support
 import Synchronization
 
 /// The todos in an SQLite file: WAL journal with `synchronous=FULL`, so a call that returns has committed

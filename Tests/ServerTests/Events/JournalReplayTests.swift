@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Support
 import Testing
 
 @testable import HTTP

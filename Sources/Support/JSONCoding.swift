@@ -22,11 +22,6 @@ package enum JSONCoding {
         String(decoding: try makeEncoder().encode(value), as: UTF8.self)
     }
 
-    /// `{"error": code, "message": text}`, keys in that order.
-    package static func errorBody(_ error: HTTPError) -> [UInt8] {
-        Array("{\"error\":\(quoted(error.code)),\"message\":\(quoted(error.message))}".utf8)
-    }
-
     /// `text` as a JSON string literal.
     package static func quoted(_ text: String) -> String {
         var out = "\""

@@ -80,13 +80,13 @@ package final class LogBuffer: Sendable {
 
     /// Appends one line of `level` (`text` already free of control characters); writes the buffer out
     /// when it reaches `Log.flushSize`.
-    func append(_ level: Log.Level, _ text: String) {
+    package func append(_ level: Log.Level, _ text: String) {
         append(level) { $0.append(contentsOf: text.utf8) }
     }
 
     /// Appends one line of `level` whose text `write` appends to the buffer's bytes (no string made first;
     /// the text must be free of control characters and end without a newline).
-    func append(_ level: Log.Level, _ write: (inout [UInt8]) -> Void) {
+    package func append(_ level: Log.Level, _ write: (inout [UInt8]) -> Void) {
         Log.startFlusher()
         let full: [UInt8]? = state.withLock { state in
             state.stamp.start(level, into: &state.bytes)

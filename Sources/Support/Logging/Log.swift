@@ -160,7 +160,7 @@ package enum Log {
     ///
     /// NB: messages carry request paths, percent-decoded: `%0A` would otherwise start a forged log line and
     /// `%1B` send terminal escapes to whoever reads the log.
-    static func oneLine(_ text: String) -> String {
+    package static func oneLine(_ text: String) -> String {
         // Fast path: printable ASCII only (the usual request line) needs no per-scalar property lookups.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) { return text }
         guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
