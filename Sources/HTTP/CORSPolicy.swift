@@ -37,8 +37,11 @@ package struct CORSPolicy: Sendable, Equatable {
             origins = .any
             return
         }
+        // NB: `null` is the origin of a page opened from a file (`file://`), which a user may admit.
         guard !items.isEmpty,
-            items.allSatisfy({ ($0.hasPrefix("http://") || $0.hasPrefix("https://")) && !$0.hasSuffix("/") })
+            items.allSatisfy({
+                $0 == "null" || (($0.hasPrefix("http://") || $0.hasPrefix("https://")) && !$0.hasSuffix("/"))
+            })
         else { return nil }
         origins = .list(items)
     }

@@ -52,6 +52,11 @@ package struct HTTPError: Error, Sendable, Equatable {
         headers: ["WWW-Authenticate": "Bearer"])
 
     /// 403 for a request addressed to a name this server does not answer to (`HostPolicy`: DNS rebinding).
+    /// 403 for a write from a web page of another origin (a form on any site can post without a preflight).
+    package static let originNotAllowed = HTTPError(
+        403, "origin_not_allowed",
+        "this write comes from a web page whose origin is neither this server's nor one --cors allows; nothing changed")
+
     package static let hostNotAllowed = HTTPError(
         403, "host_not_allowed",
         "this server answers only requests addressed to localhost, 127.0.0.1, [::1] or a name in --allowed-hosts")

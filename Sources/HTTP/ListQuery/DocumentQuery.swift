@@ -15,7 +15,8 @@ package import StrictJSON
 ///
 /// Values compare as json-server compares them: the item's value as JavaScript's `toString()` gives it,
 /// against the parameter's text; `_gte`/`_lte` and the ordering operators compare numbers as numbers when the
-/// item's value is a number. A field no item has matches nothing: the answer is an empty list, not a 400.
+/// item's value is a number. A field no item has matches nothing, but the routes leave out a plain `field=value`
+/// whose field no item of the collection has, as json-server 0.17 does (`ignoringAbsentFields`).
 ///
 /// ```swift
 /// let query = try DocumentQuery(request.query)
@@ -59,16 +60,23 @@ package struct DocumentQuery: Sendable {
 
     /// The parameters that are not filters.
     package static let reservedNames: Set<String> = [
-        "q", "_sort", "_order", "_page", "_limit", "_start", "_end", "_embed", "_expand",
+        "q", "_sort", "_order", "_page", "_limit", "_start", "_end", "_embed", "_expand", "_per_page", "_where",
     ]
+
+    /// The parameters json-server takes out before it reads a query: jQuery's cache buster `_`, JSONP's
+    /// `callback` (there is no JSONP: a `<script>` on any site could read the local state through it), and
+    /// `_delay` (the service applies it) and `_dependent` (a `DELETE`'s).
+    package static let ignoredNames: Set<String> = ["_", "callback", "_delay", "_dependent"]
 
     /// Parses `query`; a 400 names the first parameter it cannot use.
     package init(_ query: QueryParameters) throws(HTTPError) {
-        let count = query.pairs.count(where: { $0.name == "q" || !Self.reservedNames.contains($0.name) })
+        let count = query.pairs.count(where: {
+            $0.name == "q" || !(Self.reservedNames.contains($0.name) || Self.ignoredNames.contains($0.name))
+        })
         if count > ListQuery.maxFilters {
             throw ListQuery.tooExpensive("a query holds at most \(ListQuery.maxFilters) filters; this one has \(count)")
         }
-        for name in query.names where !Self.reservedNames.contains(name) {
+        for name in query.names where !Self.reservedNames.contains(name) && !Self.ignoredNames.contains(name) {
             var filter = try Self.filter(name, values: query.all(name))
             filter.integers = filter.values.compactMap { value in
                 Int64(value).flatMap { String($0) == value ? $0 : nil }

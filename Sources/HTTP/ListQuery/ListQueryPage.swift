@@ -14,26 +14,27 @@ package struct ListQueryPage<Item: Sendable>: Sendable {
     }
 
     /// The RFC 8288 `Link` value for a paged answer: `first`, `prev` (not on the first page), `next` (not on
-    /// the last), `last`, each the request's own path and query with `_page` replaced.
+    /// the last), `last`, each the request's own path and query with `_page` replaced, after `base` (such as
+    /// `http://localhost:3000`, so that a front end on another port follows them here; nil: relative).
     ///
     /// ```
     /// </albums?albumId=3&_page=1&_limit=10>; rel="first", </albums?albumId=3&_page=3&_limit=10>; rel="next", …
     /// ```
-    package func linkHeader(path: String, query: QueryParameters) -> String? {
+    package func linkHeader(path: String, query: QueryParameters, base: String? = nil) -> String? {
         guard let page, let lastPage else { return nil }
         var links = [(1, "first")]
         if page.number > 1 { links.append((min(page.number - 1, lastPage), "prev")) }
         if page.number < lastPage { links.append((page.number + 1, "next")) }
         links.append((lastPage, "last"))
         return links.map { number, relation in
-            "<\(Self.target(path: path, query: query, page: number))>; rel=\"\(relation)\""
+            "<\(base ?? "")\(Self.target(path: path, query: query, page: number))>; rel=\"\(relation)\""
         }.joined(separator: ", ")
     }
 
-    /// `X-Total-Count` and, for a page, `Link`.
-    package func headers(path: String, query: QueryParameters) -> HTTPHeaders {
+    /// `X-Total-Count` and, for a page, `Link` (after `base`, as `linkHeader`).
+    package func headers(path: String, query: QueryParameters, base: String? = nil) -> HTTPHeaders {
         var headers: HTTPHeaders = ["X-Total-Count": String(totalCount)]
-        if let link = linkHeader(path: path, query: query) { headers["Link"] = link }
+        if let link = linkHeader(path: path, query: query, base: base) { headers["Link"] = link }
         return headers
     }
 

@@ -51,9 +51,10 @@ enum CommandLineOptions {
           --token SECRET     require Authorization: Bearer SECRET on mutating requests (LIVESTATE_TOKEN)
           --heartbeat SECS   seconds between keep-alive comments on /events (LIVESTATE_HEARTBEAT, default 15)
           --threads N        event loops serving HTTP (LIVESTATE_THREADS, default: one per processor)
-          --cors ORIGINS     web origins that may call from a browser: comma-separated, * for any, or none
-                             to turn CORS off (LIVESTATE_CORS, default: http://localhost, http://127.0.0.1
-                             and http://[::1] on any port)
+          --cors ORIGINS     web origins that may call from a browser: comma-separated, * for any, null for
+                             pages opened from a file, or none to turn CORS off (LIVESTATE_CORS, default:
+                             http://localhost, http://127.0.0.1 and http://[::1] on any port); a write from
+                             any other page's origin is refused with 403 origin_not_allowed
           --allowed-hosts NAMES
                              comma-separated host names requests may be addressed to besides localhost,
                              127.0.0.1 and [::1] (LIVESTATE_ALLOWED_HOSTS). Listening on loopback, any other

@@ -46,7 +46,7 @@ final class LiveStateServer: Sendable {
         let service = HTTPService(
             router: buildRouter(app), token: configuration.token, cors: configuration.cors,
             hosts: configuration.hostPolicy, delay: configuration.delay, undelayedPaths: ["/healthz"],
-            gzip: configuration.gzip, rewrites: app.routes?.rewrites)
+            gzip: configuration.gzip, rewrites: app.routes?.rewrites, noCache: configuration.dataFile != nil)
         self.app = app
         self.socket = socket
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.

@@ -77,13 +77,13 @@ extension Router {
         let idPath = [store.idField]
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
-                return try live.reply(request, query: try Self.query(request.query, store))
+                return try live.reply(request, query: try Self.query(request.query, store, of: resource))
             }
             if request.query.isEmpty {
                 let snapshot = resource.snapshot
                 return .response(.json(encoded: snapshot.bytes, headers: ["X-Total-Count": String(snapshot.count)]))
             }
-            let query = try Self.query(request.query, store)
+            let query = try Self.query(request.query, store, of: resource)
             // An equality filter narrows the items through the field's index, and the query checks them against
             // the other filters; a sort by id reads the item's id, so no item is parsed for either.
             let indexed = query.indexableFilter
@@ -97,7 +97,9 @@ extension Router {
                     to: documents, narrowed: indexed != nil, object: { $0.object },
                     knownValue: { document, path in path == idPath ? document.id?.value : nil })
                 let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
-                return .json(encoded: body, headers: page.headers(path: request.path, query: request.query))
+                return .json(
+                    encoded: body,
+                    headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
             }
         }
         get("/\(name)/:id") { request in
@@ -116,13 +118,15 @@ extension Router {
             guard let parentDocument = resource.document(parent) else { throw Self.missing(name, parent) }
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
-            let query = try Self.query(request.query, store)
+            let query = try Self.query(request.query, store, of: child)
             let indexes = [(child, [field])] + Self.embedIndexes(query, store, of: childName)
             return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
                 let children = DocumentRelations.children(of: key, in: child, field: field)
                 let page = try query.apply(to: children) { $0.object }
                 let body = DocumentRelations(store: store, query: query, resource: childName).encodeList(page.items)
-                return .json(encoded: body, headers: page.headers(path: request.path, query: request.query))
+                return .json(
+                    encoded: body,
+                    headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
             }
         }
         guard !readOnly else { return }
@@ -301,9 +305,12 @@ extension Router {
 
     /// `parameters` as a query, whose `_embed` and `_expand` name resources of `store`: a name that is none is
     /// a 400 (a typo would otherwise quietly embed nothing; a data file gains no collection while it runs).
-    private static func query(_ parameters: QueryParameters, _ store: DocumentStore) throws(HTTPError) -> DocumentQuery
-    {
-        let query = try DocumentQuery(parameters)
+    /// On the items of `resource`, without the parameters json-server ignores (`IgnoredParameters`).
+    private static func query(
+        _ parameters: QueryParameters, _ store: DocumentStore, of resource: DocumentResource? = nil
+    ) throws(HTTPError) -> DocumentQuery {
+        var query = try DocumentQuery(parameters)
+        if let resource { IgnoredParameters.apply(to: &query, parameters: parameters, of: resource) }
         let collections = store.resources.filter { $0.kind == .collection }.map(\.name).joined(separator: ", ")
         for name in query.embed where store.byName[name]?.kind != .collection {
             throw HTTPError.badRequest(

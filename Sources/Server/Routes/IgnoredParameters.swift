@@ -1,0 +1,53 @@
+import Domain
+import HTTP
+import StrictJSON
+import Support
+import Synchronization
+
+/// The query parameters a data file's lists ignore, as json-server 0.17 does: a field no item of the
+/// collection has, jQuery's `_` and JSONP's `callback`. The log names each once per parameter name, so that
+/// a user whose filter quietly does nothing can learn why without a line per request.
+enum IgnoredParameters {
+    /// The names already logged, bounded: a client sending endless new names cannot grow it.
+    private static let logged = Mutex<Set<String>>([])
+    private static let maxLogged = 1_000
+
+    /// `query` without the filters on fields no item of `resource` has; logs what it left out.
+    static func apply(to query: inout DocumentQuery, parameters: QueryParameters, of resource: DocumentResource) {
+        for name in parameters.names {
+            switch name {
+            case "_": note(name, "jQuery's cache buster (cache: false): ignored, as json-server does")
+            case "callback": note(name, "ignored: LiveState has no JSONP (a <script> on any site could read the data)")
+            default: break
+            }
+        }
+        guard !query.filters.isEmpty else { return }
+        let items = resource.items.documents
+        for name in query.ignoreAbsentFields({ someItem(of: items, has: $0) }) {
+            note(name, "no item of '\(resource.name)' has that field, so it is ignored, as json-server 0.17 does")
+        }
+    }
+
+    private static func note(_ name: String, _ reason: String) {
+        let first = logged.withLock { names in
+            guard names.count < maxLogged else { return false }
+            return names.insert(name).inserted
+        }
+        // NB: the name as the client wrote it may hold anything; a log line holds at most 100 of its characters.
+        if first { Log.info("query parameter '\(String(name.prefix(100)))': \(reason) (said once)") }
+    }
+
+    /// Whether some item has a value at `path`: first the bytes of each item are searched for the first
+    /// member's key (`"name":`), so that only items that may have it are parsed (a field no item has, on a
+    /// large collection whose items keep only their bytes, costs a scan of the bytes, not a parse of each).
+    static func someItem(of items: [StoredDocument], has path: [String]) -> Bool {
+        guard let first = path.first else { return false }
+        var needle: [UInt8] = []
+        JSONValue.writeString(first, into: &needle)
+        needle.append(UInt8(ascii: ":"))
+        for item in items where ByteSearch.contains(item.bytes, needle) {
+            if item.object.value(at: path) != nil { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,65 @@
+"""The Origin rule and CORS on every answer (docs/security.md): a write from a foreign web page changes
+nothing, pages opened from a file are admitted by `--cors null`, errors carry the CORS headers."""
+from livestate import Server, wait_until
+
+DATA = {"posts": [{"id": 1, "title": "kept"}], "profile": {"name": "me"}}
+FOREIGN = "http://evil.example"
+
+
+def test_a_write_from_a_foreign_page_is_refused_and_changes_nothing(data_file, serve):
+    path = data_file(DATA)
+    server = serve(path)
+    writes = [("POST", "/posts", {"title": "x"}), ("PUT", "/posts/1", {"title": "x"}),
+              ("PATCH", "/posts/1", {"title": "x"}), ("DELETE", "/posts/1", None),
+              ("PUT", "/profile", {"name": "x"}), ("POST", "/posts/1/comments", {"body": "x"})]
+    for method, target, body in writes:
+        for origin in (FOREIGN, "null", f"http://127.0.0.1:{server.port + 1}x", "https://localhost.evil.example"):
+            status, headers, answer = server.call(method, target, body, {"Origin": origin})
+            assert status == 403 and answer["error"] == "origin_not_allowed", (method, target, origin, answer)
+            assert headers["Access-Control-Allow-Origin"] is None
+    assert server.call("GET", "/db")[2] == DATA
+    # Reads stay open to any page (it cannot read the answer without CORS headers).
+    status, headers, _ = server.call("GET", "/posts", headers={"Origin": FOREIGN})
+    assert status == 200 and headers["Access-Control-Allow-Origin"] is None
+    # The server's own pages, a loopback dev server, and no Origin at all (curl) may write.
+    own = f"http://127.0.0.1:{server.port}"
+    status, headers, _ = server.call("POST", "/posts", {"title": "own"}, {"Origin": own})
+    assert status == 201, headers
+    status, headers, _ = server.call("PATCH", "/posts/1", {"title": "dev"}, {"Origin": "http://localhost:5173"})
+    assert status == 200 and headers["Access-Control-Allow-Origin"] == "http://localhost:5173"
+    assert server.call("DELETE", "/posts/2")[0] == 200
+
+
+def test_seed_writes_follow_the_origin_rule_too():
+    with Server() as seeds:
+        status, _, body = seeds.call("POST", "/todos", {"title": "from a foreign form"}, {"Origin": FOREIGN})
+        assert status == 403 and body["error"] == "origin_not_allowed"
+        assert all(todo["title"] != "from a foreign form" for todo in seeds.call("GET", "/todos")[2])
+
+
+def test_errors_carry_the_cors_headers_for_an_allowed_origin(data_file, serve):
+    server = serve(data_file(DATA))
+    origin = "http://localhost:3000"
+    for method, target, body in [("GET", "/posts/9", None), ("GET", "/nothing", None),
+                                 ("POST", "/posts", [1]), ("GET", "/posts?_page=0", None),
+                                 ("GET", "/posts?_delay=99999", None)]:
+        status, headers, _ = server.call(method, target, body, {"Origin": origin})
+        assert status >= 400 and headers["Access-Control-Allow-Origin"] == origin, (method, target, status)
+
+
+def test_a_page_opened_from_a_file_is_refused_with_a_hint_and_admitted_by_cors_null(data_file, serve):
+    path = data_file(DATA)
+    server = serve(path)
+    for _ in range(3):
+        status, headers, _ = server.call("GET", "/posts", headers={"Origin": "null"})
+        assert status == 200 and headers["Access-Control-Allow-Origin"] is None
+    wait_until(lambda: "--cors null" in server.log(), 10, message="the hint")
+    assert server.log().count("--cors null") == 1
+    server.stop()
+    admitted = serve(path, "--cors", "null,http://localhost:3000", data=":memory:")
+    status, headers, _ = admitted.call("GET", "/posts", headers={"Origin": "null"})
+    assert status == 200 and headers["Access-Control-Allow-Origin"] == "null"
+    status, headers, _ = admitted.call("POST", "/posts", {"title": "from a file"}, {"Origin": "null"})
+    assert status == 201 and headers["Access-Control-Allow-Origin"] == "null"
+    status, _, _ = admitted.call("POST", "/posts", {"title": "x"}, {"Origin": "http://localhost:5173"})
+    assert status == 403
