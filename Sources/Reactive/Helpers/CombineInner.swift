@@ -65,7 +65,11 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
                 if state.latest.allSatisfy({ $0 != nil }) { state.ready = true }
             case .zip:
                 state.queues[index].append(value)
-                if state.queues.allSatisfy({ !$0.isEmpty }) { state.ready = true }
+                // NB: as Combine's zip, a tuple a child's value completes goes out even without demand.
+                if state.queues.allSatisfy({ !$0.isEmpty }) {
+                    state.ready = true
+                    state.forced += 1
+                }
             }
             guard !state.delivering else { return false }
             state.delivering = true
@@ -114,8 +118,9 @@ final class CombineInner<Downstream: Subscriber>: Subscription, CombineDescribed
             let step = state.withLock { state -> CombineStep<Downstream.Failure> in
                 state.demand += more
                 more = .none
-                if state.ready, state.demand > 0 {
-                    state.demand -= 1
+                if state.ready, state.demand > 0 || state.forced > 0 {
+                    if state.forced > 0 { state.forced -= 1 }
+                    if state.demand > 0 { state.demand -= 1 }
                     switch mode {
                     case .latest:
                         state.ready = false
@@ -199,6 +204,8 @@ private struct CombineState<Failure: Error>: @unchecked Sendable {
     var queues: [[Any]]
     var finished: [Bool]
     var demand = Subscribers.Demand.none
+    /// Zip: tuples completed by a child's value, which go out whatever the demand.
+    var forced = 0
     var ready = false
     var delivering = false
     var ending: Subscribers.Completion<Failure>?

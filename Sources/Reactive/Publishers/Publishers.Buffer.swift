@@ -69,10 +69,13 @@ extension Publisher {
 
 /// Holds up to `size` elements the downstream has not asked for yet. The upstream is asked for `size` at once
 /// and then for one more per element delivered (`keepFull`), or for everything (`byRequest`). As Combine's:
-/// an upstream failure goes out at once when the downstream has no demand (the held elements are dropped) and
-/// after the held elements otherwise; the custom error of a full buffer goes out after the held elements
-/// that the next request takes (without needing demand of its own); a finish goes out once the elements are delivered and the downstream
-/// has demand.
+/// a failure (the upstream's, or the custom error of a full buffer, after which the upstream is cancelled and
+/// no element is taken) goes out at once when the downstream has no demand (the held elements are dropped)
+/// and after the held elements the demand takes otherwise, even from inside a delivery (the elements already
+/// taken for it still follow); a finish goes out once the held elements are delivered and the downstream has
+/// demand, and elements that come after it are still taken. A `keepFull` buffer still asks its upstream to
+/// refill after its custom error. An element sent into the buffer from its `customError` closure traps (on
+/// Combine it deadlocks: the closure runs under the buffer's lock).
 private final class BufferInner<Element, UpstreamFailure: Error, Downstream: Subscriber>:
     Relay<Element, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
@@ -111,8 +114,8 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
 
     override func receive(_ input: Element) -> Subscribers.Demand {
         guard isLive else { return .none }
-        let overflowed = state.withLock { state -> Bool in
-            guard !state.done, state.terminal == nil, !state.failsAfterValues else { return false }
+        let overflowed = state.withLock { state -> Bool? in
+            guard !state.done, !state.failed else { return nil }
             if state.values.count >= size {
                 switch whenFull {
                 case .dropNewest:
@@ -120,24 +123,27 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
                 case .dropOldest:
                     if !state.values.isEmpty { state.values.removeFirst() }
                 case .customError:
-                    // NB: set before the closure runs, so an element it sends into the upstream is dropped.
-                    state.failsAfterValues = true
+                    precondition(
+                        !state.makingError,
+                        "an element sent into buffer(size:prefetch:whenFull:) from its customError closure")
+                    state.makingError = true
                     return true
                 }
             }
             if size > 0 { state.values.append(input) }
             return false
         }
-        if overflowed, case .customError(let makeError) = whenFull {
-            // NB: the user's closure runs outside the lock.
-            let error = makeError()
-            state.withLock { state in
-                // NB: as Combine's, the custom error goes out after the elements already held.
-                if !state.done, state.terminal == nil { state.terminal = .failure(error) }
-            }
-            _ = cancelUpstream()
+        guard let overflowed else { return .none }
+        guard overflowed, case .customError(let makeError) = whenFull else { return drain() }
+        // NB: the user's closure runs outside the lock; an element it sends in traps above, as Combine deadlocks.
+        let error = makeError()
+        state.withLock { state in
+            state.makingError = false
+            if !state.done { state.terminal = .failure(error) }
         }
-        return drain()
+        // NB: as Combine's, the subscription is cancelled but kept: a later request still asks it to refill.
+        upstreamSubscription?.cancel()
+        return .none
     }
 
     override func receive(completion: Subscribers.Completion<UpstreamFailure>) {
@@ -152,7 +158,7 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
         guard demand > 0 else { return }
         let nested = state.withLock { state -> Bool in
             state.demand += demand
-            return state.delivering
+            return state.delivering > 0
         }
         guard !nested else { return }
         let more = drain()
@@ -185,7 +191,7 @@ where Downstream.Input == Element, Downstream.Failure == UpstreamFailure {
                 if prefetch == .keepFull { replenish += values.count }
                 state.withLock { state in
                     state.demand += more
-                    state.delivering = false
+                    state.delivering -= 1
                 }
             }
         }
@@ -203,25 +209,29 @@ private struct BufferState<Element, Failure: Error>: @unchecked Sendable {
     var values: [Element] = []
     var demand = Subscribers.Demand.none
     var terminal: Subscribers.Completion<Failure>?
-    /// The buffer overflowed with `customError`: it takes no more elements, and its failure waits for the held
-    /// elements like a finish.
-    var failsAfterValues = false
-    /// Elements went out after the overflow: the custom error follows them once the demand runs out, as
-    /// Combine's (the elements still held are dropped).
-    var deliveredAfterOverflow = false
-    var delivering = false
+    /// Deliveries under way on this buffer (one, or more when a delivery leads the upstream to send again).
+    var delivering = 0
+    /// The `customError` closure is running.
+    var makingError = false
     var done = false
 
+    /// A failure is waiting: no element is taken any more.
+    var failed: Bool {
+        if case .failure = terminal { true } else { false }
+    }
+
     /// What the deliverer does next: takes as many elements as there is demand for, the completion, or nothing.
+    /// A failure without demand goes out at once, even from inside a delivery (the elements taken for that
+    /// delivery still follow it, as Combine's); elements are taken by one delivery at a time.
     mutating func nextStep() -> BufferStep<Element, Failure> {
-        guard !done, !delivering else { return .idle }
+        guard !done else { return .idle }
         if demand == .none {
-            guard let terminal, case .failure = terminal, !failsAfterValues || values.isEmpty || deliveredAfterOverflow
-            else { return .idle }
+            guard let terminal, case .failure = terminal else { return .idle }
             done = true
             values = []
             return .complete(terminal)
         }
+        guard delivering == 0 else { return .idle }
         if values.isEmpty {
             guard let terminal else { return .idle }
             done = true
@@ -230,8 +240,7 @@ private struct BufferState<Element, Failure: Error>: @unchecked Sendable {
         let taken = demand.max.map { Array(values.prefix($0)) } ?? values
         values.removeFirst(taken.count)
         demand -= taken.count
-        if failsAfterValues { deliveredAfterOverflow = true }
-        delivering = true
+        delivering += 1
         return .values(taken)
     }
 }

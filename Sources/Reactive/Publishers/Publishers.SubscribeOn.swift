@@ -83,6 +83,23 @@ where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
         scheduler.schedule(options: options) { [self] in upstreamCancel() }
     }
 
-    private func upstreamRequest(_ demand: Subscribers.Demand) { super.request(demand) }
+    /// Serializes the requests that reach the upstream, as Combine's upstream lock does.
+    private let requestLock = Mutex(())
+    /// The thread passing a request to the upstream (`currentThreadID()`), 0 when none.
+    private let requestingThread = Atomic<UInt32>(0)
+
+    /// Passes a request on, one at a time; a request made from inside the upstream's `request` (on the same
+    /// thread) traps, where Combine's lock deadlocks.
+    private func upstreamRequest(_ demand: Subscribers.Demand) {
+        let thread = currentThreadID()
+        precondition(
+            requestingThread.load(ordering: .acquiring) != thread,
+            "subscribe(on:): a request from inside the upstream's request")
+        requestLock.withLock { _ in
+            requestingThread.store(thread, ordering: .releasing)
+            defer { requestingThread.store(0, ordering: .releasing) }
+            super.request(demand)
+        }
+    }
     private func upstreamCancel() { super.cancel() }
 }

@@ -148,11 +148,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         // NB: nonisolated(unsafe): a scheduler's cancellable need not be Sendable; this one is only kept in the
         // lock's state and cancelled once, by whoever takes it out.
+        let thread = currentThreadID()
+        state.withLock { $0.armingThread = thread }
         nonisolated(unsafe) let timer = scheduler.schedule(
             after: scheduler.now.advanced(by: publisher.interval), interval: publisher.interval,
             tolerance: scheduler.minimumTolerance, options: publisher.options
         ) { [self] in timedOut(generation) }
         let replaced = state.withLock { state -> (any Cancellable)? in
+            state.armingThread = 0
             guard state.generation == generation, state.isLive else { return timer }
             defer { state.timer = timer }
             return state.timer
@@ -160,7 +163,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         replaced?.cancel()
     }
 
+    /// The timer fired. From inside the `schedule` call that armed it (a scheduler that runs at once, such as
+    /// `ImmediateScheduler`) it traps, where Combine's lock deadlocks.
     private func timedOut(_ generation: UInt64) {
+        let thread = currentThreadID()
+        precondition(
+            state.withLock { $0.armingThread } != thread, "timeout(_:scheduler:): the scheduler ran the timer at once")
         let (upstream, timer) =
             state.withLock { state -> ((any Subscription)?, (any Cancellable)?)? in
                 guard state.generation == generation, state.isLive else { return nil }
@@ -181,6 +189,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
 // NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
 private struct TimeoutState: @unchecked Sendable {
+    /// The thread arming the timer (`currentThreadID()`), 0 when none.
+    var armingThread: UInt32 = 0
     var upstream = SubscriptionStatus.awaiting
     /// The timer armed last, and how many armings there have been (a stale timer's firing is ignored).
     var timer: (any Cancellable)?

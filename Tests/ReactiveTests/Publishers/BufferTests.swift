@@ -104,18 +104,20 @@ import Testing
         #expect(tracker.events == [.subscription, .value(1)])
     }
 
-    @Test func theCustomErrorClosureMaySendIntoTheSameUpstream() {
-        let subject = PassthroughSubject<Int, TestError>()
-        let overflow: () -> TestError = {
-            subject.send(99)
-            return TestError(code: 7)
+    @Test func anElementSentFromTheCustomErrorClosureTraps() async {
+        // NB: Combine's buffer runs the closure under its lock and deadlocks here.
+        await #expect(processExitsWith: .failure) {
+            let subject = PassthroughSubject<Int, TestError>()
+            let overflow: () -> TestError = {
+                subject.send(99)
+                return TestError(code: 7)
+            }
+            let tracker = subject.buffer(size: 1, prefetch: .byRequest, whenFull: .customError(overflow))
+                .track(initialDemand: .none)
+            subject.send(1)
+            subject.send(2)
+            tracker.cancel()
         }
-        let tracker = subject.buffer(size: 1, prefetch: .byRequest, whenFull: .customError(overflow))
-            .track(initialDemand: .none)
-        subject.send(1)
-        subject.send(2)
-        tracker.request(.max(5))
-        #expect(tracker.events == [.subscription, .value(1), .failure("TestError(7)")])
     }
 
     @Test func theUpstreamIsAskedBeforeTheDownstreamGetsItsSubscription() {
@@ -127,5 +129,47 @@ import Testing
         upstream.subscribe()
         #expect(seenAtRequest == ["[]"])
         #expect(tracker.events == [.subscription])
+    }
+}
+
+/// `buffer` where Combine's behaviour is its own (OpenCombine's suite, run against Combine, records it).
+@Suite struct BufferCompletionTests {
+    @Test func aFailureSentFromInsideADeliveryGoesOutThereAndTheElementsTakenFollow() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .none) { _ in
+            upstream.send(completion: .failure(TestError()))
+        }
+        upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(tracker)
+        upstream.subscribe()
+        for value in 1...5 { upstream.send(value) }
+        tracker.request(.max(3))
+        #expect(tracker.events == [.subscription, .value(1), .failure("TestError(1)"), .value(2), .value(3)])
+    }
+
+    @Test func elementsThatComeAfterAFinishAreStillPassedOn() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let tracker = upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).track(initialDemand: .none)
+        upstream.subscribe()
+        upstream.send(completion: .finished)
+        upstream.send(completion: .failure(TestError()))
+        upstream.send(1)
+        upstream.send(2)
+        #expect(tracker.events == [.subscription])
+        tracker.request(.max(2))
+        #expect(tracker.events == [.subscription, .value(1), .value(2)])
+        tracker.request(.max(1))
+        #expect(tracker.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func keepFullStillAsksTheCancelledUpstreamToRefillAfterItsCustomError() {
+        let upstream = ManualPublisher<Int, TestError>()
+        let tracker = upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { TestError(code: 2) })
+            .track(initialDemand: .none)
+        upstream.subscribe()
+        for value in 0..<6 { upstream.send(value) }
+        #expect(upstream.subscription.calls == [.requested(.max(5)), .cancelled])
+        tracker.request(.max(3))
+        #expect(upstream.subscription.calls == [.requested(.max(5)), .cancelled, .requested(.max(3))])
+        #expect(tracker.events == [.subscription, .value(0), .value(1), .value(2), .failure("TestError(2)")])
     }
 }

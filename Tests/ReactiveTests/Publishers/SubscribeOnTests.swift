@@ -29,3 +29,37 @@ import Testing
         #expect(upstream.subscription.calls == [.cancelled])
     }
 }
+
+/// `subscribe(on:)` where Combine traps (its lock is held while the upstream is asked).
+@Suite struct SubscribeOnMisuseTests {
+    @Test func aRequestFromInsideTheUpstreamsRequestTraps() async {
+        await #expect(processExitsWith: .failure) {
+            var tracker: TrackingSubscriber<Int, Never>?
+            var recursion = 5
+            let upstream = ManualPublisher<Int, Never>()
+            let subscriber = TrackingSubscriber<Int, Never>(initialDemand: .max(1))
+            tracker = subscriber
+            upstream.handleEvents(receiveRequest: { _ in
+                guard recursion > 0 else { return }
+                recursion -= 1
+                tracker?.request(.unlimited)
+            })
+            .subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+            upstream.subscribe()
+        }
+    }
+
+    @Test func aCancelFromInsideTheUpstreamsCancelDoesNotTrap() {
+        var tracker: TrackingSubscriber<Int, Never>?
+        var cancels = 0
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = TrackingSubscriber<Int, Never>()
+        tracker = subscriber
+        upstream.handleEvents(receiveCancel: {
+            cancels += 1
+            tracker?.cancel()
+        }).subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+        subscriber.cancel()
+        #expect(cancels == 1)
+    }
+}

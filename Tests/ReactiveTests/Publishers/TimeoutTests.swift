@@ -76,3 +76,15 @@ import Testing
         #expect(upstream.subscription.calls == [.requested(.unlimited)])
     }
 }
+
+/// `timeout` where Combine traps: a scheduler that runs the timer inside `schedule` (its lock is held then).
+@Suite struct TimeoutMisuseTests {
+    @Test func anImmediateSchedulerTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = ManualPublisher<Int, Never>()
+            let tracker = upstream.timeout(.nanoseconds(10), scheduler: ImmediateScheduler.shared).track()
+            upstream.subscribe()
+            tracker.cancel()
+        }
+    }
+}

@@ -100,3 +100,34 @@ import Testing
         }
     }
 }
+
+/// Zip's delivery against the demand, as Combine's (OpenCombine's suite, run against Combine, records it).
+@Suite struct ZipDemandTests {
+    @Test func aTupleAChildsValueCompletesGoesOutEvenWithoutDemand() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let tracker = a.zip(b) { $0 + $1 }.track(initialDemand: .max(1))
+        a.subscribe()
+        b.subscribe()
+        #expect(a.send(100) == .none)
+        #expect(b.send(1) == .none)
+        #expect(a.send(200) == .none)
+        #expect(a.send(300) == .none)
+        #expect(b.send(2) == .none)
+        #expect(tracker.values == [101, 202])
+        #expect(b.send(3) == .none)
+        #expect(tracker.values == [101, 202, 303])
+    }
+
+    @Test func theDemandTheTupleReturnsGoesBackToTheChildThatCompletedIt() {
+        let a = ManualPublisher<Int, Never>()
+        let b = ManualPublisher<Int, Never>()
+        let c = ManualPublisher<Int, Never>()
+        let tracker = a.zip(b, c) { $0 + $1 + $2 }.track(initialDemand: .none, demandPerValue: .max(1))
+        for child in [a, b, c] { child.subscribe() }
+        #expect(a.send(1) == .none)
+        #expect(b.send(1) == .none)
+        #expect(c.send(1) == .max(1))
+        #expect(tracker.events == [.subscription, .value(3)])
+    }
+}
