@@ -193,3 +193,7 @@ def test_a_reset_of_50000_items_answers_within_a_second_and_sends_the_changes_no
     assert len(sent) == 150 and all(len(event.data) < 200 for event in sent), len(sent)
     assert server.call("GET", "/items")[2] == big["items"]
     events.close()
+    # The first item deleted: keeping the order would send the collection again; it goes to the end instead.
+    server.call("DELETE", "/items/1")
+    assert server.call("POST", "/db/reset")[2] == {"changes": 1}
+    assert server.call("GET", "/items")[2] == big["items"][1:] + big["items"][:1]

@@ -72,6 +72,8 @@ final class DataFileService: Sendable {
 
     /// Where the checkpoints are kept: the journal's own database.
     let checkpoints: any DocumentCheckpoints
+    /// This server's file filled the PostgreSQL database: its start is the state a reset goes back to.
+    let seededDatabase: Bool
     /// The file's SQLite journal; nil when the data lives in PostgreSQL (`database`).
     let journal: SQLiteDocumentJournal?
     /// The PostgreSQL database several servers share; nil with an SQLite journal.
@@ -104,6 +106,7 @@ final class DataFileService: Sendable {
         }
         self.journal = journal
         checkpoints = journal
+        seededDatabase = false
         database = nil
         values = DataFileValues(content.values, order: content.order, resources: [])
         // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
@@ -242,6 +245,7 @@ final class DataFileService: Sendable {
         journal = nil
         self.database = database
         checkpoints = database
+        seededDatabase = start.seeded
         restoredEvents = []
         let floor = rewind.entries.first.map { $0.seq - 1 }
         resumeFloor = floor.map { UInt64($0) * EventIDSource.journalBlock }

@@ -39,43 +39,57 @@ enum DocumentReset {
         }
     }
 
-    /// The items of `resource` as the batch has them: their id and compact JSON, in order.
-    private static func current(_ resource: String, view: DocumentView) -> [(id: DocumentID, bytes: [UInt8])] {
-        // NB: stored items are compared by the bytes they keep; only a batch's own changes are encoded again.
-        if !view.hasChanges(in: resource), let items = view.store.byName[resource]?.items {
-            return items.documents.compactMap { document in document.id.map { ($0, document.bytes) } }
-        }
-        return view.documents(resource).map { id, object in (id, object.compactBytes) }
+    /// The items of `resource` as the batch has them, in order.
+    private static func current(_ resource: String, view: DocumentView) -> [StoredDocument] {
+        // NB: the stored items themselves (an item the reset leaves alone is the very object the target holds,
+        // compared by reference); only a batch's own changes are made into items again.
+        if !view.hasChanges(in: resource), let items = view.store.byName[resource]?.items { return items.documents }
+        return view.documents(resource).map { id, object in StoredDocument(id: id, object: object) }
     }
 
     private static func entries(
-        for resource: String, to target: [StoredDocument], current: [(id: DocumentID, bytes: [UInt8])]
+        for resource: String, to target: [StoredDocument], current: [StoredDocument]
     ) -> [DocumentStore.Planned] {
-        var index: [String: (position: Int, bytes: [UInt8])] = [:]
-        index.reserveCapacity(current.count)
-        for (position, item) in current.enumerated() { index[item.id.key] = (position, item.bytes) }
-        let wanted = Set(target.compactMap { $0.id?.key })
-        // The state's items that stay where they are: the longest start of the state the items hold in order.
+        var entries: [DocumentStore.Planned] = []
+        // The items both hold at the same places from the start (most of a collection after a test's few
+        // writes) are compared in one walk; only what follows the first difference is looked up by id.
+        var same = 0
+        while same < current.count, same < target.count {
+            let held = current[same]
+            let wanted = target[same]
+            guard held === wanted || (held.id != nil && held.id?.key == wanted.id?.key) else { break }
+            if held !== wanted, held.bytes != wanted.bytes, let id = wanted.id {
+                entries.append(.init(resource: resource, id: id, document: wanted.object))
+            }
+            same += 1
+        }
+        let rest = target[same...]
+        var held: [String: (position: Int, document: StoredDocument)] = [:]
+        for (position, document) in current[same...].enumerated() {
+            if let key = document.id?.key { held[key] = (position, document) }
+        }
+        var wanted = Set<String>()
+        for document in rest { if let key = document.id?.key { wanted.insert(key) } }
+        // The rest's items that stay where they are: the longest start of it the items hold in order.
         var kept = 0
         var last = -1
-        for document in target {
-            guard let key = document.id?.key, let found = index[key], found.position > last else { break }
+        for document in rest {
+            guard let key = document.id?.key, let found = held[key], found.position > last else { break }
             last = found.position
             kept += 1
         }
-        let moves = target[kept...].filter { document in document.id.map { index[$0.key] != nil } ?? false }.count
+        let moves = rest.dropFirst(kept).filter { document in document.id.map { held[$0.key] != nil } ?? false }.count
         let keepsOrder = moves <= moveLimit
-        var entries: [DocumentStore.Planned] = []
-        for item in current where !wanted.contains(item.id.key) {
-            entries.append(.init(resource: resource, id: item.id, document: nil))
+        for document in current[same...] where !wanted.contains(document.id?.key ?? "") {
+            if let id = document.id { entries.append(.init(resource: resource, id: id, document: nil)) }
         }
-        for (position, document) in target.enumerated() {
+        for (offset, document) in rest.enumerated() {
             guard let id = document.id else { continue }
-            let held = index[id.key]
-            if position >= kept, keepsOrder, held != nil {
+            let found = held[id.key]?.document
+            if offset >= kept, keepsOrder, found != nil {
                 entries.append(.init(resource: resource, id: id, document: nil))
                 entries.append(.init(resource: resource, id: id, document: document.object))
-            } else if held?.bytes != document.bytes {
+            } else if found.map({ $0 !== document && $0.bytes != document.bytes }) ?? true {
                 entries.append(.init(resource: resource, id: id, document: document.object))
             }
         }

@@ -16,7 +16,11 @@ import Synchronization
 ///
 /// The state a reset goes back to is the one the server started with, kept as the items it held then (they
 /// are shared with the live items until those change). With several servers on one database, it is the
-/// first server's, saved in the database once, so every server resets to the same items.
+/// state the file filled the database with, saved there by the server that filled it, so every server
+/// resets to the same items.
+///
+/// The checkpoints' database calls run off the event loops, on the store's commit queue between two batches
+/// (`betweenBatches`): on PostgreSQL they share the journal's one connection with the batches.
 ///
 /// ```swift
 /// let resets = DocumentResets(store: service.store, checkpoints: service.checkpoints)
@@ -27,20 +31,22 @@ final class DocumentResets: Sendable {
     private let checkpoints: any DocumentCheckpoints
     /// Every resource as this server started, in the file's order.
     private let start: [(name: String, target: DocumentReset.Target)]
-    /// Runs the database calls, off the event loops.
-    private let queue = DispatchQueue(label: "livestate-checkpoints")
 
     /// The longest checkpoint name taken.
     static let maxNameLength = 200
 
-    /// Keeps the store's state now as the one a reset goes back to (on a shared database, saving it there
-    /// unless a server saved one before).
-    init(store: DocumentStore, checkpoints: any DocumentCheckpoints) {
+    /// Keeps the store's state now as the one a reset goes back to; on a shared database, saved there now when
+    /// `savesStart` (this server's file filled the database), else by the first reset when no server saved one
+    /// (a database filled by an older server).
+    ///
+    /// NB: only the server that filled the database writes at its start: the others leave the database as
+    /// they found it until a client asks.
+    init(store: DocumentStore, checkpoints: any DocumentCheckpoints, savesStart: Bool = false) {
         self.store = store
         self.checkpoints = checkpoints
         start = Self.state(of: store.resources)
-        guard store.isShared else { return }
-        queue.async { [self] in
+        guard store.isShared, savesStart else { return }
+        store.betweenBatches { [self] in
             do throws(HTTPError) {
                 _ = try startTargets()
             } catch {
@@ -54,7 +60,7 @@ final class DocumentResets: Sendable {
 
     /// Puts back the resources as the server started (`body` nil), or those `body` names as it holds them.
     func reset(_ body: [UInt8]?, respond: @escaping @Sendable (Response) -> Void) {
-        queue.async { [self] in
+        store.betweenBatches { [self] in
             do throws(HTTPError) {
                 if let body {
                     put(try Self.targets(body, store: store), respond: respond)
@@ -106,7 +112,7 @@ final class DocumentResets: Sendable {
             return .init(entries: [], response: .noContent)
         }) { [self] response in
             guard response.status < 300, let taken = taken.withLock({ $0 }) else { return respond(response) }
-            queue.async { [self] in
+            store.betweenBatches { [self] in
                 let createdAt = Self.timestamp(Date())
                 do throws(DocumentJournalFailure) {
                     let saved = try checkpoints.saveCheckpoint(
@@ -125,7 +131,7 @@ final class DocumentResets: Sendable {
 
     /// Answers every checkpoint, oldest first.
     func listCheckpoints(respond: @escaping @Sendable (Response) -> Void) {
-        queue.async { [self] in
+        store.betweenBatches { [self] in
             do throws(DocumentJournalFailure) {
                 let list = try checkpoints.checkpoints()
                 var out: [UInt8] = [UInt8(ascii: "[")]
@@ -159,7 +165,7 @@ final class DocumentResets: Sendable {
 
     /// Drops the checkpoint `id`: `200 {}`, or 404.
     func deleteCheckpoint(_ id: Int64?, respond: @escaping @Sendable (Response) -> Void) {
-        queue.async { [self] in
+        store.betweenBatches { [self] in
             do throws(DocumentJournalFailure) {
                 guard let id, try checkpoints.deleteCheckpoint(id) else {
                     return respond(Response(error: Self.missing(id)))
@@ -175,7 +181,7 @@ final class DocumentResets: Sendable {
         _ id: Int64?, respond: @escaping @Sendable (Response) -> Void,
         _ found: @escaping @Sendable (DocumentCheckpoint, String) -> Void
     ) {
-        queue.async { [self] in
+        store.betweenBatches { [self] in
             do throws(DocumentJournalFailure) {
                 guard let id, let (checkpoint, content) = try checkpoints.checkpoint(id) else {
                     return respond(Response(error: Self.missing(id)))

@@ -136,6 +136,10 @@ final class DocumentStore: Sendable {
         }
     }
 
+    /// Runs `work` on the commit queue, between two batches: a call on the journal's one connection that is
+    /// not a batch (a checkpoint's) must not fall inside a batch's transaction on PostgreSQL.
+    func betweenBatches(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
     /// The field of a child naming its parent in `resource` (`posts` → `postId`).
     func parentField(of resource: String) -> String { Self.singular(resource) + foreignKeySuffix }
 

@@ -18,7 +18,8 @@ func buildRouter(_ app: App) -> Router {
             dataFile, live: app.documentLive, workers: app.workers, readOnly: app.configuration.readOnly,
             page: app.staticFiles == nil)
         router.addResetRoutes(
-            DocumentResets(store: dataFile.store, checkpoints: dataFile.checkpoints),
+            DocumentResets(
+                store: dataFile.store, checkpoints: dataFile.checkpoints, savesStart: dataFile.seededDatabase),
             readOnly: app.configuration.readOnly)
         router.addEventRoutes(app)
         return router

@@ -41,8 +41,8 @@ package protocol DocumentCheckpoints: Sendable {
     func checkpoint(_ id: Int64) throws(DocumentJournalFailure) -> (checkpoint: DocumentCheckpoint, content: String)?
     /// Drops the checkpoint `id`; false when there was none.
     func deleteCheckpoint(_ id: Int64) throws(DocumentJournalFailure) -> Bool
-    /// The state a reset goes back to when several servers share the journal: the first server's state at its
-    /// start, saved by it (`content` is called only then); nil when the journal keeps none (one server,
-    /// which keeps its own start in memory).
+    /// The state a reset goes back to when several servers share the journal, as saved there; when none is,
+    /// `content` is saved (the caller's start) and answered — of servers calling at once, one's is kept. Nil
+    /// when the journal keeps none (one server, which keeps its own start in memory).
     func startState(saving content: () -> String) throws(DocumentJournalFailure) -> String?
 }

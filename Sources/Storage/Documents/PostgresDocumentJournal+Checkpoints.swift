@@ -1,12 +1,16 @@
 import Dispatch
 
 /// The checkpoints in the shared database (`livestate_checkpoints`, made on first use), so every server
-/// lists and restores the same ones. The row marked `is_start` is the state a reset goes back to: the first
-/// server's at its start, saved once, so a reset through any server gives the same items.
+/// lists and restores the same ones. The row marked `is_start` is the state a reset goes back to, saved once
+/// (by the server whose file filled the database), so a reset through any server gives the same items.
+///
+/// NB: its calls share the journal's one connection: the caller runs them between batches, never inside
+/// one's transaction.
 ///
 /// NB: a state may be as large as the file: its statements run without the connection's 3 s bound (in a
 /// transaction of their own, as a start's seeding does).
 extension PostgresDocumentJournal: DocumentCheckpoints {
+    /// The checkpoints' table, and the index that keeps one saved start.
     static let checkpointSchema = """
         CREATE TABLE IF NOT EXISTS livestate_checkpoints (
             id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, seq BIGINT NOT NULL, created_at TEXT NOT NULL,
