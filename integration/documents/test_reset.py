@@ -2,7 +2,7 @@
 puts every resource back as the file was when the server started (a JSON body: just the resources it names),
 checkpoints save the state and restore it; each reset or restore is one journaled change, durable when
 answered, written back to the file, and seen by /events clients and live queries as the ordinary changes it
-makes. They are writes: --read-only, --token, Host and CORS rules apply."""
+makes. They are writes: --read-only, --token, Origin, Host and CORS rules apply."""
 import json
 import time
 
@@ -164,6 +164,10 @@ def test_resets_and_checkpoints_are_writes_read_only_token_origin_and_host_apply
     for method, target in [("POST", "/db/reset"), ("POST", "/db/checkpoints")]:
         assert guarded.call(method, target)[0] == 401, (method, target)
     assert guarded.call("GET", "/db/checkpoints")[2] == []
+    for target in ("/db/reset", "/db/checkpoints"):
+        status, _, body = guarded.call("POST", target, headers={"Origin": "https://evil.example",
+                                                                "Authorization": "Bearer s3cret"})
+        assert status == 403 and body["error"] == "origin_not_allowed", (target, status, body)
     response = guarded.request("POST", "/db/reset", headers={"Host": "evil.example",
                                                              "Authorization": "Bearer s3cret"})
     assert response.status == 403 and response.json()["error"] == "host_not_allowed"
