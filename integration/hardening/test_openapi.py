@@ -124,6 +124,9 @@ def test_schemathesis_finds_nothing_on_a_data_file(binary, tmp_path):
     with Server(str(data), binary=binary, data=str(tmp_path / "db.json.livestate"), public=None) as server:
         document = server.request("GET", "/openapi.json").json()
         assert {"/posts", "/posts/{id}", "/comments", "/comments/{id}", "/profile", "/db"} <= set(document["paths"])
+        # Reset and checkpoints (docs/own-data.md) are documented, so schemathesis checks them too.
+        assert {"/db/reset", "/db/checkpoints", "/db/checkpoints/{id}", "/db/checkpoints/{id}/restore"} <= set(
+            document["paths"])
         assert "title" in document["components"]["schemas"]["Item_posts"]["properties"]
         # A list of values has its GET alone; `$schema` is no path.
         assert set(document["paths"]["/tags"]) == {"get"}

@@ -25,6 +25,9 @@ enum DataFileOpenAPI {
                     "The whole state: every resource under its name", id: "database",
                     responses: ["200": json(object([:]))])
             ]))
+        for (path, operations) in resetPaths(store, readOnly: readOnly, token: tokenRequired) {
+            paths[path] = operations
+        }
         var schemas = JSONObject()
         schemas["Error"] = .object(
             JSONObject([
@@ -131,6 +134,106 @@ enum DataFileOpenAPI {
                     ])),
                 "paths": .object(paths),
                 "components": .object(JSONObject(["schemas": .object(schemas)])),
+            ]))
+    }
+
+    /// `/db/reset` and `/db/checkpoints` (docs/own-data.md, "Reset and checkpoints"); their lists alone when
+    /// `readOnly`.
+    private static func resetPaths(_ store: DocumentStore, readOnly: Bool, token: Bool) -> [(String, JSONValue)] {
+        let checkpoint = JSONValue.object(
+            JSONObject([
+                "type": .string("object"),
+                "properties": .object(
+                    JSONObject([
+                        "id": .object(JSONObject(["type": .string("integer")])), "name": stringSchema,
+                        "eventId": .object(JSONObject(["type": .string("integer")])), "createdAt": stringSchema,
+                    ])),
+                "required": .array(["id", "name", "eventId", "createdAt"].map { .string($0) }),
+            ]))
+        let changes = object(["changes": .object(JSONObject(["type": .string("integer"), "minimum": .integer(0)]))])
+        let id = JSONValue.object(
+            JSONObject([
+                "name": .string("id"), "in": .string("path"), "required": .bool(true),
+                "schema": .object(JSONObject(["type": .string("integer")])),
+            ]))
+        let write = { (answers: [(String, JSONValue)]) -> JSONObject in
+            var all = JSONObject()
+            for (status, answer) in answers { all[status] = answer }
+            for status in ["400", "503"] + (token ? ["401"] : []) { all[status] = errorResponse }
+            return all
+        }
+        var list = JSONObject([
+            "get": operation(
+                "The checkpoints, oldest first", id: "list_checkpoints",
+                responses: ["200": json(.object(JSONObject(["type": .string("array"), "items": checkpoint])))])
+        ])
+        var one = JSONObject([
+            "get": operation(
+                "One checkpoint", id: "get_checkpoint", parameters: [id],
+                responses: ["200": json(checkpoint), "404": errorResponse])
+        ])
+        guard !readOnly else { return [("/db/checkpoints", .object(list)), ("/db/checkpoints/{id}", .object(one))] }
+        let named = JSONValue.object(
+            JSONObject([
+                "type": .string("object"), "additionalProperties": .bool(false),
+                "properties": .object(
+                    JSONObject(["name": .object(JSONObject(["type": .string("string"), "maxLength": .integer(200)]))])),
+            ]))
+        list["post"] = writeOperation(
+            "Saves the state as a checkpoint", id: "save_checkpoint", body: named, required: false,
+            answers: write([("201", json(checkpoint))]))
+        one["delete"] = writeOperation(
+            "Drops the checkpoint", id: "delete_checkpoint", parameters: [id], body: nil,
+            answers: write([("200", json(object([:]))), ("404", errorResponse)]))
+        let restore = writeOperation(
+            "Puts every resource back as the checkpoint saved it (one journaled change)", id: "restore_checkpoint",
+            parameters: [id], body: nil, answers: write([("200", json(changes)), ("404", errorResponse)]))
+        let reset = writeOperation(
+            "Puts every resource back as the file was when the server started, or those a JSON object names as it"
+                + " gives them (one journaled change)", id: "reset", body: resetBody(store), required: false,
+            answers: write([("200", json(changes)), ("507", errorResponse)]))
+        return [
+            ("/db/reset", .object(JSONObject(["post": reset]))), ("/db/checkpoints", .object(list)),
+            ("/db/checkpoints/{id}", .object(one)),
+            ("/db/checkpoints/{id}/restore", .object(JSONObject(["post": restore]))),
+        ]
+    }
+
+    /// A reset's body: some of the resources, each as the file holds it (a list of objects, or an object).
+    private static func resetBody(_ store: DocumentStore) -> JSONValue {
+        var properties = JSONObject()
+        let anObject = JSONValue.object(JSONObject(["type": .string("object")]))
+        for resource in store.resources {
+            properties[resource.name] =
+                resource.kind == .singular
+                ? anObject : .object(JSONObject(["type": .string("array"), "items": anObject]))
+        }
+        return .object(
+            JSONObject([
+                "type": .string("object"), "properties": .object(properties), "additionalProperties": .bool(false),
+            ]))
+    }
+
+    /// A write of the reset routes: `answers` as given (they take no `Idempotency-Key`: a reset is the same
+    /// when sent again), an optional JSON body.
+    private static func writeOperation(
+        _ summary: String, id: String, parameters: [JSONValue] = [], body: JSONValue?, required: Bool = true,
+        answers: JSONObject
+    ) -> JSONValue {
+        guard case .object(var operation) = operation(summary, id: id, parameters: parameters, responses: [:]) else {
+            return .null
+        }
+        operation["responses"] = .object(answers)
+        if let body { operation["requestBody"] = requestBody(body, required: required) }
+        return .object(operation)
+    }
+
+    /// A JSON request body of `schema`.
+    private static func requestBody(_ schema: JSONValue, required: Bool) -> JSONValue {
+        .object(
+            JSONObject([
+                "required": .bool(required),
+                "content": .object(JSONObject(["application/json": .object(JSONObject(["schema": schema]))])),
             ]))
     }
 
@@ -242,13 +345,7 @@ enum DataFileOpenAPI {
         // A write that would grow the file past `--max-file-mb` (a delete never does).
         if !id.hasPrefix("delete_") { answers["507"] = errorResponse }
         operation["responses"] = .object(answers)
-        if let body {
-            operation["requestBody"] = .object(
-                JSONObject([
-                    "required": .bool(true),
-                    "content": .object(JSONObject(["application/json": .object(JSONObject(["schema": body]))])),
-                ]))
-        }
+        if let body { operation["requestBody"] = requestBody(body, required: true) }
         return .object(operation)
     }
 

@@ -48,7 +48,8 @@ extension Router {
         guard case .string(let name) = value else {
             throw HTTPError.badRequest("'name' must be a string, not \(value.kindDescription)", code: "invalid_field")
         }
-        guard name.count <= DocumentResets.maxNameLength else {
+        // NB: counted as JSON Schema's `maxLength` counts (code points), as the OpenAPI document states it.
+        guard name.unicodeScalars.count <= DocumentResets.maxNameLength else {
             throw HTTPError.badRequest(
                 "'name' must be at most \(DocumentResets.maxNameLength) characters", code: "invalid_field")
         }
