@@ -242,8 +242,12 @@ extension JSONValue {
         out.append(contentsOf: lineBreaks[..<count])
     }
 
-    /// A line break and the spaces of the usual depths, copied from.
-    private static let lineBreaks: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 64)
+    /// A line break and the spaces of every depth a data file's JSON may reach at a 2-space indent, copied
+    /// from.
+    ///
+    /// NB: 64 spaces covered 32 levels: a deeper item's every line was appended a space at a time, several
+    /// times slower, and a nested 1 MiB item makes some 70 MB of such lines.
+    private static let lineBreaks: [UInt8] = [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 1024)
 }
 
 extension JSONObject {

@@ -421,20 +421,22 @@ struct DataFileContent: Sendable {
     /// The whole state as json-server writes its file: `JSON.stringify(db, null, 2)`, each item's compact bytes
     /// indented as they are copied (no item is parsed or walked as a tree). `values` (value resources,
     /// `$schema`) are written as they were read; every member takes its place in `order` (the file's keys as
-    /// last read), and one `order` does not name comes after the others.
+    /// last read), and one `order` does not name comes after the others. `size` is what the resources take
+    /// as written, when known (`DocumentResource.fileSize`).
     static func fileBytes(
         _ resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)],
-        values: [DataFileValue] = [], order: [String] = []
+        values: [DataFileValue] = [], order: [String] = [], size: Int? = nil
     ) -> [UInt8] {
         var out: [UInt8] = []
-        // NB: room for twice the items' compact JSON (the indented file is about 1.3× it): a buffer grown by
-        // doubling held two copies of a 100 MB file at once while it was copied; a large buffer is mapped,
-        // and its pages take memory only once written, so the room not used costs none.
+        // NB: room for the file as written, or twice the items' compact JSON (a flat file is about 1.3× it): a
+        // buffer grown by doubling held two copies of a 100 MB file at once while it was copied (and a deeply
+        // nested item is many times its compact JSON); a large buffer is mapped, and its pages take memory
+        // only once written, so the room not used costs none.
         let compact = resources.reduce(0) { sum, resource in
             sum + (resource.items.singular?.bytes.count ?? 0)
                 + resource.items.documents.reduce(0) { $0 + $1.bytes.count }
         }
-        out.reserveCapacity(2 * compact + values.reduce(0) { $0 + 2 * $1.bytes.count } + 4096)
+        out.reserveCapacity(max(size ?? 0, 2 * compact) + values.reduce(0) { $0 + 2 * $1.bytes.count } + 4096)
         let byName = Dictionary(resources.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         let valueByName = Dictionary(values.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let names = writingOrder(order, names: resources.map(\.name) + values.map(\.name))

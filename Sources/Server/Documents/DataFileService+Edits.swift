@@ -31,9 +31,8 @@ extension DataFileService {
             return
         }
         if stamp.size > Int64(store.maxFileSize) {
-            return hold(
-                save: "it is \(Self.megabytes(Int(stamp.size))) MB, past --max-file-mb "
-                    + "\(Self.megabytes(store.maxFileSize)) MB; start the server with a larger limit to load it")
+            let (size, limit) = (DocumentStore.megabytes(Int(stamp.size)), DocumentStore.megabytes(store.maxFileSize))
+            return hold(save: "it is \(size) MB, past --max-file-mb \(limit) MB; start the server with a larger limit")
         }
         let bytes: [UInt8]
         do {
@@ -94,9 +93,6 @@ extension DataFileService {
         scheduleWriteBack()
     }
 
-    /// `bytes` in megabytes, with one decimal.
-    private static func megabytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
-
     /// Loads an edited file: its differences from the served state (with the acknowledged changes the file
     /// does not show yet kept on top) are committed as ordinary changes, so they reach every client.
     private func reload(_ bytes: [UInt8], hash: String) {
@@ -156,16 +152,20 @@ extension DataFileService {
                     entries.append(.init(resource: resource.name, id: id, document: nil))
                 }
             }
-            return DocumentStore.Plan(entries: entries, response: .noContent)
+            return DocumentStore.Plan(entries: entries, response: .noContent, boundsItems: false)
         }) { response in
             status.withLock { $0 = response.status }
             done.signal()
         }
         done.wait()
-        if status.withLock({ $0 }) == 507 {
-            return hold(
-                save: "as the server writes it, it would be past --max-file-mb \(Self.megabytes(store.maxFileSize))"
-                    + " MB; start the server with a larger limit to load it")
+        switch status.withLock({ $0 }) {
+        case 200..<300: break
+        case 507:
+            let limit = DocumentStore.megabytes(store.maxFileSize)
+            return hold(save: "as written it would be past --max-file-mb \(limit) MB; start with a larger limit")
+        case let refused:
+            // NB: nothing of the save was committed (a journal that cannot take it): not loaded, so not overwritten.
+            return hold(save: "its changes could not be committed (\(refused)); see the line before")
         }
         sync.withLock { $0.held = nil }
         let kept = touchedAny.withLock { $0 }

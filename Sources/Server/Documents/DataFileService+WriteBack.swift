@@ -74,11 +74,32 @@ extension DataFileService {
             let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow
             while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
+        reportSlow(bytes.count)
         do {
             try journal?.markFile(seq: seq, hash: hash, top: top)
         } catch {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
         }
+    }
+
+    /// Says why, at most once a minute, when the last rewrite (of `size` bytes) took more than the second in
+    /// which the file is to show each acknowledged change.
+    private func reportSlow(_ size: Int) {
+        let slow = sync.withLock { sync -> Int? in
+            guard sync.lastRewriteMilliseconds > 1000 else { return nil }
+            if let last = sync.slowLogged,
+                DispatchTime.now().uptimeNanoseconds - last.uptimeNanoseconds < 60_000_000_000
+            {
+                return nil
+            }
+            sync.slowLogged = .now()
+            return sync.lastRewriteMilliseconds
+        }
+        guard let slow else { return }
+        Log.warning(
+            "\(path): rewriting the file (\(DocumentStore.megabytes(size)) MB) took \(slow) ms, so it shows acknowledged"
+                + " changes that much later (each is in the journal when answered): the file is replaced whole, and"
+                + " its size is the cost of each rewrite")
     }
 
     /// Saves the resources as they are now into a new file `db-<milliseconds since 1970>.json` in `folder`,
@@ -101,9 +122,10 @@ extension DataFileService {
     /// (read after them: they show no entry after it); what the file and a snapshot are written from.
     private func currentState() -> FileState {
         let resources = store.resources.map { (name: $0.name, kind: $0.kind, items: $0.items) }
+        let size = store.resources.reduce(0) { $0 + $1.fileSize }
         let top = store.newestSent
         let kept = values.snapshot
-        return FileState(resources: resources, values: kept.values, order: kept.order, top: top)
+        return FileState(resources: resources, values: kept.values, order: kept.order, top: top, size: size)
     }
 
     /// What `currentState` read.
@@ -112,10 +134,12 @@ extension DataFileService {
         var values: [DataFileValue]
         var order: [String]
         var top: Int64
+        /// About what the resources take in the file, as written.
+        var size: Int
 
         /// The bytes of the file laid out as json-server writes it.
         func encoded() -> [UInt8] {
-            DataFileContent.fileBytes(resources, values: values, order: order)
+            DataFileContent.fileBytes(resources, values: values, order: order, size: size)
         }
     }
 }

@@ -65,6 +65,8 @@ final class DataFileService: Sendable {
         var held: String?
         /// How long the last rewrite took.
         var lastRewriteMilliseconds = 0
+        /// When a rewrite past a second was last logged.
+        var slowLogged: DispatchTime?
         /// When the file came to show each entry (newest last, a few seconds' worth): what a person's
         /// editor may have read.
         var shown: [(at: DispatchTime, seq: Int64)] = []

@@ -37,6 +37,9 @@ final class DocumentStore: Sendable {
     struct Plan: Sendable {
         var entries: [Planned]
         var response: Response
+        /// Whether each item is held to `maxItemFileSize`: a client's write is; a person's save is not (the
+        /// file already holds it, and refusing it would leave the file and the state apart).
+        var boundsItems = true
     }
 
     /// A write sent with an `Idempotency-Key`: the key (with its request), and how its route answers it
@@ -213,6 +216,7 @@ final class DocumentStore: Sendable {
                     do throws(HTTPError) {
                         let plan = try write.plan(&view)
                         let bodies = plan.entries.map { $0.document?.compactBytes }
+                        if plan.boundsItems { try Self.checkItemFileSize(bodies) }
                         let growth = view.fileGrowth(plan.entries, bodies: bodies)
                         if growth > 0, fileSize + growth > maxFileSize { throw full(growth, of: fileSize) }
                         fileSize += growth
