@@ -23,13 +23,13 @@ package struct HTTPService: Sendable {
     package let undelayedPaths: Set<String>
     /// Whether a client that accepts gzip gets it (`--no-gzip` turns it off, as json-server's).
     package let gzip: Bool
-    /// json-server's custom routes (`--routes`): each request's URL is rewritten by them before anything
-    /// else looks at it; nil: none.
-    package let rewrites: URLRewrites?
+    /// json-server's custom routes (`--routes`): each request's URL is rewritten by them (as they are when it
+    /// arrives) before anything else looks at it; nil: none.
+    package let rewrites: RewriteRules?
 
     package init(
         router: Router, token: String? = nil, cors: CORSPolicy? = nil, hosts: HostPolicy? = nil, delay: Double = 0,
-        undelayedPaths: Set<String> = [], gzip: Bool = true, rewrites: URLRewrites? = nil, noCache: Bool = false
+        undelayedPaths: Set<String> = [], gzip: Bool = true, rewrites: RewriteRules? = nil, noCache: Bool = false
     ) {
         self.noCache = noCache
         self.rewrites = rewrites

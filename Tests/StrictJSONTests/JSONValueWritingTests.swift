@@ -42,6 +42,8 @@ import Testing
         #"{"posts":[{"id":1,"tags":[],"meta":{}}],"profile":{}}"#,
         #"{"s":"a,b:{c}[d]\"e\\","n":[-1.5e-7,0,true,null],"deep":[[[]],[{}],[{"x":[1]}]]}"#,
         #"[]"#, #"{}"#, #""\\""#, #"12"#, #"[{"a":"\u0001\\\"}"}]"#,
+        // Past the 32 levels whose line breaks were copied from one buffer before.
+        String(repeating: #"{"a":"#, count: 200) + "[1,2]" + String(repeating: "}", count: 200),
     ])
     func indentsCompactTextAsTheWriterWouldIndentIt(text: String) throws {
         let value = try parse(text)

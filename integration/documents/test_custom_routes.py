@@ -104,3 +104,21 @@ def test_a_resource_named_like_the_rules_list_is_refused_at_start(data_file):
     run = subprocess.run([binary_path(), "--port", "0", "--data", ":memory:", str(data_file({"__rules": []}))],
                          capture_output=True, text=True, timeout=20)
     assert run.returncode == 1 and "own routes" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_a_saved_routes_file_applies_to_the_next_requests_and_a_broken_save_keeps_the_rules(
+        data_file, serve, tmp_path):
+    from livestate import wait_until
+    routes = routes_file(tmp_path, {"/api/*": "/$1"})
+    server = serve(data_file(DB), "--routes", str(routes))
+    assert server.call("GET", "/api/posts/1")[0] == 200
+    temp = tmp_path / ".routes.json.swp"
+    temp.write_text(json.dumps({"/v2/*": "/$1"}))
+    temp.rename(routes)  # as an editor saves
+    wait_until(lambda: server.call("GET", "/v2/posts/1")[0] == 200, 2, message="the new rules in force")
+    assert server.call("GET", "/api/posts/1")[0] == 404
+    assert server.call("GET", "/__rules")[2] == {"/v2/*": "/$1"}
+    routes.write_text('{"/v3/*": ')  # a save that does not parse
+    wait_until(lambda: "routes before this save stay" in server.log(), 2, message="the broken save reported")
+    assert server.call("GET", "/v2/posts/1")[0] == 200
+    assert server.call("GET", "/__rules")[2] == {"/v2/*": "/$1"}

@@ -36,8 +36,9 @@ final class App: Sendable {
     let workers = WorkerPool()
     /// The user's data file (`livestate FILE.json`), served instead of the seeds; nil without one.
     let dataFile: DataFileService?
-    /// json-server's custom routes (`--routes FILE`), which rewrite a request's URL before it is routed.
-    let routes: RoutesFile?
+    /// json-server's custom routes (`--routes FILE`), which rewrite a request's URL before it is routed; the
+    /// file is watched, and a save applies to the requests after it.
+    let routes: RoutesWatch?
     /// The live queries of the data file's collections, by name (empty without a data file).
     let documentLive: [String: DocumentLiveFeed]
     /// The topics `/events` serves: the seeds', or the data file's resources.
@@ -52,7 +53,7 @@ final class App: Sendable {
         self.configuration = configuration
         // First: an unusable --ca-file or routes file fails the start before any file or thread exists.
         let tls = try TLSClientContext(trust: configuration.caFile.map { .file($0) } ?? .system)
-        routes = try configuration.routesFile.map { path throws(DataFileError) in try RoutesFile(path: path) }
+        routes = try configuration.routesFile.map { path throws(DataFileError) in try RoutesWatch(path: path) }
         // With a data file, `--public` serves the user's files instead of the built-in page (only when given).
         let servesFolder = configuration.dataFile == nil || configuration.publicGiven
         staticFiles = servesFolder ? configuration.publicPath.flatMap { StaticFiles(folder: $0) } : nil
@@ -155,6 +156,10 @@ final class App: Sendable {
                         journal: journal, models: scratch, images: scratchImages, loader: httpClient)
                 })
             events.attach(models, lists: lists, live: live)
+        }
+        if let routes {
+            routes.start(on: loops[0])
+            onShutdown { routes.stop() }
         }
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }

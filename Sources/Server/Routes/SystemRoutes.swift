@@ -7,8 +7,7 @@ extension Router {
         get("/healthz") { _ in .response(healthy) }
         // json-server's list of its custom routes (`--routes`).
         if let routes = app.routes {
-            let rules = Response.json(encoded: routes.rules)
-            get("/__rules") { _ in .response(rules) }
+            get("/__rules") { _ in .response(.json(encoded: routes.rules)) }
         }
 
         // A missing folder is reported once the server runs (LiveStateServer.start).
