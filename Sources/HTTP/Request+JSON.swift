@@ -4,10 +4,7 @@ package import StrictJSON
 extension Request {
     /// Whether the `Content-Type` names JSON (`application/json`, `application/*+json`, any parameters).
     package var hasJSONContentType: Bool {
-        guard let contentType = headers["Content-Type"] else { return false }
-        // An empty value (`Content-Type:` with nothing after it) splits into no pieces at all.
-        let mediaType = (contentType.split(separator: ";", maxSplits: 1).first ?? "")
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard let mediaType else { return false }
         return mediaType == "application/json" || (mediaType.hasPrefix("application/") && mediaType.hasSuffix("+json"))
     }
 

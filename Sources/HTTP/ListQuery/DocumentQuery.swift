@@ -57,6 +57,10 @@ package struct DocumentQuery: Sendable {
     package var embed: [String] = []
     /// The parents `_expand` names (by `<name>Id`).
     package var expand: [String] = []
+    /// json-server v1's `_where`, which replaces the filters when given.
+    package var condition: DocumentWhere?
+    /// Whether the answer is json-server v1's page envelope (`_page` with `_per_page`).
+    package var envelope = false
 
     /// The parameters that are not filters.
     package static let reservedNames: Set<String> = [
@@ -89,6 +93,7 @@ package struct DocumentQuery: Sendable {
         search = query.all("q").first { !$0.isEmpty }?.lowercased()
         sortKeys = try Self.sortKeys(query)
         window = try ListQuery.window(query)
+        try readVersionOneForms(query)
         embed = Self.names(query.all("_embed"))
         expand = Self.names(query.all("_expand"))
     }
@@ -130,7 +135,7 @@ package struct DocumentQuery: Sendable {
             }
         }
         var selected: [Item] = items
-        if !tested.isEmpty || search != nil {
+        if !tested.isEmpty || search != nil || condition != nil {
             let matchers = tested.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
             selected = []
             for item in items {
@@ -161,7 +166,7 @@ package struct DocumentQuery: Sendable {
             if let failed { throw failed }
             selected = order.map { selected[$0] }
         }
-        return window.page(of: selected)
+        return pageWindow(count: selected.count).page(of: selected)
     }
 
     /// A test of single items against every filter and the search (a live query's), its pattern matchers
@@ -172,6 +177,7 @@ package struct DocumentQuery: Sendable {
     }
 
     private func matches(_ object: JSONObject, _ matchers: [(Filter, [PatternMatcher])]) throws(HTTPError) -> Bool {
+        if let condition, !condition.matches(object) { return false }
         for (filter, patterns) in matchers where try !Self.passes(object, filter, patterns) { return false }
         if let search, !Self.contains(.object(object), search) { return false }
         return true
@@ -347,50 +353,5 @@ package struct DocumentQuery: Sendable {
 
     private static func names(_ values: [String]) -> [String] {
         values.flatMap { $0.split(separator: ",").map(String.init) }.filter { !$0.isEmpty }
-    }
-}
-
-/// A sort key read once per item: numbers as doubles, so that comparing two is cheap.
-private enum SortValue {
-    case number(Double)
-    case text(String)
-    case flag(Bool)
-    case other(JSONValue)
-    case missing
-
-    init(_ value: JSONValue?) {
-        switch value {
-        case .integer(let number): self = .number(Double(number))
-        case .real(let number): self = .number(number)
-        case .string(let text): self = .text(text)
-        case .bool(let flag): self = .flag(flag)
-        case .null, nil: self = .missing
-        case let other?: self = .other(other)
-        }
-    }
-
-    private var rank: Int {
-        switch self {
-        case .number: 0
-        case .text: 1
-        case .flag: 2
-        case .other: 3
-        case .missing: 4
-        }
-    }
-
-    /// -1, 0 or 1: numbers numerically, text by code points, false before true; numbers before text before
-    /// booleans before arrays and objects, and a missing or null value after every other.
-    func order(_ other: SortValue) -> Int {
-        switch (self, other) {
-        case (.number(let a), .number(let b)): return a == b ? 0 : (a < b ? -1 : 1)
-        case (.text(let a), .text(let b)):
-            if a == b { return 0 }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-        case (.flag(let a), .flag(let b)): return a == b ? 0 : (a ? 1 : -1)
-        default:
-            let (left, right) = (rank, other.rank)
-            return left == right ? 0 : (left < right ? -1 : 1)
-        }
     }
 }

@@ -97,6 +97,12 @@ enum CommandLineOptions {
                              (LIVESTATE_SNAPSHOTS, default .; also -S)
           --public DIR       serve DIR at / instead of the built-in page (also --static, -s)
           --watch, -w        accepted for json-server's sake: the file is always watched
+        A data file's lists take json-server 0.17's queries and v1's (docs/own-data.md), for example
+          /posts?author.name=typicode&_sort=-views&_page=2&_limit=10    /posts?title_like=^json&q=lowdb
+          /posts?views:gte=100   /posts?_page=1&_per_page=25 (v1's envelope: first, prev, next, last,
+          pages, items, data)   /posts?_where={"or":[{"views":{"gt":100}},{"title":{"contains":"json"}}]}
+          /comments?_embed=post   /posts/1?_embed=comments   DELETE /posts/1?_dependent=comments
+          ?_delay=MS (at most 10000) delays one answer; a field no item has, _ and callback are ignored.
           -h, --help         print this help and exit
           --version          print the version and exit (also -v)
 
@@ -354,7 +360,7 @@ enum CommandLineOptions {
             } else {
                 guard let policy = CORSPolicy(parsing: text) else {
                     throw CommandLineError(
-                        "\(source): '\(text)' is not '*', 'none' or a comma-separated list of http(s) origins")
+                        "\(source): '\(text)' is not '*', 'none' or a comma-separated list of http(s) origins and null")
                 }
                 configuration.cors = policy
             }

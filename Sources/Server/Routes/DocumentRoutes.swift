@@ -96,7 +96,7 @@ extension Router {
                 let page = try query.apply(
                     to: documents, narrowed: indexed != nil, object: { $0.object },
                     knownValue: { document, path in path == idPath ? document.id?.value : nil })
-                let body = DocumentRelations(store: store, query: query, resource: name).encodeList(page.items)
+                let body = DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
                 return .json(
                     encoded: body,
                     headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
@@ -123,7 +123,7 @@ extension Router {
             return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
                 let children = DocumentRelations.children(of: key, in: child, field: field)
                 let page = try query.apply(to: children) { $0.object }
-                let body = DocumentRelations(store: store, query: query, resource: childName).encodeList(page.items)
+                let body = DocumentRelations(store: store, query: query, resource: childName).encodeAnswer(page)
                 return .json(
                     encoded: body,
                     headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
@@ -131,7 +131,7 @@ extension Router {
         }
         guard !readOnly else { return }
         post("/\(name)") { request in
-            let body = try request.jsonObjectBody()
+            let body = try request.documentBody(idField: store.idField)
             return try Self.submit(store, request, again: Self.created) { view throws(HTTPError) in
                 try Self.insert(body, into: name, view: &view, store: store)
             }
@@ -142,7 +142,7 @@ extension Router {
             guard let child = store.byName[childName], child.kind == .collection else {
                 throw HTTPError.notFound("no collection '\(childName)' in the data file")
             }
-            let given = try request.jsonObjectBody()
+            let given = try request.documentBody(idField: store.idField)
             let field = store.parentField(of: name)
             return try Self.submit(store, request, again: Self.created) { view throws(HTTPError) in
                 guard let parentDocument = view.document(name, parent) else { throw Self.missing(name, parent) }
@@ -154,7 +154,7 @@ extension Router {
         }
         put("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
-            let body = try request.jsonObjectBody()
+            let body = try request.documentBody(idField: store.idField)
             return try Self.submit(store, request, again: Self.item(status: 200)) { view throws(HTTPError) in
                 guard let old = view.document(name, id) else { throw Self.missing(name, id) }
                 let object = DataFileContent.withID(body, idField: store.idField, value: old[store.idField] ?? id.value)
@@ -163,7 +163,7 @@ extension Router {
         }
         patch("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
-            let body = try request.jsonObjectBody()
+            let body = try request.documentBody(idField: store.idField)
             return try Self.submit(store, request, again: Self.item(status: 200)) { view throws(HTTPError) in
                 guard var object = view.document(name, id) else { throw Self.missing(name, id) }
                 for (key, value) in body.members where key != store.idField { object[key] = value }
@@ -230,7 +230,7 @@ extension Router {
         // json-server's `POST /profile` replaces the resource too, and answers 201 where `PUT` answers 200.
         let replace: @Sendable (Int) -> Router.Handler = { status in
             { request in
-                let body = try request.jsonObjectBody()
+                let body = try request.documentBody(idField: store.idField)
                 return try Self.submit(store, request, again: Self.item(status: status)) { _ throws(HTTPError) in
                     Self.plan(name, nil, body, status: status)
                 }
@@ -239,7 +239,7 @@ extension Router {
         put("/\(name)", replace(200))
         post("/\(name)", replace(201))
         patch("/\(name)") { request in
-            let body = try request.jsonObjectBody()
+            let body = try request.documentBody(idField: store.idField)
             return try Self.submit(store, request, again: Self.item(status: 200)) { view throws(HTTPError) in
                 var object = view.singular(name)
                 for (key, value) in body.members { object[key] = value }
@@ -311,6 +311,7 @@ extension Router {
     ) throws(HTTPError) -> DocumentQuery {
         var query = try DocumentQuery(parameters)
         if let resource { IgnoredParameters.apply(to: &query, parameters: parameters, of: resource) }
+        DocumentRelations.embeddingParents(&query, in: store)
         let collections = store.resources.filter { $0.kind == .collection }.map(\.name).joined(separator: ", ")
         for name in query.embed where store.byName[name]?.kind != .collection {
             throw HTTPError.badRequest(
