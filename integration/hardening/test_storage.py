@@ -3,17 +3,25 @@
 - a title with a NUL survives a restart byte for byte (or is refused; never cut);
 - a data file deleted or replaced under the running server: no write is acknowledged, the log says why;
 - a second server on the same file exits 1 with one line naming it; the first goes on serving;
-- a damaged file (a page overwritten) is refused at start with one line, not served as empty rows.
+- a damaged file (a page overwritten) is refused at start with one line, not served as empty rows;
+- a data file's journal truncated, overwritten, or its WAL truncated under the running server: every write
+  is answered 503 and the log says why; its -shm emptied: nothing changes (no crash);
+- two servers started at once on a file without a journal: one serves and writes, the other exits.
 """
 
+import ctypes
+import json
 import os
+import re
 import shutil
+import signal
 import sqlite3
 import subprocess
+import time
 
 import pytest
 
-from livestate import Server
+from livestate import Server, wait_until
 
 
 @pytest.fixture()
@@ -97,3 +105,132 @@ def test_a_damaged_file_is_refused_at_start(binary, data):
     code, lines = refused_start(binary, data)
     assert code == 1
     assert len(lines) == 1 and data in lines[0], lines
+
+
+# -- A data file's journal (db.json.livestate) changed under the running server --------------------------
+
+
+def data_file(tmp_path, posts=2):
+    path = tmp_path / "db.json"
+    path.write_text(json.dumps({"posts": [{"id": str(n), "title": f"post {n}"} for n in range(1, posts + 1)]}))
+    return path
+
+
+def serve_file(path):
+    return Server(str(path), data=f"{path}.livestate", public=None).start()
+
+
+def written_back(path, title):
+    """Waits until the file shows a post titled `title` (the write-back follows within a second)."""
+    wait_until(lambda: title in path.read_text(), 5, message=f"{title!r} written back")
+
+
+def titles_after_restart(path):
+    """The posts' titles served by a new server on `path` after the last one was killed."""
+    with Server(str(path), data=f"{path}.livestate", public=None) as again:
+        status, _, posts = again.call("GET", "/posts")
+        assert status == 200, (status, posts)
+        return {post["title"] for post in posts}
+
+
+@pytest.mark.parametrize("how", ["truncated", "overwritten in place", "wal truncated"])
+def test_a_journal_changed_under_the_server_acknowledges_no_write(binary, tmp_path, how):
+    path = data_file(tmp_path)
+    journal = f"{path}.livestate"
+    other = str(tmp_path / "other.sqlite")
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE t(x)")
+    db.executemany("INSERT INTO t VALUES (?)", [("x" * 500,)] * 200)
+    db.commit()
+    db.close()
+    server = serve_file(path)
+    try:
+        assert server.call("POST", "/posts", {"title": "kept"})[0] == 201
+        written_back(path, "kept")
+        if how == "truncated":
+            os.truncate(journal, 0)
+        elif how == "overwritten in place":
+            shutil.copyfile(other, journal)  # the same inode, other bytes
+        else:
+            assert os.path.getsize(journal + "-wal") > 0
+            os.truncate(journal + "-wal", 0)
+        statuses = [server.call("POST", "/posts", {"title": f"lost {n}"})[0] for n in range(20)]
+        assert statuses == [503] * 20
+        assert "writes are refused" in server.log(), server.log()
+        assert server.call("GET", "/posts/1")[0] == 200 and server.call("GET", "/healthz")[0] == 200
+    finally:
+        server.kill9()
+    # Nothing answered 201 is missing, nothing answered 503 appears.
+    shown = json.loads(path.read_text())["posts"]
+    assert "kept" in {post["title"] for post in shown}
+    assert not any(post["title"].startswith("lost") for post in shown)
+
+
+def test_a_truncated_shm_file_never_crashes_the_server(binary, tmp_path):
+    path = data_file(tmp_path)
+    journal = f"{path}.livestate"
+    server = serve_file(path)
+    try:
+        assert server.call("POST", "/posts", {"title": "first"})[0] == 201
+        # The WAL index lives in the server's memory, not in a mapped -shm file a truncation could pull
+        # from under it (SIGBUS): a -shm made or emptied beside the journal changes nothing.
+        with open(journal + "-shm", "wb"):
+            pass
+        statuses = [server.call("POST", "/posts", {"title": f"after {n}"})[0] for n in range(20)]
+        assert server.alive(), server.log()
+        assert statuses == [201] * 20
+    finally:
+        server.kill9()
+    assert {"first", *(f"after {n}" for n in range(20))} <= titles_after_restart(path)
+
+
+def start_unwaited(binary, path):
+    """Starts a server on `path` without waiting for it (its stdout, stderr in files)."""
+    out = open(f"{path}.{time.monotonic_ns()}.out", "w+b")
+
+    def session():
+        os.setsid()
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: dies with the test
+
+    proc = subprocess.Popen(
+        [binary, str(path), "--port", "0", "--host", "127.0.0.1", "--data", f"{path}.livestate"],
+        stdout=out, stderr=subprocess.STDOUT, preexec_fn=session)
+    return proc, out
+
+
+def listening_port(out):
+    out.seek(0)
+    match = re.search(rb"listening on http://127\.0\.0\.1:(\d+)", out.read())
+    return int(match.group(1)) if match else None
+
+
+def test_two_servers_started_at_once_on_a_new_journal_leave_one_that_writes(binary, tmp_path):
+    for trial in range(8):
+        folder = tmp_path / f"trial{trial}"
+        folder.mkdir()
+        path = data_file(folder)
+        started = [start_unwaited(binary, path) for _ in range(2)]
+        try:
+            wait_until(
+                lambda: all(proc.poll() is not None or listening_port(out) for proc, out in started), 30,
+                message="both servers listening or gone")
+            # The loser says so and exits 1; it does not take the journal from the winner.
+            wait_until(lambda: sum(proc.poll() is None for proc, _ in started) <= 1, 10, message="one server left")
+            alive = [(proc, out) for proc, out in started if proc.poll() is None]
+            assert len(alive) == 1, (trial, [out.read() for _, out in started])
+            loser = next(out for proc, out in started if proc.poll() is not None)
+            loser.seek(0)
+            assert b"in use by another livestate server" in loser.read()
+            port = listening_port(alive[0][1])
+            winner = Server(binary=binary)
+            winner.port, winner.base = port, f"http://127.0.0.1:{port}"
+            status, _, body = winner.call("POST", "/posts", {"title": f"trial {trial}"})
+            assert status == 201, (trial, status, body)
+            assert os.path.exists(f"{path}.livestate")
+        finally:
+            for proc, out in started:
+                if proc.poll() is None:
+                    proc.kill()
+                proc.wait()
+                out.close()
+        assert f"trial {trial}" in titles_after_restart(path)

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 
 /// The SQLite file of `--data` as it was before the server opened it, so that a start that fails after
 /// creating it can take it back: a failed start leaves no empty database behind.
@@ -21,12 +22,11 @@ struct DataFile {
     }
 
     /// Removes the file and SQLite's companions if they were not there before; a file that was there is
-    /// never touched (it holds someone's todos).
+    /// never touched (it holds someone's todos), nor one another server holds (it started on the file this
+    /// one created, and won the lock).
     func removeIfCreated() {
         guard !existed else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
-        }
+        SQLiteFileGuard.removeUnlessHeld(path)
     }
 
     private static func namesAFile(_ path: String) -> Bool {

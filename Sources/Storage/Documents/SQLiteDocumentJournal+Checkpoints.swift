@@ -57,7 +57,7 @@ extension SQLiteDocumentJournal: DocumentCheckpoints {
         _ body: @Sendable (SQLiteConnection) throws(JournalError) -> T
     ) throws(DocumentJournalFailure) -> T {
         do {
-            return try connection.withLock { connection throws(JournalError) -> T in
+            return try withConnection { connection throws(JournalError) -> T in
                 try connection.execute(
                     """
                     CREATE TABLE IF NOT EXISTS livestate_checkpoints(

@@ -31,7 +31,7 @@ extension SQLiteDocumentJournal {
     /// Replaces the saved events with `events` (oldest first), which lead to the entry `seq` and the file's
     /// bytes hashing to `hash`; one transaction.
     package func saveEvents(_ events: [SavedEvent], seq: Int64, hash: String) throws(JournalError) {
-        try connection.withLock { connection throws(JournalError) in
+        try withConnection { connection throws(JournalError) in
             try Self.createEventTables(connection)
             try connection.execute("BEGIN IMMEDIATE")
             do throws(JournalError) {
@@ -57,7 +57,7 @@ extension SQLiteDocumentJournal {
 
     /// Takes the saved events out (oldest first) with the entry and hash they lead to; nil when none are saved.
     package func takeEvents() throws(JournalError) -> (seq: Int64, hash: String, events: [SavedEvent])? {
-        try connection.withLock {
+        try withConnection {
             connection throws(JournalError) -> (seq: Int64, hash: String, events: [SavedEvent])? in
             try Self.createEventTables(connection)
             let at = try connection.query("SELECT seq, hash FROM livestate_doc_events_at WHERE only_row = 1").first

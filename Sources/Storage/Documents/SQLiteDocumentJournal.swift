@@ -34,11 +34,16 @@ package final class SQLiteDocumentJournal: Sendable {
     /// Opens or creates the journal at `path` (`:memory:` keeps nothing on disk), keeping the newest
     /// `retention` entries; a file another server holds, or that is not an SQLite file, throws.
     package init(path: String, retention: Int = 100_000) throws(JournalError) {
-        file = try SQLiteFileGuard(path: path)
+        file = try SQLiteFileGuard(path: path, watchesContent: true)
         self.retention = Int64(max(1, retention))
         let connection = try SQLiteConnection(path: path)
         do throws(JournalError) {
-            try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
+            // NB: the exclusive locking mode before WAL mode is first entered makes SQLite keep the WAL's index
+            // in this process's memory instead of a shared `-shm` file it maps: a `-shm` truncated under the
+            // server would make the next write fault (SIGBUS). One server per file holds anyway
+            // (`SQLiteFileGuard`); the file cannot be read by another program until the server stops.
+            try connection.execute(
+                "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             let check = try connection.query("PRAGMA quick_check").first?.first?.text ?? "no answer"
             guard check == "ok" else { throw JournalError.failed("the file is damaged (quick_check: \(check))") }
             let seedTodos = try connection.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'todos'")
@@ -55,6 +60,7 @@ package final class SQLiteDocumentJournal: Sendable {
             try SQLiteEntries.create(connection)
             try Self.addMarkTop(connection)
             startSeq = try SQLiteEntries.takeStartSeq(connection)
+            try file.record()
         } catch {
             throw error.explained(by: "cannot use \(path)")
         }
@@ -81,7 +87,7 @@ package final class SQLiteDocumentJournal: Sendable {
 
     /// The file's last mark; nil before the first start.
     package func fileMark() throws(JournalError) -> FileMark? {
-        try connection.withLock { connection throws(JournalError) -> FileMark? in
+        try withConnection { connection throws(JournalError) -> FileMark? in
             let row = try connection.query("SELECT seq, hash, top FROM livestate_doc_file WHERE id = 1").first
             guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
             return FileMark(seq: seq, hash: hash, top: row[2].integer)
@@ -127,9 +133,11 @@ package final class SQLiteDocumentJournal: Sendable {
     /// Commits the changes of `writes` as entries in one transaction (one disk flush for all of them), each
     /// write's key kept with its first entry; answers each change's journal id, in order. Nothing of them is
     /// kept when it throws (also when a key is taken: the caller looks keys up first, `keyed`).
+    ///
+    /// The journal's file is checked before (a file changed under the server since its last write refuses
+    /// it) and after (a file that shrank or was replaced meanwhile: the commit is not answered as kept).
     package func commit(_ writes: [JournalWrite]) throws(JournalError) -> [Int64] {
-        try file.check()
-        return try transaction { connection throws(JournalError) -> [Int64] in
+        try transaction { connection throws(JournalError) -> [Int64] in
             var seqs: [Int64] = []
             seqs.reserveCapacity(writes.count)
             for write in writes {
@@ -158,7 +166,7 @@ package final class SQLiteDocumentJournal: Sendable {
     /// entries the file already shows, which gives the same items, as after a crash between the file's
     /// rename and its mark.
     package func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError) {
-        try connection.withLock { connection throws(JournalError) in
+        try withConnection { connection throws(JournalError) in
             try connection.execute("PRAGMA synchronous=NORMAL")
             var failure: JournalError?
             do throws(JournalError) {
@@ -178,7 +186,7 @@ package final class SQLiteDocumentJournal: Sendable {
     /// The entries after `seq` still held, oldest first (the acknowledged changes a file does not show yet):
     /// at most `limit` of them (nil: all).
     package func entries(after seq: Int64, limit: Int? = nil) throws(JournalError) -> [JournalEntry] {
-        try connection.withLock { connection throws(JournalError) in
+        try withConnection { connection throws(JournalError) in
             try SQLiteEntries.entries(after: seq, limit: limit, connection).map(\.entry)
         }
     }
@@ -187,7 +195,7 @@ package final class SQLiteDocumentJournal: Sendable {
     /// by key.
     package func keyed(_ keys: [String]) throws(JournalError) -> [String: KeyedEntry] {
         guard !keys.isEmpty else { return [:] }
-        return try connection.withLock { connection throws(JournalError) in
+        return try withConnection { connection throws(JournalError) in
             var found: [String: KeyedEntry] = [:]
             for key in Set(keys) {
                 guard let row = try SQLiteEntries.entry(key: key, connection) else { continue }
@@ -199,7 +207,30 @@ package final class SQLiteDocumentJournal: Sendable {
 
     /// Copies the WAL into the file (a clean stop leaves one file).
     package func checkpoint() {
-        connection.withLock { connection in _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        connection.withLock { connection in
+            guard (try? file.check()) != nil else { return }  // a file changed under the server is left as it is
+            _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            file.recordOwnTruncation()
+        }
+    }
+
+    /// Runs `body` on the connection with the journal's file checked before it (`SQLiteFileGuard.check`: not
+    /// changed since this server's last use) and after it (`record`: not shrunk or replaced meanwhile).
+    /// Every use of the connection but the stop's checkpoint goes through here, so the guard knows each change
+    /// this server made to the file.
+    func withConnection<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {
+        try connection.withLock { connection throws(JournalError) -> T in
+            try file.check()
+            // NB: recorded after a failure too: a rolled-back transaction may have written to the WAL.
+            do throws(JournalError) {
+                let result = try body(connection)
+                try file.record()
+                return result
+            } catch {
+                _ = try? file.record()
+                throw error
+            }
+        }
     }
 
     private static func markFile(
@@ -212,7 +243,7 @@ package final class SQLiteDocumentJournal: Sendable {
     }
 
     private func transaction<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {
-        try connection.withLock { connection throws(JournalError) -> T in
+        try withConnection { connection throws(JournalError) -> T in
             try connection.execute("BEGIN IMMEDIATE")
             do throws(JournalError) {
                 let result = try body(connection)

@@ -62,6 +62,34 @@ import Testing
 
     /// A write sent again with its `Idempotency-Key` is answered from the write's first entry, also after a
     /// restart; the file itself never takes one key twice.
+    /// A journal truncated, or written by another program, under an open journal refuses every later commit
+    /// (and says why); a journal left alone goes on.
+    @Test(arguments: ["truncate", "write", "truncate the WAL", "nothing"])
+    func aFileChangedUnderTheJournalRefusesCommits(change: String) throws {
+        let file = path()
+        defer { remove(file) }
+        let journal = try SQLiteDocumentJournal(path: file)
+        let write = JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: "{}")], key: nil)
+        _ = try journal.commit([write])
+        switch change {
+        case "truncate": #expect(truncate(file, 0) == 0)
+        case "truncate the WAL": #expect(truncate(file + "-wal", 0) == 0)
+        case "write":
+            let handle = try #require(FileHandle(forWritingAtPath: file))
+            try handle.seek(toOffset: 100)
+            try handle.write(contentsOf: [0x01])
+            try handle.close()
+        default: break
+        }
+        for _ in 0..<2 {
+            if change == "nothing" {
+                _ = try journal.commit([write])
+            } else {
+                #expect { try journal.commit([write]) } throws: { "\($0)".contains("writes are refused") }
+            }
+        }
+    }
+
     @Test func aWritesKeyIsKeptWithItsFirstEntryAcrossAReopen() throws {
         let file = path()
         defer { remove(file) }
@@ -105,20 +133,23 @@ import Testing
                 INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, 0, 'h');
                 """)
         }
-        let journal = try SQLiteDocumentJournal(path: file)
-        #expect(try journal.fileMark() == SQLiteDocumentJournal.FileMark(seq: 0, hash: "h", top: nil))
-        #expect(
-            try journal.entries(after: 0).map(\.change) == [
-                JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)
+        do {
+            let journal = try SQLiteDocumentJournal(path: file)
+            #expect(try journal.fileMark() == SQLiteDocumentJournal.FileMark(seq: 0, hash: "h", top: nil))
+            #expect(
+                try journal.entries(after: 0).map(\.change) == [
+                    JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)
+                ])
+            let key = WriteKey(key: "k", request: "PATCH /profile")
+            let seqs = try journal.commit([
+                JournalWrite(changes: [JournalChange(collection: "profile", id: nil, document: "{}")], key: key)
             ])
-        let key = WriteKey(key: "k", request: "PATCH /profile")
-        let seqs = try journal.commit([
-            JournalWrite(changes: [JournalChange(collection: "profile", id: nil, document: "{}")], key: key)
-        ])
-        #expect(try journal.keyed(["k"])["k"]?.entry.seq == seqs[0])
-        #expect(try journal.keyed(["k"])["k"]?.entry.change.id == nil)
-        // The entries moved into the table the seeds use too, and their ids go on after the older ones.
-        #expect(journal.startSeq == 2 && seqs == [3])
+            #expect(try journal.keyed(["k"])["k"]?.entry.seq == seqs[0])
+            #expect(try journal.keyed(["k"])["k"]?.entry.change.id == nil)
+            // The entries moved into the table the seeds use too, and their ids go on after the older ones.
+            #expect(journal.startSeq == 2 && seqs == [3])
+        }
+        // Read once the journal is closed: it holds its file exclusively while open.
         let check = try SQLiteConnection(path: file)
         #expect(
             try check.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'livestate_%entries'")
