@@ -34,8 +34,7 @@ extension Publishers {
 
         /// Attaches the subscriber to the shared subject, through a "Multicast" subscription of its own.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            let subject = lazySubject
-            subject.subscribe(MulticastInner(downstream: subscriber, subject: subject))
+            lazySubject.subscribe(MulticastInner(downstream: subscriber))
         }
 
         /// Subscribes the shared subject to the upstream.
@@ -48,8 +47,8 @@ extension Publishers {
 /// One subscriber's link to a multicast's subject, as in Combine: the downstream gets this object ("Multicast")
 /// as its subscription once the subject has handed over its own; requests and cancel go to the subject's
 /// subscription, and the demand the downstream returns for a value is requested from it (the subject is told
-/// `.none`). It holds the subject until it ends (as Combine's subject conduits hold their subject), since the
-/// connection holds it only weakly: subscribers keep a multicast's subject alive, its connection does not.
+/// `.none`). The subject's conduit holds the subject until it ends (as Combine's do), while the connection
+/// holds it only weakly: subscribers keep a multicast's subject alive, its connection does not.
 // NB: @unchecked Sendable: the status is Mutex-guarded; the downstream is called outside the lock.
 private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscription, CombineDescribed,
     @unchecked Sendable
@@ -58,58 +57,39 @@ private final class MulticastInner<Downstream: Subscriber>: Subscriber, Subscrip
     typealias Failure = Downstream.Failure
 
     private let downstream: Downstream
-    private let state: Mutex<MulticastInnerState>
+    private let status = Mutex(SubscriptionStatus.awaiting)
     var combineName: String { "Multicast" }
 
-    init(downstream: Downstream, subject: AnyObject) {
-        self.downstream = downstream
-        state = Mutex(MulticastInnerState(subject: subject))
-    }
+    init(downstream: Downstream) { self.downstream = downstream }
 
     func receive(subscription: any Subscription) {
-        guard state.withLock({ $0.status.accept(subscription) }) else { return subscription.cancel() }
+        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
         downstream.receive(subscription: self)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let subject = state.withLock({ $0.status.subscription }) else { return .none }
+        guard let subject = status.withLock({ $0.subscription }) else { return .none }
         let more = downstream.receive(input)
         if more > 0 { subject.request(more) }
         return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-        let subject = state.withLock { state -> AnyObject?? in
-            guard state.status.subscription != nil else { return nil }
-            state.status = .terminal
-            defer { state.subject = nil }
-            return .some(state.subject)
+        let live = status.withLock { status -> Bool in
+            guard status.subscription != nil else { return false }
+            status = .terminal
+            return true
         }
-        guard let subject else { return }
-        downstream.receive(completion: completion)
-        // NB: let go of after the downstream has its completion: the subject's deinit may run arbitrary code.
-        withExtendedLifetime(subject) {}
+        if live { downstream.receive(completion: completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
-        state.withLock { $0.status.subscription }?.request(demand)
+        status.withLock { $0.subscription }?.request(demand)
     }
 
     func cancel() {
-        let (subscription, subject) = state.withLock { state -> ((any Subscription)?, AnyObject?) in
-            defer { state.subject = nil }
-            return (state.status.terminate(), state.subject)
-        }
-        subscription?.cancel()
-        withExtendedLifetime(subject) {}
+        status.withLock { $0.terminate() }?.cancel()
     }
-}
-
-// NB: @unchecked Sendable: it only lives inside its subscriber's Mutex.
-private struct MulticastInnerState: @unchecked Sendable {
-    var status = SubscriptionStatus.awaiting
-    /// The multicast's subject, until the subscription ends.
-    var subject: AnyObject?
 }
 
 // NB: @unchecked Sendable: it only lives inside its publisher's Mutex.

@@ -45,7 +45,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Attaches a subscriber; it receives the current value first, once it requests.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.receive(subscriber: subscriber, deliversCurrentValue: true)
+        core.receive(subscriber: subscriber, subject: self, deliversCurrentValue: true)
     }
 
     /// Attaches closures as a subscriber with unlimited demand: the current value first, then every new one.

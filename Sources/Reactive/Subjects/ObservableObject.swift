@@ -55,7 +55,8 @@ public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
 
     /// Attaches the subscriber, through a subscription named "ObservableObjectPublisher" as in Combine.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        subject.core.receive(subscriber: subscriber, deliversCurrentValue: false, observableObject: true)
+        subject.core.receive(
+            subscriber: subscriber, subject: subject, deliversCurrentValue: false, observableObject: true)
     }
 
     /// Sends the changed value to the downstream subscribers.

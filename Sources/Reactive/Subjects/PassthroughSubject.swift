@@ -28,7 +28,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Attaches a subscriber.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.receive(subscriber: subscriber, deliversCurrentValue: false)
+        core.receive(subscriber: subscriber, subject: self, deliversCurrentValue: false)
     }
 
     /// Attaches closures as a subscriber with unlimited demand (the same behaviour as `Publisher.sink`, without

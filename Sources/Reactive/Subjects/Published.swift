@@ -57,7 +57,8 @@ public struct Published<Value> {
 
         /// Attaches the subscriber: it receives the current value first, then every new value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            box.subject.core.receive(subscriber: subscriber, deliversCurrentValue: true, published: true)
+            box.subject.core.receive(
+                subscriber: subscriber, subject: box.subject, deliversCurrentValue: true, published: true)
         }
     }
 }

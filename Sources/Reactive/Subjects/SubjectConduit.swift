@@ -102,6 +102,8 @@ class ConduitBase: SubjectEntry, @unchecked Sendable {
     @usableFromInline
     final func noteRequest(_ more: Subscribers.Demand) {
         precondition(more > 0, "demand must be greater than zero")
+        // NB: as Combine's, a request after the end (a cancel or the completion) adds nothing.
+        guard !isEnded else { return }
         addDemand(more)
         guard let parent else { return }
         if !parent.demandSeen.load(ordering: .relaxed) { parent.demandSeen.store(true, ordering: .relaxed) }
@@ -394,6 +396,26 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
         if noteRequestOwingCurrentValue(demand) { deliverCurrentValue() }
     }
 
+    /// Combine's children: the subject (`parent`, `subject`), the subscriber and the demand; the subject and
+    /// the subscriber are nil once the conduit has ended. An `ObservableObjectPublisher`'s shows the subscriber.
+    @usableFromInline var customMirror: Mirror {
+        let flags = state.load(ordering: .relaxed)
+        let source = mirrorSource
+        let downstream = source.map(\.downstream)
+        if flags & ConduitFlags.observableObject != 0 {
+            return Mirror(self, children: [("downstream", downstream as Any)])
+        }
+        let subject = source?.subject
+        let children: [Mirror.Child] = [
+            ("parent", subject as Any), ("downstream", downstream as Any),
+            ("demand", ConduitFlags.demand(in: flags)), ("subject", subject as Any),
+        ]
+        return Mirror(self, children: children)
+    }
+
+    /// The subscriber and subject the mirror shows (the subclass that holds them).
+    var mirrorSource: (any ConduitMirrorSource)? { nil }
+
     /// Delivers the current-value subject's value owed since a value was dropped for lack of demand.
     @inline(never)
     private final func deliverCurrentValue() {
@@ -415,34 +437,6 @@ class SubjectConduit<Output, Failure: Error>: ConduitBase, Subscription, Combine
         }
     }
 
-}
-
-/// A subject's conduit whose subscriber wants its completion: a `Subscriber`, or a `sink` given a
-/// `receiveCompletion` closure.
-// NB: a subclass, so the conduits of plain value sinks do not carry a closure they never call; the completion
-// is reached through the vtable, which costs nothing that matters once per subscription.
-@usableFromInline
-final class SubjectCompletionConduit<Output, Failure: Error>: SubjectConduit<Output, Failure>, @unchecked Sendable {
-    /// What the conduit delivers the completion to; nil once dropped (cleared only by the delivery owner).
-    @exclusivity(unchecked) @usableFromInline var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-
-    /// Installs both closures (before the conduit is attached to its subject).
-    @inlinable
-    func install(
-        onValue: @escaping (Output) -> Void, onCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
-    ) {
-        install(onValue: onValue)
-        self.onCompletion = onCompletion
-    }
-
-    @usableFromInline
-    override func completionHandler() -> ((Subscribers.Completion<Failure>) -> Void)? { onCompletion }
-
-    @usableFromInline
-    override func releaseHandlers() {
-        super.releaseHandlers()
-        onCompletion = nil
-    }
 }
 
 /// A subject that can hand a new subscriber its current value.

@@ -196,9 +196,11 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     }
 
     /// Attaches a subscriber: its closures are made here, where its type is known, so delivery is specialized.
+    /// The conduit holds `subject` (the subject object this core belongs to) until it ends, as Combine's do.
     @inlinable
     func receive<S: Subscriber>(
-        subscriber: S, deliversCurrentValue: Bool, published: Bool = false, observableObject: Bool = false
+        subscriber: S, subject: AnyObject?, deliversCurrentValue: Bool, published: Bool = false,
+        observableObject: Bool = false
     )
     where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectCompletionConduit<Output, Failure>(
@@ -207,13 +209,14 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
         )
         // NB: both closures capture only `target`, so each uses it as its context: one allocation for the pair.
         // The conduit is reached only when there is demand to add: each use of an unowned reference retains.
-        let target = ConduitTarget(subscriber: subscriber, conduit: conduit)
+        let target = ConduitTarget(subscriber: subscriber, conduit: conduit, subject: subject)
         conduit.install(
             onValue: { value in
                 let more = target.subscriber.receive(value)
                 if more != .none { target.conduit.addDemand(more) }
             },
-            onCompletion: { target.subscriber.receive(completion: $0) })
+            onCompletion: { target.subscriber.receive(completion: $0) },
+            target: target)
         var swept: [AnyObject] = []
         let completion = lock.withLock { list -> Subscribers.Completion<Failure>? in
             if list.completed { return self.completion }
@@ -280,16 +283,27 @@ final class SubjectCore<Output, Failure: Error>: SubjectCoreBase, CurrentValuePr
     }
 }
 
-/// The subscriber behind a conduit's closures, and the conduit they add demand to.
+/// The subscriber behind a conduit's closures, the conduit they add demand to, and the subject (kept alive by
+/// its subscribers until they end, as Combine's conduits keep theirs; the conduit lets go of this object then).
 @usableFromInline
-final class ConduitTarget<S: Subscriber> {
+final class ConduitTarget<S: Subscriber>: ConduitMirrorSource {
     @usableFromInline let subscriber: S
     /// The conduit owns its closures, which own this object: unowned, so there is no cycle.
     @usableFromInline unowned(unsafe) let conduit: ConduitBase
+    @usableFromInline let subject: AnyObject?
 
     @inlinable
-    init(subscriber: S, conduit: ConduitBase) {
+    init(subscriber: S, conduit: ConduitBase, subject: AnyObject?) {
         self.subscriber = subscriber
         self.conduit = conduit
+        self.subject = subject
     }
+
+    var downstream: Any { subscriber }
+}
+
+/// What a conduit's mirror shows of its subscriber and subject.
+protocol ConduitMirrorSource: AnyObject {
+    var downstream: Any { get }
+    var subject: AnyObject? { get }
 }

@@ -299,3 +299,50 @@ import Testing
         }
     }
 }
+
+/// A subject's subscription (its conduit) as Combine's: it holds the subject and the subscriber until it ends,
+/// and mirrors them with the demand.
+@Suite struct SubjectConduitMirrorTests {
+    private func children(_ subscription: (any Subscription)?) -> [String] {
+        guard let subscription else { return [] }
+        return Mirror(reflecting: subscription).children.map { "\($0.label ?? ""): \($0.value)" }
+    }
+
+    @Test func aConduitMirrorsItsSubjectSubscriberAndDemandUntilItEnds() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(12))
+        subject.subscribe(tracker)
+        subject.send(1)
+        let live = children(tracker.subscription)
+        #expect(live.map { $0.prefix(while: { $0 != ":" }) } == ["parent", "downstream", "demand", "subject"])
+        #expect(live[0] == "parent: Optional(Reactive.PassthroughSubject<Swift.Int, Swift.Never>)")
+        #expect(live[1].contains("TrackingSubscriber<Swift.Int, Swift.Never>"))
+        #expect(live[2] == "demand: max(11)")
+        tracker.cancel()
+        tracker.request(.max(3))
+        let ended = children(tracker.subscription)
+        #expect(ended == ["parent: nil", "downstream: nil", "demand: max(11)", "subject: nil"])
+    }
+
+    @Test func anObservableObjectPublishersConduitMirrorsItsSubscriber() {
+        let publisher = ObservableObjectPublisher()
+        let tracker = TrackingSubscriber<Int, Never>()
+        publisher.map { 0 }.subscribe(tracker)
+        let subscription = tracker.subscription
+        #expect(children(subscription).count == 1)
+        #expect(children(subscription).first?.hasPrefix("downstream: ") == true)
+    }
+
+    @Test func aSubscriberKeepsItsSubjectAliveUntilItCancels() {
+        weak var released: PassthroughSubject<Int, Never>?
+        let tracker = TrackingSubscriber<Int, Never>()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            released = subject
+            subject.subscribe(tracker)
+        }
+        #expect(released != nil)
+        tracker.cancel()
+        #expect(released == nil)
+    }
+}
