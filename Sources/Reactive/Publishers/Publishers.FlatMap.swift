@@ -232,7 +232,18 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         }
         for subscription in toCancel { subscription.cancel() }
         if child == nil, !toCancel.isEmpty { state.withLock { $0.cancellingChildren = false } }
-        if live, deliverNow { downstream.receive(completion: completion) }
+        guard live, deliverNow else { return }
+        // NB: as Combine's, a child's value sent from inside the failure's delivery still goes out (with demand).
+        let me = currentThreadID()
+        state.withLock { state in
+            state.failing = true
+            state.deliveringThread = me
+        }
+        downstream.receive(completion: completion)
+        state.withLock { state in
+            state.failing = false
+            state.deliveringThread = 0
+        }
     }
 
     @inlinable
@@ -247,20 +258,35 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
         if let request { subscription.request(request) } else { subscription.cancel() }
     }
 
+    /// A child's value: delivered at once when nobody is delivering and there is demand, and also (as Combine's)
+    /// from inside this thread's own delivery, of another value or of a child's failure; else buffered.
     @inlinable
     func childValue(_ id: Int, _ value: Child.Output) -> Subscribers.Demand {
-        let (deliverNow, unlimited) = state.withLock { state -> (Bool, Bool) in
-            guard !state.done else { return (false, false) }
+        let me = currentThreadID()
+        let (step, unlimited) = state.withLock { state -> (FlatMapValueStep, Bool) in
+            if state.deliveringThread == me, state.demand > 0, !state.done || state.failing {
+                state.demand -= 1
+                return (.nested, state.demand == .unlimited)
+            }
+            guard !state.done else { return (.ignore, false) }
             if state.delivering || state.demand == .none {
                 state.buffer.append((id, value))
-                return (false, false)
+                return (.ignore, false)
             }
             state.demand -= 1
             state.delivering = true
-            return (true, state.demand == .unlimited)
+            state.deliveringThread = me
+            return (.deliver, state.demand == .unlimited)
         }
-        guard deliverNow else { return .none }
-        drain(more: downstream.receive(value))
+        switch step {
+        case .ignore:
+            return .none
+        case .nested:
+            let more = downstream.receive(value)
+            if more > 0 { state.withLock { $0.demand += more } }
+        case .deliver:
+            drain(more: downstream.receive(value))
+        }
         return unlimited ? .none : .max(1)
     }
 
@@ -268,9 +294,11 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
+            // NB: as Combine's, every finish of a child asks a limited upstream for one more, even a repeated one.
             let (finish, replenish) = state.withLock { state -> (Bool, (any Subscription)?) in
-                guard !state.done, state.children.removeValue(forKey: id) != nil else { return (false, nil) }
+                guard !state.done else { return (false, nil) }
                 let replenish = maxPublishers == .unlimited ? nil : state.outer.subscription
+                guard state.children.removeValue(forKey: id) != nil else { return (false, replenish) }
                 return (state.claimFinish(), replenish)
             }
             if finish {
@@ -286,6 +314,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         demand.assertNonZero()
+        let me = currentThreadID()
         let (start, unlimitedNow) = state.withLock { state -> (Bool, [any Subscription]) in
             let wasUnlimited = state.demand == .unlimited
             state.demand += demand
@@ -294,6 +323,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
                 ? state.children.values.compactMap { $0 } : []
             guard !state.delivering, !state.buffer.isEmpty else { return (false, unlimitedNow) }
             state.delivering = true
+            state.deliveringThread = me
             return (true, unlimitedNow)
         }
         for child in unlimitedNow { child.request(.unlimited) }
@@ -318,12 +348,17 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
     @inlinable
     func drain(more: Subscribers.Demand) {
         var more = more
+        // NB: a child's value sent from inside its `request` is buffered, as Combine's: the delivering thread is
+        // set aside for that call (it nests only values sent from inside the downstream's `receive`).
+        var setAside: UInt32?
         while true {
             let step = state.withLock { state -> FlatMapStep<Child.Output, Child.Failure> in
+                if let setAside { state.deliveringThread = setAside }
                 state.demand += more
                 if let completion = state.pendingCompletion {
                     state.pendingCompletion = nil
                     state.delivering = false
+                    state.deliveringThread = 0
                     return .complete(completion)
                 }
                 if !state.done, state.demand > 0, !state.buffer.isEmpty {
@@ -332,6 +367,7 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
                     return .deliver(value, state.children[id] ?? nil)
                 }
                 state.delivering = false
+                state.deliveringThread = 0
                 return state.claimFinish() ? .complete(.finished) : .idle
             }
             switch step {
@@ -342,76 +378,13 @@ where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
                 return
             case .deliver(let value, let child):
                 more = downstream.receive(value)
-                child?.request(.max(1))
+                guard let child else { continue }
+                setAside = state.withLock { state in
+                    defer { state.deliveringThread = 0 }
+                    return state.deliveringThread
+                }
+                child.request(.max(1))
             }
         }
-    }
-}
-
-@usableFromInline
-enum FlatMapStep<Output, Failure: Error> {
-    case idle
-    case deliver(Output, (any Subscription)?)
-    case complete(Subscribers.Completion<Failure>)
-}
-
-// NB: @unchecked Sendable: it only lives inside its operator's Mutex.
-@usableFromInline
-struct FlatMapState<Output, Failure: Error>: @unchecked Sendable {
-    @usableFromInline var outer = SubscriptionStatus.awaiting
-    /// Live children by id; `.some(nil)` until the child's subscription arrives.
-    @usableFromInline var children: [Int: (any Subscription)?] = [:]
-    @usableFromInline var nextID = 0
-    @usableFromInline var demand = Subscribers.Demand.none
-    @usableFromInline var buffer: [(Int, Output)] = []
-    @usableFromInline var delivering = false
-    @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
-    @usableFromInline var outerFinished = false
-    @usableFromInline var done = false
-    /// An upstream failure is cancelling the children.
-    @usableFromInline var cancellingChildren = false
-
-    @inlinable
-    init() {}
-
-    /// True once (and only once) everything has finished and nothing is left to deliver.
-    @inlinable
-    mutating func claimFinish() -> Bool {
-        guard !done, outerFinished, children.isEmpty, buffer.isEmpty, !delivering else { return false }
-        done = true
-        return true
-    }
-}
-
-/// Subscribes to one inner publisher on behalf of the merging object; described as Combine's (the operator's
-/// name, its mirror naming the merging object's identifier).
-@usableFromInline
-struct FlatMapChild<OuterInput, Child: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
-where Downstream.Input == Child.Output, Downstream.Failure == Child.Failure {
-    @usableFromInline typealias Input = Child.Output
-    @usableFromInline typealias Failure = Child.Failure
-    @usableFromInline let owner: FlatMapOuter<OuterInput, Child, Downstream>
-    @usableFromInline let id: Int
-    @usableFromInline let combineIdentifier: CombineIdentifier
-
-    @inlinable
-    init(owner: FlatMapOuter<OuterInput, Child, Downstream>, id: Int) {
-        self.owner = owner
-        self.id = id
-        combineIdentifier = CombineIdentifier()
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) { owner.childSubscribed(id, subscription) }
-    @inlinable
-    func receive(_ input: Child.Output) -> Subscribers.Demand { owner.childValue(id, input) }
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { owner.childCompleted(id, completion) }
-
-    @usableFromInline var description: String { owner.combineName }
-    @usableFromInline var playgroundDescription: Any { description }
-    @usableFromInline var customMirror: Mirror {
-        Mirror(self, children: ["parentSubscription": owner.combineIdentifier])
     }
 }

@@ -209,3 +209,104 @@ import Testing
         }
     }
 }
+
+/// `flatMap` re-entered from inside its own calls, as Combine's (OpenCombine's suite, run against Combine,
+/// records it).
+@Suite struct FlatMapReentranceTests {
+    @Test func aChildsValueSentFromInsideAnotherDeliveryGoesOutNestedAndItsDemandIsReturned() {
+        let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>()
+        let first = ManualPublisher<Int, Never>()
+        let second = ManualPublisher<Int, Never>()
+        var nested: Subscribers.Demand?
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .max(2)) { value in
+            if value == 666 { nested = second.send(777) }
+        }
+        upstream.flatMap { $0 }.subscribe(tracker)
+        upstream.subscribe()
+        upstream.send(first)
+        upstream.send(second)
+        first.subscribe()
+        second.subscribe()
+        #expect(first.send(666) == .max(1))
+        #expect(nested == .max(1))
+        #expect(tracker.values == [666, 777])
+        #expect(first.subscription.calls == [.requested(.max(1))])
+        #expect(second.subscription.calls == [.requested(.max(1))])
+    }
+
+    @Test func aChildsValueSentFromInsideItsRequestIsBuffered() {
+        let upstream = ManualPublisher<Int, Never>()
+        let child = ManualPublisher<Int, Never>()
+        var armed = false
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        upstream.flatMap { _ in
+            child.handleEvents(receiveRequest: { _ in
+                guard armed else { return }
+                armed = false
+                #expect(child.send(42) == .none)
+            })
+        }.subscribe(tracker)
+        upstream.subscribe()
+        upstream.send(0)
+        child.subscribe()
+        child.send(1)
+        child.send(2)
+        armed = true
+        tracker.request(.max(2))
+        #expect(tracker.values == [1, 2])
+        tracker.request(.max(1))
+        #expect(tracker.values == [1, 2, 42])
+    }
+
+    @Test func everyFinishOfAChildAsksALimitedUpstreamForOneMore() {
+        let upstream = ManualPublisher<ManualPublisher<Int, Never>, Never>()
+        let child = ManualPublisher<Int, Never>()
+        _ = upstream.flatMap(maxPublishers: .max(1)) { $0 }.track(initialDemand: .none)
+        upstream.subscribe()
+        upstream.send(child)
+        child.subscribe()
+        child.send(completion: .finished)
+        child.send(completion: .finished)
+        #expect(upstream.subscription.calls == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))])
+    }
+
+    @Test func aChildsValueSentFromInsideTheFailuresDeliveryStillGoesOut() {
+        let upstream = ManualPublisher<ManualPublisher<Int, TestError>, TestError>()
+        let child = ManualPublisher<Int, TestError>()
+        var sentAfter = false
+        let tracker = TrackingSubscriber<Int, TestError>(initialDemand: .max(5))
+        let failing = TrackingOnFailure(tracker) {
+            guard !sentAfter else { return }
+            sentAfter = true
+            _ = child.send(1)
+        }
+        upstream.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(failing)
+        upstream.subscribe()
+        upstream.send(child)
+        child.subscribe()
+        child.send(completion: .failure(TestError()))
+        #expect(tracker.events == [.subscription, .failure("TestError(1)"), .value(1)])
+        #expect(child.subscription.calls == [.requested(.max(1))])
+    }
+}
+
+/// Passes every event to a tracking subscriber, and runs `onFailure` after a failure reached it.
+private struct TrackingOnFailure<Value: Equatable>: Subscriber {
+    typealias Input = Value
+    typealias Failure = TestError
+    let tracker: TrackingSubscriber<Value, TestError>
+    let onFailure: () -> Void
+    let combineIdentifier = CombineIdentifier()
+
+    init(_ tracker: TrackingSubscriber<Value, TestError>, onFailure: @escaping () -> Void) {
+        self.tracker = tracker
+        self.onFailure = onFailure
+    }
+
+    func receive(subscription: any Subscription) { tracker.receive(subscription: subscription) }
+    func receive(_ input: Value) -> Subscribers.Demand { tracker.receive(input) }
+    func receive(completion: Subscribers.Completion<TestError>) {
+        tracker.receive(completion: completion)
+        if case .failure = completion { onFailure() }
+    }
+}
