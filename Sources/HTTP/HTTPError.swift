@@ -61,6 +61,12 @@ package struct HTTPError: Error, Sendable, Equatable {
         403, "host_not_allowed",
         "this server answers only requests addressed to localhost, 127.0.0.1, [::1] or a name in --allowed-hosts")
 
+    /// 400 for a `Host` that is not a host and port (userinfo, a path, whitespace: `HostPolicy.isWellFormed`),
+    /// whatever the names allowed; the connection closes, as after any request that is not valid HTTP.
+    package static let malformedHost = HTTPError(
+        400, "bad_request", "the Host header must be a host name or address and an optional port, nothing else",
+        headers: ["Connection": "close"])
+
     /// 500, never on purpose; the cause is logged, not shown.
     package static let internalError = HTTPError(500, "internal_error", "the server failed to answer; see its log")
 }

@@ -70,6 +70,7 @@ package struct HTTPService: Sendable {
         if let error = request.framingError { return .error(error) }
         // NB: before anything else answers, a preflight included: a rebound name learns nothing, not even the
         // routes.
+        if let host = request.headers["Host"], !HostPolicy.isWellFormed(host) { return .error(.malformedHost) }
         if let hosts, !hosts.accepts(request.headers["Host"]) { return .error(.hostNotAllowed) }
         let origin = request.headers["Origin"]
         if origin == "null", cors?.allowedOrigin(for: origin) == nil { CORSPolicy.noteRefusedFilePage() }

@@ -32,6 +32,7 @@ package struct HostPolicy: Sendable, Equatable {
     /// no site, so no page could have sent it: it passes.
     package func accepts(_ host: String?) -> Bool {
         guard let host else { return true }
+        guard Self.isWellFormed(host) else { return false }
         let name = Self.name(of: host)
         return Self.isLoopback(name) || allowedNames.contains(name)
     }
@@ -44,6 +45,52 @@ package struct HostPolicy: Sendable, Equatable {
         return parts.count == 4 && parts[0] == "127"
             && parts.allSatisfy { part in UInt8(part).map { _ in part.first != "+" } ?? false }
     }
+
+    /// Whether `host` is what a `Host` field may hold (RFC 9110 7.2, RFC 3986 3.2.2): a registered name or an
+    /// IPv4 address, or an IPv6 address in brackets, then optionally `:` and digits. A value with userinfo
+    /// (`127.0.0.1:80@evil.example`), a path, a query or whitespace is none: a proxy or a browser may read
+    /// another host out of it than the name this check would see.
+    package static func isWellFormed(_ host: String) -> Bool {
+        var bytes = Substring(host).utf8[...]
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
+            guard !literal.isEmpty, literal.allSatisfy(isIPv6LiteralByte) else { return false }
+            bytes = bytes[bytes.index(after: close)...]
+        } else {
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            guard bytes[..<end].allSatisfy(isRegisteredNameByte) else { return false }
+            bytes = bytes[end...]
+        }
+        guard let colon = bytes.first else { return true }
+        return colon == UInt8(ascii: ":") && bytes.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    /// RFC 3986 `reg-name`: unreserved, sub-delims and `%` (of a pct-encoding).
+    private static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            namePunctuation.contains(byte)
+        }
+    }
+
+    private static let namePunctuation = Array("-._~%!$&'()*+,;=".utf8)
+
+    /// What an IPv6 address (with an IPv4 tail, or a zone after `%25`) holds between its brackets.
+    private static func isIPv6LiteralByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default:
+            literalPunctuation.contains(byte)
+        }
+    }
+
+    private static let literalPunctuation = Array(":.%-_~".utf8)
 
     /// The name of a `Host` value: lowercased, without its port and a final dot. An IPv6 address keeps its
     /// brackets; a bare one (`::1`, from `--host`) gets them.

@@ -76,6 +76,14 @@ import Testing
         #expect(response.headers["Access-Control-Allow-Origin"] == nil)
     }
 
+    /// A Host with userinfo or a path is a 400 whatever the policy, none (every name accepted) included.
+    @Test(arguments: [HostPolicy?.none, HostPolicy()])
+    func malformedHostIsRefusedWithoutAPolicyToo(hosts: HostPolicy?) throws {
+        let request = Request(.get, "/todos", headers: ["Host": "127.0.0.1:80@evil.example"])
+        let response = try service(hosts: hosts).respond(to: request).immediate()
+        #expect(response.status == 400 && response.headers["Connection"] == "close")
+    }
+
     @Test(arguments: ["localhost:8080", "127.0.0.1", "[::1]:9000", "dev.example:8080"])
     func loopbackAndAllowedHostsPass(host: String) throws {
         let service = service(hosts: HostPolicy(allowedNames: ["Dev.Example"]))

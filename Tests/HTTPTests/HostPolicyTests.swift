@@ -46,4 +46,19 @@ import Testing
     func malformedListsAreRejected(text: String) {
         #expect(HostPolicy(parsing: text) == nil)
     }
+
+    @Test(arguments: [
+        "127.0.0.1:80@evil.example", "evil.example@127.0.0.1", "localhost/x", "localhost?x", "localhost#x",
+        "127.0.0.1:x", "127.0.0.1 evil", "[::1", "[::1]x", "[::1]:80:80", "local\\host",
+    ])
+    func malformedHostsAreRefused(host: String) {
+        #expect(!HostPolicy.isWellFormed(host))
+        #expect(!HostPolicy().accepts(host))
+        #expect(!HostPolicy(allowedNames: ["evil.example"]).accepts(host))
+    }
+
+    @Test(arguments: ["", "localhost", "localhost:", "localhost:8080", "[::1]:80", "[fe80::1%25eth0]", "a-b.c_d~e"])
+    func wellFormedHosts(host: String) {
+        #expect(HostPolicy.isWellFormed(host))
+    }
 }

@@ -4,16 +4,21 @@ import HTTP
 /// evhttp's C values as the HTTP target's Swift values, and back.
 extension HTTPListener {
     /// The request target in origin form: the absolute form (`http://host/path?query`, RFC 9112 3.2.2) as
-    /// its path and query, which evhttp has parsed.
-    static func target(_ raw: UnsafeMutablePointer<evhttp_request>) -> String {
+    /// its path and query, which evhttp has parsed; with it, the absolute form's authority (its userinfo kept,
+    /// so that the `Host` check refuses it), which stands for the request's `Host` (RFC 9112 3.2.2: the
+    /// target's host wins over the field).
+    static func target(_ raw: UnsafeMutablePointer<evhttp_request>) -> (target: String, authority: String?) {
         let target = evhttp_request_get_uri(raw).map { String(cString: $0) } ?? "/"
         guard !target.hasPrefix("/"), let uri = evhttp_request_get_evhttp_uri(raw),
             let scheme = evhttp_uri_get_scheme(uri).map({ String(cString: $0).lowercased() }),
             scheme == "http" || scheme == "https"
-        else { return target }
+        else { return (target, nil) }
         let path = evhttp_uri_get_path(uri).map { String(cString: $0) } ?? ""
         let query = evhttp_uri_get_query(uri).map { "?" + String(cString: $0) } ?? ""
-        return (path.isEmpty ? "/" : path) + query
+        let userinfo = evhttp_uri_get_userinfo(uri).map { String(cString: $0) + "@" } ?? ""
+        let host = evhttp_uri_get_host(uri).map { String(cString: $0) } ?? ""
+        let port = evhttp_uri_get_port(uri)
+        return ((path.isEmpty ? "/" : path) + query, userinfo + host + (port >= 0 ? ":\(port)" : ""))
     }
 
     static func method(_ command: evhttp_cmd_type) -> HTTPMethod? {

@@ -206,8 +206,9 @@ package final class HTTPListener: @unchecked Sendable {
                 log: RequestLog(method: .get, path: "?", arrived: arrived))
             return
         }
-        let request = Request(
-            method, Self.target(raw), headers: Self.headers(evhttp_request_get_input_headers(raw)),
+        let (target, authority) = Self.target(raw)
+        var request = Request(
+            method, target, headers: Self.headers(evhttp_request_get_input_headers(raw)),
             body: Self.body(evhttp_request_get_input_buffer(raw)))
         let log = RequestLog(method: method, path: request.path, arrived: arrived)
         let isHTTP11 = EvhttpInternals.isHTTP11(raw)
@@ -215,6 +216,8 @@ package final class HTTPListener: @unchecked Sendable {
             send(Response(error: error), to: raw, log: log)
             return
         }
+        // NB: after the framing check, which wants exactly one `Host` field whatever the target's form.
+        if let authority { request.headers["Host"] = authority }
         switch service.respond(to: request) {
         case .response(let response):
             send(response, to: raw, log: log)

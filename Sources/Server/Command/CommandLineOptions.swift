@@ -205,6 +205,7 @@ enum CommandLineOptions {
         }
         // json-server's options file: what the command line did not give.
         var fromFile = Set<String>()
+        var ignoredOptions: [String] = []
         let configPath =
             given["config"] ?? environment["LIVESTATE_CONFIG"]
             ?? (!healthcheck && (file ?? environment["LIVESTATE_FILE"]) != nil
@@ -217,10 +218,12 @@ enum CommandLineOptions {
                     if allowed.contains(key), key != "config" { return key }
                     return aliases["--" + key] ?? aliases["-" + key]
                 }, switches: switches)
-            for (name, option) in options where given[name] == nil {
+            let taken = JSONServerConfig.withoutWidening(options.filter { given[$0.key] == nil }, from: configPath)
+            for (name, option) in taken.kept {
                 given[name] = option
                 fromFile.insert(name)
             }
+            ignoredOptions = taken.ignored
         }
         func value(_ name: String) -> (String, source: String)? {
             if let flag = given[name] {
@@ -232,6 +235,7 @@ enum CommandLineOptions {
 
         var configuration = Configuration()
         configuration.optionsFile = healthcheck ? nil : configPath
+        configuration.ignoredOptions = ignoredOptions
         if let (host, source) = value("host") {
             guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
                 throw CommandLineError("\(source): '\(host)' is not a host name or address")

@@ -38,6 +38,9 @@ struct Configuration: Sendable, Equatable {
     var snapshotsFolder = "."
     /// json-server's options file the options were read from too (`--config`, or `json-server.json`).
     var optionsFile: String?
+    /// The log lines naming the options file's options left out because they would widen what is exposed
+    /// (`JSONServerConfig.withoutWidening`).
+    var ignoredOptions: [String] = []
     /// Only warnings and errors are logged (`--quiet`), as with `LOG_LEVEL=warning`.
     var quiet = false
     /// Responses are gzipped for clients that accept it (off with `--no-gzip`).

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import StrictJSON
 
 /// json-server's options file (`--config FILE`, `-c`; without it, `json-server.json` in the working folder
@@ -8,6 +9,9 @@ import StrictJSON
 /// flag wins over the file, and the file over the environment.
 ///
 /// `"middlewares"` stops the start, as its flag does: LiveState runs no JavaScript.
+///
+/// The file never widens what the server exposes (`withoutWidening`): such a file arrives with any cloned
+/// repository, and the server is often started in one.
 enum JSONServerConfig {
     /// The most bytes such a file may hold: it is a few hand-written options.
     static let maxBytes = 64 << 10
@@ -50,5 +54,42 @@ enum JSONServerConfig {
             }
         }
         return options
+    }
+
+    /// `options` (read from the file at `path`) without those that would expose more than the defaults: a
+    /// `host` that is not a loopback address or name, a static folder (`public`) outside the file's own folder,
+    /// `allowed-hosts`, and `cors` other than `none`. Each one left out gives one line for the log, naming
+    /// the flag that would take it.
+    static func withoutWidening(_ options: [String: String], from path: String) -> (
+        kept: [String: String], ignored: [String]
+    ) {
+        var kept = options
+        var ignored: [String] = []
+        func ignore(_ name: String, _ reason: String) {
+            guard let value = kept.removeValue(forKey: name) else { return }
+            // json-server's name for the static folder, as the file most likely spells it.
+            let shown = name == "public" ? "static" : name
+            ignored.append(
+                "\(path): '\(shown)': \(value.debugDescription) ignored: \(reason); an options file never widens what"
+                    + " the server exposes, give --\(shown) on the command line to mean it")
+        }
+        if let host = kept["host"], !HostPolicy.isLoopback(host) { ignore("host", "not a loopback address") }
+        if let folder = kept["public"], !isInside(folder, folderOf: path) {
+            ignore("public", "outside the options file's folder")
+        }
+        ignore("allowed-hosts", "more names to answer to")
+        if let cors = kept["cors"], cors != "none" { ignore("cors", "more origins to answer") }
+        return (kept, ignored.sorted())
+    }
+
+    /// Whether `path` (relative to the working folder, as the option is read) is the folder of `file` or
+    /// inside it, symbolic links resolved on both sides.
+    private static func isInside(_ path: String, folderOf file: String) -> Bool {
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let folder = resolved(URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        let target = resolved(path)
+        return target == folder || target.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
     }
 }

@@ -102,6 +102,7 @@ final class LiveStateServer: Sendable {
         // NB: said once the server runs, so that a start that fails prints its one line and no more.
         if let options = app.configuration.optionsFile {
             Log.info("options read from \(options) (json-server's options file; a flag wins over it)")
+            for line in app.configuration.ignoredOptions { Log.warning(line) }
         }
         if let folder = app.configuration.publicPath, app.staticFiles == nil,
             app.configuration.dataFile == nil || app.configuration.publicGiven

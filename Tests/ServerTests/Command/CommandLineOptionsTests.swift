@@ -177,6 +177,32 @@ import Testing
         #expect(fromEnvironment.routesFile == #filePath)
     }
 
+    /// An options file never widens exposure: a non-loopback host, a static folder outside its folder,
+    /// allowed hosts and CORS origins are left out, one line each; a flag still gives them.
+    @Test func optionsFileNeverWidensExposure() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("js-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("json-server.json").path
+        let inside = folder.appendingPathComponent("site").path
+        try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
+        func parse(_ text: String, _ flags: [String] = []) throws -> Configuration {
+            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            guard case .serve(let configuration) = try CommandLineOptions.parse(["-c", path] + flags, environment: [:])
+            else { throw CommandLineError("not a serve action") }
+            return configuration
+        }
+        let wide = try parse(#"{"host": "0.0.0.0", "static": "/", "allowed-hosts": "a.example", "cors": "*"}"#)
+        #expect(wide.host == "127.0.0.1" && !wide.publicGiven && wide.allowedHosts == nil && wide.cors == .loopback)
+        #expect(wide.ignoredOptions.count == 4)
+        #expect(wide.ignoredOptions.allSatisfy { $0.hasPrefix(path) && $0.contains("ignored") })
+        let narrow = try parse(#"{"host": "localhost", "static": "\#(inside)", "cors": "none"}"#)
+        #expect(narrow.host == "localhost" && narrow.publicPath == inside && narrow.cors == nil)
+        #expect(narrow.ignoredOptions.isEmpty)
+        let flagged = try parse(#"{"host": "0.0.0.0"}"#, ["--host", "0.0.0.0", "-s", "/"])
+        #expect(flagged.host == "0.0.0.0" && flagged.publicPath == "/" && flagged.ignoredOptions.isEmpty)
+    }
+
     /// json-server's options file: its options by long or short name, a flag winning over it and it over the
     /// environment; what it cannot take is named in one line.
     @Test func jsonServersOptionsFile() throws {
