@@ -23,7 +23,7 @@ extension ListQuery {
     static let patternLimits = PatternLimits()
 
     /// A 400 `query_too_expensive`.
-    static func tooExpensive(_ message: String) -> HTTPError {
+    package static func tooExpensive(_ message: String) -> HTTPError {
         HTTPError.badRequest(message, code: "query_too_expensive")
     }
 
@@ -45,19 +45,24 @@ extension ListQuery {
         }
     }
 
-    /// Measures the calling thread's CPU time against `workBudget`.
-    struct Meter {
+    /// Measures the calling thread's CPU time against `workBudget` (also the building of an answer whose size
+    /// depends on the query: `_embed` and `_expand`).
+    package struct Meter {
         private let start = Self.threadCPUTime()
         private var checks = 0
+        /// What the 400 advises.
+        private let advice: String
+
+        package init(advice: String = "use fewer or simpler filters or sort keys") {
+            self.advice = advice
+        }
 
         /// Throws `query_too_expensive` once the budget is spent; reads the clock every 16th call.
-        mutating func check() throws(HTTPError) {
+        package mutating func check() throws(HTTPError) {
             checks &+= 1
             guard checks & 15 == 0 else { return }
             if Self.threadCPUTime() - start > ListQuery.workBudget {
-                throw ListQuery.tooExpensive(
-                    "the query needs more than \(ListQuery.workBudget) of work; use fewer or simpler filters or sort keys"
-                )
+                throw ListQuery.tooExpensive("the query needs more than \(ListQuery.workBudget) of work; \(advice)")
             }
         }
 

@@ -4,8 +4,8 @@ import HTTP
 extension DocumentRelations {
     /// A list's answer: its items as a JSON array, or in json-server v1's page envelope when the query asks
     /// for it (`_page` with `_per_page`).
-    func encodeAnswer(_ page: ListQueryPage<StoredDocument>) -> [UInt8] {
-        let list = encodeList(page.items)
+    func encodeAnswer(_ page: ListQueryPage<StoredDocument>) throws(HTTPError) -> [UInt8] {
+        let list = try encodeList(page.items)
         return query.envelope ? page.versionOneEnvelope(data: list) : list
     }
 

@@ -96,7 +96,7 @@ extension Router {
                 let page = try query.apply(
                     to: documents, narrowed: indexed != nil, object: { $0.object },
                     knownValue: { document, path in path == idPath ? document.id?.value : nil })
-                let body = DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
+                let body = try DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
                 return .json(
                     encoded: body,
                     headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
@@ -123,7 +123,7 @@ extension Router {
             return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
                 let children = DocumentRelations.children(of: key, in: child, field: field)
                 let page = try query.apply(to: children) { $0.object }
-                let body = DocumentRelations(store: store, query: query, resource: childName).encodeAnswer(page)
+                let body = try DocumentRelations(store: store, query: query, resource: childName).encodeAnswer(page)
                 return .json(
                     encoded: body,
                     headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
@@ -333,61 +333,5 @@ extension Router {
 
     private static func pathEncoded(_ key: String) -> String {
         key.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? key
-    }
-}
-
-/// `_embed` and `_expand` of a list or an item: children (`comments` whose `postId` is the item's id) and
-/// parents (the `post` named by the item's `postId`), added as members of the answered items.
-struct DocumentRelations {
-    let store: DocumentStore
-    let query: DocumentQuery
-    let resource: String
-
-    /// The items as a JSON array, each with its relations.
-    func encodeList(_ documents: [StoredDocument]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        for (index, document) in documents.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: encode(document))
-        }
-        out.append(UInt8(ascii: "]"))
-        return out
-    }
-
-    /// The items of `child` whose `field` reads as `key` (JavaScript's `String(value)`), in order: from the
-    /// field's index, which parses each item once per change rather than once per request. The index leaves
-    /// out null and missing values, which only the key "null" could match (`String(null)`): that one scans.
-    static func children(of key: String, in child: DocumentResource, field: String) -> [StoredDocument] {
-        guard key == "null" else { return child.documents(whereValueAt: [field], isOneOf: [key]) }
-        return child.items.documents.filter { $0.object[field].map(DocumentQuery.text) == key }
-    }
-
-    /// The collection `_expand=name` reads parents from: `names`, `name`, `namees` or `nameies` (json-server
-    /// pluralizes the name), the first that is a collection.
-    static func parent(named name: String, in store: DocumentStore) -> DocumentResource? {
-        let candidates = [name + "s", name, name + "es", String(name.dropLast()) + "ies"]
-        return candidates.compactMap { store.byName[$0] }.first { $0.kind == .collection }
-    }
-
-    /// One item with its relations (its stored bytes when the query asks for none).
-    func encode(_ document: StoredDocument) -> [UInt8] {
-        guard !query.embed.isEmpty || !query.expand.isEmpty else { return document.bytes }
-        var object = document.object
-        let key = document.id?.key ?? ""
-        for childName in query.embed {
-            guard let child = store.byName[childName], child.kind == .collection else { continue }
-            let field = store.parentField(of: resource)
-            let children = Self.children(of: key, in: child, field: field)
-            object[childName] = .array(children.map { .object($0.object) })
-        }
-        for parentName in query.expand {
-            let field = parentName + store.foreignKeySuffix
-            guard let raw = document.object[field] else { continue }
-            guard let parent = Self.parent(named: parentName, in: store),
-                let found = parent.document(DocumentID(pathSegment: DocumentQuery.text(raw)))
-            else { continue }
-            object[parentName] = .object(found.object)
-        }
-        return object.compactBytes
     }
 }
