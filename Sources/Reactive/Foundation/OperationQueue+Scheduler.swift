@@ -14,7 +14,7 @@ extension OperationQueue: Scheduler {
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
         // NB: Apple's signature has no @Sendable; the queue runs the operation once.
         nonisolated(unsafe) let action = action
-        addOperation { action() }
+        addOperation(BlockOperation { action() })
     }
 
     /// Adds the action to the queue at some time after the specified date.

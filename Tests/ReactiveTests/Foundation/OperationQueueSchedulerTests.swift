@@ -50,3 +50,36 @@ import Testing
         #expect(Date().timeIntervalSince(start) >= 0.05)
     }
 }
+
+/// How the scheduler hands an action to the queue, as Combine's: one `BlockOperation` through
+/// `addOperation(_:)`, which a queue subclass sees (and can run again).
+@Suite struct OperationQueueSchedulerOperationTests {
+    @Test func anActionIsAddedAsOneBlockOperation() {
+        let queue = RecordingOperationQueue()
+        queue.isSuspended = true
+        let runs = Mutex(0)
+        queue.schedule { runs.withLock { $0 += 1 } }
+        let added = queue.added.withLock { $0 }
+        #expect(added.count == 1)
+        #expect(added.first is BlockOperation)
+        queue.isSuspended = false
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(runs.withLock { $0 } == 1)
+    }
+}
+
+/// An operation queue that records what is added to it, by either entry point.
+private final class RecordingOperationQueue: OperationQueue, @unchecked Sendable {
+    // NB: @unchecked Sendable: the record is Mutex-guarded.
+    let added = Mutex<[Any]>([])
+
+    override func addOperation(_ op: Operation) {
+        added.withLock { $0.append(op) }
+        super.addOperation(op)
+    }
+
+    override func addOperation(_ block: @escaping @Sendable () -> Void) {
+        added.withLock { $0.append("block") }
+        super.addOperation(block)
+    }
+}
