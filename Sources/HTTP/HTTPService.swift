@@ -5,8 +5,10 @@ import Dispatch
 ///
 /// The listener calls `respond(to:)` for every request; tests call it without a socket.
 package struct HTTPService: Sendable {
-    /// The route table.
-    package let router: Router
+    /// The route table, replaceable while the service runs (`routes`).
+    package let routes: RouterSlot
+    /// The route table now.
+    package var router: Router { routes.router }
     /// The `--token` check; nil lets every request through.
     package let token: BearerToken?
     /// The `--cors` policy; nil sends no CORS headers.
@@ -33,7 +35,7 @@ package struct HTTPService: Sendable {
     ) {
         self.noCache = noCache
         self.rewrites = rewrites
-        self.router = router
+        routes = RouterSlot(router)
         self.token = token.map(BearerToken.init)
         self.cors = cors
         self.hosts = hosts

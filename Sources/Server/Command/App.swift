@@ -3,6 +3,7 @@ import HTTP
 import LibEvent
 import Reactive
 import Storage
+import StrictJSON
 import Support
 import Synchronization
 
@@ -40,9 +41,12 @@ final class App: Sendable {
     /// file is watched, and a save applies to the requests after it.
     let routes: RoutesWatch?
     /// The live queries of the data file's collections, by name (empty without a data file).
-    let documentLive: [String: DocumentLiveFeed]
-    /// The topics `/events` serves: the seeds', or the data file's resources.
-    let eventTopics: [EventTopic]
+    var documentLive: [String: DocumentLiveFeed] { liveFeeds.withLock { $0 } }
+    private let liveFeeds: Mutex<[String: DocumentLiveFeed]>
+    /// The topics `/events` serves: the seeds', or the data file's resources now.
+    var eventTopics: [EventTopic] { dataFile?.currentTopics ?? EventTopic.allCases }
+    /// Rebuilds the routes (set by the server once it routes): the data file's resources changed.
+    let rebuildRoutes = Mutex<(@Sendable () -> Void)?>(nil)
     /// Calls back once the journal entry `seq` is applied here (true), or after `timeout` seconds (false): a
     /// `Last-Event-ID` ahead of this instance waits for it. The data file's store numbers the events with a
     /// data file, the seeds' journal otherwise.
@@ -93,7 +97,6 @@ final class App: Sendable {
         self.whenApplied = whenApplied
         // The load's transient memory (the file's bytes, jansson's tree) goes back to the kernel at once.
         if dataFile != nil { Allocator.trim() }
-        eventTopics = dataFile?.topics ?? EventTopic.allCases
         let ids =
             dataFile?.ids ?? EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock)
         httpClient = HTTPClient(loop: loops[0], tls: tls)
@@ -139,9 +142,13 @@ final class App: Sendable {
             feeds[resource.name] = feed
             events.attach(topic, documents: resource, live: feed)
         }
-        documentLive = feeds
+        liveFeeds = Mutex(feeds)
         onShutdown { engine.shutdown() }
         if let dataFile {
+            // A person's save that adds or removes resources: their topics, live queries and routes follow.
+            dataFile.onResources.withLock {
+                $0 = { [weak self] change in self?.changed(change, engine: engine) }
+            }
             // NB: after the topics are attached: the entries it replays make their events.
             try dataFile.start(on: loops[0])
             onShutdown { [events] in dataFile.stop(saving: events.recorded) }
@@ -193,6 +200,35 @@ final class App: Sendable {
             shared.cancel()
             journal.stop()
         }
+    }
+
+    /// Follows a change of the data file's resources: the removed ones' `/events` clients and live queries get
+    /// a last `removed` event and their streams end; the added ones get their topic and live queries; then
+    /// the routes are rebuilt for the new set.
+    private func changed(_ change: DataFileService.ResourceChange, engine: LiveQueryEngine) {
+        let path = dataFile?.path ?? ""
+        for (name, topic) in change.removed {
+            let frame = SharedBytes(Self.removedFrame(name, path: path))
+            if let topic { events.end(topic, with: frame) }
+            let feed = liveFeeds.withLock { $0.removeValue(forKey: name) }
+            feed?.end(with: frame)
+        }
+        for (resource, topic) in change.added {
+            let feed = resource.kind == .collection ? DocumentLiveFeed(resource, engine: engine) : nil
+            liveFeeds.withLock { $0[resource.name] = feed }
+            events.attach(topic, documents: resource, live: feed)
+        }
+        rebuildRoutes.withLock { $0 }?()
+    }
+
+    /// The last event of a stream whose resource `name` is gone from the data file at `path`.
+    static func removedFrame(_ name: String, path: String) -> [UInt8] {
+        var data: [UInt8] = Array(#"{"resource":"#.utf8)
+        JSONValue.writeString(name, into: &data)
+        data.append(contentsOf: #","message":"#.utf8)
+        JSONValue.writeString("\(name) is no longer in \(path); its stream ends", into: &data)
+        data.append(UInt8(ascii: "}"))
+        return Array("event: removed\ndata: ".utf8) + data + Array("\n\n".utf8)
     }
 
     /// Work to run once at shutdown, after the listeners stopped accepting and streams ended.

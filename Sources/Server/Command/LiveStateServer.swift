@@ -47,6 +47,8 @@ final class LiveStateServer: Sendable {
             router: buildRouter(app), token: configuration.token, cors: configuration.cors,
             hosts: configuration.hostPolicy, delay: configuration.delay, undelayedPaths: ["/healthz"],
             gzip: configuration.gzip, rewrites: app.routes?.rewrites, noCache: configuration.dataFile != nil)
+        // NB: weak: the app holds the action, and the service's routes hold the app.
+        app.rebuildRoutes.withLock { $0 = { [weak app] in app.map { service.routes.replace(with: buildRouter($0)) } } }
         self.app = app
         self.socket = socket
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.

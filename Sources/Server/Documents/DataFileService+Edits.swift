@@ -102,6 +102,8 @@ extension DataFileService {
         } catch {
             return hold(save: error.description)
         }
+        // The resources the save added or removed are served, or no longer, before its items are compared.
+        changeResources(to: content)
         // NB: before the resources' changes are committed: the write-back they lead to copies the values too.
         for note in values.update(from: content, resources: Set(store.byName.keys)) { Log.warning("\(path): \(note)") }
         // NB: an editor may have read the file before the server's last rewrites and saved after them; the
@@ -120,10 +122,7 @@ extension DataFileService {
             if !touched.isEmpty { touchedAny.withLock { $0 = true } }
             var entries: [DocumentStore.Planned] = []
             for resource in content.resources {
-                guard let model = view.store.byName[resource.name], model.kind == resource.kind else {
-                    Log.warning("\(path): '\(resource.name)' is new or changed kind; restart the server to serve it")
-                    continue
-                }
+                guard let model = view.store.byName[resource.name], model.kind == resource.kind else { continue }
                 if resource.kind == .singular {
                     let edited = resource.documents.first?.object ?? JSONObject()
                     if touched.contains("\(resource.name)/") { continue }

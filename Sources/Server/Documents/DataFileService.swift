@@ -76,6 +76,13 @@ final class DataFileService: Sendable {
     let checkpoints: any DocumentCheckpoints
     /// This server's file filled the PostgreSQL database: its start is the state a reset goes back to.
     let seededDatabase: Bool
+    /// The resources' topics since a person's save added or removed some (nil: `topics`), and the next topic's
+    /// slot (nil: after `topics`): a slot is never given twice, so a client of a removed topic hears nothing
+    /// of one added later.
+    let served = Mutex<(topics: [EventTopic]?, nextSlot: Int?)>((nil, nil))
+    /// Told of each change of the set of resources (`App` attaches the new topics, ends the removed ones'
+    /// streams and rebuilds the routes).
+    let onResources = Mutex<(@Sendable (ResourceChange) -> Void)?>(nil)
     /// The file's SQLite journal; nil when the data lives in PostgreSQL (`database`).
     let journal: SQLiteDocumentJournal?
     /// The PostgreSQL database several servers share; nil with an SQLite journal.

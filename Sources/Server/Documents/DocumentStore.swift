@@ -61,10 +61,11 @@ final class DocumentStore: Sendable {
     /// How long a write may wait for its commit before it is answered 503 (or 504 when the commit was sent).
     static let answerWithin = DispatchTimeInterval.milliseconds(4500)
 
-    /// The resources in the file's order.
-    let resources: [DocumentResource]
+    /// The resources in the file's order (a person's save may add or remove some: `replaceResources`).
+    var resources: [DocumentResource] { served.withLock { $0.resources } }
     /// The resources by name.
-    let byName: [String: DocumentResource]
+    var byName: [String: DocumentResource] { served.withLock { $0.byName } }
+    private let served: Mutex<(resources: [DocumentResource], byName: [String: DocumentResource])>
     /// The field holding an item's id (`--id`).
     let idField: String
     /// The suffix of a parent's field (`--foreignKeySuffix`).
@@ -98,14 +99,28 @@ final class DocumentStore: Sendable {
         foreignKeySuffix: String, maxFileSize: Int = DocumentStore.defaultMaxFileSize
     ) {
         self.maxFileSize = maxFileSize
-        self.resources = resources
+        served = Mutex((resources, Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })))
         self.appliedSeq = Mutex(appliedSeq)
         sendingSeq = Mutex(appliedSeq)
-        byName = Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })
         self.journal = journal
         self.idField = idField
         self.foreignKeySuffix = foreignKeySuffix
         counters = Mutex(DocumentCounters(resources))
+    }
+
+    /// Serves `resources` (in the file's order) from now on, in place of the ones served: a person's save added
+    /// or removed some. A write planned on the set before it and committed after it to a resource no longer
+    /// served is kept in the journal but sent into no view model, as an entry of a resource a restart does not
+    /// serve.
+    func replaceResources(_ resources: [DocumentResource]) {
+        served.withLock { $0 = (resources, Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })) }
+        let added = DocumentCounters(resources)
+        counters.withLock { counters in
+            for resource in resources where counters.maxID[resource.name] == nil {
+                counters.maxID[resource.name] = added.maxID[resource.name]
+                if added.stringIDs.contains(resource.name) { counters.stringIDs.insert(resource.name) }
+            }
+        }
     }
 
     /// `--max-file-mb`'s default: half of what a start reads (`DataFileService.maxFileBytes`), so a file

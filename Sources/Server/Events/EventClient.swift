@@ -142,6 +142,16 @@ final class EventClient: @unchecked Sendable {
         return !isFinished
     }
 
+    /// Writes what waits, then `frame`, and ends the stream: what the client follows is gone (a resource
+    /// removed from the data file).
+    func end(with frame: SharedBytes) {
+        guard !isFinished, !closedByPeer() else { return }
+        while queueHead < queue.count { writeQueued() }
+        resumeCursor = nil
+        write([frame], replay: false)
+        finish()
+    }
+
     /// Ends the stream (shutdown, or the cap).
     func finish() {
         guard !isFinished else { return }

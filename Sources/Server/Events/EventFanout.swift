@@ -1,3 +1,4 @@
+import HTTP
 import Reactive
 import Synchronization
 
@@ -133,6 +134,19 @@ final class EventFanout: @unchecked Sendable {
         for client in all {
             remove(client)
             client.finish()
+        }
+    }
+
+    /// Ends, with `frame` last, the streams of the clients that asked for `topic` (its resource is gone), after
+    /// the events that reached the loop before (from any thread).
+    func end(_ topic: EventTopic, with frame: SharedBytes) {
+        scheduleOnLoop { [weak self] in
+            guard let self else { return }
+            while pass != nil || !batch.isEmpty { deliverSlice(upTo: Int.max) }
+            for client in clients where client.wants(topic) {
+                remove(client)
+                client.end(with: frame)
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 import Reactive
 import StrictJSON
 
@@ -33,6 +34,12 @@ extension EventHub {
                     },
                     recorded: { id in live?.changed(id: id) })
             })
+    }
+
+    /// Ends the streams of the clients of `topic`, whose resource was removed from the data file, each with
+    /// `frame` last; a new client cannot ask for it (`/events` takes the topics served now).
+    func end(_ topic: EventTopic, with frame: SharedBytes) {
+        for fanout in fanouts { fanout.end(topic, with: frame) }
     }
 
     /// The largest collection whose events carry the whole list to clients without `?diff=1`.

@@ -288,6 +288,9 @@ final class EventHub: Sendable {
         stream.onClose { fanout.remove(client) }
     }
 
+    /// The fan-outs of every loop.
+    var fanouts: [EventFanout] { state.withLock { Array($0.fanouts.values) } }
+
     /// Clients connected now, over every loop.
     var clientCount: Int { state.withLock { $0.fanouts.values.reduce(0) { $0 + $1.count } } }
 

@@ -79,6 +79,9 @@ final class DocumentLiveFeed: Sendable {
         stale.withLock { $0 = false }
     }
 
+    /// Ends every live query of the collection with `frame` last: it was removed from the data file.
+    func end(with frame: SharedBytes) { collection.end(with: frame) }
+
     /// The answer to a list `GET` with `Accept: text/event-stream`.
     func reply(_ request: Request, query: DocumentQuery) throws(HTTPError) -> Reply {
         let live = DocumentLiveQuery(query: query)

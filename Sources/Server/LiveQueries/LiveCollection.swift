@@ -152,6 +152,16 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         }
     }
 
+    /// Ends every live query of the collection with `frame` last (its resource was removed from the data
+    /// file), each fan-out on its loop, and takes no more versions.
+    func end(with frame: SharedBytes) {
+        let fanouts = state.withLock { state in
+            state.isShutDown = true
+            return Array(state.fanouts.values)
+        }
+        for fanout in fanouts { fanout.end(with: frame) }
+    }
+
     /// Ends every live query of the collection (each fan-out on its loop) and takes no more versions.
     func shutdown() {
         let wasShutDown = state.withLock { state in

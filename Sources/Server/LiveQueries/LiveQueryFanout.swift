@@ -179,6 +179,21 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         }
     }
 
+    /// Ends every client's stream with `frame` last (the collection was removed from the data file) and
+    /// refuses new ones; from any thread.
+    func end(with frame: SharedBytes) {
+        yieldToLoop { [weak self] in
+            guard let self else { return }
+            isFinished = true
+            heartbeatTimer?.cancel()
+            heartbeatTimer = nil
+            let all = groups.values.flatMap(\.clients)
+            groups = [:]
+            index = LiveQueryIndex()
+            for client in all { client.end(with: frame) }
+        }
+    }
+
     /// Ends every client's stream (the server shuts down) and refuses new ones.
     func finishAll() {
         isFinished = true
