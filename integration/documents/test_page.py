@@ -114,3 +114,21 @@ def test_many_collections_keep_live_counts_and_a_paged_table(data_file, serve, d
     wait.until(lambda d: rows(d) == [str(n) for n in range(51, 102) if n != 60])
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []
+
+
+def test_the_page_shows_resources_added_and_removed_by_a_save(data_file, serve, driver):
+    import os
+    path = data_file({"posts": [{"id": 1, "title": "first"}], "comments": [{"id": 1, "postId": 1}]})
+    server = serve(path)
+    driver.get(server.base + "/")
+    wait = WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,))
+    wait.until(lambda d: counts(d) == {"posts": "1", "comments": "1"})
+    temp = path.with_name(".db.json.swp")
+    temp.write_text(json.dumps({"posts": [{"id": 1, "title": "first"}], "notes": [{"id": 1}, {"id": 2}]}))
+    os.rename(temp, path)  # as an editor saves
+    wait.until(lambda d: counts(d) == {"posts": "1", "notes": "2"})
+    server.call("POST", "/notes", {"text": "live"})
+    wait.until(lambda d: counts(d).get("notes") == "3")
+    driver.find_element(By.CSS_SELECTOR, '[data-resource="notes"]').click()
+    wait.until(lambda d: rows(d) == ["1", "2", "3"])
+    wait.until(lambda d: d.find_element(By.ID, "status").text == "Live")

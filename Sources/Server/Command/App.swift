@@ -45,6 +45,8 @@ final class App: Sendable {
     private let liveFeeds: Mutex<[String: DocumentLiveFeed]>
     /// The topics `/events` serves: the seeds', or the data file's resources now.
     var eventTopics: [EventTopic] { dataFile?.currentTopics ?? EventTopic.allCases }
+    /// The built-in page's stream of the data file's set of resources (nil without a data file).
+    let resourceList: ResourceListStream?
     /// Rebuilds the routes (set by the server once it routes): the data file's resources changed.
     let rebuildRoutes = Mutex<(@Sendable () -> Void)?>(nil)
     /// Calls back once the journal entry `seq` is applied here (true), or after `timeout` seconds (false): a
@@ -88,6 +90,11 @@ final class App: Sendable {
                 : try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
         }
         self.dataFile = dataFile
+        resourceList = dataFile.map { dataFile in
+            ResourceListStream { [store = dataFile.store] in
+                store.resources.map { (name: $0.name, collection: $0.kind == .collection) }
+            }
+        }
         let whenApplied: @Sendable (Int64, Double, @escaping @Sendable (Bool) -> Void) -> Void =
             if let store = dataFile?.store {
                 { seq, timeout, done in store.whenApplied(seq, timeout: timeout, done) }
@@ -219,6 +226,7 @@ final class App: Sendable {
             events.attach(topic, documents: resource, live: feed)
         }
         rebuildRoutes.withLock { $0 }?()
+        resourceList?.changed()
     }
 
     /// The last event of a stream whose resource `name` is gone from the data file at `path`.

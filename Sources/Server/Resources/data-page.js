@@ -7,7 +7,7 @@
 import { idKey, live } from "/livestate.js";
 
 const PAGE = 50;
-const state = { resources: {}, chosen: null, page: 1, idField: "id", table: null, counts: {} };
+const state = { resources: {}, chosen: null, page: 1, idField: "id", table: null, counts: {}, streams: [] };
 const list = document.getElementById("resources");
 const view = document.getElementById("view");
 const title = document.getElementById("title");
@@ -109,50 +109,78 @@ function isValueList(array) {
   return array.some((element) => element === null || typeof element !== "object" || Array.isArray(element));
 }
 
-fetch("/db").then((response) => response.json()).then((db) => {
-  state.singulars = {};
-  state.values = {};
-  delete db.$schema;
-  for (const [name, value] of Object.entries(db)) {
-    if (Array.isArray(value) && isValueList(value)) {
-      state.resources[name] = "value";
-      state.values[name] = value;
-      setCount(name, value.length === 1 ? "1 value" : `${value.length} values`);
-      continue;
+// Reads /db and opens the streams of its resources; closes those of an earlier load first (the set of
+// resources changed: a save of the file added or removed some).
+function load() {
+  for (const close of state.streams) close();
+  state.streams = [];
+  state.resources = {};
+  state.counts = {};
+  return fetch("/db").then((response) => response.json()).then((db) => {
+    state.singulars = {};
+    state.values = {};
+    delete db.$schema;
+    for (const [name, value] of Object.entries(db)) {
+      if (Array.isArray(value) && isValueList(value)) {
+        state.resources[name] = "value";
+        state.values[name] = value;
+        setCount(name, value.length === 1 ? "1 value" : `${value.length} values`);
+        continue;
+      }
+      state.resources[name] = Array.isArray(value) ? "collection" : "singular";
+      if (!Array.isArray(value)) { state.singulars[name] = value; setCount(name, "object"); }
     }
-    state.resources[name] = Array.isArray(value) ? "collection" : "singular";
-    if (!Array.isArray(value)) { state.singulars[name] = value; setCount(name, "object"); }
-  }
-  renderList();
-  const collections = Object.keys(db).filter((name) => state.resources[name] === "collection");
-  if (collections.length <= 3) {
-    for (const name of collections) {
-      live(`/${encodeURIComponent(name)}?_limit=0`, (_, { total }) => setCount(name, String(total)), { onStatus });
+    renderList();
+    const collections = Object.keys(db).filter((name) => state.resources[name] === "collection");
+    if (collections.length <= 3) {
+      for (const name of collections) {
+        state.streams.push(
+          live(`/${encodeURIComponent(name)}?_limit=0`, (_, { total }) => setCount(name, String(total)), { onStatus }));
+      }
+    } else {
+      // NB: a browser opens at most six connections to one server: past three collections, their counts
+      // come from one /events stream of their changes instead of a stream each.
+      const counts = Object.fromEntries(collections.map((name) => [name, db[name].length]));
+      for (const name of collections) setCount(name, String(counts[name]));
+      const source = new EventSource(`/events?diff=1&topics=${collections.map(encodeURIComponent).join(",")}`);
+      state.streams.push(() => source.close());
+      for (const name of collections) {
+        source.addEventListener(name, (event) => {
+          const data = JSON.parse(event.data);
+          counts[name] = Array.isArray(data) ? data.length : counts[name] + data.inserted.length - data.deleted.length;
+          setCount(name, String(counts[name]));
+        });
+      }
     }
-  } else {
-    // NB: a browser opens at most six connections to one server: past three collections, their counts
-    // come from one /events stream of their changes instead of a stream each.
-    const counts = Object.fromEntries(collections.map((name) => [name, db[name].length]));
-    for (const name of collections) setCount(name, String(counts[name]));
-    const source = new EventSource(`/events?diff=1&topics=${collections.map(encodeURIComponent).join(",")}`);
-    for (const name of collections) {
-      source.addEventListener(name, (event) => {
-        const data = JSON.parse(event.data);
-        counts[name] = Array.isArray(data) ? data.length : counts[name] + data.inserted.length - data.deleted.length;
-        setCount(name, String(counts[name]));
-      });
+    const singulars = Object.keys(state.singulars);
+    if (singulars.length > 0) {
+      const source = new EventSource(`/events?topics=${singulars.map(encodeURIComponent).join(",")}`);
+      state.streams.push(() => source.close());
+      for (const name of singulars) {
+        source.addEventListener(name, (event) => {
+          state.singulars[name] = JSON.parse(event.data);
+          if (state.chosen === name) renderObject(state.singulars[name]);
+        });
+      }
     }
-  }
-  const singulars = Object.keys(state.singulars);
-  if (singulars.length > 0) {
-    const source = new EventSource(`/events?topics=${singulars.map(encodeURIComponent).join(",")}`);
-    for (const name of singulars) {
-      source.addEventListener(name, (event) => {
-        state.singulars[name] = JSON.parse(event.data);
-        if (state.chosen === name) renderObject(state.singulars[name]);
-      });
+    const kept = state.chosen !== null && state.resources[state.chosen] ? state.chosen : null;
+    const first = kept || Object.keys(db).find((name) => state.resources[name] === "collection") || Object.keys(db)[0];
+    if (first) choose(first, kept ? state.page : 1);
+    if (!first) {
+      if (state.table) { state.table(); state.table = null; }
+      state.chosen = null;
+      title.textContent = "";
+      view.textContent = "";
     }
-  }
-  const first = Object.keys(db).find((name) => state.resources[name] === "collection") || Object.keys(db)[0];
-  if (first) choose(first, 1);
+  });
+}
+
+// The set of resources: its first event is the set /db was read with; each later one a save's new set.
+let known = null;
+const resourceList = new EventSource("/_livestate/resources");
+resourceList.addEventListener("resources", (event) => {
+  const now = JSON.stringify(JSON.parse(event.data));
+  if (known !== null && now !== known) load();
+  known = now;
 });
+load();

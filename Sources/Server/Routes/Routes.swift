@@ -22,6 +22,10 @@ func buildRouter(_ app: App) -> Router {
                 store: dataFile.store, checkpoints: dataFile.checkpoints, savesStart: dataFile.seededDatabase),
             readOnly: app.configuration.readOnly)
         router.addEventRoutes(app)
+        if let list = app.resourceList, app.staticFiles == nil {
+            // The built-in page's stream of the set of resources (a save may add or remove some).
+            router.get("/_livestate/resources") { _ in list.reply() }
+        }
         return router
     }
     // The resources of the seed view models.
