@@ -73,6 +73,19 @@ public final class PatternMatcher {
         }
     }
 
+    /// Whether `bytes`, valid UTF-8 (the text of a Swift string, or JSON this program wrote), contain a match:
+    /// a subject searched as it is stored, without making a string of it.
+    public func matches(utf8 bytes: [UInt8]) throws(PatternError) -> Bool {
+        guard let matchData, let context else {
+            throw .failed(code: PCRE2_ERROR_NOMEMORY, message: "out of memory")
+        }
+        let result = bytes.withUnsafeBufferPointer { bytes in
+            pcre2_match_8(
+                pattern.code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
+        }
+        return try Self.pairs(result, matchData) != nil
+    }
+
     /// Matches `subject` and answers how many of its (whole match and group) offset pairs are set; nil when
     /// there is no match.
     private func match(_ subject: String) throws(PatternError) -> Int? {
@@ -85,6 +98,11 @@ public final class PatternMatcher {
             pcre2_match_8(
                 pattern.code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
         }
+        return try Self.pairs(result, matchData)
+    }
+
+    /// `pcre2_match`'s `result` as the number of offset pairs set, nil for no match, or the error.
+    private static func pairs(_ result: Int32, _ matchData: OpaquePointer) throws(PatternError) -> Int? {
         switch result {
         // NB: the match data is sized from the pattern, so every group has its pair; those after the last
         // group set are unset.

@@ -112,14 +112,19 @@ package struct DocumentQuery: Sendable {
     /// `knownValue`: an item's value at a path when the item has it at hand without `object` (its id), or nil.
     ///
     /// Throws `query_too_expensive` when a `like` match reaches its limit or the work outlasts the budget.
+    /// `presorted`: the items are in the order of the sort keys already (a sort index's), so they are not
+    /// sorted again; `rank`: an item's place in that order (a sort index's), by which the items that pass are
+    /// sorted instead of by their keys. `bounded: false` drops the work budget (a sort index built off the
+    /// loop). `bytes`: an item's compact JSON, searched for `q` before the item is read (`searchPrefilter`).
     package func apply<Item>(
-        to items: [Item], narrowed: Bool = false, object: (Item) -> JSONObject,
-        knownValue: (Item, [String]) -> JSONValue? = { _, _ in nil }
+        to items: [Item], narrowed: Bool = false, presorted: Bool = false, rank: ((Item) -> Int)? = nil,
+        bounded: Bool = true, object: (Item) -> JSONObject,
+        knownValue: (Item, [String]) -> JSONValue? = { _, _ in nil }, bytes: ((Item) -> [UInt8])? = nil
     ) throws(HTTPError) -> ListQueryPage<Item> {
-        var meter = ListQuery.Meter()
+        var meter = ListQuery.Meter(bounded: bounded)
         var tested = filters
         if narrowed, let indexed = tested.firstIndex(where: { $0.operator == .equal }) { tested.remove(at: indexed) }
-        let paths = sortKeys.map(\.path)
+        let paths = presorted || rank != nil ? [] : sortKeys.map(\.path)
         // The sort keys of the items kept, `paths.count` per item in their order (no array per item).
         var keys: [SortValue] = []
         func appendKeys(of item: Item, members: JSONObject?) {
@@ -138,8 +143,10 @@ package struct DocumentQuery: Sendable {
         if !tested.isEmpty || search != nil || condition != nil {
             let matchers = tested.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
             selected = []
+            let prefilter = bytes == nil ? nil : searchPrefilter()
             for item in items {
                 try meter.check()
+                if let prefilter, let bytes, !((try? prefilter.matches(utf8: bytes(item))) ?? true) { continue }
                 let members = object(item)
                 if try matches(members, matchers) {
                     selected.append(item)
@@ -148,15 +155,18 @@ package struct DocumentQuery: Sendable {
             }
         } else if !paths.isEmpty {
             keys.reserveCapacity(items.count * paths.count)
-            for item in items { appendKeys(of: item, members: nil) }
+            for item in items {
+                try meter.check()
+                appendKeys(of: item, members: nil)
+            }
         }
         if !paths.isEmpty {
             let width = paths.count
             var failed: HTTPError?
             let order = selected.indices.sorted { lhs, rhs in
-                if failed == nil {
-                    do throws(HTTPError) { try meter.check() } catch { failed = error }
-                }
+                // NB: a sort cannot be stopped; once the budget is spent its comparisons cost nothing.
+                if failed != nil { return lhs < rhs }
+                do throws(HTTPError) { try meter.check() } catch { failed = error }
                 for position in 0..<width {
                     let order = keys[lhs * width + position].order(keys[rhs * width + position])
                     if order != 0 { return sortKeys[position].descending ? order > 0 : order < 0 }
@@ -165,6 +175,10 @@ package struct DocumentQuery: Sendable {
             }
             if let failed { throw failed }
             selected = order.map { selected[$0] }
+        }
+        if let rank, !presorted {
+            let ranked = selected.map { (rank($0), $0) }
+            selected = ranked.sorted { $0.0 < $1.0 }.map(\.1)
         }
         return pageWindow(count: selected.count).page(of: selected)
     }

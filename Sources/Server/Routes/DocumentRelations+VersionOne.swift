@@ -18,4 +18,20 @@ extension DocumentRelations {
             return true
         }
     }
+
+    /// Only `_embed` and `_expand` of a query (an item's `GET` takes no filter).
+    static func relationsOnly(_ query: QueryParameters) -> QueryParameters {
+        QueryParameters(query.pairs.filter { $0.name == "_embed" || $0.name == "_expand" })
+    }
+
+    /// The children's collections and parent fields an `_embed` of `resource`'s items reads through their
+    /// indexes.
+    static func embedIndexes(_ query: DocumentQuery, _ store: DocumentStore, of resource: String)
+        -> [(DocumentResource, [String])]
+    {
+        query.embed.compactMap { childName in
+            guard let child = store.byName[childName], child.kind == .collection else { return nil }
+            return (child, [store.parentField(of: resource)])
+        }
+    }
 }

@@ -75,6 +75,7 @@ extension Router {
     ) {
         let name = resource.name
         let idPath = [store.idField]
+        let sortIndex = DocumentSortIndex()
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
                 return try live.reply(request, query: try Self.query(request.query, store, of: resource))
@@ -87,15 +88,20 @@ extension Router {
             // An equality filter narrows the items through the field's index, and the query checks them against
             // the other filters; a sort by id reads the item's id, so no item is parsed for either.
             let indexed = query.indexableFilter
-            var indexes = Self.embedIndexes(query, store, of: name)
+            var indexes = DocumentRelations.embedIndexes(query, store, of: name)
             if let indexed { indexes.append((resource, indexed.path)) }
-            return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
+            // A sort of a large collection answers from its sort index (built on a worker when missing).
+            let sorts = DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
+            let sortBuild = sorts ? sortIndex.missingBuild(query, on: resource, idPath: idPath) : nil
+            return Self.withIndexes(indexes, workers: workers, also: sortBuild) { () throws(HTTPError) in
+                let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
                 let documents =
                     indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
-                    ?? resource.items.documents
+                    ?? sorted.presorted ?? resource.items.documents
                 let page = try query.apply(
-                    to: documents, narrowed: indexed != nil, object: { $0.object },
-                    knownValue: { document, path in path == idPath ? document.id?.value : nil })
+                    to: documents, narrowed: indexed != nil, presorted: sorted.presorted != nil, rank: sorted.rank,
+                    object: { $0.object }, knownValue: { document, path in path == idPath ? document.id?.value : nil },
+                    bytes: { $0.bytes })
                 let body = try DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
                 return .json(
                     encoded: body,
@@ -105,7 +111,7 @@ extension Router {
         get("/\(name)/:id") { request in
             let id = DocumentID(pathSegment: try request.require("id", as: String.self))
             guard let document = resource.document(id) else { throw Self.missing(name, id) }
-            let query = try Self.query(Self.relationsOnly(request.query), store)
+            let query = try Self.query(DocumentRelations.relationsOnly(request.query), store)
             return .response(
                 .json(encoded: DocumentRelations(store: store, query: query, resource: name).encode(document)))
         }
@@ -119,7 +125,7 @@ extension Router {
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
             let query = try Self.query(request.query, store, of: child)
-            let indexes = [(child, [field])] + Self.embedIndexes(query, store, of: childName)
+            let indexes = [(child, [field])] + DocumentRelations.embedIndexes(query, store, of: childName)
             return Self.withIndexes(indexes, workers: workers) { () throws(HTTPError) in
                 let children = DocumentRelations.children(of: key, in: child, field: field)
                 let page = try query.apply(to: children) { $0.object }
@@ -196,30 +202,20 @@ extension Router {
     /// to be built by parsing every item of a large collection, builds those on a worker and answers from
     /// there: the loop goes on serving others meanwhile, and reads and writes of the collection too.
     private static func withIndexes(
-        _ indexes: [(DocumentResource, [String])], workers: WorkerPool,
+        _ indexes: [(DocumentResource, [String])], workers: WorkerPool, also build: (@Sendable () -> Void)? = nil,
         _ answer: @escaping @Sendable () throws(HTTPError) -> Response
     ) -> Reply {
         let answering: @Sendable () -> Response = { () -> Response in
             do throws(HTTPError) { return try answer() } catch { return Response(error: error) }
         }
         let builds = indexes.filter { resource, path in resource.needsIndexBuild(at: path) }
-        guard !builds.isEmpty else { return .response(answering()) }
+        guard !builds.isEmpty || build != nil else { return .response(answering()) }
         return .later { respond in
             workers.reply(respond) {
                 for (resource, path) in builds { resource.buildIndex(at: path) }
+                build?()
                 return answering()
             }
-        }
-    }
-
-    /// The children's collections and parent fields an `_embed` of `resource`'s items reads through their
-    /// indexes.
-    private static func embedIndexes(_ query: DocumentQuery, _ store: DocumentStore, of resource: String)
-        -> [(DocumentResource, [String])]
-    {
-        query.embed.compactMap { childName in
-            guard let child = store.byName[childName], child.kind == .collection else { return nil }
-            return (child, [store.parentField(of: resource)])
         }
     }
 
@@ -324,11 +320,6 @@ extension Router {
                     + " are \(collections)", code: "invalid_query")
         }
         return query
-    }
-
-    /// Only `_embed` and `_expand` of a query (an item's `GET` takes no filter).
-    private static func relationsOnly(_ query: QueryParameters) -> QueryParameters {
-        QueryParameters(query.pairs.filter { $0.name == "_embed" || $0.name == "_expand" })
     }
 
     private static func pathEncoded(_ key: String) -> String {

@@ -1,0 +1,24 @@
+import Patterns
+
+extension DocumentQuery {
+    /// A matcher that finds the search text (`q`) in an item's JSON bytes, ignoring case, or nil when the bytes
+    /// cannot tell: an item whose bytes hold no match cannot pass the search, so it is skipped without being
+    /// parsed or walked (a scan of 100,000 items' bytes by PCRE2 instead of a lowercased copy of each of their
+    /// strings). An item whose bytes match is checked as before: the match may be in a key.
+    ///
+    /// NB: only for ASCII text without `"`, `\` or control characters, which JSON writes as themselves; other
+    /// text may be escaped in the bytes, or equal to them only under Unicode's canonical equivalence.
+    func searchPrefilter() -> PatternMatcher? {
+        guard let search, !search.isEmpty,
+            search.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        else { return nil }
+        var escaped = ""
+        for character in search {
+            // A backslash before any ASCII character that is not a letter or digit makes it literal.
+            if !(character.isLetter || character.isNumber) { escaped.append("\\") }
+            escaped.append(character)
+        }
+        guard let pattern = try? Pattern(escaped, limits: ListQuery.patternLimits) else { return nil }
+        return PatternMatcher(pattern)
+    }
+}
