@@ -277,7 +277,7 @@ part_fanout() {
     # measure NAME COLLECTION QUERY [FILE [SEED_DATA]]: one client run against a fresh LiveState (the seeds on
     # SEED_DATA, :memory: by default).
     measure() {
-        seed_data=${5:-} live_env="LOG_LEVEL=warning" live_args="--heartbeat 60" start livestate "${4:-}"
+        seed_data=${5:-} live_env="LOG_LEVEL=warning" live_args="--heartbeat 60 --max-streams-per-peer 0" start livestate "${4:-}"
         ready livestate "/$2" >/dev/null
         line=$(FANOUT_COLLECTION=$2 FANOUT_QUERY=$3 FANOUT_LIMIT=60 "$work/client" 127.0.0.1 "$port" \
             "$fanout_clients" "$fanout_events" "$fanout_rate" "$server_pid" 2>"$work/client.err" || true)

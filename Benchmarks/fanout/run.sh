@@ -138,7 +138,7 @@ for n in "${CLIENTS[@]}"; do
     results+=("$(measure plain-c-evhttp "$n")")
     stop
     start livestate env LOG_LEVEL=warning "$LIVESTATE_BIN" --port 0 --data :memory: --public public \
-        --heartbeat 60 ${THREADS:+--threads "$THREADS"}
+        --heartbeat 60 --max-streams-per-peer 0 ${THREADS:+--threads "$THREADS"}
     results+=("$(measure livestate "$n")")
     stop
     if [ -n "$nginx_bin" ]; then

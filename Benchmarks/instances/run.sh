@@ -85,7 +85,7 @@ start() {
         "$work/reference" 0 > "$work/$name.out" 2> "$work/$name.err" &
     else
         LOG_LEVEL=warning "$bin" --port 0 --data "$data" --public public --heartbeat 60 \
-            --threads "$THREADS" > "$work/$name.out" 2> "$work/$name.err" &
+            --max-streams-per-peer 0 --threads "$THREADS" > "$work/$name.out" 2> "$work/$name.err" &
     fi
     pids+=($!)
     for _ in $(seq 1 600); do   # an instance on PostgreSQL waits for its schema first

@@ -47,7 +47,7 @@ fi
 
 start() {
     env LOG_LEVEL=warning "$LIVESTATE_BIN" --port 0 --data :memory: --public public --heartbeat 60 \
-        --max-live-queries $((largest + 16)) > "$work/server.out" 2> "$work/server.err" &
+        --max-streams-per-peer 0 --max-live-queries $((largest + 16)) > "$work/server.out" 2> "$work/server.err" &
     server_pid=$!
     for _ in $(seq 1 200); do
         if grep -q '^listening on ' "$work/server.out" 2>/dev/null; then break; fi

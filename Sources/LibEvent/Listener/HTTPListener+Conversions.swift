@@ -21,6 +21,16 @@ extension HTTPListener {
         return ((path.isEmpty ? "/" : path) + query, userinfo + host + (port >= 0 ? ":\(port)" : ""))
     }
 
+    /// The address of the client that sent `raw` (`evhttp_connection_get_peer`), as text; nil without a
+    /// connection.
+    static func peerAddress(_ raw: UnsafeMutablePointer<evhttp_request>) -> String? {
+        guard let connection = evhttp_request_get_connection(raw) else { return nil }
+        var address: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        evhttp_connection_get_peer(connection, &address, &port)
+        return address.map { String(cString: $0) }
+    }
+
     static func method(_ command: evhttp_cmd_type) -> HTTPMethod? {
         switch command {
         case EVHTTP_REQ_GET: .get

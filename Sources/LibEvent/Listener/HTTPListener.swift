@@ -29,6 +29,8 @@ package final class HTTPListener: @unchecked Sendable {
     private let limits: ListenerLimits
     /// The folder a large prepared body's file goes in (`FileBody`), or nil: every body goes by reference.
     private let bodyFiles: String?
+    /// The open streams of each client address, shared by the server's listeners; nil: no cap.
+    private let peerStreams: PeerStreams?
     /// This loop's request lines, buffered apart from every other loop's (flushed by `Log`).
     private let requestLog = LogBuffer()
     /// This loop's `Date` value, formatted once a second.
@@ -46,10 +48,10 @@ package final class HTTPListener: @unchecked Sendable {
     static let maxSingleWrite = 4 << 20
 
     /// Sets up the `evhttp` on `loop` (not yet running) and starts accepting on a duplicate of `socket`;
-    /// `bodyFiles` as the property says.
+    /// `bodyFiles` and `peerStreams` as the properties say.
     package init(
         loop: EventLoop, service: HTTPService, limits: ListenerLimits, socket: ListeningSocket,
-        bodyFiles: String? = nil
+        bodyFiles: String? = nil, peerStreams: PeerStreams? = nil
     ) throws(LibEventError) {
         guard let http = evhttp_new(loop.base) else { throw LibEventError("evhttp_new failed") }
         self.loop = loop
@@ -58,6 +60,7 @@ package final class HTTPListener: @unchecked Sendable {
         writeTimeout = LoopTimer.timeval(seconds: limits.timeout)
         self.limits = limits
         self.bodyFiles = bodyFiles
+        self.peerStreams = peerStreams
 
         // NB: evhttp answers PATCH and OPTIONS with 501 unless they are allowed here; TRACE and the methods
         // libevent does not know (QUERY, BREW: its internal EVHTTP_REQ_UNKNOWN_, 1 << 15) are let in so they get
@@ -324,6 +327,15 @@ package final class HTTPListener: @unchecked Sendable {
         _ raw: UnsafeMutablePointer<evhttp_request>, status: Int, headers: HTTPHeaders,
         start: @Sendable (any HTTPStream) -> Void, log: RequestLog
     ) {
+        // One client must not hold every stream: a slot of its address first, or the 429 (`PeerStreams`).
+        var peer: String?
+        if let peerStreams, peerStreams.limit > 0, let address = Self.peerAddress(raw) {
+            guard peerStreams.take(address) else {
+                send(peerStreams.refusal(corsOf: headers), to: raw, log: log)
+                return
+            }
+            peer = address
+        }
         let output = evhttp_request_get_output_headers(raw)
         for field in headers { Self.addHeader(output, field.name, field.value) }
         evhttp_send_reply_start(raw, Int32(status), nil)
@@ -335,12 +347,14 @@ package final class HTTPListener: @unchecked Sendable {
         let connectionGuard = guardOf(raw)
         connectionGuard?.streamStarted()
         guard let connection = evhttp_request_get_connection(raw) else {
+            if let peer { peerStreams?.give(peer) }
             evhttp_send_reply_end(raw)
             return
         }
         let stream = LibEventStream(
             listener: self, request: raw, connection: connection, connectionGuard: connectionGuard,
             writeTimeout: writeTimeout)
+        stream.peer = peer
         streams[ObjectIdentifier(stream)] = stream
         log.write(status: status, note: " (stream)", to: requestLog)
         start(stream)
@@ -348,5 +362,6 @@ package final class HTTPListener: @unchecked Sendable {
 
     func streamEnded(_ stream: LibEventStream) {
         streams[ObjectIdentifier(stream)] = nil
+        if let peer = stream.peer { peerStreams?.give(peer) }
     }
 }

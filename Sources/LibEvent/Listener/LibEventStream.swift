@@ -21,6 +21,8 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
     private var closeAction: (@Sendable () -> Void)?
     private var moreCloseActions: [@Sendable () -> Void] = []
     private var drainAction: (@Sendable () -> Void)?
+    /// The client address whose slot the stream holds (`PeerStreams`), given back when it ends.
+    var peer: String?
 
     init(
         listener: HTTPListener, request: UnsafeMutablePointer<evhttp_request>, connection: OpaquePointer,

@@ -177,7 +177,7 @@ final class App: Sendable {
         }
         onShutdown { [events] in events.shutdown() }
         onShutdown { [workers] in workers.stop() }
-        let memoryReturn = MemoryReturn.start(on: loops[0]) { [events] in events.clientCount }
+        let memoryReturn = MemoryReturn.start(on: loops[0]) { [events] in events.clientCount + engine.openCount }
         onShutdown { memoryReturn.cancel() }
         // A selection that cannot be shown is degraded service an operator should see, not only the page.
         let selectionLog = models.albums.selectionStatus.sink { status in

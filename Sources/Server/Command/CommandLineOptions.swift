@@ -68,6 +68,9 @@ enum CommandLineOptions {
           --max-live-queries N
                              the most live queries (a list GET with Accept: text/event-stream) open at once;
                              more answer 503 too_many_live_queries (LIVESTATE_MAX_LIVE_QUERIES, default 16384)
+          --max-streams-per-peer N
+                             the most open streams (/events and live queries) of one client address; more
+                             answer 429 too_many_streams; 0: no cap (LIVESTATE_MAX_STREAMS_PER_PEER, default 512)
           --body-files DIR   folder where bodies of 64 KiB or more are also kept, as unlinked files sent with
                              sendfile; off sends every body from memory (LIVESTATE_BODY_FILES, default /var/tmp)
           --delay MS         every answer MS milliseconds late (0-60000; not event streams, not /healthz), to
@@ -120,6 +123,7 @@ enum CommandLineOptions {
         "allowed-hosts": "LIVESTATE_ALLOWED_HOSTS",
         "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
         "body-files": "LIVESTATE_BODY_FILES", "max-live-queries": "LIVESTATE_MAX_LIVE_QUERIES",
+        "max-streams-per-peer": "LIVESTATE_MAX_STREAMS_PER_PEER",
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
         "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB", "routes": "LIVESTATE_ROUTES",
@@ -322,6 +326,9 @@ enum CommandLineOptions {
         }
         if let maxLive = try integer("max-live-queries", in: 1...1_000_000, "a number of live queries") {
             configuration.liveQueries.maxQueries = maxLive
+        }
+        if let perPeer = try integer("max-streams-per-peer", in: 0...1_000_000, "a number of streams") {
+            configuration.maxStreamsPerPeer = perPeer
         }
         if let (path, source) = value("body-files") {
             if path == "off" {

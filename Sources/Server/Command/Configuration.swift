@@ -67,6 +67,9 @@ struct Configuration: Sendable, Equatable {
     /// The bounds of live queries: how many may be open (`--max-live-queries`), how much history each
     /// collection keeps for `Last-Event-ID`.
     var liveQueries = LiveQueryEngine.Limits()
+    /// The most open streams (`/events` and live queries) one client address may hold
+    /// (`--max-streams-per-peer`); 0: no cap.
+    var maxStreamsPerPeer = 512
     /// Largest request body accepted (the contract's 1 MiB).
     var maxBodySize = 1 << 20
     /// Largest request head (request line + headers) accepted.

@@ -55,11 +55,12 @@ final class LiveStateServer: Sendable {
         app.httpClient.resolveRelativeURLs(against: Self.selfURL(host: configuration.host, port: socket.port))
         let bodyFiles = configuration.bodyFiles.flatMap { Self.isWritableFolder($0) ? $0 : nil }
         unusableBodyFiles = bodyFiles == nil ? configuration.bodyFiles : nil
+        let peerStreams = PeerStreams(limit: configuration.maxStreamsPerPeer)
         do {
             listeners = try app.loops.map { loop throws(LibEventError) in
                 try HTTPListener(
                     loop: loop, service: service, limits: configuration.listenerLimits, socket: socket,
-                    bodyFiles: bodyFiles)
+                    bodyFiles: bodyFiles, peerStreams: peerStreams)
             }
         } catch {
             app.runShutdownActions()

@@ -177,6 +177,19 @@ import Testing
         #expect(fromEnvironment.routesFile == #filePath)
     }
 
+    /// `--max-streams-per-peer`: 512 by default, 0 turns the cap off, and its variable.
+    @Test func maxStreamsPerPeer() throws {
+        func parsed(_ flags: [String], _ environment: [String: String] = [:]) throws -> Int? {
+            guard case .serve(let configuration) = try CommandLineOptions.parse(flags, environment: environment)
+            else { return nil }
+            return configuration.maxStreamsPerPeer
+        }
+        #expect(try parsed([]) == 512)
+        #expect(try parsed(["--max-streams-per-peer", "0"]) == 0)
+        #expect(try parsed([], ["LIVESTATE_MAX_STREAMS_PER_PEER": "8"]) == 8)
+        #expect(throws: CommandLineError.self) { try parsed(["--max-streams-per-peer", "-1"]) }
+    }
+
     /// An options file never widens exposure: a non-loopback host, a static folder outside its folder,
     /// allowed hosts and CORS origins are left out, one line each; a flag still gives them.
     @Test func optionsFileNeverWidensExposure() throws {
@@ -187,7 +200,7 @@ import Testing
         let inside = folder.appendingPathComponent("site").path
         try FileManager.default.createDirectory(atPath: inside, withIntermediateDirectories: true)
         func parse(_ text: String, _ flags: [String] = []) throws -> Configuration {
-            FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
             guard case .serve(let configuration) = try CommandLineOptions.parse(["-c", path] + flags, environment: [:])
             else { throw CommandLineError("not a serve action") }
             return configuration
