@@ -212,3 +212,44 @@ def test_the_number_of_todos_is_bounded_by_configuration(binary, tmp_path):
         assert len(server.call("GET", "/todos")[2]) == 5
         assert server.call("DELETE", "/todos/2")[0] == 204
         assert server.call("POST", "/todos", {"title": "room again"})[0] == 201
+
+
+def test_live_queries_nobody_reads_are_cut_off_and_give_their_memory_back(binary, tmp_path):
+    """A live query's first result counts toward the slow-reader cap: 50 clients that read nothing of a
+    ~10 MB list (each its own slice, so no result is shared) are cut off at the next heartbeat instead of
+    holding 50 first results, and over four such cycles RSS comes back near where it started (the server
+    trims malloc's free pages once many streams ended)."""
+    cycles, clients = 4, 50 if FULL else 30
+    items = [{"id": i, "postId": i % 100, "body": "b" * 200} for i in range(1, 40_001)]
+    path = tmp_path / "db.json"
+    path.write_text(json.dumps({"comments": items}))
+    size = path.stat().st_size
+    with Server(str(path), "--heartbeat", "1", binary=binary, data=":memory:", public=None, nofile=4096) as server:
+        assert server.call("GET", "/comments?_limit=1")[0] == 200
+        fds = server.fd_count()
+        before = settled_rss(server)
+        peaks, afters = [], []
+        for cycle in range(cycles):
+            stalled = []
+            try:
+                for n in range(cycle * clients, (cycle + 1) * clients):
+                    sse = SSEClient.of(server, f"/comments?_start=0&_end={40_000 - n}", rcvbuf=4096)
+                    stalled.append(sse)
+                    # NB: read at once: a client cut off (reset) before it read the head would lose it.
+                    assert sse.read_head(timeout=10) == 200
+                peaks.append(server.rss_kib())
+                # Cut off by the server (each over its cap at the next heartbeat), not closed by the clients.
+                wait_until(lambda: server.fd_count() <= fds + 2, 30, interval=0.2,
+                           message=f"cycle {cycle}: the {clients} clients that read nothing cut off")
+            finally:
+                for sse in stalled:
+                    sse.close()
+            deadline = time.monotonic() + 10
+            after = settled_rss(server)
+            while after - before > 48 * MIB and time.monotonic() < deadline:
+                time.sleep(0.5)
+                after = settled_rss(server)
+            afters.append(after)
+        print(f"{cycles} cycles of {clients} unread live queries on a {size >> 20} MB list: RSS {before} KiB, "
+              f"peaks {peaks} KiB, after each cycle {afters} KiB")
+        assert afters[-1] - before <= 48 * MIB, f"{(afters[-1] - before) // MIB} MiB kept after {cycles} cycles"

@@ -78,7 +78,8 @@ final class EventClient: @unchecked Sendable {
     func start(_ replay: EventReplay) {
         lastSentID = replay.lastID
         resumeCursor = replay.resumeAfter
-        queue = replay.frames.map { ($0, true) }
+        queue = replay.frames.map { ($0, !replay.countsTowardCap) }
+        if replay.countsTowardCap { queuedLiveBytes = replay.frames.reduce(0) { $0 + $1.count } }
         // NB: unowned, not weak: a weak reference gives every client a side table; the stream drops the
         // action when it ends (`finish`), and the client outlives its stream's callbacks.
         stream.onDrain { [unowned self] in pump() }

@@ -11,6 +11,9 @@ struct EventReplay: Sendable {
     /// Set when `Last-Event-ID` is honoured: the events after this id are read from the log, page by page
     /// as the client's output drains (nil: current values were sent instead).
     var resumeAfter: UInt64?
+    /// Whether `frames` count toward the client's cap on unsent output, as live events do: a live query's
+    /// first result, as large as the query's result, where `/events`' current values are bounded.
+    var countsTowardCap = false
 
     /// Whether `Last-Event-ID` was honoured.
     var resumed: Bool { resumeAfter != nil }

@@ -3,7 +3,7 @@ import LibEvent
 import Support
 import Synchronization
 
-/// Gives memory back to the kernel after many `/events` clients left: each client's buffers are freed when
+/// Gives memory back to the kernel after many streams (`/events` clients, live queries) ended: each client's buffers are freed when
 /// it goes, but malloc keeps the pages for reuse, so RSS would stay at its peak for good. Every `interval`
 /// seconds it compares the number of clients with the most seen since the last trim; when at least `drop`
 /// clients (or all of them) are gone, it trims once (`Allocator.trim`, a walk of the heap: cheap at this
@@ -23,7 +23,7 @@ enum MemoryReturn {
             let (trim, peakBefore) = peak.withLock { peak -> (Bool, Int) in
                 peak = max(peak, now)
                 let seen = peak
-                guard peak - now >= drop else { return (false, seen) }
+                guard peak - now >= drop || now == 0 && peak > 0 else { return (false, seen) }
                 peak = now
                 return (true, seen)
             }
@@ -31,7 +31,7 @@ enum MemoryReturn {
             let kept = Allocator.statistics
             Allocator.trim()
             Log.debug(
-                "trimmed malloc: \(now) /events clients after \(peakBefore); before the trim "
+                "trimmed malloc: \(now) streams after \(peakBefore); before the trim "
                     + "\(kept.inUse >> 20) MiB in use, \(kept.free >> 20) MiB free")
         }
     }

@@ -131,7 +131,9 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         let client = EventClient(
             stream: stream, topics: [], diff: false, cap: collection.engine.clientCap,
             window: collection.engine.clientWindow)
-        client.start(EventReplay(frames: frames, lastID: current.id, resumeAfter: nil))
+        // NB: the first result counts toward the cap: a client that reads none of a large one is cut off
+        // at the next heartbeat or change, and the result's memory goes with it.
+        client.start(EventReplay(frames: frames, lastID: current.id, resumeAfter: nil, countsTowardCap: true))
         group.clients.append(client)
         stream.onClose { [weak self] in self?.remove(client, from: key) }
     }
