@@ -69,9 +69,10 @@ extension Timer {
             }
         }
 
-        /// Attaches a subscriber to the ticks.
+        /// Attaches a subscriber to the ticks, through a subscription that, as Combine's, has no description or
+        /// mirror of its own.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            ticks.receive(subscriber: subscriber)
+            ticks.receive(subscriber: TimerSubscription(downstream: subscriber))
         }
     }
 }
@@ -80,4 +81,31 @@ extension Timer {
 // NB: @unchecked Sendable: Foundation's Timer is not Sendable on Linux; invalidate is safe from any thread.
 private struct ScheduledTimer: @unchecked Sendable {
     let timer: Timer
+}
+
+/// A subscriber's link to a timer's ticks: it passes the ticks and their demand through, and the downstream's
+/// requests and cancel to the ticks' subscription.
+// NB: @unchecked Sendable: the subscription slot is Mutex-guarded; the downstream is called outside the lock.
+private final class TimerSubscription<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+where Downstream.Input == Date, Downstream.Failure == Never {
+    typealias Input = Date
+    typealias Failure = Never
+
+    private let downstream: Downstream
+    private let status = Mutex(SubscriptionStatus.awaiting)
+
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    func receive(subscription: any Subscription) {
+        guard status.withLock({ $0.accept(subscription) }) else { return subscription.cancel() }
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Date) -> Subscribers.Demand { downstream.receive(input) }
+
+    func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: completion) }
+
+    func request(_ demand: Subscribers.Demand) { status.withLock { $0.subscription }?.request(demand) }
+
+    func cancel() { status.withLock { $0.terminate() }?.cancel() }
 }
