@@ -6,7 +6,9 @@
 - a damaged file (a page overwritten) is refused at start with one line, not served as empty rows;
 - a data file's journal truncated, overwritten, or its WAL truncated under the running server: every write
   is answered 503 and the log says why; its -shm emptied: nothing changes (no crash);
-- two servers started at once on a file without a journal: one serves and writes, the other exits.
+- two servers started at once on a file without a journal: one serves and writes, the other exits;
+- a commit's disk flush runs on the thread made for it (`livestate-write`), never on an event loop, as
+  `strace -f` of a running server under writes shows (each thread's name from /proc/PID/task/TID/comm).
 """
 
 import ctypes
@@ -18,6 +20,7 @@ import signal
 import sqlite3
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 
@@ -234,3 +237,68 @@ def test_two_servers_started_at_once_on_a_new_journal_leave_one_that_writes(bina
                 proc.wait()
                 out.close()
         assert f"trial {trial}" in titles_after_restart(path)
+
+
+# -- Where a commit's disk flush runs -------------------------------------------------------------------
+
+
+FLUSH = re.compile(r"^(\d+)\s+(fsync|fdatasync)\((\d+)<([^>]*)>\)")
+
+
+@pytest.mark.parametrize("kind", ["data file", "seeds"])
+def test_no_event_loop_waits_for_a_commits_disk_flush(binary, tmp_path, kind):
+    assert shutil.which("strace"), "strace is missing (scripts/apt-packages-test.txt)"
+    if kind == "data file":
+        path = data_file(tmp_path)
+        journal, args, target = f"{path}.livestate", [str(path), "--data", f"{path}.livestate"], "/posts"
+    else:
+        journal = str(tmp_path / "todos.sqlite")
+        args, target = ["--data", journal], "/todos"
+    trace = tmp_path / "trace.txt"
+    out = open(tmp_path / "stdout.txt", "w+b")
+
+    def session():
+        os.setsid()
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: dies with the test
+
+    tracer = subprocess.Popen(
+        ["strace", "-f", "-qq", "-y", "-e", "trace=fsync,fdatasync", "-e", "signal=none", "-o", str(trace),
+         binary, "--port", "0", "--host", "127.0.0.1", "--threads", "2", *args],
+        stdout=out, stderr=subprocess.DEVNULL, preexec_fn=session)
+    try:
+        wait_until(lambda: listening_port(out), 60, message="the traced server listening")
+        pid = int((Path(f"/proc/{tracer.pid}/task/{tracer.pid}/children").read_text().split() or ["0"])[0])
+        assert pid, "the traced server's pid"
+        started = trace.stat().st_size
+        server = Server(binary=binary)
+        server.port = listening_port(out)
+        server.base = f"http://127.0.0.1:{server.port}"
+        for n in range(30):
+            status, _, body = server.call("POST", target, {"title": f"flushed {n}"})
+            assert status == 201, (status, body)
+        # Every thread's name while the server still runs: a loop is `livestate-http-N`, cut by the kernel.
+        names = {}
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                names[int(task.name)] = (task / "comm").read_text().strip()
+            except OSError:
+                pass
+        time.sleep(0.2)  # strace's last lines reach its file
+        # The stop's own flushes (the WAL copied into the file, on the main thread) are not a request's.
+        served = trace.stat().st_size
+        os.kill(pid, signal.SIGTERM)
+        tracer.wait(30)
+    finally:
+        if tracer.poll() is None:
+            tracer.kill()
+            tracer.wait()
+        out.close()
+    with open(trace) as lines:
+        lines.seek(started)
+        flushes = [match.groups() for match in map(FLUSH.match, lines.read(served - started).splitlines()) if match]
+    by_journal = [(int(tid), names.get(int(tid), "?")) for tid, _, _, name in flushes if name.startswith(journal)]
+    assert len(by_journal) >= 30, flushes
+    # Each commit's flush runs on the thread made for it; no event loop ever waits for a disk.
+    assert {name for _, name in by_journal} == {"livestate-write"}, (by_journal, names)
+    on_loops = [flush for flush in flushes if names.get(int(flush[0]), "").startswith("livestate-http")]
+    assert on_loops == [], (on_loops, names)

@@ -1,5 +1,6 @@
 import CEvent
 package import Foundation
+import Support
 import Synchronization
 
 /// One libevent `event_base` and the thread that runs it.
@@ -81,6 +82,7 @@ package final class EventLoop: @unchecked Sendable {
     package func run() {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
+            ThreadName.setCurrent(name)
             threadID.store(UInt(pthread_self()), ordering: .releasing)
             // Work queued before the thread started.
             drain()

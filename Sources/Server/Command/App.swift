@@ -79,7 +79,7 @@ final class App: Sendable {
         } else {
             journal = try SQLiteJournal(
                 path: seedDataPath, retention: configuration.journalRetention,
-                maxTodos: configuration.maxTodos)
+                maxTodos: configuration.maxTodos, writer: BackgroundThread(name: "livestate-write", priority: .normal))
         }
         self.journal = journal
         let start = journal.start()

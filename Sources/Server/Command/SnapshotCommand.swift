@@ -41,7 +41,10 @@ final class SnapshotCommand: Sendable {
         let terminal = isatty(0) == 1
         // NB: a background job's read from its terminal would stop the whole process (SIGTTIN's default).
         if terminal { signal(SIGTTIN, SIG_IGN) }
-        let thread = Thread { [self] in read(terminal: terminal) }
+        let thread = Thread { [self] in
+            ThreadName.setCurrent("livestate-stdin")
+            read(terminal: terminal)
+        }
         thread.name = "livestate-stdin"
         thread.start()
         return true

@@ -12,8 +12,8 @@ import Synchronization
 /// to change, given the items now), and the store runs plans in order, one batch at a time, commits each
 /// batch in one journal transaction (one disk flush for every write that arrived meanwhile), then sends
 /// each committed entry into its resource's view model and answers. A 2xx is sent only after the commit.
-/// A write that finds no batch under way is committed on its caller's thread (SQLite); the writes that
-/// arrive meanwhile are committed on the store's commit queue (see `submit`).
+/// Batches run on the store's own thread (`livestate-write`): an event loop only hands a plan over and
+/// later sends the answer, so no loop waits for a commit's disk flush or a database round trip.
 ///
 /// With several servers on one PostgreSQL database, a batch first applies what the others committed (under
 /// the journal's writer lock, so it plans on the current state), and `catchUp` applies their commits as
@@ -85,7 +85,8 @@ final class DocumentStore: Sendable {
     private let catchUpQueued = Mutex(false)
     /// The callers of `whenApplied` waiting for an entry not applied yet.
     private let waiting = Mutex<[AppliedWaiter]>([])
-    private let queue = DispatchQueue(label: "livestate-documents-commit")
+    /// The thread every batch and catch-up runs on, one at a time (its name shows where the flushes run).
+    private let queue = BackgroundThread(name: "livestate-write", priority: .normal)
     private let pending = Mutex<(writes: [Pending], draining: Bool)>(([], false))
     /// Per resource: the next place and the largest numeric id (touched by the batch under way only).
     private let counters: Mutex<DocumentCounters>
@@ -131,12 +132,6 @@ final class DocumentStore: Sendable {
     /// With `keyed`, a write committed under the same key before (by any server, in any run, while retention
     /// keeps its entry) is answered from that write's first entry instead and nothing is planned; a key
     /// committed by another request is a 422.
-    ///
-    /// NB: when no batch is under way and the journal is this server's own (SQLite), the caller's thread (an
-    /// event loop) runs the first batch itself, as the todos' SQLite journal commits on the caller's thread:
-    /// the write's event is published without waiting for the commit queue's thread to wake, which on a
-    /// busy machine is the larger part of a write's delivery time. What arrives meanwhile is batched and
-    /// committed on the queue, so no loop commits more than one batch in a row.
     func submit(
         _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> Plan, keyed: Keyed? = nil,
         respond: @escaping @Sendable (Response) -> Void
@@ -147,16 +142,12 @@ final class DocumentStore: Sendable {
             return !state.draining
         }
         guard start else { return }
-        if journal.isShared {
-            queue.async { [self] in drain() }
-        } else {
-            drain(batches: 1)
-        }
+        queue.submit { [self] in drain() }
     }
 
     /// Runs `work` on the commit queue, between two batches: a call on the journal's one connection that is
     /// not a batch (a checkpoint's) must not fall inside a batch's transaction on PostgreSQL.
-    func betweenBatches(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+    func betweenBatches(_ work: @escaping @Sendable () -> Void) { queue.submit(work) }
 
     /// The field of a child naming its parent in `resource` (`posts` → `postId`).
     func parentField(of resource: String) -> String { Self.singular(resource) + foreignKeySuffix }
@@ -169,10 +160,8 @@ final class DocumentStore: Sendable {
         return name
     }
 
-    /// Runs every queued plan, a batch per journal transaction, until none is left; after `batches` of them,
-    /// hands what is left to the commit queue.
-    private func drain(batches: Int = .max) {
-        var left = batches
+    /// Runs every queued plan, a batch per journal transaction, until none is left.
+    private func drain() {
         while true {
             let batch: [Pending] = pending.withLock { state in
                 defer { state.writes = [] }
@@ -181,15 +170,6 @@ final class DocumentStore: Sendable {
             }
             guard !batch.isEmpty else { return }
             run(batch)
-            left -= 1
-            if left == 0 {
-                let more = pending.withLock { state in
-                    if state.writes.isEmpty { state.draining = false }
-                    return !state.writes.isEmpty
-                }
-                if more { queue.async { [self] in drain() } }
-                return
-            }
         }
     }
 
@@ -339,7 +319,7 @@ final class DocumentStore: Sendable {
             return !queued
         }
         guard start else { return }
-        queue.async { [self] in
+        queue.submit { [self] in
             catchUpQueued.withLock { $0 = false }
             while true {
                 let after = appliedSeq.withLock { $0 }

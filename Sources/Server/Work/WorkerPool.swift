@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTP
+import Support
 import Synchronization
 
 /// A fixed number of threads for CPU-heavy work (generating a placeholder image), so an event loop hands the
@@ -45,6 +46,7 @@ final class WorkerPool: Sendable {
     private func startThreads() {
         for index in 0..<threads {
             let thread = Thread { [self] in
+                ThreadName.setCurrent("\(name)-\(index)")
                 work()
                 finished.leave()
             }

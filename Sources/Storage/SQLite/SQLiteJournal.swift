@@ -5,9 +5,10 @@ import Synchronization
 /// `Journal` on one SQLite file (docs/architecture-instances.md, "SQLite"): every input is committed with
 /// its entry (`SQLiteEntries`, the table a data file's journal uses too) in one `BEGIN IMMEDIATE … COMMIT`
 /// (`SQLiteTodoStore`), and the wake-up is a function call: the
-/// entry is handed to `follow`'s handler before the completion runs, on the calling thread.
+/// entry is handed to `follow`'s handler before the completion runs, on the thread that committed it.
 ///
-/// Writes are short and synchronous, so every completion runs at once, on the caller's thread. An
+/// Writes are short: with a `writer` thread (the server's) each is committed, applied and answered there, in
+/// order, so no event loop waits for a disk flush; without one (tests), at once, on the caller's thread. An
 /// `Idempotency-Key` is kept in its write's entry (as on PostgreSQL), so a write sent again after a lost
 /// answer — or after the server died between its commit and its answer — is applied once.
 ///
@@ -21,7 +22,7 @@ import Synchronization
 /// let journal = try SQLiteJournal(path: "./livestate.sqlite")
 /// let start = journal.start()
 /// journal.follow(after: start.lastSeq) { entries in … }
-/// journal.write(.insert(title: "Walk the dog", completed: false), key: nil) { result in … }   // answered now
+/// journal.write(.insert(title: "Walk the dog", completed: false), key: nil) { result in … }   // answered after the commit
 /// ```
 package final class SQLiteJournal: Journal {
     private struct State {
@@ -42,13 +43,18 @@ package final class SQLiteJournal: Journal {
     private let lastApplied: Atomic<Int64>
     /// The most todos an insert may leave in the file (`--max-todos`).
     private let maxTodos: Int
+    /// The thread that commits (nil: the caller's).
+    private let writer: BackgroundThread?
 
     /// Opens or creates the file at `path` (`:memory:` keeps nothing on disk), keeping the newest
     /// `retention` entries and refusing an insert beyond `maxTodos` todos; a file that cannot be used throws
-    /// (the server does not start on it).
+    /// (the server does not start on it). With `writer`, writes and inputs are committed (and applied, and
+    /// answered) on that thread, so an event loop that calls `write` never waits for the disk flush.
     package init(
-        path: String, retention: Int = 100_000, maxTodos: Int = TaskListViewModel.defaultMaxCount
+        path: String, retention: Int = 100_000, maxTodos: Int = TaskListViewModel.defaultMaxCount,
+        writer: BackgroundThread? = nil
     ) throws(JournalError) {
+        self.writer = writer
         store = try SQLiteTodoStore(path: path, retention: retention)
         // NB: the block after `startSeq` is this run's, so its events that are not journaled repeat no id.
         snapshot = JournalSnapshot(todos: try store.all(), lastSeq: store.startSeq)
@@ -75,6 +81,13 @@ package final class SQLiteJournal: Journal {
     /// input). An insert when the file holds `maxTodos` todos is refused (`.full`) under the commit's lock, so
     /// adds on several loops at once cannot pass the limit; an update or delete of an unknown id is `.notFound`.
     package func write(
+        _ write: TodoWrite, key: String?,
+        completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void
+    ) {
+        onWriter { [self] in commit(write, key: key, completion: completion) }
+    }
+
+    private func commit(
         _ write: TodoWrite, key: String?,
         completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void
     ) {
@@ -125,6 +138,13 @@ package final class SQLiteJournal: Journal {
     /// `key` was committed before (also by an earlier run) that entry, `repeated` with its JSON, and nothing
     /// is written (`.keyReused` when that entry is of another topic).
     package func append(
+        topic: String, json: String, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
+    ) {
+        onWriter { [self] in commit(topic: topic, json: json, key: key, completion: completion) }
+    }
+
+    private func commit(
         topic: String, json: String, key: String?,
         completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
@@ -193,6 +213,11 @@ package final class SQLiteJournal: Journal {
         }
         if case .success(.committed) = result { deliverQueued() }
         return result
+    }
+
+    /// Runs `work` on the writer thread, or now on the caller's when there is none.
+    private func onWriter(_ work: @escaping @Sendable () -> Void) {
+        if let writer { writer.submit(work) } else { work() }
     }
 
     /// Hands every queued entry to the handler, in id order, one delivering thread at a time.

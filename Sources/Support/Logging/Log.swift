@@ -63,6 +63,7 @@ package enum Log {
     private static let flusher: Void = {
         atexit { Log.flush() }
         let thread = Thread {
+            ThreadName.setCurrent("livestate-log")
             while true {
                 usleep(useconds_t(flushInterval * 1_000_000))
                 flush()
