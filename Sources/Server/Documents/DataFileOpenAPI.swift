@@ -25,6 +25,14 @@ enum DataFileOpenAPI {
                     "The whole state: every resource under its name", id: "database",
                     responses: ["200": json(object([:]))])
             ]))
+        let module = JSONObject([
+            "description": .string("the module"),
+            "content": .object(JSONObject(["text/javascript": .object(JSONObject(["schema": stringSchema]))])),
+        ])
+        paths["/livestate.js"] = .object(
+            JSONObject([
+                "get": operation("The live-query client", id: "live_client", responses: ["200": .object(module)])
+            ]))
         for (path, operations) in resetPaths(store, readOnly: readOnly, token: tokenRequired) {
             paths[path] = operations
         }
