@@ -201,3 +201,18 @@ def test_a_reset_of_50000_items_answers_within_a_second_and_sends_the_changes_no
     server.call("DELETE", "/items/1")
     assert server.call("POST", "/db/reset")[2] == {"changes": 1}
     assert server.call("GET", "/items")[2] == big["items"][1:] + big["items"][:1]
+
+
+def test_a_save_that_adds_a_resource_leaves_the_start_a_reset_goes_back_to(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    scribble(server)
+    changed = state(server)
+    wait_until(lambda: json.loads(path.read_text()) == changed, 3, message="the changes written back")
+    # A person's save adds a resource: the server serves it from then on (its routes are built again).
+    path.write_text(json.dumps({**changed, "tags": [{"id": 1, "label": "new"}]}, indent=2))
+    wait_until(lambda: server.call("GET", "/tags")[0] == 200, 5, message="the added resource served")
+    assert server.call("POST", "/db/reset")[0] == 200
+    now = state(server)
+    assert {name: now[name] for name in DB} == DB, "the reset goes back to the file as the server started"
+    assert now["tags"] == [{"id": 1, "label": "new"}], "a resource added since is left as it is"

@@ -76,6 +76,8 @@ final class DataFileService: Sendable {
     let checkpoints: any DocumentCheckpoints
     /// This server's file filled the PostgreSQL database: its start is the state a reset goes back to.
     let seededDatabase: Bool
+    /// The resets and checkpoints, made once (`resets`).
+    let resetsMade = Mutex<DocumentResets?>(nil)
     /// The resources' topics since a person's save added or removed some (nil: `topics`), and the next topic's
     /// slot (nil: after `topics`): a slot is never given twice, so a client of a removed topic hears nothing
     /// of one added later.

@@ -17,10 +17,7 @@ func buildRouter(_ app: App) -> Router {
         router.addDocumentRoutes(
             dataFile, live: app.documentLive, workers: app.workers, readOnly: app.configuration.readOnly,
             page: app.staticFiles == nil)
-        router.addResetRoutes(
-            DocumentResets(
-                store: dataFile.store, checkpoints: dataFile.checkpoints, savesStart: dataFile.seededDatabase),
-            readOnly: app.configuration.readOnly)
+        router.addResetRoutes(dataFile.resets, readOnly: app.configuration.readOnly)
         router.addEventRoutes(app)
         if let list = app.resourceList, app.staticFiles == nil {
             // The built-in page's stream of the set of resources (a save may add or remove some).
