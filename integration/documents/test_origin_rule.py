@@ -63,3 +63,15 @@ def test_a_page_opened_from_a_file_is_refused_with_a_hint_and_admitted_by_cors_n
     assert status == 201 and headers["Access-Control-Allow-Origin"] == "null"
     status, _, _ = admitted.call("POST", "/posts", {"title": "x"}, {"Origin": "http://localhost:5173"})
     assert status == 403
+
+
+def test_a_body_over_the_limit_is_a_413_an_allowed_page_can_read(data_file, serve):
+    # The books app's 1.47 MB cover: without CORS headers the page saw only "Failed to fetch".
+    server = serve(data_file(DATA))
+    cover = b'{"title": "book", "cover": "' + b"A" * 1_470_000 + b'"}'
+    for origin, allowed in (("http://localhost:5173", True), (FOREIGN, False)):
+        response = server.request("POST", "/posts", cover, headers={"Origin": origin}, timeout=30)
+        assert response.status == 413 and response.json()["error"] == "payload_too_large", response
+        assert response.header("Access-Control-Allow-Origin") == (origin if allowed else None), response
+    assert server.call("GET", "/posts")[2] == DATA["posts"]
+    assert server.healthy()

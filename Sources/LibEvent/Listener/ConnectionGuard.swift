@@ -236,6 +236,16 @@ final class ConnectionGuard {
         if !sound.transferEncodings.isEmpty, let error = Request.transferCodingError(sound.transferEncodings) {
             return refuse(error)
         }
+        // A body over the limit is answered here, not by evhttp's own 413, so that the answer carries the CORS
+        // headers an allowed page needs to read it (else it sees only "Failed to fetch").
+        if !sound.chunked, let length = sound.contentLength, length > limits.maxBodySize,
+            Self.bodyMethods.contains(sound.method)
+        {
+            let origin = HeadField.value("Origin", in: input, from: headOrigin - drained, length: sound.length)
+            var headers: HTTPHeaders = [:]
+            listener?.cors?.decorate(&headers, origin: origin)
+            return refuse(.payloadTooLarge, headers: headers)
+        }
         // NB: the framing first: most heads declare no body, and then no method name is hashed.
         guard sound.chunked || (sound.contentLength ?? 0) > 0, Self.bodyMethods.contains(sound.method) else {
             feeding = false
@@ -270,9 +280,9 @@ final class ConnectionGuard {
 
     /// Answers `error` and closes: now when evhttp is reading the bad bytes, after the current response
     /// when they came pipelined behind a request being served.
-    private func refuse(_ error: HTTPError) {
+    private func refuse(_ error: HTTPError, headers: HTTPHeaders = [:]) {
         feeding = false
-        let bytes = GuardResponse.bytes(error, bodyless: isHEAD)
+        let bytes = GuardResponse.bytes(error, bodyless: isHEAD, headers: headers)
         guard phase != .served else {
             pendingRejection = bytes
             return

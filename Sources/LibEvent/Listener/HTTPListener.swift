@@ -15,6 +15,8 @@ package final class HTTPListener: @unchecked Sendable {
     /// The loop that owns the `evhttp` and all its connections.
     package let loop: EventLoop
     private let service: HTTPService
+    /// The service's CORS policy, for the answers the connection guard writes itself.
+    var cors: CORSPolicy? { service.cors }
     private let http: OpaquePointer
     private var bound: OpaquePointer?
     /// The bound socket `stopAccepting` closes on the next turn.
