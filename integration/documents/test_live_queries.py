@@ -34,6 +34,19 @@ def random_post(rng, id=None):
     return post
 
 
+def random_write(server, rng):
+    """Inserts, updates (twice as often) or deletes a random post; answers which it did."""
+    ids = [p["id"] for p in server.call("GET", "/posts")[2]]
+    kind = rng.choice(["insert", "update", "update", "delete"]) if ids else "insert"
+    if kind == "insert":
+        assert server.call("POST", "/posts", random_post(rng))[0] == 201
+    elif kind == "update":
+        assert server.call("PATCH", f"/posts/{rng.choice(ids)}", random_post(rng))[0] == 200
+    else:
+        assert server.call("DELETE", f"/posts/{rng.choice(ids)}")[0] == 200
+    return kind
+
+
 def test_live_results_follow_random_writes(data_file, serve):
     rng = random.Random(7)
     server = serve(data_file({"posts": [random_post(rng, i) for i in range(1, 13)], "profile": {}}))
@@ -42,15 +55,7 @@ def test_live_results_follow_random_writes(data_file, serve):
         for client in clients:
             assert client.first().event == "result"
         for step in range(40):
-            ids = [p["id"] for p in server.call("GET", "/posts")[2]]
-            kind = rng.choice(["insert", "update", "update", "delete"]) if ids else "insert"
-            if kind == "insert":
-                assert server.call("POST", "/posts", random_post(rng))[0] == 201
-            elif kind == "update":
-                target = rng.choice(ids)
-                assert server.call("PATCH", f"/posts/{target}", random_post(rng))[0] == 200
-            else:
-                assert server.call("DELETE", f"/posts/{rng.choice(ids)}")[0] == 200
+            kind = random_write(server, rng)
             for client in clients:
                 client.settle(server, note=f"step {step} ({kind})")
         for client in clients:
@@ -64,6 +69,80 @@ def test_live_results_follow_random_writes(data_file, serve):
     finally:
         for client in clients:
             client.close()
+
+
+def random_query(rng):
+    """A random list URL: filters an index serves or not (a regex, `q`), sorts on one to three fields in
+    mixed directions, and every kind of window."""
+    params = []
+    kind = rng.random()
+    if kind < 0.2:
+        params.append(("userId", str(rng.randint(1, 3))))
+    elif kind < 0.35:
+        params.append(("title_like", rng.choice(["^a", "b", "[0-4]$"])))
+    elif kind < 0.45:
+        params.append(("q", rng.choice(["ab", "c", "ann"])))
+    elif kind < 0.55:
+        params.append(("views_gte", str(rng.randint(20, 80))))
+    if rng.random() < 0.85:
+        fields = rng.sample(["views", "title", "userId", "author.name", "id"], rng.randint(1, 3))
+        params.append(("_sort", ",".join(("-" if rng.random() < 0.4 else "") + field for field in fields)))
+    window = rng.random()
+    if window < 0.3:
+        params += [("_page", str(rng.randint(1, 4))), ("_limit", str(rng.randint(1, 5)))]
+    elif window < 0.5:
+        start = rng.randint(0, 8)
+        params += [("_start", str(start)), ("_end", str(start + rng.randint(0, 6)))]
+    elif window < 0.65:
+        params.append(("_limit", str(rng.randint(1, 6))))
+    elif window < 0.7:
+        params.append(("_start", str(rng.randint(0, 10))))
+    return "/posts?" + "&".join(f"{name}={value}" for name, value in params)
+
+
+def test_random_windows_and_sorts_on_several_fields_follow_random_writes(data_file, serve):
+    # Each write reaches a live query as the one item it changed, placed in the query's sorted items: the
+    # items at the window's edges move in and out by themselves, and ties keep the file's order.
+    rng = random.Random(41)
+    server = serve(data_file({"posts": [random_post(rng, i) for i in range(1, 31)]}))
+    paths = sorted({random_query(rng) for _ in range(30)})
+    clients = [LiveClient(server, path) for path in paths]
+    try:
+        for client in clients:
+            assert client.first().event == "result"
+        for step in range(60):
+            kind = random_write(server, rng)
+            for client in clients:
+                client.settle(server, note=f"step {step} ({kind})")
+    finally:
+        for client in clients:
+            client.close()
+
+
+def test_live_items_carry_embed_and_expand_as_the_get_does(data_file, serve):
+    server = serve(data_file({
+        "posts": [{"id": 1, "title": "one"}, {"id": 2, "title": "two"}],
+        "comments": [{"id": 1, "postId": 1, "body": "first"}, {"id": 2, "postId": 2, "body": "second"}],
+    }))
+    expanded = LiveClient(server, "/comments?_expand=post&_sort=-id&_limit=2")
+    embedded = LiveClient(server, "/posts?_embed=comments")
+    try:
+        first = json.loads(expanded.first().data)
+        assert [item["post"]["title"] for item in first["items"]] == ["two", "one"]
+        assert [item["comments"][0]["body"] for item in json.loads(embedded.first().data)["items"]] == [
+            "first", "second"]
+        assert server.call("POST", "/comments", {"id": 3, "postId": 1, "body": "third"})[0] == 201
+        expanded.settle(server, note="a comment added")
+        change = json.loads(expanded.events[-1].data)
+        assert change["inserted"] == [{"id": 3, "postId": 1, "body": "third", "post": {"id": 1, "title": "one"}}]
+        assert server.call("PATCH", "/posts/2", {"title": "deux"})[0] == 200
+        event = embedded.sse.next(timeout=5)
+        embedded.take(event)
+        updated = json.loads(event.data)["updated"]
+        assert [item["comments"] for item in updated] == [[{"id": 2, "postId": 2, "body": "second"}]]
+    finally:
+        expanded.close()
+        embedded.close()
 
 
 def test_a_query_the_get_refuses_is_refused_before_the_stream(data_file, serve):

@@ -32,7 +32,7 @@ extension EventHub {
                         // NB: the sink runs as the change applies, before the next one: `bytes` is this list.
                         return (applied.encodedSize <= Self.wholeListLimit ? resource.bytes : diff, diff)
                     },
-                    recorded: { id in live?.changed(id: id) })
+                    recorded: { id in live?.changed(id: id, change: applied.change) })
             })
     }
 

@@ -4,25 +4,32 @@ import StrictJSON
 import Synchronization
 
 /// json-server's query language over a data file's items (`DocumentQuery`) as a live query: the live
-/// queries of a file's collections. Its result is `DocumentQuery.apply(to:)`, the code the plain `GET`
-/// answers with; it is indexed under its first equality filter (`?userId=3`).
+/// queries of a file's collections. Its parts are the plain `GET`'s own (`DocumentQuery.itemTest`,
+/// `sortKey`/`order`, the window), so its result is what `DocumentQuery.apply(to:)` answers; it is indexed
+/// under its first equality filter (`?userId=3`), and its items carry `_embed`/`_expand` as the `GET`'s do.
 ///
 /// ```swift
-/// let query = DocumentLiveQuery(try DocumentQuery(request.query))
+/// let query = DocumentLiveQuery(query: try DocumentQuery(request.query), idField: "id")
 /// ```
 struct DocumentLiveQuery: LiveQuery {
     /// The parsed query.
     let query: DocumentQuery
+    /// The field holding an item's id (`--id`).
+    var idField = "id"
+    /// An item's JSON with its relations (`_embed`, `_expand`); nil: its stored bytes.
+    var encodeItem: (@Sendable (StoredDocument) -> [UInt8])?
 
     func itemFilter() -> (StoredDocument) -> Bool {
         let test = query.itemTest()
         return { test($0.object) }
     }
 
-    func orders(_ lhs: StoredDocument, before rhs: StoredDocument) -> Bool? {
-        // NB: the engine re-evaluates through `evaluate`, which sorts as the plain GET does.
-        nil
+    func sortKey(of item: StoredDocument) -> DocumentSortKey {
+        // NB: no sort reads no member: an item kept as its bytes is not parsed for it.
+        query.sortKeys.isEmpty ? .unsorted : query.sortKey(of: item.object, id: item.id?.value, idField: idField)
     }
+
+    func order(_ lhs: DocumentSortKey, _ rhs: DocumentSortKey) -> Int { query.order(lhs, rhs) }
 
     var window: LiveWindow { LiveWindow(query.window) }
 
@@ -36,67 +43,61 @@ struct DocumentLiveQuery: LiveQuery {
         }
         return value.javaScriptString
     }
-
-    func evaluate(_ items: [StoredDocument]) -> LiveResult<StoredDocument>? {
-        try? result(of: items)
-    }
-
-    /// The result over `items`, or why the query cannot be answered (`query_too_expensive`).
-    func result(of items: [StoredDocument]) throws(HTTPError) -> LiveResult<StoredDocument> {
-        let page = try query.apply(to: items, object: { $0.object })
-        return LiveResult(items: page.items, total: page.totalCount)
-    }
 }
 
-/// A data file collection's live queries: its `LiveCollection`, fed with the collection's versions.
+/// A data file collection's live queries: its `LiveCollection`, fed with each applied change.
 ///
-/// NB: a version is the whole ordered list; making it costs a pass over the collection per write. While
-/// no live query is open on the server the versions are not made (a write on a 50,000-item file would pay
-/// for nobody); the first live query then publishes the current list, with the id of the last change it
-/// shows, before it opens.
+/// A change is one edit of the collection's live items (`LiveMirror`): the item put or the id removed, a
+/// lookup by key. The live items are read from the resource when the first live query of the collection
+/// opens, with the id of the last change they show, and dropped again at the first write after the last one
+/// closed, so a file nobody follows live pays nothing per write.
 final class DocumentLiveFeed: Sendable {
     /// The live queries of the collection.
     let collection: LiveCollection<DocumentLiveQuery>
     private let resource: DocumentResource
-    private let stale = Mutex(true)
 
     /// Registers `resource`'s live queries with `engine`.
     init(_ resource: DocumentResource, engine: LiveQueryEngine) {
         self.resource = resource
         collection = engine.register(
-            resource.name, query: DocumentLiveQuery.self,
-            key: { String(decoding: ($0.id?.value ?? .null).compactBytes, as: UTF8.self) },
-            encode: { $0.bytes })
+            resource.name, query: DocumentLiveQuery.self, key: { Self.key(of: $0.id?.value ?? .null) },
+            encode: { $0.bytes },
+            source: {
+                let (items, seq) = resource.itemsAndSeq
+                return (items.documents, UInt64(max(0, seq)) * EventIDSource.journalBlock)
+            })
     }
 
-    /// A change took event `id` (called under the hub's lock, in id order).
-    func changed(id: UInt64) {
-        guard collection.engine.openCount > 0 else {
-            stale.withLock { $0 = true }
-            return
+    /// An id's key: its JSON text.
+    private static func key(of id: JSONValue) -> String { String(decoding: id.compactBytes, as: UTF8.self) }
+
+    /// `change` took event `id` (called under the hub's lock, in id order).
+    func changed(id: UInt64, change: DocumentChange) {
+        switch change {
+        case .inserted(let document), .updated(let document):
+            collection.publish(id: id, edits: [.put(document)])
+        case .deleted(let documentID):
+            collection.publish(id: id, edits: [.remove(key: Self.key(of: documentID.value))])
         }
-        collection.publish(id: id, items: resource.items.documents)
-        stale.withLock { $0 = false }
     }
 
     /// Ends every live query of the collection with `frame` last: it was removed from the data file.
     func end(with frame: SharedBytes) { collection.end(with: frame) }
 
-    /// The answer to a list `GET` with `Accept: text/event-stream`.
-    func reply(_ request: Request, query: DocumentQuery) throws(HTTPError) -> Reply {
-        let live = DocumentLiveQuery(query: query)
-        // NB: evaluated once here, so a query that cannot be answered is refused before the stream opens (a
-        // live query reads the whole collection, where a plain GET may read a field's index: on a collection
-        // whose items are kept as bytes alone a filtered live query can outlast the budget the GET meets).
-        _ = try live.result(of: resource.items.documents)
-        let wasStale = stale.withLock { stale in
-            defer { stale = false }
-            return stale
-        }
-        if wasStale {
-            // NB: read after `stale` is taken: a write meanwhile sets it again and is published by the next one.
-            let (items, seq) = resource.itemsAndSeq
-            collection.publish(id: UInt64(max(1, seq)) * EventIDSource.journalBlock, items: items.documents)
+    /// The answer to a list `GET` with `Accept: text/event-stream`; `relations` encodes an item as the plain
+    /// `GET` does (with `_embed` and `_expand`).
+    func reply(
+        _ request: Request, query: DocumentQuery, idField: String, relations: DocumentRelations
+    ) throws(HTTPError) -> Reply {
+        // NB: evaluated once here as the plain GET is, so a query that cannot be answered is refused before the
+        // stream opens (a live query reads the whole collection, where a plain GET may read a field's index:
+        // on a collection whose items are kept as bytes alone a filtered live query can outlast the budget).
+        let page = try query.apply(to: resource.items.documents, object: { $0.object })
+        var live = DocumentLiveQuery(query: query, idField: idField)
+        if !query.embed.isEmpty || !query.expand.isEmpty {
+            // NB: and an answer the GET would refuse for its size (`DocumentRelations`) is refused too.
+            _ = try relations.encodeList(page.items)
+            live.encodeItem = { @Sendable document in relations.encode(document) }
         }
         return try collection.reply(request, query: live)
     }

@@ -3,8 +3,8 @@ import HTTP
 /// The list query language (`ListQuery`) as a live query over one kind of `ListQueryItem`: the seed
 /// collections' live queries (todos, posts, albums).
 ///
-/// Its result is `ListQuery.apply(to:)`, the very code the plain `GET` answers with, so a live result and
-/// a fresh `GET` agree item for item. It is indexed under its first `?field=value` filter.
+/// Its parts (filter, order, window) are `ListQuery`'s own, the code the plain `GET` answers with, so a
+/// live result and a fresh `GET` agree item for item. It is indexed under its first `?field=value` filter.
 ///
 /// ```swift
 /// let query = ListLiveQuery<Todo>(try ListQuery(request.query, for: Todo.self))
@@ -22,8 +22,10 @@ struct ListLiveQuery<Item: ListQueryItem & Equatable>: LiveQuery {
         return { test.matches($0) }
     }
 
-    func orders(_ lhs: Item, before rhs: Item) -> Bool? {
-        query.orders(lhs, before: rhs)
+    func sortKey(of item: Item) -> Item { item }
+
+    func order(_ lhs: Item, _ rhs: Item) -> Int {
+        query.orders(lhs, before: rhs).map { $0 ? -1 : 1 } ?? 0
     }
 
     var window: LiveWindow { LiveWindow(query.window) }
@@ -34,10 +36,5 @@ struct ListLiveQuery<Item: ListQueryItem & Equatable>: LiveQuery {
 
     static func indexValue(of item: Item, field: String) -> String? {
         item.queryValue(of: field)?.queryForm
-    }
-
-    func evaluate(_ items: [Item]) -> LiveResult<Item>? {
-        guard let page = try? query.apply(to: items) else { return nil }
-        return LiveResult(items: page.items, total: page.totalCount)
     }
 }

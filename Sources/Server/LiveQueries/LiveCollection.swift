@@ -2,13 +2,20 @@ import HTTP
 import Reactive
 import Synchronization
 
-/// One collection's live queries: the versions its writes made (a bounded history, for `Last-Event-ID`),
-/// one `LiveQueryFanout` per event loop, and the `GET` reply that opens a live query.
+/// One collection's live queries: its items as they follow the writes (`LiveMirror`), the changes of the
+/// newest writes (a bounded history, for `Last-Event-ID`), one `LiveQueryFanout` per event loop, and the
+/// `GET` reply that opens a live query.
 ///
 /// A collection is registered once with `LiveQueryEngine.register`; whatever publishes its events then
-/// calls `publish(id:items:)` with each new list and the event id it took, in id order (the seed lists do
-/// so from `EventHub`, under the hub's lock, so a live query's ids are the `/events` ids, on every
-/// instance).
+/// hands it each write with the event id it took, in id order (from `EventHub`, under the hub's lock, so a
+/// live query's ids are the `/events` ids, on every instance): a data file's collection its edits
+/// (`publish(id:edits:)`, one lookup by key each), a seed list its whole new list (`publish(id:items:)`).
+/// Either becomes one `LiveVersion` of the changed items, which every loop's live queries place by
+/// themselves; nothing per write costs the collection's size.
+///
+/// A collection with a `source` (a data file's: it may be large) follows its items only while a live query
+/// of it is open: the first one reads them from the source, and the first write after the last one closed
+/// drops them.
 ///
 /// ```swift
 /// let todos = engine.register("todos", query: ListLiveQuery<Todo>.self, key: { String($0.id) })
@@ -27,83 +34,175 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     let key: @Sendable (Item) -> String
     /// An item's compact JSON, as the plain `GET` encodes it.
     let encodeItem: @Sendable (Item) -> [UInt8]
+    /// The items now and the id of the newest event they show, for a collection followed only while a live
+    /// query is open; nil: the publisher sends every list.
+    private let source: (@Sendable () -> (items: [Item], id: UInt64))?
 
     private struct State {
-        /// The newest versions, oldest first (the newest always kept).
-        var versions: [LiveVersion<Item>] = []
-        /// Per version, the items it added to the history's memory (0 when it shares its list with the
-        /// version before).
-        var counted: [Int] = []
-        /// The items the versions hold together: what the history's item bound counts.
+        /// The items as of `newestID`; nil while not followed.
+        var mirror: LiveMirror<Item>?
+        /// The writes published while the mirror is read from the source, in id order.
+        var pending: [(id: UInt64, edits: [LiveEdit<Item>])]?
+        /// The id of the newest version.
+        var newestID: UInt64 = 0
+        /// The newest versions, oldest first.
+        var history: [LiveVersion<Item>] = []
+        /// The items the history's versions hold together: what its item bound counts.
         var heldItems = 0
+        /// The oldest id whose result the history can still rebuild (each version after it is kept).
+        var floor: UInt64 = 0
         /// Per event loop (or test scheduler), its fan-out.
         var fanouts: [ObjectIdentifier: LiveQueryFanout<Query>] = [:]
         var isShutDown = false
     }
 
     private let state = Mutex(State())
+    /// Held while the mirror is read from the source, so a second live query waits for the first's read.
+    private let reading = Mutex(())
+    /// Open live-query streams of this collection.
+    private let streams = Atomic<Int>(0)
     // NB: sent while holding `state`'s lock, so every loop sees the versions in id order.
     private let feed = PassthroughSubject<LiveVersion<Item>, Never>()
 
+    /// `source`: see the type's note; nil for a collection whose every list is published.
     init(
         name: String, engine: LiveQueryEngine, key: @escaping @Sendable (Item) -> String,
-        encode: @escaping @Sendable (Item) -> [UInt8]
+        encode: @escaping @Sendable (Item) -> [UInt8],
+        source: (@Sendable () -> (items: [Item], id: UInt64))? = nil
     ) {
         self.name = name
         self.engine = engine
         self.key = key
         encodeItem = encode
+        self.source = source
     }
 
     // MARK: Versions
 
-    /// Records the collection as the event `id` left it (`items`, in the collection's order) and hands the
-    /// version to every loop. Ids must grow; an id at or below the newest is ignored.
+    /// Records the collection as the event `id` left it (`items`, in the collection's order): the changes
+    /// from the list before, as one version for every loop. Ids must grow; an id at or below the newest is
+    /// ignored, and so is a list equal to the one before.
     ///
-    /// Cost: one comparison of the new list with the previous one by position from both ends (the changed
-    /// middle is what the loops look up in their indexes), under the lock; nothing per query.
+    /// Cost: a lookup per item (the seed lists are small); a list in an order its changes cannot give
+    /// replaces the collection (every query is evaluated again).
     func publish(id: UInt64, items: [Item]) {
         state.withLock { state in
-            guard !state.isShutDown, id > (state.versions.last?.id ?? 0) else { return }
-            let previous = state.versions.last
-            let changes = LiveVersion.changes(from: previous?.items ?? [], to: items, key: key)
-            // NB: an unchanged list (a refresh that brought the same items) keeps the previous version's
-            // storage, so the history holds it once.
-            let shared = changes.isEmpty && previous != nil
-            let version = LiveVersion(id: id, items: shared ? previous?.items ?? items : items, changes: changes)
-            state.versions.append(version)
-            state.counted.append(shared ? 0 : items.count)
-            state.heldItems += shared ? 0 : items.count
-            let limits = engine.limits
-            var dropped = 0
-            while state.versions.count - dropped > 1,
-                state.versions.count - dropped > limits.historyVersions || state.heldItems > limits.historyItems
-            {
-                state.heldItems -= state.counted[dropped]
-                dropped += 1
+            guard !state.isShutDown, id > state.newestID else { return }
+            if var mirror = state.mirror, let changes = mirror.replace(with: items, key: key) {
+                state.mirror = mirror
+                guard !changes.isEmpty else { return }
+                record(LiveVersion(id: id, changes: changes), in: &state)
+            } else {
+                let mirror = LiveMirror(items: items, key: key)
+                state.mirror = mirror
+                state.history = []
+                state.heldItems = 0
+                state.floor = id
+                record(LiveVersion(id: id, changes: [], replaced: mirror.entries), in: &state)
             }
-            if dropped > 0 {
-                state.versions.removeFirst(dropped)
-                state.counted.removeFirst(dropped)
-            }
-            feed.send(version)
         }
     }
 
-    /// The version a client that saw event `id` holds: the newest version at or before `id`; nil when the
-    /// history no longer reaches back to it (or has nothing yet).
-    func version(atOrBefore id: UInt64) -> LiveVersion<Item>? {
+    /// Applies the writes of event `id` (in id order), as one version for every loop: a lookup by key per
+    /// edit. Dropped while the collection is not followed (no live query of it is open).
+    func publish(id: UInt64, edits: [LiveEdit<Item>]) {
         state.withLock { state in
-            guard let oldest = state.versions.first, oldest.id <= id else { return nil }
-            return state.versions.last { $0.id <= id }
+            guard !state.isShutDown else { return }
+            if state.pending != nil {
+                state.pending?.append((id, edits))
+                return
+            }
+            guard state.mirror != nil else { return }
+            if source != nil, streams.load(ordering: .relaxed) == 0 {
+                // NB: nobody follows the collection: drop what following it holds (a large file's keys).
+                state.mirror = nil
+                state.history = []
+                state.heldItems = 0
+                return
+            }
+            apply(id: id, edits: edits, in: &state)
+        }
+    }
+
+    private func apply(id: UInt64, edits: [LiveEdit<Item>], in state: inout State) {
+        guard var mirror = state.mirror, id > state.newestID else { return }
+        // NB: taken out while it changes, so the edit does not copy the mirror's storage.
+        state.mirror = nil
+        let changes = edits.compactMap { mirror.apply($0, key: key) }
+        state.mirror = mirror
+        state.newestID = id
+        guard !changes.isEmpty else { return }
+        record(LiveVersion(id: id, changes: changes), in: &state)
+    }
+
+    private func record(_ version: LiveVersion<Item>, in state: inout State) {
+        state.newestID = version.id
+        state.history.append(version)
+        state.heldItems += version.replaced?.count ?? version.changes.count
+        let limits = engine.limits
+        var dropped = 0
+        while state.history.count - dropped > 1,
+            state.history.count - dropped > limits.historyVersions || state.heldItems > limits.historyItems
+        {
+            let oldest = state.history[dropped]
+            state.heldItems -= oldest.replaced?.count ?? oldest.changes.count
+            state.floor = max(state.floor, oldest.id)
+            dropped += 1
+        }
+        if dropped > 0 { state.history.removeFirst(dropped) }
+        feed.send(version)
+    }
+
+    /// The items now, in the collection's order, and the id of the newest version they show (read from the
+    /// source first when the collection is not followed yet); nil after shutdown.
+    func snapshot() -> (entries: [LiveEntry<Item>], id: UInt64)? {
+        follow()
+        let mirror = state.withLock { state in state.mirror.map { ($0, state.newestID) } }
+        // NB: the entries are listed outside the lock; the copy shares the mirror's storage until a write.
+        return mirror.map { ($0.0.entries, $0.1) }
+    }
+
+    /// Reads the items from the source when the collection is not followed: the writes published meanwhile
+    /// wait, then apply after the items read (those the read already shows are skipped by their ids).
+    private func follow() {
+        guard let source else { return }
+        reading.withLock { _ in
+            let needed = state.withLock { state in
+                guard state.mirror == nil, !state.isShutDown else { return false }
+                state.pending = []
+                return true
+            }
+            guard needed else { return }
+            let (items, id) = source()
+            let mirror = LiveMirror(items: items, key: key)
+            state.withLock { state in
+                let pending = state.pending ?? []
+                state.pending = nil
+                state.mirror = mirror
+                state.newestID = max(state.newestID, id)
+                state.floor = state.newestID
+                state.history = []
+                state.heldItems = 0
+                // NB: those the read shows already have ids at or below the read's: `apply` skips them.
+                for write in pending { apply(id: write.id, edits: write.edits, in: &state) }
+            }
+        }
+    }
+
+    /// The changes of the versions after `id` up to `newest`, oldest first; nil when the history no longer
+    /// reaches back to `id`.
+    func changes(after id: UInt64, through newest: UInt64) -> [LiveItemChange<Item>]? {
+        state.withLock { state in
+            guard id >= state.floor, state.mirror != nil || source == nil else { return nil }
+            return state.history.filter { $0.id > id && $0.id <= newest }.flatMap(\.changes)
         }
     }
 
     /// The id of the newest version; 0 before the first.
-    var newestID: UInt64 { state.withLock { $0.versions.last?.id ?? 0 } }
+    var newestID: UInt64 { state.withLock { $0.newestID } }
 
     /// How many versions the history holds.
-    var historyCount: Int { state.withLock { $0.versions.count } }
+    var historyCount: Int { state.withLock { $0.history.count } }
 
     // MARK: Clients
 
@@ -119,9 +218,9 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             if let existing = state.fanouts[key] { return existing }
             // NB: made and subscribed under the lock `publish` sends under: no version falls between the
             // current one and the first the fan-out receives.
-            let current = state.versions.last ?? LiveVersion(id: 0, items: [], changes: [])
             let fanout = LiveQueryFanout(
-                collection: self, current: current, feed: feed, scheduler: scheduler, heartbeat: engine.heartbeat)
+                collection: self, currentID: state.newestID, feed: feed, scheduler: scheduler,
+                heartbeat: engine.heartbeat)
             state.fanouts[key] = fanout
             return fanout
         }
@@ -138,7 +237,11 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         let engine = engine
         return .stream(status: 200, headers: LiveQueryEngine.streamHeaders) { [self] stream in
             engine.opened()
-            stream.onClose { engine.closed() }
+            streams.add(1, ordering: .relaxed)
+            stream.onClose { [self] in
+                engine.closed()
+                streams.subtract(1, ordering: .relaxed)
+            }
             let connect: @Sendable () -> Void = { [self] in
                 fanout(for: stream.loop).add(stream, query: query, key: key, lastEventID: lastEventID)
             }

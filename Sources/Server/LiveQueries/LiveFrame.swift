@@ -70,6 +70,11 @@ struct LiveResultChange: Sendable, Equatable {
     var deleted: [String] = []
     var total: Int
 
+    /// A change of nothing yet, to a result of `total` items.
+    init(total: Int) {
+        self.total = total
+    }
+
     /// Whether the new result is the old one.
     var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 

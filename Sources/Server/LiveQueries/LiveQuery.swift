@@ -2,13 +2,13 @@ import HTTP
 
 /// A query the live-query engine follows: which items it holds, in which order, which part of them, and the
 /// equality filter it is indexed under. The engine knows nothing else of a collection's query language, so
-/// any collection (the seed lists with `ListQuery`, schemaless JSON files with their own query type) plugs
-/// in by conforming its query to this protocol.
+/// any collection (the seed lists with `ListQuery`, schemaless JSON files with `DocumentQuery`) plugs in by
+/// conforming its query to this protocol.
 ///
-/// The result of a query over a list is the items that pass `itemFilter()`, stably sorted by
-/// `orders(_:before:)` (ties keep the list's order), cut to `window`; `total` counts them before the
-/// window. `evaluate(_:)` computes exactly that; a query type whose plain `GET` has its own implementation
-/// answers with it instead, so that a live result is item for item what the `GET` answers.
+/// The result of a query over a list is the items that pass `itemFilter()`, stably sorted by their
+/// `sortKey(of:)` (`order`; ties keep the list's order), cut to `window`; `total` counts them before the
+/// window. `evaluate(_:)` computes exactly that; the engine keeps it up to date from each changed item
+/// (`LiveRanking`), and a query type's tests check it against the plain `GET`'s own implementation.
 ///
 /// ```swift
 /// struct ListLiveQuery<Item: ListQueryItem>: LiveQuery { let query: ListQuery; ... }
@@ -17,13 +17,19 @@ import HTTP
 protocol LiveQuery: Sendable {
     /// The collection's item.
     associatedtype Item: Sendable & Equatable
+    /// What an item is sorted by, read once per item version.
+    associatedtype SortKey
 
     /// A test of single items, made on the thread that uses it (it may hold per-thread state such as a
     /// regular expression's match data).
     func itemFilter() -> (Item) -> Bool
 
-    /// Whether `lhs` sorts before `rhs`; nil when the query's sort ties them (or it has none).
-    func orders(_ lhs: Item, before rhs: Item) -> Bool?
+    /// The values of `item` the query sorts by.
+    func sortKey(of item: Item) -> SortKey
+
+    /// -1, 0 or 1: whether an item with `lhs` sorts before, with, or after one with `rhs` (0: the query's
+    /// sort ties them, or it has none).
+    func order(_ lhs: SortKey, _ rhs: SortKey) -> Int
 
     /// The part of the sorted items answered.
     var window: LiveWindow { get }
@@ -36,9 +42,13 @@ protocol LiveQuery: Sendable {
     /// The value of `field` in `item` as `indexTerms` names values; nil when the item lacks the field.
     static func indexValue(of item: Item, field: String) -> String?
 
-    /// The result over `items` (in the collection's order); nil when the query cannot be answered (then the
-    /// client keeps its last result).
-    func evaluate(_ items: [Item]) -> LiveResult<Item>?
+    /// An item's JSON as this query's plain `GET` answers it, when it differs from the collection's
+    /// (`_embed`, `_expand`); nil: the collection's encoding.
+    var encodeItem: (@Sendable (Item) -> [UInt8])? { get }
+}
+
+extension LiveQuery {
+    var encodeItem: (@Sendable (Item) -> [UInt8])? { nil }
 }
 
 /// The field and values a query is indexed under (`?completed=false` → `completed`, `["false"]`).
@@ -72,6 +82,16 @@ enum LiveWindow: Sendable, Equatable {
         if overflow { return .range(start: Int.max, end: Int.max) }
         return .range(start: start, end: start.addingReportingOverflow(limit).partialValue)
     }
+
+    /// The positions answered of `count` sorted items: `lower..<upper`.
+    func bounds(count: Int) -> (lower: Int, upper: Int) {
+        switch self {
+        case .all: return (0, count)
+        case .range(let start, let end):
+            let lower = min(start, count)
+            return (lower, max(lower, min(end ?? count, count)))
+        }
+    }
 }
 
 /// A query's result: the items of its window, in order, and how many items passed before the window.
@@ -83,19 +103,14 @@ struct LiveResult<Item: Sendable>: Sendable {
 }
 
 extension LiveQuery {
-    /// Filters, stably sorts and cuts `items` by the query's parts.
-    func evaluate(_ items: [Item]) -> LiveResult<Item>? {
+    /// Filters, stably sorts and cuts `items` by the query's parts: the reference the engine's kept results
+    /// equal.
+    func evaluate(_ items: [Item]) -> LiveResult<Item> {
         let passes = itemFilter()
-        let selected = items.enumerated().filter { passes($0.element) }.sorted { lhs, rhs in
-            orders(lhs.element, before: rhs.element) ?? (lhs.offset < rhs.offset)
-        }.map(\.element)
-        switch window {
-        case .all:
-            return LiveResult(items: selected, total: selected.count)
-        case .range(let start, let end):
-            let lower = min(start, selected.count)
-            let upper = max(lower, min(end ?? selected.count, selected.count))
-            return LiveResult(items: Array(selected[lower..<upper]), total: selected.count)
-        }
+        let selected = items.filter(passes).map { (item: $0, key: sortKey(of: $0)) }
+        // NB: Swift's sort is stable.
+        let sorted = selected.sorted { order($0.key, $1.key) < 0 }.map(\.item)
+        let (lower, upper) = window.bounds(count: sorted.count)
+        return LiveResult(items: Array(sorted[lower..<upper]), total: sorted.count)
     }
 }

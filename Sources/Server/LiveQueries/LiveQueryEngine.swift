@@ -12,7 +12,7 @@ import Synchronization
 /// ```swift
 /// let engine = LiveQueryEngine(limits: .init(), heartbeat: 15)
 /// let todos = engine.register("todos", query: ListLiveQuery<Todo>.self, key: { String($0.id) })
-/// todos.publish(id: 65536, items: list)                    // each write, with its event id, in id order
+/// todos.publish(id: 65536, items: list)                    // each list, with its event id, in id order
 /// get("/todos") { request in try todos.reply(request, query: ...) }   // Accept: text/event-stream
 /// ```
 final class LiveQueryEngine: Sendable {
@@ -55,13 +55,15 @@ final class LiveQueryEngine: Sendable {
     }
 
     /// Registers a collection whose queries are `Query`s; `key` gives an item's id as JSON text, `encode` an
-    /// item's JSON as the plain `GET` encodes it. Then publish its versions and answer its live `GET`s
-    /// through the returned `LiveCollection`.
+    /// item's JSON as the plain `GET` encodes it; `source`, the items now and the id of the newest event they
+    /// show, for a collection followed only while a live query of it is open (`LiveCollection`). Then
+    /// publish its writes and answer its live `GET`s through the returned `LiveCollection`.
     func register<Query: LiveQuery>(
         _ name: String, query _: Query.Type, key: @escaping @Sendable (Query.Item) -> String,
-        encode: @escaping @Sendable (Query.Item) -> [UInt8]
+        encode: @escaping @Sendable (Query.Item) -> [UInt8],
+        source: (@Sendable () -> (items: [Query.Item], id: UInt64))? = nil
     ) -> LiveCollection<Query> {
-        let collection = LiveCollection<Query>(name: name, engine: self, key: key, encode: encode)
+        let collection = LiveCollection<Query>(name: name, engine: self, key: key, encode: encode, source: source)
         collections.withLock { $0.append { collection.shutdown() } }
         return collection
     }

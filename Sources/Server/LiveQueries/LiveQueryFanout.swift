@@ -5,10 +5,10 @@ import Reactive
 /// delivered on the loop, the loop's queries grouped by their text (`LiveQueryGroup`) and indexed by their
 /// equality filter (`LiveQueryIndex`), and the heartbeat of their clients.
 ///
-/// A version is checked only against the groups the index gives for the items that changed (plus the
-/// groups without an equality filter); a group none of whose changed items passes its filters, before or
-/// after, is not evaluated. A touched group evaluates its query over the new version once, and the change
-/// from its last result goes as one shared frame to each of its clients.
+/// A version's changed items are looked up in the index (plus the groups without an equality filter); a
+/// group places each of them in its sorted items (`LiveRanking`), testing its filters on them alone, and
+/// only a group whose result changed sends anything: one shared frame to each of its clients. The frames
+/// go out `sliceSize` clients at a time, yielding to the loop between slices, as `/events` does.
 ///
 /// Used on its loop only, except `init`.
 final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
@@ -16,26 +16,42 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     // `receive(on:)`, and clients are added and removed by their streams' callbacks, on the loop.
     typealias Item = Query.Item
 
+    /// One frame for one client, waiting for its slice.
+    private struct Delivery {
+        var frame: SharedBytes
+        var id: UInt64
+        var client: EventClient
+        var group: String
+    }
+
     private unowned let collection: LiveCollection<Query>
-    /// The newest version this loop applied; results are of this version.
-    private(set) var current: LiveVersion<Item>
+    /// The id of the newest version this loop applied.
+    private(set) var currentID: UInt64
     private var groups: [String: LiveQueryGroup<Query>] = [:]
     private var index = LiveQueryIndex<LiveQueryGroup<Query>>()
     private var subscription: AnyCancellable?
     private var heartbeatTimer: (any Cancellable)?
     private let yieldToLoop: (@escaping () -> Void) -> Void
     private var isFinished = false
-    /// How many groups the last version evaluated (tests and the benchmark read it).
-    private(set) var lastEvaluated = 0
+    /// Frames not handed to their clients yet, in order, from `next` on.
+    private var outbox: [Delivery] = []
+    private var next = 0
+    private var isSliceScheduled = false
+    /// How many groups the last version changed (tests read it).
+    private(set) var lastChanged = 0
+    /// How many groups the last version's items were tested against (tests read it).
+    private(set) var lastTested = 0
 
-    /// Subscribes to `feed` on `scheduler`, starting from `current`, and starts the heartbeat.
+    /// Clients handed a frame before the fan-out yields to the loop.
+    static var sliceSize: Int { 256 }
+
+    /// Subscribes to `feed` on `scheduler`, starting after version `currentID`, and starts the heartbeat.
     init<S: Scheduler>(
-        collection: LiveCollection<Query>, current: LiveVersion<Item>,
-        feed: PassthroughSubject<LiveVersion<Item>, Never>,
+        collection: LiveCollection<Query>, currentID: UInt64, feed: PassthroughSubject<LiveVersion<Item>, Never>,
         scheduler: S, heartbeat: Double?
     ) {
         self.collection = collection
-        self.current = current
+        self.currentID = currentID
         yieldToLoop = { work in scheduler.schedule(after: scheduler.now, work) }
         subscription = feed.receive(on: scheduler).sink(
             receiveCompletion: { [weak self] _ in self?.finishAll() },
@@ -52,43 +68,56 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
 
     // MARK: Versions
 
-    /// Applies the next version: evaluates the groups it can affect and sends each changed result.
+    /// Applies the next version: each group its changed items can belong to places them, and each changed
+    /// result goes to the group's clients.
     func apply(_ version: LiveVersion<Item>) {
-        guard version.id > current.id else { return }
-        current = version
-        lastEvaluated = 0
+        guard version.id > currentID else { return }
+        currentID = version.id
+        lastChanged = 0
+        lastTested = 0
         guard !groups.isEmpty else { return }
         var found: [ObjectIdentifier: LiveQueryGroup<Query>] = [:]
-        for change in version.changes {
-            for item in [change.before, change.after] {
-                guard let item else { continue }
-                index.collect(into: &found) { field in Query.indexValue(of: item, field: field) }
+        if version.replaced != nil {
+            for group in groups.values { found[ObjectIdentifier(group)] = group }
+        } else {
+            for change in version.changes {
+                for entry in [change.before, change.after] {
+                    guard let item = entry?.item else { continue }
+                    index.collect(into: &found) { field in Query.indexValue(of: item, field: field) }
+                }
+            }
+            found.merge(index.unfiledMembers) { first, _ in first }
+        }
+        for group in found.values where group.madeAt < version.id {
+            lastTested += 1
+            guard let change = group.apply(version) else { continue }
+            lastChanged += 1
+            group.resultFrame = nil
+            let frame = LiveFrame.change(id: version.id, change: change)
+            for client in group.clients {
+                outbox.append(Delivery(frame: frame, id: version.id, client: client, group: group.key))
             }
         }
-        found.merge(index.unfiledMembers) { first, _ in first }
-        for group in found.values where group.isTouched(by: version.changes) {
-            update(group, to: version)
-        }
+        if !isSliceScheduled { deliverSlice() }
     }
 
-    /// Evaluates `group` over `version` and sends the change of its result to its clients.
-    private func update(_ group: LiveQueryGroup<Query>, to version: LiveVersion<Item>) {
-        lastEvaluated += 1
-        guard let result = group.query.evaluate(version.items) else { return }
-        let keys = result.items.map(collection.key)
-        let change = LiveResultChange(
-            from: group.result, keys: group.keys, to: result, newKeys: keys, encode: collection.encodeItem)
-        let totalChanged = group.result.total != result.total
-        group.result = result
-        group.keys = keys
-        guard !change.isEmpty || totalChanged else { return }
-        group.resultFrame = nil
-        let frame = LiveFrame.change(id: version.id, change: change)
-        var dropped: [EventClient] = []
-        for client in group.clients where !client.deliver(frame: frame, id: version.id) {
-            dropped.append(client)
+    /// Hands the waiting frames to the next `sliceSize` clients, then yields to the loop before the rest.
+    private func deliverSlice(upTo limit: Int = sliceSize) {
+        isSliceScheduled = false
+        let end = min(outbox.count, next + limit)
+        var dropped: [(EventClient, String)] = []
+        for delivery in outbox[next..<end] where !delivery.client.deliver(frame: delivery.frame, id: delivery.id) {
+            dropped.append((delivery.client, delivery.group))
         }
-        for client in dropped { remove(client, from: group.key) }
+        next = end
+        if next == outbox.count {
+            outbox.removeAll(keepingCapacity: outbox.count <= 4 * Self.sliceSize)
+            next = 0
+        }
+        for (client, group) in dropped { remove(client, from: group) }
+        guard next < outbox.count, !isSliceScheduled else { return }
+        isSliceScheduled = true
+        yieldToLoop { [weak self] in self?.deliverSlice() }
     }
 
     // MARK: Clients
@@ -102,38 +131,40 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             stream.close()
             return
         }
-        var since = lastEventID.flatMap { collection.version(atOrBefore: $0) }
-        if let known = since, known.id > current.id {
-            // The client saw a version this loop has not applied yet (it is on its way here): wait for it.
-            if attempt < Self.maxWaits {
+        guard let group = group(for: query, key: key) else {
+            stream.close()
+            return
+        }
+        let shown = max(currentID, group.madeAt)
+        var frames = [LiveFrame.retry]
+        switch lastEventID {
+        case let seen? where seen > shown:
+            if shown < collection.newestID, attempt < Self.maxWaits {
+                // The client may have seen a version this loop has not applied yet (it is on its way): wait.
                 yieldToLoop { [weak self] in
                     self?.add(stream, query: query, key: key, lastEventID: lastEventID, attempt: attempt + 1)
                 }
                 return
             }
-            since = nil
-        }
-        guard let group = group(for: query, key: key) else {
-            stream.close()
-            return
-        }
-        var frames = [LiveFrame.retry]
-        if let since, let old = group.query.evaluate(since.items) {
-            let change = LiveResultChange(
-                from: old, keys: old.items.map(collection.key), to: group.result, newKeys: group.keys,
-                encode: collection.encodeItem)
-            if !change.isEmpty || old.total != group.result.total {
-                frames.append(LiveFrame.change(id: current.id, change: change))
+            // NB: newer than every version (an id of another stream of the server): it holds the result.
+            if shown < collection.newestID { frames.append(resultFrame(of: group, id: shown)) }
+        case let seen?:
+            if let missed = collection.changes(after: seen, through: shown) {
+                if let change = group.change(since: missed) {
+                    frames.append(LiveFrame.change(id: shown, change: change))
+                }
+            } else {
+                frames.append(resultFrame(of: group, id: shown))
             }
-        } else {
-            frames.append(resultFrame(of: group))
+        case nil:
+            frames.append(resultFrame(of: group, id: shown))
         }
         let client = EventClient(
             stream: stream, topics: [], diff: false, cap: collection.engine.clientCap,
             window: collection.engine.clientWindow)
         // NB: the first result counts toward the cap: a client that reads none of a large one is cut off
         // at the next heartbeat or change, and the result's memory goes with it.
-        client.start(EventReplay(frames: frames, lastID: current.id, resumeAfter: nil, countsTowardCap: true))
+        client.start(EventReplay(frames: frames, lastID: shown, resumeAfter: nil, countsTowardCap: true))
         group.clients.append(client)
         stream.onClose { [weak self] in self?.remove(client, from: key) }
     }
@@ -141,20 +172,21 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     /// Turns of the loop a resuming client waits for the version it saw to arrive here.
     private static var maxWaits: Int { 1000 }
 
-    /// The group of `key`, made (its result evaluated over the current version) when it is the first.
+    /// The group of `key`, made from the collection's items now when it is the first.
     private func group(for query: Query, key: String) -> LiveQueryGroup<Query>? {
         if let existing = groups[key] { return existing }
-        guard let result = query.evaluate(current.items) else { return nil }
-        let group = LiveQueryGroup(key: key, query: query, result: result, keys: result.items.map(collection.key))
+        guard let snapshot = collection.snapshot() else { return nil }
+        let group = LiveQueryGroup(
+            key: key, query: query, entries: snapshot.entries, madeAt: snapshot.id, encode: collection.encodeItem)
         groups[key] = group
         index.insert(group, terms: group.terms)
         return group
     }
 
-    private func resultFrame(of group: LiveQueryGroup<Query>) -> SharedBytes {
+    private func resultFrame(of group: LiveQueryGroup<Query>, id: UInt64) -> SharedBytes {
         if let frame = group.resultFrame { return frame }
-        let frame = LiveFrame.result(
-            id: current.id, items: group.result.items.map(collection.encodeItem), total: group.result.total)
+        let result = group.ranking.result
+        let frame = LiveFrame.result(id: id, items: result.items.map(group.encode), total: result.total)
         group.resultFrame = frame
         return frame
     }
@@ -198,6 +230,8 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
 
     /// Ends every client's stream (the server shuts down) and refuses new ones.
     func finishAll() {
+        // The frames that came before the completion still go out first.
+        if next < outbox.count { deliverSlice(upTo: Int.max) }
         isFinished = true
         heartbeatTimer?.cancel()
         heartbeatTimer = nil

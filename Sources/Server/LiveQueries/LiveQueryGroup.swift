@@ -1,41 +1,68 @@
 import HTTP
 
-/// The clients of one live query (the same collection and query text) on one loop: the query's result is
-/// kept once for all of them, each change is computed and encoded once, and its frame is shared.
+/// The clients of one live query (the same collection and query text) on one loop: the query's items are
+/// kept once for all of them (`LiveRanking`), each change is computed and encoded once, and its frame is
+/// shared.
 ///
 /// Used on its loop only (`LiveQueryFanout`).
 final class LiveQueryGroup<Query: LiveQuery> {
     /// The query's text, as the group's key in its fan-out.
     let key: String
-    /// The query.
-    let query: Query
     /// The equality filter it is indexed under.
     let terms: LiveIndexTerms?
-    /// Whether one item passes the query's filters.
-    let passes: (Query.Item) -> Bool
-    /// The result at the fan-out's current version.
-    var result: LiveResult<Query.Item>
-    /// The keys of `result.items`.
-    var keys: [String]
-    /// The `result` frame of `result`, made for the first client that needs it, dropped at each change.
+    /// The id of the version the group was made at: it shows every version up to it already.
+    let madeAt: UInt64
+    /// The query's items at the fan-out's current version.
+    var ranking: LiveRanking<Query>
+    /// An item's JSON as the query answers it.
+    let encode: @Sendable (Query.Item) -> [UInt8]
+    /// The `result` frame of the current result, made for the first client that needs it, dropped at each
+    /// change.
     var resultFrame: SharedBytes?
     /// The connected clients.
     var clients: [EventClient] = []
 
-    init(key: String, query: Query, result: LiveResult<Query.Item>, keys: [String]) {
+    init(
+        key: String, query: Query, entries: [LiveEntry<Query.Item>], madeAt: UInt64,
+        encode: @escaping @Sendable (Query.Item) -> [UInt8]
+    ) {
         self.key = key
-        self.query = query
         terms = query.indexTerms
-        passes = query.itemFilter()
-        self.result = result
-        self.keys = keys
+        self.madeAt = madeAt
+        ranking = LiveRanking(query, entries: entries)
+        self.encode = query.encodeItem ?? encode
     }
 
-    /// Whether one of `changes` passes the query before or after the write: if none does, the result
-    /// cannot have changed.
-    func isTouched(by changes: [LiveItemChange<Query.Item>]) -> Bool {
-        changes.contains { change in
-            change.before.map(passes) == true || change.after.map(passes) == true
+    /// Applies `version` (one the group does not show yet): the change of the result, nil when it is the same.
+    func apply(_ version: LiveVersion<Query.Item>) -> LiveResultChange? {
+        if let replaced = version.replaced {
+            return changingWindow { $0.rebuild(from: replaced) }
         }
+        if version.changes.count == 1 { return ranking.apply(version.changes[0], encode: encode) }
+        return changingWindow { $0.place(version.changes) }
+    }
+
+    /// The change of the result that `edit` makes: the window before and after, compared.
+    private func changingWindow(_ edit: (inout LiveRanking<Query>) -> Void) -> LiveResultChange? {
+        let old = ranking.result
+        let oldKeys = ranking.resultKeys
+        edit(&ranking)
+        return Self.change(from: old, keys: oldKeys, to: ranking, encode: encode)
+    }
+
+    /// The change from `old` (with its keys) to `ranking`'s result; nil when nothing changed.
+    static func change(
+        from old: LiveResult<Query.Item>, keys: [String], to ranking: LiveRanking<Query>,
+        encode: (Query.Item) -> [UInt8]
+    ) -> LiveResultChange? {
+        let change = LiveResultChange(
+            from: old, keys: keys, to: ranking.result, newKeys: ranking.resultKeys, encode: encode)
+        return change.isEmpty && old.total == change.total ? nil : change
+    }
+
+    /// The change a client that saw the result before `changes` (oldest first) needs; nil when none.
+    func change(since changes: [LiveItemChange<Query.Item>]) -> LiveResultChange? {
+        let earlier = ranking.undoing(changes)
+        return Self.change(from: earlier.result, keys: earlier.resultKeys, to: ranking, encode: encode)
     }
 }

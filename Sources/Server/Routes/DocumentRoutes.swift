@@ -78,7 +78,10 @@ extension Router {
         let sortIndex = DocumentSortIndex()
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
-                return try live.reply(request, query: try Self.query(request.query, store, of: resource))
+                let query = try Self.query(request.query, store, of: resource)
+                return try live.reply(
+                    request, query: query, idField: store.idField,
+                    relations: DocumentRelations(store: store, query: query, resource: name))
             }
             if request.query.isEmpty {
                 let snapshot = resource.snapshot

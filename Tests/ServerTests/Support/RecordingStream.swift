@@ -26,9 +26,12 @@ final class RecordingStream: HTTPStream, @unchecked Sendable {
     private var drainAction: (@Sendable () -> Void)?
     /// How many `write` calls (chunks) the stream got.
     private(set) var chunks = 0
+    /// Called at each write (a test's probe of what happened before it).
+    var onWrite: (() -> Void)?
 
     func write(_ bytes: [UInt8]) {
         guard !isClosed else { return }
+        onWrite?()
         chunks += 1
         written += bytes
         if isStalled { pendingBytes += bytes.count }

@@ -1,0 +1,160 @@
+/// One live query's items in its order: every item of the collection that passes its filters, with its
+/// sort key read once, sorted by the key and then by rank (the collection's order). A changed item is
+/// found and placed by binary search, and the query's window (`_limit`, `_page`, `_start`) is read off the
+/// array, so a write costs its query O(log n) comparisons (and a move of the array's tail), and the
+/// change of the result is worked out from the changed item and the window's edges, never from the whole
+/// result.
+///
+/// ```swift
+/// var ranking = LiveRanking(query, entries: mirror.entries)
+/// ranking.result                               // LiveResult: what a fresh GET answers
+/// ranking.apply(change, encode: encode)        // LiveResultChange, or nil when the result is the same
+/// ```
+struct LiveRanking<Query: LiveQuery> {
+    typealias Item = Query.Item
+
+    /// An item of the query's result with its sort key.
+    struct Ranked {
+        var entry: LiveEntry<Item>
+        var sortKey: Query.SortKey
+    }
+
+    let query: Query
+    /// The query's filter, made once for its loop.
+    let passes: (Item) -> Bool
+    /// Every item that passes, in the query's order.
+    private(set) var items: [Ranked] = []
+
+    /// The query's items among `entries` (the collection, in its order).
+    init(_ query: Query, entries: [LiveEntry<Item>]) {
+        self.query = query
+        passes = query.itemFilter()
+        rebuild(from: entries)
+    }
+
+    /// Takes the items from `entries` again (the collection was replaced).
+    mutating func rebuild(from entries: [LiveEntry<Item>]) {
+        let selected = entries.filter { passes($0.item) }.map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
+        // NB: `entries` are in rank order and Swift's sort is stable, so ties stay in rank order.
+        items = selected.sorted { query.order($0.sortKey, $1.sortKey) < 0 }
+    }
+
+    /// The result: the window's items and the count that passes.
+    var result: LiveResult<Item> {
+        let (lower, upper) = query.window.bounds(count: items.count)
+        return LiveResult(items: items[lower..<upper].map(\.entry.item), total: items.count)
+    }
+
+    /// The keys of the result's items.
+    var resultKeys: [String] {
+        let (lower, upper) = query.window.bounds(count: items.count)
+        return items[lower..<upper].map(\.entry.key)
+    }
+
+    // MARK: Changes
+
+    /// Applies one changed item and gives the change of the result (nil when neither the items nor the
+    /// total changed). Only the changed item and the items at the window's edges can enter or leave it: a
+    /// removal and an insertion move any other item by one place at most.
+    mutating func apply(_ change: LiveItemChange<Item>, encode: (Item) -> [UInt8]) -> LiveResultChange? {
+        let removed = change.before.flatMap { passes($0.item) ? ranked($0) : nil }
+        let added = change.after.flatMap { passes($0.item) ? ranked($0) : nil }
+        guard removed != nil || added != nil else { return nil }
+        let oldCount = items.count
+        let old = query.window.bounds(count: oldCount)
+        let removedAt = removed.flatMap(index(of:))
+        var edgeIndices = Set<Int>()
+        for bound in [old.lower, old.upper] {
+            for index in max(0, bound - 2)..<max(0, min(oldCount, bound + 2)) where index != removedAt {
+                edgeIndices.insert(index)
+            }
+        }
+        let edges = edgeIndices.map { (ranked: items[$0], oldIndex: $0) }
+        if let removedAt { items.remove(at: removedAt) }
+        let insertedAt = added.map { added in
+            let position = insertionIndex(of: added)
+            items.insert(added, at: position)
+            return position
+        }
+        let new = query.window.bounds(count: items.count)
+        var result = LiveResultChange(total: items.count)
+        var deleted: [(index: Int, key: String)] = []
+        var inserted: [LiveResultChange.Placed] = []
+        let wasIn = removedAt.map { old.lower <= $0 && $0 < old.upper } ?? false
+        let isIn = insertedAt.map { new.lower <= $0 && $0 < new.upper } ?? false
+        if let removedAt, wasIn, !isIn { deleted.append((removedAt, change.key)) }
+        if let insertedAt, let after = change.after, isIn {
+            let placed = LiveResultChange.Placed(json: encode(after.item), index: insertedAt - new.lower)
+            if !wasIn {
+                inserted.append(placed)
+            } else if change.before?.item != after.item {
+                result.updated.append(placed)
+            }
+        }
+        for edge in edges {
+            let newIndex = insertionIndex(of: edge.ranked)
+            let edgeWasIn = old.lower <= edge.oldIndex && edge.oldIndex < old.upper
+            let edgeIsIn = new.lower <= newIndex && newIndex < new.upper
+            if edgeWasIn, !edgeIsIn { deleted.append((edge.oldIndex, edge.ranked.entry.key)) }
+            if !edgeWasIn, edgeIsIn {
+                inserted.append(.init(json: encode(edge.ranked.entry.item), index: newIndex - new.lower))
+            }
+        }
+        result.deleted = deleted.sorted { $0.index < $1.index }.map(\.key)
+        result.inserted = inserted.sorted { $0.index < $1.index }
+        guard !result.isEmpty || oldCount != items.count else { return nil }
+        return result
+    }
+
+    /// Applies several changes (or none) without working out the result's change.
+    mutating func place(_ changes: [LiveItemChange<Item>]) {
+        for change in changes {
+            if let removed = change.before.flatMap({ passes($0.item) ? ranked($0) : nil }),
+                let index = index(of: removed)
+            {
+                items.remove(at: index)
+            }
+            if let added = change.after.flatMap({ passes($0.item) ? ranked($0) : nil }) {
+                items.insert(added, at: insertionIndex(of: added))
+            }
+        }
+    }
+
+    /// The query's items before `changes` (oldest first) were applied: each undone, newest first.
+    func undoing(_ changes: [LiveItemChange<Item>]) -> LiveRanking {
+        var earlier = self
+        earlier.place(changes.reversed().map { LiveItemChange(key: $0.key, before: $0.after, after: $0.before) })
+        return earlier
+    }
+
+    // MARK: Search
+
+    private func ranked(_ entry: LiveEntry<Item>) -> Ranked {
+        Ranked(entry: entry, sortKey: query.sortKey(of: entry.item))
+    }
+
+    /// Whether `lhs` comes before `rhs`: by sort key, then by rank.
+    private func precedes(_ lhs: Ranked, _ rhs: Ranked) -> Bool {
+        let order = query.order(lhs.sortKey, rhs.sortKey)
+        return order != 0 ? order < 0 : lhs.entry.rank < rhs.entry.rank
+    }
+
+    /// The first index whose item does not come before `ranked`: where it is, or goes.
+    private func insertionIndex(of ranked: Ranked) -> Int {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if precedes(items[middle], ranked) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Where the item of `ranked`'s key is.
+    private func index(of ranked: Ranked) -> Int? {
+        let position = insertionIndex(of: ranked)
+        if position < items.count, items[position].entry.key == ranked.entry.key { return position }
+        // NB: not reached while sort keys are read the same way each time; a look by key keeps it exact.
+        return items.firstIndex { $0.entry.key == ranked.entry.key }
+    }
+}
