@@ -31,7 +31,12 @@ struct DocumentLiveQuery: LiveQuery {
 
     func order(_ lhs: DocumentSortKey, _ rhs: DocumentSortKey) -> Int { query.order(lhs, rhs) }
 
-    var window: LiveWindow { LiveWindow(query.window) }
+    var window: LiveWindow {
+        if query.envelope, case .page(let number, let limit) = query.window {
+            return .pageWithin(number: number, limit: limit)
+        }
+        return LiveWindow(query.window)
+    }
 
     var indexTerms: LiveIndexTerms? {
         query.indexableFilter.map { LiveIndexTerms(field: $0.path.joined(separator: "."), values: $0.values) }

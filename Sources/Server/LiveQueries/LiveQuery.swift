@@ -65,6 +65,9 @@ enum LiveWindow: Sendable, Equatable {
     case all
     /// Items `start..<end`, zero-based, clamped to the list (`end` nil: to the end).
     case range(start: Int, end: Int?)
+    /// Page `number` (1-based) of `limit` items, or the last page when there are fewer pages (json-server
+    /// v1's page envelope): a write can move it by a whole page.
+    case pageWithin(number: Int, limit: Int)
 
     /// The live form of a list query's window.
     init(_ window: ListQuery.Window) {
@@ -90,7 +93,16 @@ enum LiveWindow: Sendable, Equatable {
         case .range(let start, let end):
             let lower = min(start, count)
             return (lower, max(lower, min(end ?? count, count)))
+        case .pageWithin(let number, let limit):
+            let pages = max(1, count / limit + (count % limit == 0 ? 0 : 1))
+            return Self.page(min(number, pages), limit: limit).bounds(count: count)
         }
+    }
+
+    /// Whether one write can move the window's edges by more than one place.
+    var movesByPages: Bool {
+        if case .pageWithin = self { return true }
+        return false
     }
 }
 

@@ -38,7 +38,9 @@ final class LiveQueryGroup<Query: LiveQuery> {
         if let replaced = version.replaced {
             return changingWindow { $0.rebuild(from: replaced) }
         }
-        if version.changes.count == 1 { return ranking.apply(version.changes[0], encode: encode) }
+        if version.changes.count == 1, !ranking.query.window.movesByPages {
+            return ranking.apply(version.changes[0], encode: encode)
+        }
         return changingWindow { $0.place(version.changes) }
     }
 

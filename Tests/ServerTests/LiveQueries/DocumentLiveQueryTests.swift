@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: [
         "_sort=views,title", "_sort=-views,id&_limit=5", "userId=1&_sort=title&_order=desc",
         "_sort=author.name,-title&_start=3&_end=9", "title_like=^a&_sort=views", "q=ab&_sort=id&_page=2&_limit=3",
-        "views_gte=2&_sort=userId,views,title", "_sort=id", "",
+        "views_gte=2&_sort=userId,views,title", "_sort=id", "", "_page=9&_per_page=4&_sort=-title",
     ])
     func evaluatesAsThePlainGetAnswers(_ text: String) throws {
         let query = try DocumentQuery(Request(.get, "/posts?" + text).query)

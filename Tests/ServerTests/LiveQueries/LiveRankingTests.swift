@@ -55,6 +55,11 @@ import Testing
             (field: Int.random(in: 0...2, using: &rng), descending: Bool.random(using: &rng))
         }
         let start = Int.random(in: 0...6, using: &rng)
+        if Int.random(in: 0..<6, using: &rng) == 0 {
+            let page = LiveWindow.pageWithin(
+                number: Int.random(in: 1...4, using: &rng), limit: Int.random(in: 1...3, using: &rng))
+            return RowQuery(groups: nil, keys: [], window: page)
+        }
         let window: LiveWindow =
             Bool.random(using: &rng)
             ? .all
@@ -87,8 +92,7 @@ import Testing
             let edit: LiveEdit<Row>
             switch Int.random(in: 0..<4, using: &rng) {
             case 0 where !ids.isEmpty: edit = .remove(key: String(ids.randomElement(using: &rng)!))
-            case 1,
-                2 where !ids.isEmpty:
+            case 1...2 where !ids.isEmpty:
                 edit = .put(randomRow(id: ids.randomElement(using: &rng)!))
             default: edit = .put(randomRow())
             }
