@@ -15,8 +15,17 @@
 #   FANOUT_LIMIT=60                   seconds one client run may last (what has not arrived is lost)
 #   SWIFT_SCRATCH=.build              SwiftPM scratch path of the release build
 #   LIVESTATE_BIN=path                skip the build and use this binary
+#
+#   PARTS=writes Benchmarks/livequery/run.sh   the write benchmark instead (acknowledged POSTs/s on a data
+#                                     file with 0, 10 and 100 live queries open): Benchmarks/livequery/writes.sh
+#   PARTS="fanout writes"             both, the fan-out first (default: fanout)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+parts=${PARTS:-fanout}
+if [[ " $parts " == *" writes "* ]]; then
+    if [[ " $parts " == *" fanout "* ]]; then PARTS=fanout Benchmarks/livequery/run.sh "$@"; fi
+    exec Benchmarks/livequery/writes.sh
+fi
 FILTERS=${LIVEQUERY_FILTERS:-1000}
 EVENTS=${LIVEQUERY_EVENTS:-300}
 RATE=${LIVEQUERY_RATE:-100}
