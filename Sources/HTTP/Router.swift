@@ -32,8 +32,13 @@ package struct Router: Sendable {
     /// Indices of the routes whose pattern is all literal, by their path (`/todos`): the common case
     /// answered with one lookup.
     private var routesByLiteralPath: [String: [Int]] = [:]
+    /// The first literal segments as added, by their lowercase spelling (the first added of each).
+    private var firstSegmentsByLowercase: [String: String] = [:]
     /// Answers GET and HEAD for paths no route matches (the static files); nil means 404.
     package var fallback: Handler?
+    /// Whether a path's first segment matches a route's whatever its case (`/POSTS/1` is `/posts/1`), as
+    /// json-server's (Express's) routes do; one spelled exactly as a route's is always taken as that one.
+    package var ignoresCase = false
 
     package init() {}
 
@@ -52,6 +57,9 @@ package struct Router: Sendable {
             routesByFirstSegment["", default: []].append(routes.count - 1)
         } else if let first = pattern.firstLiteral {
             routesByFirstSegment[first, default: []].append(routes.count - 1)
+            if firstSegmentsByLowercase[first.lowercased()] == nil {
+                firstSegmentsByLowercase[first.lowercased()] = first
+            }
         } else {
             routesStartingWithAWildcard.append(routes.count - 1)
         }
@@ -76,7 +84,7 @@ package struct Router: Sendable {
     package func resolve(_ request: Request) -> Result<(Route, Parameters), HTTPError> {
         let method = request.method
         if let route = literalRoute(request.rawPath, method) { return .success((route, Parameters())) }
-        let segments = Self.segments(of: request.rawPath)
+        let segments = segments(of: request.rawPath)
         guard let pattern = mostSpecificPattern(matching: segments) else {
             return .failure(.notFound("no route for \(request.path)"))
         }
@@ -131,7 +139,7 @@ package struct Router: Sendable {
 
     /// The methods some route accepts for `path` (with HEAD when GET is there), empty for an unknown path.
     package func allowedMethods(for rawPath: String) -> [HTTPMethod] {
-        let segments = Self.segments(of: rawPath)
+        let segments = segments(of: rawPath)
         guard let pattern = mostSpecificPattern(matching: segments) else { return [] }
         return Self.allowed(routes.filter { $0.pattern == pattern }.map(\.method))
     }
@@ -148,7 +156,7 @@ package struct Router: Sendable {
             if error.status == 404 {
                 // NB: a path under a resource (`/posts/1/comments`) is an unknown route, never a file: the
                 // static files only answer paths whose first segment no route uses.
-                let segments = Self.segments(of: request.rawPath)
+                let segments = segments(of: request.rawPath)
                 if let first = segments.first, routesByFirstSegment[first] != nil {
                     return .error(unknownRoute(request, under: first))
                 }
@@ -190,6 +198,17 @@ package struct Router: Sendable {
     /// Percent-decoded path segments (empty ones dropped, so `/todos/` is `/todos`).
     package static func segments(of rawPath: String) -> [String] {
         rawPath.utf8.split(separator: UInt8(ascii: "/")).map { PercentDecoding.decode(Substring($0)) }
+    }
+
+    /// The path's segments, the first spelled as a route's when `ignoresCase` and only its case differs.
+    private func segments(of rawPath: String) -> [String] {
+        var segments = Self.segments(of: rawPath)
+        if ignoresCase, let first = segments.first, routesByFirstSegment[first] == nil,
+            let spelled = firstSegmentsByLowercase[first.lowercased()]
+        {
+            segments[0] = spelled
+        }
+        return segments
     }
 
     private static func allowed(_ methods: [HTTPMethod]) -> [HTTPMethod] {

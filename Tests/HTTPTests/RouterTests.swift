@@ -30,6 +30,21 @@ import Testing
         #expect(String(decoding: response.body, as: UTF8.self) == "list")
     }
 
+    @Test func matchesAFirstSegmentInAnyCaseOnlyWhenAskedAndPrefersTheExactSpelling() throws {
+        var router = router()
+        router.get("/Todos") { _ in .response(Response(body: Array("capital".utf8))) }
+        #expect(try router.handle(Request(.get, "/TODOS/1")).immediate().status == 404)
+        router.ignoresCase = true
+        let body = { (path: String) in
+            String(decoding: try router.handle(Request(.get, path)).immediate().body, as: UTF8.self)
+        }
+        #expect(try body("/TODOS/1") == "todo 1")
+        #expect(try body("/tOdOs") == "list")
+        #expect(try body("/Todos") == "capital")
+        #expect(try router.handle(Request(.delete, "/TODOS/1")).immediate().status == 204)
+        #expect(router.allowedMethods(for: "/ALBUMS/1") == [.get, .head])
+    }
+
     @Test func capturesTypedPathParameters() throws {
         let response = try router().handle(Request(.get, "/todos/42")).immediate()
         #expect(String(decoding: response.body, as: UTF8.self) == "todo 42")

@@ -152,13 +152,8 @@ final class DocumentStore: Sendable {
     /// The field of a child naming its parent in `resource` (`posts` → `postId`).
     func parentField(of resource: String) -> String { Self.singular(resource) + foreignKeySuffix }
 
-    /// `posts` → `post`, `categories` → `category`: json-server's pluralize, for the plain English plurals.
-    static func singular(_ name: String) -> String {
-        if name.hasSuffix("ies"), name.count > 3 { return String(name.dropLast(3)) + "y" }
-        if name.hasSuffix("ses") || name.hasSuffix("xes") { return String(name.dropLast(2)) }
-        if name.hasSuffix("s"), !name.hasSuffix("ss"), name.count > 1 { return String(name.dropLast()) }
-        return name
-    }
+    /// `posts` → `post`, `people` → `person`: json-server's singular (`EnglishSingular`).
+    static func singular(_ name: String) -> String { EnglishSingular.of(name) }
 
     /// Runs every queued plan, a batch per journal transaction, until none is left.
     private func drain() {
@@ -542,15 +537,58 @@ struct DocumentView {
             }
             return id
         }
-        if counters.stringIDs.contains(resource) {
+        if counters.stringIDs.contains(resource), !isEmpty(resource) {
             while true {
                 let id = DocumentID.random()
                 if document(resource, id) == nil { return id }
             }
         }
-        var next = (counters.maxID[resource] ?? 0) + 1
+        // The largest id among the items there now, as json-server's: the counter only bounds it from above (a
+        // delete leaves it as it was), so it steps down past deleted ids, or reads every id when they are sparse.
+        var largest = counters.maxID[resource] ?? 0
+        var steps = 0
+        while largest > 0, document(resource, DocumentID(.integer(largest))!) == nil {
+            steps += 1
+            if steps > Self.maxStepsDown {
+                largest = largestIntegerID(in: resource)
+                break
+            }
+            largest -= 1
+        }
+        counters.maxID[resource] = largest
+        var next = largest + 1
         while document(resource, DocumentID(.integer(next))!) != nil { next += 1 }
         return DocumentID(.integer(next))!
+    }
+
+    /// How many deleted ids a new id steps down past before it reads every id instead.
+    private static let maxStepsDown = 64
+
+    /// The largest integer id of `resource` as the batch leaves it (0 when there is none).
+    private func largestIntegerID(in resource: String) -> Int64 {
+        let changes = overlay[resource] ?? [:]
+        var largest: Int64 = 0
+        for stored in store.byName[resource]?.items.documents ?? [] {
+            guard case .integer(let number)? = stored.id?.value, number > largest else { continue }
+            if let id = stored.id, case .some(nil) = changes[id] { continue }
+            largest = number
+        }
+        for (id, changed) in changes where changed != nil {
+            if case .integer(let number) = id.value { largest = max(largest, number) }
+        }
+        return largest
+    }
+
+    /// Whether `resource` holds no item as the batch leaves it.
+    private func isEmpty(_ resource: String) -> Bool {
+        guard let items = store.byName[resource]?.items else { return true }
+        var count = items.count
+        for (id, changed) in overlay[resource] ?? [:] {
+            let stored = items.document(id) != nil
+            if stored, changed == nil { count -= 1 }
+            if !stored, changed != nil { count += 1 }
+        }
+        return count == 0
     }
 
     /// `resource/id` of every item an earlier plan of this batch changed.

@@ -46,11 +46,16 @@ struct DocumentRelations {
         return child.items.documents.filter { $0.object[field].map(DocumentQuery.text) == key }
     }
 
-    /// The collection `_expand=name` reads parents from: `names`, `name`, `namees` or `nameies` (json-server
-    /// pluralizes the name), the first that is a collection.
+    /// The collection `_expand=name` reads parents from: the first whose singular is `name` (json-server
+    /// reads the plural of the name: `person` → `people`), else the collection named `name`.
     static func parent(named name: String, in store: DocumentStore) -> DocumentResource? {
-        let candidates = [name + "s", name, name + "es", String(name.dropLast()) + "ies"]
-        return candidates.compactMap { store.byName[$0] }.first { $0.kind == .collection }
+        // NB: asked once per item of a list: the usual plural (`post` → `posts`) is looked up first, and only
+        // another name walks the collections.
+        if let usual = store.byName[name + "s"], usual.kind == .collection, DocumentStore.singular(usual.name) == name {
+            return usual
+        }
+        let collections = store.resources.filter { $0.kind == .collection }
+        return collections.first { DocumentStore.singular($0.name) == name } ?? collections.first { $0.name == name }
     }
 
     /// One item with its relations (its stored bytes when the query asks for none).

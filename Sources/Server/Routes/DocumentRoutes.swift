@@ -120,10 +120,8 @@ extension Router {
         }
         get("/\(name)/:id/:child") { request in
             let parent = DocumentID(pathSegment: try request.require("id", as: String.self))
-            let childName = try request.require("child", as: String.self)
-            guard let child = store.byName[childName], child.kind == .collection else {
-                throw HTTPError.notFound("no collection '\(childName)' in the data file")
-            }
+            let child = try Self.collection(named: try request.require("child", as: String.self), store)
+            let childName = child.name
             guard let parentDocument = resource.document(parent) else { throw Self.missing(name, parent) }
             let field = store.parentField(of: name)
             let key = parentDocument.id?.key ?? parent.key
@@ -147,10 +145,8 @@ extension Router {
         }
         post("/\(name)/:id/:child") { request in
             let parent = DocumentID(pathSegment: try request.require("id", as: String.self))
-            let childName = try request.require("child", as: String.self)
-            guard let child = store.byName[childName], child.kind == .collection else {
-                throw HTTPError.notFound("no collection '\(childName)' in the data file")
-            }
+            let child = try Self.collection(named: try request.require("child", as: String.self), store)
+            let childName = child.name
             let given = try request.documentBody(idField: store.idField)
             let field = store.parentField(of: name)
             return try Self.submit(store, request, again: Self.created) { view throws(HTTPError) in
@@ -298,6 +294,17 @@ extension Router {
             response: .json(encoded: object.compactBytes, status: status))
     }
 
+    /// The collection a nested route's last segment names, its name matched in any case as the first
+    /// segment's is (`/posts/1/COMMENTS`); a 404 when there is none.
+    private static func collection(named name: String, _ store: DocumentStore) throws(HTTPError) -> DocumentResource {
+        let found =
+            store.byName[name] ?? store.resources.first { $0.name.lowercased() == name.lowercased() }
+        guard let found, found.kind == .collection else {
+            throw HTTPError.notFound("no collection '\(name)' in the data file")
+        }
+        return found
+    }
+
     private static func missing(_ name: String, _ id: DocumentID) -> HTTPError {
         .notFound("\(name) has no item with id \(id.key.prefix(200))")
     }
@@ -319,8 +326,8 @@ extension Router {
         }
         for name in query.expand where DocumentRelations.parent(named: name, in: store) == nil {
             throw HTTPError.badRequest(
-                "'_expand=\(name)' names no parent collection (such as \(name)s) of the data file; its collections"
-                    + " are \(collections)", code: "invalid_query")
+                "'_expand=\(name)' names no parent collection (one whose singular is \(name)) of the data file; its"
+                    + " collections are \(collections)", code: "invalid_query")
         }
         return query
     }

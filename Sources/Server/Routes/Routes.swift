@@ -13,7 +13,8 @@ func buildRouter(_ app: App) -> Router {
     router.addOpenAPIRoutes(app)
     router.addLiveClientRoutes()
     if let dataFile = app.dataFile {
-        // A user's data file: its resources instead of the seeds'.
+        // A user's data file: its resources instead of the seeds', their names matched in any case.
+        router.ignoresCase = true
         router.addDocumentRoutes(
             dataFile, live: app.documentLive, workers: app.workers, readOnly: app.configuration.readOnly,
             page: app.staticFiles == nil)
