@@ -13,7 +13,8 @@ import StrictJSON
 /// Refused, with one line naming what and where: bytes that are not strict JSON (line and column), a
 /// top-level value that is not an object, a key that cannot be a URL path segment or names one of the
 /// server's own routes, a key holding a string, number, boolean or null (`$schema` aside), an id that is not
-/// an integer or a string, two items with the same id.
+/// an integer or a string. An item without an id, or with the id of an earlier item of its collection, gets
+/// a new one (`Collection`).
 ///
 /// ```swift
 /// let content = try DataFileContent(bytes: Array(text.utf8), idField: "id")
@@ -38,8 +39,11 @@ struct DataFileContent: Sendable {
     var order: [String] = []
     /// A hash of the file's bytes.
     var hash: String
-    /// Some item had no id and was given one: the file does not show the state until it is written.
+    /// Some item had no id, or an earlier item's, and was given one: the file does not show the state until
+    /// it is written.
     var assignedIDs = false
+    /// The items given a new id because an earlier item of their collection had theirs, in the file's order.
+    var renamedIDs: [RenamedID] = []
 
     /// Names that are the server's own routes, which a resource may not take.
     static let reservedNames: Set<String> = [
@@ -71,6 +75,7 @@ struct DataFileContent: Sendable {
             values = read.values
             order = read.order
             assignedIDs = read.assignedIDs
+            renamedIDs = read.renamedIDs
             return
         }
         let bytes = try whole()
@@ -106,17 +111,16 @@ struct DataFileContent: Sendable {
             case .array(let elements):
                 var collection = Collection(name: name, idField: idField)
                 for (index, element) in elements.enumerated() { try collection.add(element, at: index) }
-                let (documents, assigned, indentation) = collection.finish()
-                assignedIDs = assignedIDs || assigned
+                let finished = collection.finish()
+                assignedIDs = assignedIDs || finished.assignedIDs
+                renamedIDs += finished.renamed
                 resources.append(
-                    Resource(name: name, kind: .collection, documents: documents, indentation: indentation))
+                    Resource(
+                        name: name, kind: .collection, documents: finished.documents,
+                        indentation: finished.indentation))
             default:
                 throw DataFileError(Self.notServable(name, member))
             }
-        }
-        if resources.count > EventTopic.maxDocumentTopics {
-            throw DataFileError(
-                "the file has \(resources.count) resources; LiveState serves at most \(EventTopic.maxDocumentTopics)")
         }
     }
 
@@ -152,7 +156,8 @@ struct DataFileContent: Sendable {
     /// of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
     private static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String)
         throws(DataFileError) -> (
-            resources: [Resource], values: [DataFileValue], order: [String], assignedIDs: Bool, hash: String
+            resources: [Resource], values: [DataFileValue], order: [String], assignedIDs: Bool,
+            renamedIDs: [RenamedID], hash: String
         )?
     {
         // The bytes read and not yet passed (those before `cursor` are dropped as the next part comes).
@@ -219,6 +224,7 @@ struct DataFileContent: Sendable {
         var order: [String] = []
         var names = Set<String>()
         var assignedIDs = false
+        var renamedIDs: [RenamedID] = []
         if try !take(UInt8(ascii: "}")) {
             repeat {
                 guard case .string(let name)? = try value(depth: 1), names.insert(name).inserted,
@@ -251,10 +257,13 @@ struct DataFileContent: Sendable {
                         values.append(DataFileValue(name: name, value: .array(listed)))
                         continue
                     }
-                    let (documents, assigned, indentation) = collection.finish()
-                    assignedIDs = assignedIDs || assigned
+                    let finished = collection.finish()
+                    assignedIDs = assignedIDs || finished.assignedIDs
+                    renamedIDs += finished.renamed
                     resources.append(
-                        Resource(name: name, kind: .collection, documents: documents, indentation: indentation))
+                        Resource(
+                            name: name, kind: .collection, documents: finished.documents,
+                            indentation: finished.indentation))
                 } else {
                     guard case .object(let object)? = try value(depth: 1) else { return nil }
                     resources.append(Self.singular(name, object))
@@ -262,8 +271,8 @@ struct DataFileContent: Sendable {
             } while try take(UInt8(ascii: ","))
             guard try take(UInt8(ascii: "}")) else { return nil }
         }
-        guard try !skipSpace(), !hasNUL, resources.count <= EventTopic.maxDocumentTopics else { return nil }
-        return (resources, values, order, assignedIDs, Self.hexadecimal(hash))
+        guard try !skipSpace(), !hasNUL else { return nil }
+        return (resources, values, order, assignedIDs, renamedIDs, Self.hexadecimal(hash))
     }
 
     /// The singular resource `name` holding `object`, with its indentation at depth 1.
@@ -284,94 +293,6 @@ struct DataFileContent: Sendable {
         }
         guard !Self.reservedNames.contains(name) else {
             throw DataFileError("key '\(name)' is the name of one of LiveState's own routes; rename it")
-        }
-    }
-
-    /// A collection's items stored as they are read, each with an id: ids are given to those without one
-    /// at the end (after the largest integer id, or random when the ids are strings), once all are known.
-    private struct Collection {
-        let name: String
-        let idField: String
-        /// The items in order; nil where an item had no id (its object is in `unnumbered`).
-        private var documents: [StoredDocument?] = []
-        /// The objects of the items without an id, in order.
-        private var unnumbered: [JSONObject] = []
-        private var largest: Int64 = 0
-        private var stringIDs = 0
-        /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
-        private var itemBytes = 0
-        private var seen = Set<DocumentID>()
-        /// What indenting the items adds to their compact JSON in the file (`Resource.indentation`).
-        private var indentation = 0
-
-        init(name: String, idField: String) {
-            self.name = name
-            self.idField = idField
-        }
-
-        /// Stores the item `element`, the collection's `index`th.
-        mutating func add(_ element: JSONValue, at index: Int) throws(DataFileError) {
-            guard case .object(let object) = element else {
-                throw DataFileError("'\(name)'[\(index)] is \(element.kindDescription); a collection holds objects")
-            }
-            // NB: a null id is none: the item gets one, as one without the field does.
-            guard let raw = object[idField], raw != .null else {
-                documents.append(nil)
-                unnumbered.append(object)
-                return
-            }
-            guard let id = DocumentID(raw) else {
-                throw DataFileError(
-                    "'\(name)'[\(index)].\(idField) is \(raw.kindDescription); an id is an integer or a non-empty string"
-                )
-            }
-            guard seen.insert(id).inserted else {
-                throw DataFileError("'\(name)' has two items with \(idField) \(id.key)")
-            }
-            if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
-            indentation += element.indentationSize(indent: 2, depth: 2)
-            let keepsTree = itemBytes <= StoredDocument.treeLimit
-            let document = StoredDocument(id: id, object: object, keepsTree: keepsTree)
-            itemBytes += document.bytes.count
-            if keepsTree, itemBytes > StoredDocument.treeLimit {
-                // This item takes the collection past the limit: it and the items before it drop their trees.
-                documents = documents.map { $0?.withoutTree() }
-                documents.append(document.withoutTree())
-            } else {
-                documents.append(document)
-            }
-        }
-
-        /// The items in order, and whether any was given an id.
-        mutating func finish() -> (documents: [StoredDocument], assignedIDs: Bool, indentation: Int) {
-            guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false, indentation) }
-            var result: [StoredDocument] = []
-            result.reserveCapacity(documents.count)
-            var next = unnumbered.makeIterator()
-            for document in documents {
-                if let document {
-                    result.append(document)
-                    continue
-                }
-                guard let object = next.next() else { continue }
-                // An item without an id gets one, the way a POST would give it.
-                let value: JSONValue
-                if stringIDs > 0 && largest == 0 {
-                    var id = DocumentID.random()
-                    while seen.contains(id) { id = DocumentID.random() }
-                    value = id.value
-                } else {
-                    largest += 1
-                    value = .integer(largest)
-                }
-                let id = DocumentID(value)!
-                seen.insert(id)
-                let numbered = DataFileContent.withID(object, idField: idField, value: value)
-                indentation += JSONValue.object(numbered).indentationSize(indent: 2, depth: 2)
-                result.append(
-                    StoredDocument(id: id, object: numbered, keepsTree: itemBytes <= StoredDocument.treeLimit))
-            }
-            return (result, true, indentation)
         }
     }
 

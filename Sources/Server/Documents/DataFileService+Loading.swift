@@ -113,8 +113,9 @@ extension DataFileService {
         } catch {
             throw DataFileError("\(path) cannot be read: \(error)")
         }
+        let content: DataFileContent
         do {
-            return try DataFileContent(
+            content = try DataFileContent(
                 parts: { () throws(DataFileError) in
                     do {
                         return try parts.next(upTo: DataFileContent.partSize)
@@ -132,6 +133,12 @@ extension DataFileService {
         } catch {
             throw DataFileError("\(path): \(error.description)")
         }
+        // NB: a line per item, up to a screenful: a file with thousands of them says how many more there are.
+        for renamed in content.renamedIDs.prefix(20) { Log.info("\(path): \(renamed)") }
+        if content.renamedIDs.count > 20 {
+            Log.info("\(path): \(content.renamedIDs.count - 20) more items had an earlier item's id and have a new one")
+        }
+        return content
     }
 
     static func read(_ path: String) throws -> [UInt8] {

@@ -28,13 +28,9 @@ extension DataFileService {
         let before = currentTopics
         var slot = served.withLock { $0.nextSlot } ?? topics.count
         var added: [String: (resource: DocumentResource, topic: EventTopic)] = [:]
+        // NB: a slot is never given twice in a run (a removed resource's clients may still hold its topic), and
+        // there is no limit to them (`TopicMask`).
         for resource in new {
-            guard slot < EventTopic.maxDocumentTopics else {
-                Log.warning(
-                    "\(path): '\(resource.name)' is new, but this run has given its \(EventTopic.maxDocumentTopics)"
-                        + " topics; restart the server to serve it")
-                continue
-            }
             let model = DocumentResource(
                 name: resource.name, kind: resource.kind, documents: resource.documents,
                 indentation: resource.indentation)

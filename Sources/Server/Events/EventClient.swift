@@ -29,8 +29,8 @@ final class EventClient: @unchecked Sendable {
 
     /// The connection.
     let stream: any HTTPStream
-    /// The topics the client asked for, one bit per topic (a `Set` would be a heap buffer per client).
-    private let topicBits: UInt64
+    /// The topics the client asked for.
+    private let topics: TopicMask
     /// Whether collection topics are sent as changes (`?diff=1`).
     let diff: Bool
     /// Cut the client off once more live bytes than this wait unsent.
@@ -63,7 +63,7 @@ final class EventClient: @unchecked Sendable {
         window: Int = EventClient.defaultWindow, readLog: LogReader? = nil
     ) {
         self.stream = stream
-        topicBits = topics.reduce(0) { $0 | $1.bit }
+        self.topics = TopicMask(topics)
         self.diff = diff
         self.cap = cap
         self.window = window
@@ -71,7 +71,7 @@ final class EventClient: @unchecked Sendable {
     }
 
     /// Whether the client asked for `topic`.
-    func wants(_ topic: EventTopic) -> Bool { topicBits & topic.bit != 0 }
+    func wants(_ topic: EventTopic) -> Bool { topics.contains(topic) }
 
     /// Starts the replay (the `retry:` line, then the current values or the missed events), written as the
     /// client reads.
@@ -113,7 +113,7 @@ final class EventClient: @unchecked Sendable {
         var queued = false
         for record in records where record.id > lastSentID {
             lastSentID = record.id
-            guard topicBits & record.topic.bit != 0 else { continue }
+            guard topics.contains(record.topic) else { continue }
             guard enqueue(record.frame(diff: diff)) else { return false }
             queued = true
         }

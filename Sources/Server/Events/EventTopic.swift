@@ -11,8 +11,8 @@ import HTTP
 struct EventTopic: Sendable, Hashable {
     /// The name clients ask for in `topics` and see as `event:`.
     let rawValue: String
-    /// The topic's bit in a client's topic mask (`EventClient`), distinct among a server's topics.
-    let bit: UInt64
+    /// The topic's place in a client's `TopicMask`, distinct among a server's topics.
+    let slot: Int
     /// Whether the subject is a current-value subject, whose latest value a new subscriber gets first.
     let replaysCurrentValue: Bool
     /// Whether the value is a list of identifiable items, so `?diff=1` can send changes instead.
@@ -24,36 +24,33 @@ struct EventTopic: Sendable, Hashable {
         self = topic
     }
 
-    private init(_ name: String, bit: UInt64, replays: Bool = true, collection: Bool = false) {
+    private init(_ name: String, slot: Int, replays: Bool = true, collection: Bool = false) {
         rawValue = name
-        self.bit = bit
+        self.slot = slot
         replaysCurrentValue = replays
         isCollection = collection
     }
 
     /// `TaskListViewModel.tasks`: `[Todo]`.
-    static let todos = EventTopic("todos", bit: 1, collection: true)
+    static let todos = EventTopic("todos", slot: 0, collection: true)
     /// `PostViewModel.posts`: `[Post]`.
-    static let posts = EventTopic("posts", bit: 2, collection: true)
+    static let posts = EventTopic("posts", slot: 1, collection: true)
     /// `AlbumViewModel.albumSubject`: `[AlbumModel]`.
-    static let albums = EventTopic("albums", bit: 4, collection: true)
+    static let albums = EventTopic("albums", slot: 2, collection: true)
     /// `AlbumViewModel.imageSubject`: `{"url", "contentType", "bytes"}` once there is an image.
-    static let image = EventTopic("image", bit: 8)
+    static let image = EventTopic("image", slot: 3)
     /// `FrameworkListViewModel.didSelect`: `{"selected": AppleFramework}`.
-    static let frameworks = EventTopic("frameworks", bit: 16, replays: false)
+    static let frameworks = EventTopic("frameworks", slot: 4, replays: false)
     /// `MovieSearchViewModel.results`: a search result once a search ran.
-    static let movies = EventTopic("movies", bit: 32)
+    static let movies = EventTopic("movies", slot: 5)
 
     /// The seed topics, in the order `/events` lists them.
     static let allCases: [EventTopic] = [.todos, .posts, .albums, .image, .frameworks, .movies]
 
-    /// The most resources a data file may have: one bit each in a client's 64-bit topic mask.
-    static let maxDocumentTopics = 64
-
-    /// The topic of a data file's resource `name`, the `index`th of the file (below `maxDocumentTopics`).
+    /// The topic of a data file's resource `name`, the `index`th of the file.
     static func document(_ name: String, index: Int, collection: Bool) -> EventTopic {
-        precondition(index >= 0 && index < maxDocumentTopics, "a data file has at most 64 resources")
-        return EventTopic(name, bit: 1 << UInt64(index), collection: collection)
+        precondition(index >= 0, "a resource's index is not negative")
+        return EventTopic(name, slot: index, collection: collection)
     }
 
     /// The topics of `known` named by every `topics` query value (comma-separated, repeatable); all of

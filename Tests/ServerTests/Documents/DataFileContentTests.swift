@@ -28,7 +28,8 @@ import Testing
             return "\(resource.name) \(resource.kind.rawValue) \(items.joined(separator: " "))"
         }.joined(separator: "\n")
             + content.values.map { "\n\($0.name) value \(String(decoding: $0.bytes, as: UTF8.self))" }.joined()
-            + " order=\(content.order) assigned=\(content.assignedIDs) hash=\(content.hash)"
+            + " order=\(content.order) assigned=\(content.assignedIDs) renamed=\(content.renamedIDs)"
+            + " hash=\(content.hash)"
     }
 
     static let files = [
@@ -61,6 +62,7 @@ import Testing
         """,
         #"{"late": [{"id": 1}, {"id": 1}, 12345], "$schema": {"deep": [1, {"a": null}]}, "other": []}"#,
         "\u{FEFF}{\"posts\": [{\"id\": 1}], \"profile\": {}}",
+        #"{"posts": [{"id": 1}, {"id": "1", "t": 2}, {"t": 3}, {"id": 1}], "tags": [{"id": 2}, {"id": 2}]}"#,
     ]
 
     @Test(arguments: files)
@@ -107,7 +109,6 @@ import Testing
         ("", "the file is empty"),
         (#"{"posts": [{"id": 1},]}"#, "not JSON at line 1, column 22"),
         ("{\"posts\": [{\"id\": 1}]}\n{", "not JSON at line 2"),
-        (#"{"posts": [{"id": 1}, {"id": 1}]}"#, "two items with id 1"),
         (#"{"posts": [{"id": 1}], "posts": []}"#, "not JSON at line 1"),
         (#"{"db": []}"#, "one of LiveState's own routes"),
         (#"{"version": 3}"#, "'version' holds an integer; each top-level key must hold an array"),
@@ -194,10 +195,29 @@ import Testing
         #expect(top.members.map(\.key) == ["tags", "$schema", "posts", "profile"])
     }
 
-    @Test func countsOnlyTheResourcesOfItemsAgainstTheTopicLimit() throws {
+    @Test func servesAnyNumberOfResources() throws {
         let lists = (0..<70).map { #""list\#($0)": [\#($0)]"# }.joined(separator: ", ")
-        let content = try read("{\(lists), \"posts\": []}", partSize: 64)
+        let collections = (0..<100).map { #""c\#($0)": [{"id": 1}]"# }.joined(separator: ", ")
+        let content = try read("{\(lists), \(collections)}", partSize: 64)
         #expect(content.values.count == 70)
-        #expect(content.resources.count == 1)
+        #expect(content.resources.count == 100)
+    }
+
+    @Test func givesALaterItemWithATakenIDANewOneAsAPostWould() throws {
+        for size in [1, 7, Int.max / 2] {
+            let content = try read(
+                #"{"posts": [{"id": 3}, {"id": "3", "t": 2}, {"t": 3}, {"id": 1}, {"id": 1}]}"#, partSize: size)
+            let posts = try #require(content.resources.first)
+            #expect(
+                posts.documents.map { String(decoding: $0.bytes, as: UTF8.self) } == [
+                    #"{"id":3}"#, #"{"id":4,"t":2}"#, #"{"id":5,"t":3}"#, #"{"id":1}"#, #"{"id":6}"#,
+                ])
+            #expect(content.assignedIDs)
+            #expect(
+                content.renamedIDs == [
+                    DataFileContent.RenamedID(resource: "posts", index: 1, old: "3", new: "4"),
+                    DataFileContent.RenamedID(resource: "posts", index: 4, old: "1", new: "6"),
+                ])
+        }
     }
 }
