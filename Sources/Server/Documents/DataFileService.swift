@@ -108,6 +108,7 @@ final class DataFileService: Sendable {
             }
             Log.info("\(path) did not exist: created it with an example (posts, comments, profile)")
         }
+        if writesBack { try DataFileMount.refuseSingleFile(path) }
         let content = try Self.load(path, idField: configuration.idField)
         let journal: SQLiteDocumentJournal
         do {
