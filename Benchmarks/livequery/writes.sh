@@ -67,6 +67,7 @@ start() {
     done
     echo "writes.sh: ${binary[$1]} did not start" >&2
     cat "$work/server.err" >&2
+    stop
     exit 1
 }
 
@@ -82,6 +83,8 @@ hold() {
     done
     echo "writes.sh: the live queries did not open" >&2
     cat "$work/hold.err" >&2
+    # NB: measure runs in a command substitution, whose exit does not run the EXIT trap.
+    stop
     exit 1
 }
 
