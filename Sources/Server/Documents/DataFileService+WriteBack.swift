@@ -37,6 +37,7 @@ extension DataFileService {
         var bytes: [UInt8] = []
         var hash = ""
         var top = seq
+        var written: FileStamp?
         while true {
             // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
             // check is made again right before the rename (a save meanwhile is loaded, then all is encoded).
@@ -53,9 +54,10 @@ extension DataFileService {
             }
             let seen = sync.withLock { $0.seen }
             do {
-                if try AtomicFile.replace(
+                if let stamp = try AtomicFile.replace(
                     path, with: bytes, stillWanted: { FileStamp(path) == seen && swappedLink() == nil })
                 {
+                    written = stamp
                     break
                 }
             } catch {
@@ -68,7 +70,8 @@ extension DataFileService {
             sync.shown.append((.now(), sync.fileSeq))
             sync.fileSeq = max(sync.fileSeq, seq)
             sync.fileHash = hash
-            sync.seen = FileStamp(path)
+            // NB: the file written, not what is at the path now: one deleted or replaced since is the watch's news.
+            sync.seen = written
             sync.lastRewriteMilliseconds = Int(
                 (DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
             let horizon = DispatchTime.now().uptimeNanoseconds &- Self.editorWindow

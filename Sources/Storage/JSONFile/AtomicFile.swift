@@ -29,11 +29,15 @@ package enum AtomicFile {
     ///
     /// `stillWanted` runs once the new content is durable in the temporary file, just before the rename: when
     /// it answers false (the file changed meanwhile and must be read first), nothing is replaced and `replace`
-    /// answers false. The check and the rename are microseconds apart, not the whole write.
+    /// answers nil. The check and the rename are microseconds apart, not the whole write.
+    ///
+    /// Answers the identity of the file written, as `identity` would give it at `path` while nothing else
+    /// replaced it: taken from the written file itself after the rename, not from the path, so a file deleted or
+    /// replaced right after the rename is never taken for the one written.
     @discardableResult
     package static func replace(
         _ path: String, with bytes: [UInt8], stillWanted: () -> Bool = { true }
-    ) throws(AtomicFileError) -> Bool {
+    ) throws(AtomicFileError) -> FileIdentity? {
         let target = resolvingLink(path)
         let (folder, name) = split(target)
         var existing = stat()
@@ -60,23 +64,30 @@ package enum AtomicFile {
             unlink(temporary)
             throw error
         }
+        // NB: a second descriptor outlives the checked close below, so the written file's identity is read after
+        // the rename (which changes its `st_ctim`) from the file itself, whatever is at the path by then.
+        let written = dup(descriptor)
         // Some filesystems (NFS) report a failed write only at close.
-        guard close(descriptor) == 0 else {
+        guard written >= 0, close(descriptor) == 0 else {
             let code = errno
+            if written >= 0 { close(written) } else { close(descriptor) }
             unlink(temporary)
-            throw AtomicFileError("close", temporary, code: code)
+            throw AtomicFileError(written >= 0 ? "close" : "dup", temporary, code: code)
         }
+        defer { close(written) }
         guard stillWanted() else {
             unlink(temporary)
-            return false
+            return nil
         }
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
             throw AtomicFileError("rename", target, code: code)
         }
+        var status = stat()
+        guard fstat(written, &status) == 0 else { throw AtomicFileError("fstat", target, code: errno) }
         try syncFolder(folder)
-        return true
+        return identity(of: status)
     }
 
     /// The whole content of the regular file at `path`; throws `EFBIG` when it holds more than `maxBytes`,
@@ -167,7 +178,11 @@ package enum AtomicFile {
     package static func identity(_ path: String) -> FileIdentity? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return FileIdentity(
+        return identity(of: status)
+    }
+
+    private static func identity(of status: stat) -> FileIdentity {
+        FileIdentity(
             device: UInt64(status.st_dev),
             inode: UInt64(status.st_ino),
             size: Int64(status.st_size),

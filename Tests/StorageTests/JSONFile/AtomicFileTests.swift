@@ -170,6 +170,27 @@ import Testing
         #expect(AtomicFile.identity(file)?.isRegularFile == false)
     }
 
+    @Test func replaceAnswersTheIdentityOfTheFileItWroteNotOfWhatIsThereAfter() throws {
+        let file = path("db.json")
+        let written = try #require(try AtomicFile.replace(file, with: Array("{\"a\":1}".utf8)))
+        // What the watch will stat at the path while nothing else touched it: the same, ctime after the rename too.
+        #expect(AtomicFile.identity(file) == written)
+        #expect(written.isRegularFile && written.size == 7)
+        // A folder put in its place right after the rename is not the file written.
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+        #expect(AtomicFile.identity(file) != written)
+    }
+
+    @Test func replaceAnswersNilAndChangesNothingWhenNoLongerWanted() throws {
+        let file = path("db.json")
+        try AtomicFile.replace(file, with: Array("{}".utf8))
+        let before = AtomicFile.identity(file)
+        #expect(try AtomicFile.replace(file, with: [1], stillWanted: { false }) == nil)
+        #expect(AtomicFile.identity(file) == before && contents(file) == Array("{}".utf8))
+        #expect(try entries(folder) == ["db.json"])
+    }
+
     private func umaskOfThisProcess() throws -> Int {
         let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
         let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
