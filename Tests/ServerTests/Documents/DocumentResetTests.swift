@@ -1,3 +1,4 @@
+import Dispatch
 import Domain
 import HTTP
 import Reactive
@@ -24,14 +25,17 @@ import Testing
             idField: "id", foreignKeySuffix: "Id")
     }
 
-    /// Commits a reset of `items` to `target`; answers how many entries it made.
+    /// Commits a reset of `items` to `target` and waits for its answer (the store commits on its own
+    /// thread); answers how many entries it made.
     private static func reset(_ store: DocumentStore, to target: [StoredDocument]) -> Int {
         let count = Mutex(-1)
+        let answered = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
             let entries = DocumentReset.entries(for: "items", to: .collection(target), view: view)
             count.withLock { $0 = entries.count }
             return .init(entries: entries, response: .noContent)
-        }) { _ in }
+        }) { _ in answered.signal() }
+        guard answered.wait(timeout: .now() + 10) == .success else { return -2 }
         return count.withLock { $0 }
     }
 
