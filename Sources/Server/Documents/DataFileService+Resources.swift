@@ -23,7 +23,13 @@ extension DataFileService {
         let current = store.byName
         let saved = Dictionary(content.resources.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let removed = store.resources.filter { saved[$0.name]?.kind != $0.kind }.map(\.name)
-        let new = content.resources.filter { current[$0.name]?.kind != $0.kind }
+        // NB: a list of values that now holds items keeps its route (`DataFileValues.served`, fixed at start)
+        // until a restart: a second route of the same name would be a duplicate in the router.
+        let valueNames = Set(values.served)
+        let new = content.resources.filter { current[$0.name]?.kind != $0.kind && !valueNames.contains($0.name) }
+        for resource in content.resources where valueNames.contains(resource.name) {
+            Log.warning("\(path): '\(resource.name)' is new or changed kind; restart the server to serve it")
+        }
         guard !removed.isEmpty || !new.isEmpty else { return }
         let before = currentTopics
         var slot = served.withLock { $0.nextSlot } ?? topics.count
