@@ -53,8 +53,11 @@ struct LiveMirror<Item: Sendable & Equatable>: Sendable {
 
     /// The changes that turn this collection into `items` (in their order), applied; nil when `items` are in
     /// an order the changes cannot give (an item moved, or a new one came before an old one): then the
-    /// caller starts a new mirror from `items`. Costs a pass over both lists (the seed lists are small).
+    /// caller starts a new mirror from `items`. The common writes (items appended, changed in place or
+    /// removed) are found by comparing the lists by position, without copying the mirror; others cost a copy
+    /// and a lookup per item.
     mutating func replace(with items: [Item], key: (Item) -> String) -> [LiveItemChange<Item>]? {
+        if let changes = replaceByPosition(with: items, key: key) { return changes }
         var next = self
         var changes: [LiveItemChange<Item>] = []
         let keys = items.map(key)
@@ -67,6 +70,48 @@ struct LiveMirror<Item: Sendable & Equatable>: Sendable {
         }
         guard next.slots.lazy.compactMap({ $0?.key }).elementsEqual(keys) else { return nil }
         self = next
+        return changes
+    }
+
+    /// `replace` for a list that differs from this one in one run of items (the lists compared by position
+    /// from both ends): appended at the end, removed, or changed in place. Nil, having changed nothing, for
+    /// any other difference.
+    private mutating func replaceByPosition(with items: [Item], key: (Item) -> String) -> [LiveItemChange<Item>]? {
+        // The run that differs: the held entries of slots[start..<end] against items[prefix..<items.count - suffix].
+        var start = 0
+        var prefix = 0
+        while true {
+            while start < slots.count, slots[start] == nil { start += 1 }
+            guard start < slots.count, prefix < items.count, slots[start]?.item == items[prefix] else { break }
+            start += 1
+            prefix += 1
+        }
+        var end = slots.count
+        var suffix = 0
+        while true {
+            while end > start, slots[end - 1] == nil { end -= 1 }
+            guard end > start, suffix < items.count - prefix,
+                slots[end - 1]?.item == items[items.count - 1 - suffix]
+            else { break }
+            end -= 1
+            suffix += 1
+        }
+        let oldKeys = slots[start..<end].compactMap { $0?.key }
+        let newRun = items[prefix..<(items.count - suffix)]
+        var changes: [LiveItemChange<Item>] = []
+        if oldKeys.isEmpty {
+            // NB: a new key goes last, so only a run at the end keeps the order.
+            let keys = newRun.map(key)
+            guard suffix == 0, Set(keys).count == keys.count, keys.allSatisfy({ positions[$0] == nil }) else {
+                return nil
+            }
+            for item in newRun { if let change = apply(.put(item), key: key) { changes.append(change) } }
+        } else if newRun.isEmpty {
+            for itemKey in oldKeys { if let change = apply(.remove(key: itemKey), key: key) { changes.append(change) } }
+        } else {
+            guard oldKeys.count == newRun.count, zip(oldKeys, newRun).allSatisfy({ $0 == key($1) }) else { return nil }
+            for item in newRun { if let change = apply(.put(item), key: key) { changes.append(change) } }
+        }
         return changes
     }
 
