@@ -218,13 +218,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     func end(with frame: SharedBytes) {
         yieldToLoop { [weak self] in
             guard let self else { return }
-            isFinished = true
-            heartbeatTimer?.cancel()
-            heartbeatTimer = nil
-            let all = groups.values.flatMap(\.clients)
-            groups = [:]
-            index = LiveQueryIndex()
-            for client in all { client.end(with: frame) }
+            for client in stop() { client.end(with: frame) }
         }
     }
 
@@ -232,12 +226,17 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     func finishAll() {
         // The frames that came before the completion still go out first.
         if next < outbox.count { deliverSlice(upTo: Int.max) }
+        for client in stop() { client.finish() }
+    }
+
+    /// Refuses new clients, stops the heartbeat and lets go of every group: the clients it held, to end.
+    private func stop() -> [EventClient] {
         isFinished = true
         heartbeatTimer?.cancel()
         heartbeatTimer = nil
         let all = groups.values.flatMap(\.clients)
         groups = [:]
         index = LiveQueryIndex()
-        for client in all { client.finish() }
+        return all
     }
 }
