@@ -177,7 +177,13 @@ import Testing
         let before = try harness.send(.get, "/todos").body
         // Another path changes the model (as addNewTask from elsewhere would): the cached bytes follow at once.
         harness.app.models.todos.addNewTask.send("Changed elsewhere")
-        let after = try harness.send(.get, "/todos")
+        // The task shows once the journal's write thread committed it; the bytes served follow that commit.
+        var after = try harness.send(.get, "/todos")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while after.body == before && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+            after = try harness.send(.get, "/todos")
+        }
         #expect(after.body != before)
         #expect(try after.decoded([Todo].self).last == Todo(id: 2, title: "Changed elsewhere"))
         #expect(after.headers["X-Total-Count"] == "2")
