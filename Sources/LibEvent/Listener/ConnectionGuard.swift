@@ -34,12 +34,12 @@ final class ConnectionGuard {
     private let input: OpaquePointer?
     private var inputCallback: OpaquePointer?
     /// The deadline's event, made when first armed and freed while a stream holds the connection.
-    private var timer: OpaquePointer?
+    var timer: OpaquePointer?
     /// Set by `release()`: no timer is made again.
-    private var released = false
+    var released = false
     private var connection: OpaquePointer?
     private var phase = Phase.head
-    private var deadlineArmed = false
+    var deadlineArmed = false
     /// Bytes of the connection's input stream so far: drained from the buffer, and fed to the checks.
     private var drained = 0
     private var fed = 0
@@ -308,7 +308,7 @@ final class ConnectionGuard {
         timer = nil
     }
 
-    private func timerFired() {
+    func timerFired() {
         deadlineArmed = false
         switch phase {
         case .closing:
@@ -349,33 +349,6 @@ final class ConnectionGuard {
     }
 
     private var isHEAD: Bool { reading?.head.isHEAD ?? false }
-
-    // MARK: Deadlines
-
-    private func ensureTimer() -> OpaquePointer? {
-        if let timer { return timer }
-        guard !released else { return nil }
-        timer = event_new(
-            bufferevent_get_base(bev), -1, 0,
-            { _, _, context in
-                guard let context else { return }
-                let connectionGuard = Unmanaged<ConnectionGuard>.fromOpaque(context).takeUnretainedValue()
-                withExtendedLifetime(connectionGuard) { connectionGuard.timerFired() }
-            }, Unmanaged.passUnretained(self).toOpaque())
-        return timer
-    }
-
-    private func arm(after seconds: Double) {
-        guard let timer = ensureTimer() else { return }
-        var delay = LoopTimer.timeval(seconds: seconds)
-        event_add(timer, &delay)
-        deadlineArmed = true
-    }
-
-    private func disarm() {
-        if let timer { event_del(timer) }
-        deadlineArmed = false
-    }
 
     // MARK: Closing
 

@@ -75,18 +75,18 @@ final class DocumentStore: Sendable {
     /// Called with the journal id of each committed batch's last entry (the file's write-back).
     let onCommit = Mutex<(@Sendable (Int64) -> Void)?>(nil)
 
-    private let journal: any DocumentJournal
+    let journal: any DocumentJournal
     /// The journal id of the last entry sent into the view models.
-    private let appliedSeq: Mutex<Int64>
+    let appliedSeq: Mutex<Int64>
     /// The journal id of the last entry whose sending into its view model has begun: no item read before
     /// this is read shows an entry after it.
     private let sendingSeq: Mutex<Int64>
     /// A catch-up is queued and has not started yet (one is enough for any number of announcements).
-    private let catchUpQueued = Mutex(false)
+    let catchUpQueued = Mutex(false)
     /// The callers of `whenApplied` waiting for an entry not applied yet.
-    private let waiting = Mutex<[AppliedWaiter]>([])
+    let waiting = Mutex<[AppliedWaiter]>([])
     /// The thread every batch and catch-up runs on, one at a time (its name shows where the flushes run).
-    private let queue = BackgroundThread(name: "livestate-write", priority: .normal)
+    let queue = BackgroundThread(name: "livestate-write", priority: .normal)
     private let pending = Mutex<(writes: [Pending], draining: Bool)>(([], false))
     /// Per resource: the next place and the largest numeric id (touched by the batch under way only).
     private let counters: Mutex<DocumentCounters>
@@ -288,60 +288,22 @@ final class DocumentStore: Sendable {
                 + " server with a larger limit")
     }
 
-    /// Calls `done(true)` once the entry `seq` is applied here (at once when it is), or `done(false)` after
-    /// `timeout` seconds: a client that saw an event of another server waits until this one has it too.
-    func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
-        // NB: a journal no other server writes holds nothing beyond what is applied: an id above it is unknown.
-        guard journal.isShared else { return done(false) }
-        let waiter = AppliedWaiter(seq: seq, done: done)
-        let applied = appliedSeq.withLock { applied in
-            if seq > applied { waiting.withLock { $0.append(waiter) } }
-            return seq <= applied
-        }
-        guard !applied else { return waiter.call(true) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
-            self?.waiting.withLock { $0.removeAll { $0 === waiter } }
-            waiter.call(false)
-        }
-        catchUp()
-    }
+    /// The newest entry any view model may show: items read before this is read show no entry after it
+    /// (the file's write-back marks it, `FileMark.top`).
+    var newestSent: Int64 { sendingSeq.withLock { $0 } }
 
-    /// Applies, on the commit queue, the entries other servers committed since the last one applied here
-    /// (a server that shares its database calls it when they announce a commit).
-    func catchUp() {
-        let start = catchUpQueued.withLock { queued in
-            defer { queued = true }
-            return !queued
-        }
-        guard start else { return }
-        queue.submit { [self] in
-            catchUpQueued.withLock { $0 = false }
-            while true {
-                let after = appliedSeq.withLock { $0 }
-                let entries: [JournalEntry]
-                do throws(DocumentJournalFailure) {
-                    entries = try journal.committed(after: after, limit: 1000)
-                } catch {
-                    // NB: unavailable: the next announcement or poll tries again.
-                    if case .behind = error { takeCurrent() }
-                    return
-                }
-                applyCommitted(entries)
-                if entries.count < 1000 { return }
-            }
-        }
-    }
-
-    /// Sends the entries of other servers into the view models, in order (the ones applied already skipped).
-    private func applyCommitted(_ records: [JournalEntry]) {
-        for record in records where record.seq > appliedSeq.withLock({ $0 }) {
+    /// Sends entries read from the journal into their view models, in order, as if just committed: at start,
+    /// the acknowledged changes the data file did not show yet (after `kill -9`), so their events are made
+    /// again by the same pipeline, with the same ids.
+    func replay(_ records: [JournalEntry]) {
+        for record in records {
             if let entry = entry(record) { apply(entry) }
         }
     }
 
     /// `record` as an entry of its resource (nil, logged, when its item is not an object or its resource
     /// is not served); counts its numeric id for the next new id.
-    private func entry(_ record: JournalEntry, isJournaled: Bool = true) -> DocumentEntry? {
+    func entry(_ record: JournalEntry, isJournaled: Bool = true) -> DocumentEntry? {
         let change = record.change
         guard let resource = byName[change.collection] else { return nil }
         var document: JSONObject?
@@ -361,64 +323,6 @@ final class DocumentStore: Sendable {
             seq: record.seq, resource: change.collection, id: id, document: document, isJournaled: isJournaled)
     }
 
-    /// This server missed entries that retention deleted (it was away longer than the journal keeps them):
-    /// it takes the items as the database holds them after its newest entry, sending each difference into
-    /// its view model as a catch-up change (not a journal entry: its event takes an id of this server's),
-    /// and follows on from that entry. An item that differs only in member order counts as a difference;
-    /// a new item goes to the end of its collection. On the commit queue.
-    private func takeCurrent() {
-        let current: (seq: Int64, resources: [DocumentRows])
-        do throws(DocumentJournalFailure) {
-            current = try journal.current()
-        } catch {
-            return Log.warning("data file journal: \(error.description); the next catch-up tries again")
-        }
-        let after = appliedSeq.withLock { $0 }
-        Log.warning(
-            "data file journal: entries after \(after) were deleted by retention before this server applied them; "
-                + "taking the items as they are at entry \(current.seq)")
-        var changes = 0
-        for rows in current.resources {
-            guard let resource = byName[rows.name], resource.kind == rows.kind else { continue }
-            let held = resource.items
-            var inDatabase = Set<String>()
-            for (key, body) in rows.items {
-                inDatabase.insert(key)
-                let now = resource.kind == .singular ? held.singular : held.document(DocumentID(pathSegment: key))
-                guard now?.bytes != Array(body.utf8) else { continue }
-                let record = JournalEntry(
-                    seq: current.seq,
-                    change: JournalChange(collection: rows.name, id: key.isEmpty ? nil : key, document: body))
-                if let change = entry(record, isJournaled: false) {
-                    apply(change)
-                    changes += 1
-                }
-            }
-            guard resource.kind == .collection else { continue }
-            for document in held.documents {
-                guard let id = document.id, !inDatabase.contains(id.key) else { continue }
-                apply(DocumentEntry(seq: current.seq, resource: rows.name, id: id, document: nil, isJournaled: false))
-                changes += 1
-            }
-        }
-        // NB: nothing differed: the entry's id is reached all the same.
-        apply(DocumentEntry(seq: current.seq, resource: "", id: nil, document: nil, isJournaled: false))
-        Log.info("data file journal: \(changes) item(s) taken from the database; following from entry \(current.seq)")
-    }
-
-    /// The newest entry any view model may show: items read before this is read show no entry after it
-    /// (the file's write-back marks it, `FileMark.top`).
-    var newestSent: Int64 { sendingSeq.withLock { $0 } }
-
-    /// Sends entries read from the journal into their view models, in order, as if just committed: at start,
-    /// the acknowledged changes the data file did not show yet (after `kill -9`), so their events are made
-    /// again by the same pipeline, with the same ids.
-    func replay(_ records: [JournalEntry]) {
-        for record in records {
-            if let entry = entry(record) { apply(entry) }
-        }
-    }
-
     /// Sends a committed entry into its view model (its event takes the entry's journal id, which the
     /// applied change carries to `/events`).
     func apply(_ entry: DocumentEntry) {
@@ -435,205 +339,4 @@ final class DocumentStore: Sendable {
         }
         for waiter in released { waiter.call(true) }
     }
-}
-
-/// A caller of `whenApplied`, answered once.
-private final class AppliedWaiter: Sendable {
-    let seq: Int64
-    private let done: Mutex<(@Sendable (Bool) -> Void)?>
-
-    init(seq: Int64, done: @escaping @Sendable (Bool) -> Void) {
-        self.seq = seq
-        self.done = Mutex(done)
-    }
-
-    /// Calls `done` with `applied` unless it was called before.
-    func call(_ applied: Bool) {
-        let done = self.done.withLock { done in
-            defer { done = nil }
-            return done
-        }
-        done?(applied)
-    }
-}
-
-/// Per resource, the largest numeric id and whether every id is a string, so a `POST` needs no scan.
-struct DocumentCounters: Sendable {
-    var maxID: [String: Int64] = [:]
-    var stringIDs: Set<String> = []
-
-    init(_ resources: [DocumentResource]) {
-        for resource in resources {
-            let items = resource.items
-            var largest: Int64 = 0
-            var strings = 0
-            for document in items.documents {
-                guard let id = document.id else { continue }
-                if case .integer(let number) = id.value { largest = max(largest, number) } else { strings += 1 }
-            }
-            maxID[resource.name] = largest
-            if strings > 0, strings == items.count { stringIDs.insert(resource.name) }
-        }
-    }
-}
-
-/// What a plan sees: every resource's items with the changes of the plans before it in the same batch.
-struct DocumentView {
-    let store: DocumentStore
-    fileprivate(set) var counters: DocumentCounters
-    /// The batch's changes so far, by resource and id (nil value: deleted).
-    private var overlay: [String: [DocumentID: JSONObject?]] = [:]
-    private var singulars: [String: JSONObject] = [:]
-
-    fileprivate init(store: DocumentStore, counters: DocumentCounters) {
-        self.store = store
-        self.counters = counters
-    }
-
-    /// Whether an earlier plan of the batch changed `resource`.
-    func hasChanges(in resource: String) -> Bool { !(overlay[resource]?.isEmpty ?? true) }
-
-    /// The item `id` of `resource` as the batch leaves it, or nil.
-    func document(_ resource: String, _ id: DocumentID) -> JSONObject? {
-        if let changed = overlay[resource]?[id] { return changed }
-        return store.byName[resource]?.document(id)?.object
-    }
-
-    /// The singular resource's object as the batch leaves it.
-    func singular(_ resource: String) -> JSONObject {
-        singulars[resource] ?? store.byName[resource]?.singular?.object ?? JSONObject()
-    }
-
-    /// Every item of `resource` as the batch leaves it, in order.
-    func documents(_ resource: String) -> [(DocumentID, JSONObject)] {
-        guard let items = store.byName[resource]?.items else { return [] }
-        let changes = overlay[resource] ?? [:]
-        var result: [(DocumentID, JSONObject)] = []
-        for stored in items.documents {
-            guard let id = stored.id else { continue }
-            if let changed = changes[id] {
-                if let object = changed { result.append((id, object)) }
-            } else {
-                result.append((id, stored.object))
-            }
-        }
-        for (id, changed) in changes where items.document(id) == nil {
-            if let changed { result.append((id, changed)) }
-        }
-        return result
-    }
-
-    /// The id of a new item of `resource`: the client's (409 when taken), or the next number, or a random
-    /// URL-safe string when the collection's ids are strings.
-    mutating func newID(in resource: String, requested: JSONValue?) throws(HTTPError) -> DocumentID {
-        if let requested {
-            guard let id = DocumentID(requested) else {
-                throw HTTPError.badRequest(
-                    "'\(store.idField)' must be an integer or a non-empty string, not \(requested.kindDescription)",
-                    code: "invalid_id")
-            }
-            if document(resource, id) != nil {
-                throw HTTPError(409, "duplicate_id", "\(resource) already has an item with \(store.idField) \(id.key)")
-            }
-            return id
-        }
-        if counters.stringIDs.contains(resource), !isEmpty(resource) {
-            while true {
-                let id = DocumentID.random()
-                if document(resource, id) == nil { return id }
-            }
-        }
-        // The largest id among the items there now, as json-server's: the counter only bounds it from above (a
-        // delete leaves it as it was), so it steps down past deleted ids, or reads every id when they are sparse.
-        var largest = counters.maxID[resource] ?? 0
-        var steps = 0
-        while largest > 0, document(resource, DocumentID(.integer(largest))!) == nil {
-            steps += 1
-            if steps > Self.maxStepsDown {
-                largest = largestIntegerID(in: resource)
-                break
-            }
-            largest -= 1
-        }
-        counters.maxID[resource] = largest
-        var next = largest + 1
-        while document(resource, DocumentID(.integer(next))!) != nil { next += 1 }
-        return DocumentID(.integer(next))!
-    }
-
-    /// How many deleted ids a new id steps down past before it reads every id instead.
-    private static let maxStepsDown = 64
-
-    /// The largest integer id of `resource` as the batch leaves it (0 when there is none).
-    private func largestIntegerID(in resource: String) -> Int64 {
-        let changes = overlay[resource] ?? [:]
-        var largest: Int64 = 0
-        for stored in store.byName[resource]?.items.documents ?? [] {
-            guard case .integer(let number)? = stored.id?.value, number > largest else { continue }
-            if let id = stored.id, case .some(nil) = changes[id] { continue }
-            largest = number
-        }
-        for (id, changed) in changes where changed != nil {
-            if case .integer(let number) = id.value { largest = max(largest, number) }
-        }
-        return largest
-    }
-
-    /// Whether `resource` holds no item as the batch leaves it.
-    private func isEmpty(_ resource: String) -> Bool {
-        guard let items = store.byName[resource]?.items else { return true }
-        var count = items.count
-        for (id, changed) in overlay[resource] ?? [:] {
-            let stored = items.document(id) != nil
-            if stored, changed == nil { count -= 1 }
-            if !stored, changed != nil { count += 1 }
-        }
-        return count == 0
-    }
-
-    /// `resource/id` of every item an earlier plan of this batch changed.
-    var changedInBatch: Set<String> {
-        var keys = Set<String>()
-        for (resource, changes) in overlay { for id in changes.keys { keys.insert("\(resource)/\(id.key)") } }
-        for resource in singulars.keys { keys.insert("\(resource)/") }
-        return keys
-    }
-
-    /// How many bytes `entries` (whose compact JSON is `bodies`) add to the data file as written (negative:
-    /// they shrink it), against the items as the batch leaves them so far.
-    func fileGrowth(_ entries: [DocumentStore.Planned], bodies: [[UInt8]?]) -> Int {
-        var growth = 0
-        for (entry, body) in zip(entries, bodies) {
-            guard let resource = store.byName[entry.resource] else { continue }
-            guard let id = entry.id else {
-                // A singular resource: its object, at depth 1.
-                let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? []
-                let new = body ?? old
-                growth +=
-                    JSONValue.indentedCount(compact: new, indent: 2, depth: 1)
-                    - JSONValue.indentedCount(compact: old, indent: 2, depth: 1)
-                continue
-            }
-            let old: [UInt8]? =
-                if let changed = overlay[entry.resource]?[id] { changed?.compactBytes } else {
-                    resource.document(id)?.bytes
-                }
-            growth += body.map(DocumentItems.fileSize(ofCompact:)) ?? 0
-            growth -= old.map(DocumentItems.fileSize(ofCompact:)) ?? 0
-        }
-        return growth
-    }
-
-    /// Adds a plan's change to the batch (after the plan returned: a plan that throws leaves nothing).
-    fileprivate mutating func record(_ entry: DocumentStore.Planned) {
-        guard let id = entry.id else {
-            if let document = entry.document { singulars[entry.resource] = document }
-            return
-        }
-        overlay[entry.resource, default: [:]][id] = .some(entry.document)
-        if case .integer(let number) = id.value {
-            counters.maxID[entry.resource] = max(counters.maxID[entry.resource] ?? 0, number)
-        }
-    }
-
 }

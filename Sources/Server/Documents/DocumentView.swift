@@ -1,0 +1,163 @@
+import Domain
+import HTTP
+import StrictJSON
+
+/// What a plan sees: every resource's items with the changes of the plans before it in the same batch.
+struct DocumentView {
+    let store: DocumentStore
+    var counters: DocumentCounters
+    /// The batch's changes so far, by resource and id (nil value: deleted).
+    private var overlay: [String: [DocumentID: JSONObject?]] = [:]
+    private var singulars: [String: JSONObject] = [:]
+
+    init(store: DocumentStore, counters: DocumentCounters) {
+        self.store = store
+        self.counters = counters
+    }
+
+    /// Whether an earlier plan of the batch changed `resource`.
+    func hasChanges(in resource: String) -> Bool { !(overlay[resource]?.isEmpty ?? true) }
+
+    /// The item `id` of `resource` as the batch leaves it, or nil.
+    func document(_ resource: String, _ id: DocumentID) -> JSONObject? {
+        if let changed = overlay[resource]?[id] { return changed }
+        return store.byName[resource]?.document(id)?.object
+    }
+
+    /// The singular resource's object as the batch leaves it.
+    func singular(_ resource: String) -> JSONObject {
+        singulars[resource] ?? store.byName[resource]?.singular?.object ?? JSONObject()
+    }
+
+    /// Every item of `resource` as the batch leaves it, in order.
+    func documents(_ resource: String) -> [(DocumentID, JSONObject)] {
+        guard let items = store.byName[resource]?.items else { return [] }
+        let changes = overlay[resource] ?? [:]
+        var result: [(DocumentID, JSONObject)] = []
+        for stored in items.documents {
+            guard let id = stored.id else { continue }
+            if let changed = changes[id] {
+                if let object = changed { result.append((id, object)) }
+            } else {
+                result.append((id, stored.object))
+            }
+        }
+        for (id, changed) in changes where items.document(id) == nil {
+            if let changed { result.append((id, changed)) }
+        }
+        return result
+    }
+
+    /// The id of a new item of `resource`: the client's (409 when taken), or the next number, or a random
+    /// URL-safe string when the collection's ids are strings.
+    mutating func newID(in resource: String, requested: JSONValue?) throws(HTTPError) -> DocumentID {
+        if let requested {
+            guard let id = DocumentID(requested) else {
+                throw HTTPError.badRequest(
+                    "'\(store.idField)' must be an integer or a non-empty string, not \(requested.kindDescription)",
+                    code: "invalid_id")
+            }
+            if document(resource, id) != nil {
+                throw HTTPError(409, "duplicate_id", "\(resource) already has an item with \(store.idField) \(id.key)")
+            }
+            return id
+        }
+        if counters.stringIDs.contains(resource), !isEmpty(resource) {
+            while true {
+                let id = DocumentID.random()
+                if document(resource, id) == nil { return id }
+            }
+        }
+        // The largest id among the items there now, as json-server's: the counter only bounds it from above (a
+        // delete leaves it as it was), so it steps down past deleted ids, or reads every id when they are sparse.
+        var largest = counters.maxID[resource] ?? 0
+        var steps = 0
+        while largest > 0, document(resource, DocumentID(.integer(largest))!) == nil {
+            steps += 1
+            if steps > Self.maxStepsDown {
+                largest = largestIntegerID(in: resource)
+                break
+            }
+            largest -= 1
+        }
+        counters.maxID[resource] = largest
+        var next = largest + 1
+        while document(resource, DocumentID(.integer(next))!) != nil { next += 1 }
+        return DocumentID(.integer(next))!
+    }
+
+    /// How many deleted ids a new id steps down past before it reads every id instead.
+    private static let maxStepsDown = 64
+
+    /// The largest integer id of `resource` as the batch leaves it (0 when there is none).
+    private func largestIntegerID(in resource: String) -> Int64 {
+        let changes = overlay[resource] ?? [:]
+        var largest: Int64 = 0
+        for stored in store.byName[resource]?.items.documents ?? [] {
+            guard case .integer(let number)? = stored.id?.value, number > largest else { continue }
+            if let id = stored.id, case .some(nil) = changes[id] { continue }
+            largest = number
+        }
+        for (id, changed) in changes where changed != nil {
+            if case .integer(let number) = id.value { largest = max(largest, number) }
+        }
+        return largest
+    }
+
+    /// Whether `resource` holds no item as the batch leaves it.
+    private func isEmpty(_ resource: String) -> Bool {
+        guard let items = store.byName[resource]?.items else { return true }
+        var count = items.count
+        for (id, changed) in overlay[resource] ?? [:] {
+            let stored = items.document(id) != nil
+            if stored, changed == nil { count -= 1 }
+            if !stored, changed != nil { count += 1 }
+        }
+        return count == 0
+    }
+
+    /// `resource/id` of every item an earlier plan of this batch changed.
+    var changedInBatch: Set<String> {
+        var keys = Set<String>()
+        for (resource, changes) in overlay { for id in changes.keys { keys.insert("\(resource)/\(id.key)") } }
+        for resource in singulars.keys { keys.insert("\(resource)/") }
+        return keys
+    }
+
+    /// How many bytes `entries` (whose compact JSON is `bodies`) add to the data file as written (negative:
+    /// they shrink it), against the items as the batch leaves them so far.
+    func fileGrowth(_ entries: [DocumentStore.Planned], bodies: [[UInt8]?]) -> Int {
+        var growth = 0
+        for (entry, body) in zip(entries, bodies) {
+            guard let resource = store.byName[entry.resource] else { continue }
+            guard let id = entry.id else {
+                // A singular resource: its object, at depth 1.
+                let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? []
+                let new = body ?? old
+                growth +=
+                    JSONValue.indentedCount(compact: new, indent: 2, depth: 1)
+                    - JSONValue.indentedCount(compact: old, indent: 2, depth: 1)
+                continue
+            }
+            let old: [UInt8]? =
+                if let changed = overlay[entry.resource]?[id] { changed?.compactBytes } else {
+                    resource.document(id)?.bytes
+                }
+            growth += body.map(DocumentItems.fileSize(ofCompact:)) ?? 0
+            growth -= old.map(DocumentItems.fileSize(ofCompact:)) ?? 0
+        }
+        return growth
+    }
+
+    /// Adds a plan's change to the batch (after the plan returned: a plan that throws leaves nothing).
+    mutating func record(_ entry: DocumentStore.Planned) {
+        guard let id = entry.id else {
+            if let document = entry.document { singulars[entry.resource] = document }
+            return
+        }
+        overlay[entry.resource, default: [:]][id] = .some(entry.document)
+        if case .integer(let number) = id.value {
+            counters.maxID[entry.resource] = max(counters.maxID[entry.resource] ?? 0, number)
+        }
+    }
+}
