@@ -47,8 +47,8 @@ final class LiveStateServer: Sendable {
             router: buildRouter(app), token: configuration.token, cors: configuration.cors,
             hosts: configuration.hostPolicy, delay: configuration.delay, undelayedPaths: ["/healthz"],
             gzip: configuration.gzip, rewrites: app.routes?.rewrites, noCache: configuration.dataFile != nil)
-        // NB: weak: the app holds the action, and the service's routes hold the app.
-        app.rebuildRoutes.withLock { $0 = { [weak app] in app.map { service.routes.replace(with: buildRouter($0)) } } }
+        // NB: weak: the app's site holds the action, and the service's routes hold the app.
+        app.site.onResourcesChanged { [weak app] in app.map { service.routes.replace(with: buildRouter($0)) } }
         self.app = app
         self.socket = socket
         // Selected photos with relative URLs (the embedded `/placeholder/…`) download from this server.
@@ -120,7 +120,7 @@ final class LiveStateServer: Sendable {
     /// Reads json-server's snapshot command (`s` + Enter) from standard input when a data file is served; the
     /// executable's call only, not a test's, whose standard input is the test runner's.
     func readSnapshotCommands() {
-        guard let dataFile = app.dataFile else { return }
+        guard let dataFile = (app.site as? DataFileSite)?.dataFile else { return }
         let folder = app.configuration.snapshotsFolder
         if SnapshotCommand(folder: folder, save: { try dataFile.saveSnapshot(into: $0) }).start() {
             Log.info("type s + Enter to save a snapshot of the data in \(SnapshotCommand.relative(folder))")

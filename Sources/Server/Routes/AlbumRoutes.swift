@@ -10,10 +10,10 @@ extension Router {
     /// list under jsonplaceholder's name; `/albums` is the seed's name (`AlbumViewModel`), kept.
     ///
     /// A bare `GET /albums` (5000 photos, about 1 MB) answers bytes encoded once per change of `albumSubject`.
-    mutating func addAlbumRoutes(_ app: App) {
-        let albums = app.models.albums
-        let snapshot = app.lists.albums
-        let live = app.live.albums
+    mutating func addAlbumRoutes(_ site: SeedSite) {
+        let albums = site.models.albums
+        let snapshot = site.lists.albums
+        let live = site.live.albums
 
         let list: Handler = { request in
             try ListQuery.reply(request, cached: snapshot, live: live) { albums.albumSubject.value }
@@ -42,7 +42,7 @@ extension Router {
             return .response(Response(status: 200, headers: headers, body: image.data))
         }
         // `POST /albums/refresh` is with the posts' (`addSharedRefreshes`).
-        addSharedAlbumSelection(app.shared)
+        addSharedAlbumSelection(site.shared)
     }
 
     static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")

@@ -5,8 +5,8 @@ extension Router {
     /// `GET /events`: the live updates of every topic as Server-Sent Events (docs/api.md, "Live updates").
     mutating func addEventRoutes(_ app: App) {
         let hub = app.events
-        let whenApplied = app.whenApplied
-        let topics = app.eventTopics
+        let site = app.site
+        let topics = site.topics
         get("/events") { request in
             let options = try EventRequest(request, known: topics)
             return .stream(status: 200, headers: Self.eventStreamHeaders) { stream in
@@ -17,7 +17,7 @@ extension Router {
                 // The client saw an event this instance has not applied yet (it lags behind the one the client
                 // came from): held until this instance caught up, so it never gets a state older than its own.
                 // Held clients share the catch-up query; an id nobody gave is served as unknown after 5 s.
-                whenApplied(Int64(seen / EventIDSource.journalBlock), 5) { _ in
+                site.whenApplied(Int64(seen / EventIDSource.journalBlock), timeout: 5) { _ in
                     stream.loop.execute {
                         guard !stream.isClosed else { return }
                         connect()

@@ -4,13 +4,13 @@ import Reactive
 
 extension Router {
     /// Seed 001's framework list: `GET /frameworks`, `POST /frameworks/selection`.
-    mutating func addFrameworkRoutes(_ app: App) {
-        let frameworks = app.models.frameworks
-        let snapshot = app.lists.frameworks
+    mutating func addFrameworkRoutes(_ site: SeedSite) {
+        let frameworks = site.models.frameworks
+        let snapshot = site.lists.frameworks
 
         get("/frameworks") { request in
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
-        addSharedFrameworkSelection(app.shared)
+        addSharedFrameworkSelection(site.shared)
     }
 }

@@ -3,8 +3,8 @@ import HTTP
 
 extension Router {
     /// Seed 003's search: `GET /movies?q=` answers at once; `PUT /movies/keyword` goes through `$keyword`.
-    mutating func addMovieRoutes(_ app: App) {
-        let movies = app.models.movies
+    mutating func addMovieRoutes(_ site: SeedSite) {
+        let movies = site.models.movies
 
         get("/movies") { request in
             if let name = request.query.names.first(where: { $0 != "q" }) {
@@ -12,7 +12,7 @@ extension Router {
             }
             return try .json(movies.search(request.query["q"] ?? ""))
         }
-        let shared = app.shared
+        let shared = site.shared
         put("/movies/keyword") { request in
             let key = try request.idempotencyKey()
             let keyword: String = try request.jsonBody(fields: ["keyword"]).required("keyword")

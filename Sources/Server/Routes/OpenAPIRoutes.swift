@@ -5,13 +5,7 @@ extension Router {
     /// `GET /openapi.json`: the contract as an OpenAPI 3.1 document (`OpenAPIDocument`), encoded once.
     /// With a data file, the document made from its resources at start (`DataFileOpenAPI`).
     mutating func addOpenAPIRoutes(_ app: App) {
-        let bytes =
-            app.dataFile.map { file in
-                DataFileOpenAPI.document(
-                    for: file.store, values: file.values.served, readOnly: app.configuration.readOnly,
-                    tokenRequired: app.configuration.token != nil
-                ).compactBytes
-            } ?? OpenAPIDocument.bytes
+        let bytes = app.site.openAPIDocument(app.configuration)
         let document = Response.json(encoded: bytes)
         get("/openapi.json") { _ in .response(document) }
     }

@@ -8,8 +8,7 @@ extension Router {
     /// A size outside 1...2000 or a colour that is not six hex digits is a 400. The image is drawn and
     /// compressed on a worker thread (a 2000 px square is four million pixels to draw), never on the
     /// loop; when every worker is busy and the queue is full, `503 busy`.
-    mutating func addPlaceholderRoutes(_ app: App) {
-        let workers = app.workers
+    mutating func addPlaceholderRoutes(_ workers: WorkerPool) {
         get("/placeholder/:size/:colour") { request in
             let size = try request.require("size", as: Int.self)
             guard let colour = RGBColour(hex: try request.require("colour", as: String.self)) else {

@@ -4,10 +4,10 @@ import Reactive
 
 extension Router {
     /// Seed 002's posts: `GET /posts`, `GET /posts/:id`, `POST /posts/refresh`.
-    mutating func addPostRoutes(_ app: App) {
-        let posts = app.models.posts
-        let snapshot = app.lists.posts
-        let live = app.live.posts
+    mutating func addPostRoutes(_ site: SeedSite) {
+        let posts = site.models.posts
+        let snapshot = site.lists.posts
+        let live = site.live.posts
 
         get("/posts") { request in
             try ListQuery.reply(request, cached: snapshot, live: live) { posts.posts.value }
@@ -18,6 +18,6 @@ extension Router {
             return try .json(post)
         }
         // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), journaled.
-        addSharedRefreshes(app.shared)
+        addSharedRefreshes(site.shared)
     }
 }

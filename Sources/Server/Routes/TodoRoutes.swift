@@ -7,10 +7,10 @@ extension Router {
     ///
     /// A bare `GET /todos` answers bytes encoded once per change of `tasks`; every mutation goes through
     /// `TaskListViewModel`'s inputs and answers only after the journal committed it.
-    mutating func addTodoRoutes(_ app: App) {
-        let todos = app.models.todos
-        let snapshot = app.lists.todos
-        let live = app.live.todos
+    mutating func addTodoRoutes(_ site: SeedSite) {
+        let todos = site.models.todos
+        let snapshot = site.lists.todos
+        let live = site.live.todos
 
         get("/todos") { request in
             try ListQuery.reply(request, cached: snapshot, live: live) { todos.currentTasks }
@@ -20,7 +20,7 @@ extension Router {
             guard let todo = todos.todo(id: id) else { throw TodoError.notFound(id: id) }
             return try .json(todo)
         }
-        addTodoWrites(app.journal, todos: todos)
+        addTodoWrites(site.journal, todos: todos)
     }
 
     /// The fields of a todo body (`id` is the server's).

@@ -60,7 +60,7 @@ import Testing
 
     @Test func selectionByURLOrIdIsSentIntoImageUrlSubject() throws {
         let urls = Mutex<[String]>([])
-        let subscription = harness.app.models.albums.imageUrlSubject.sink { url in urls.withLock { $0.append(url) } }
+        let subscription = harness.seeds.models.albums.imageUrlSubject.sink { url in urls.withLock { $0.append(url) } }
         defer { subscription.cancel() }
         let byURL = try harness.send(.post, "/albums/selection", json: #"{"url":"/placeholder/600/abcdef"}"#)
         #expect(byURL.status == 202)
@@ -93,14 +93,14 @@ import Testing
     }
 
     @Test func theImageIsServedSoThatNothingInItRuns() throws {
-        harness.app.models.albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
+        harness.seeds.models.albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
         let image = try harness.send(.get, "/albums/selection/image")
         #expect(image.headers["X-Content-Type-Options"] == "nosniff")
         #expect(image.headers["Content-Security-Policy"] == "default-src 'none'; sandbox")
     }
 
     @Test func aPendingOrFailedSelectionIsReportedBesideTheImageOrInThe404() throws {
-        let albums = harness.app.models.albums
+        let albums = harness.seeds.models.albums
         albums.selectionStatus.send(.pending(url: "http://slow.test/1.png"))
         let pending = try harness.send(.get, "/albums/selection")
         #expect(pending.status == 404)
@@ -120,7 +120,7 @@ import Testing
     @Test func currentImageIs404BeforeTheFirstThenItsInfoAndBytes() throws {
         #expect(try harness.send(.get, "/albums/selection").status == 404)
         #expect(try harness.send(.get, "/albums/selection/image").status == 404)
-        harness.app.models.albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
+        harness.seeds.models.albums.imageSubject.send(AlbumImage(url: "/p", contentType: "image/png", data: [137, 80]))
         let info = try harness.send(.get, "/albums/selection").decoded(ImageInfo.self)
         #expect(info == ImageInfo(url: "/p", contentType: "image/png", bytes: 2))
         let image = try harness.send(.get, "/albums/selection/image")

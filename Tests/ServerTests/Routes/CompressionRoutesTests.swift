@@ -25,7 +25,7 @@ import Testing
         let identity = try get("/albums")
         #expect(identity.headers["Content-Encoding"] == nil)
         #expect(identity.headers["Vary"] == "Accept-Encoding")
-        #expect(identity.body == harness.app.lists.albums.bytes)
+        #expect(identity.body == harness.seeds.lists.albums.bytes)
         #expect(identity.body.count > 700_000)
 
         let packed = try get("/albums", ["Accept-Encoding": "gzip, deflate, br"])

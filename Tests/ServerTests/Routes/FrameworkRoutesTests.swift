@@ -23,7 +23,7 @@ import Testing
 
     @Test func selectionIsSentIntoDidSelectAndAnswers202() throws {
         let names = Mutex<[String]>([])
-        let subscription = harness.app.models.frameworks.didSelect.sink { framework in
+        let subscription = harness.seeds.models.frameworks.didSelect.sink { framework in
             names.withLock { $0.append(framework.name) }
         }
         defer { subscription.cancel() }

@@ -30,11 +30,11 @@ import Testing
 
     @Test func searchingDoesNotEmitButAKeywordDoes() throws {
         _ = try harness.send(.get, "/movies?q=alien")
-        #expect(harness.app.models.movies.results.value == nil)
+        #expect(harness.seeds.models.movies.results.value == nil)
         let response = try harness.send(.put, "/movies/keyword", json: #"{"keyword":"alien"}"#)
         #expect(response.status == 202)
         #expect(response.text == #"{"keyword":"alien"}"#)
-        #expect(harness.app.models.movies.keyword == "alien")
+        #expect(harness.seeds.models.movies.keyword == "alien")
         #expect(try harness.send(.put, "/movies/keyword", json: #"{"keyword":3}"#).status == 400)
         #expect(try harness.send(.post, "/movies/keyword", json: #"{"keyword":"x"}"#).status == 405)
     }

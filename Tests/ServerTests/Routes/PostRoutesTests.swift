@@ -40,7 +40,8 @@ import Testing
 
     @Test func refreshReloadsTheEmbeddedSetAndEmitsIt() throws {
         let history = Mutex<[Int]>([])
-        let subscription = harness.app.models.posts.posts.sink { posts in history.withLock { $0.append(posts.count) } }
+        let model = harness.seeds.models.posts
+        let subscription = model.posts.sink { posts in history.withLock { $0.append(posts.count) } }
         defer { subscription.cancel() }
         let response = try harness.send(.post, "/posts/refresh")
         #expect(response.status == 200)

@@ -176,7 +176,7 @@ import Testing
     @Test func bareGetServesTheSnapshotEncodedAtTheLastChange() throws {
         let before = try harness.send(.get, "/todos").body
         // Another path changes the model (as addNewTask from elsewhere would): the cached bytes follow at once.
-        harness.app.models.todos.addNewTask.send("Changed elsewhere")
+        harness.seeds.models.todos.addNewTask.send("Changed elsewhere")
         // The task shows once the journal's write thread committed it; the bytes served follow that commit.
         var after = try harness.send(.get, "/todos")
         let deadline = ContinuousClock.now + .seconds(5)

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 @testable import HTTP
 @testable import Server
@@ -7,6 +8,8 @@ import TestSupport
 /// The whole router of a fresh `App` on `:memory:` todos, driven in-process with `Request` values.
 struct RouteHarness {
     let app: App
+    /// The seed apps the app serves.
+    let seeds: SeedSite
     let router: Router
 
     init(dataPath: String = ":memory:", maxTodos: Int = Configuration().maxTodos) throws {
@@ -16,6 +19,7 @@ struct RouteHarness {
         configuration.dataPath = dataPath
         configuration.publicPath = nil
         app = try App(configuration: configuration)
+        seeds = try #require(app.site as? SeedSite)
         router = buildRouter(app)
     }
 

@@ -1,0 +1,136 @@
+import Domain
+import HTTP
+import LibEvent
+import Reactive
+import Storage
+import Support
+
+/// The five seed apps served (`livestate` without a data file): their view models on the journal of
+/// `--data` (an SQLite file, `:memory:` or PostgreSQL), where every input is committed with its entry and
+/// from which every entry is applied to the view models (docs/architecture-instances.md).
+final class SeedSite: Site {
+    /// The storage: every input is committed in it with its journal entry, and every entry applied from it.
+    let journal: any Journal
+    /// The inputs other than todo writes, committed through `journal`.
+    let shared: SharedInputs
+    /// The seed view models every route and event stream shares.
+    let models: LiveStateModels
+    /// Their lists, encoded once per change for `GET` and `/events` alike.
+    let lists: ListSnapshots
+    /// The live queries of the seed collections.
+    let live: LiveCollections
+    let events: EventHub
+    let engine: LiveQueryEngine
+    /// Threads for CPU-heavy work (placeholder images, a downloaded image's encoding).
+    let workers: WorkerPool
+    /// Logs a selection that cannot be shown.
+    private let selectionLog: AnyCancellable
+
+    var topics: [EventTopic] { EventTopic.allCases }
+
+    /// Opens the journal and builds the view models on what it holds, their hub with the events of the runs
+    /// before this one, and follows the journal; timers and downloads run on `loop`, through `client`.
+    init(configuration: Configuration, loop: EventLoop, client: HTTPClient, workers: WorkerPool) throws {
+        self.workers = workers
+        let journal: any Journal
+        if PostgresURI.matches(configuration.dataPath) {
+            let postgresLoop = try EventLoop(name: "livestate-postgres")
+            postgresLoop.run()
+            journal = PostgresJournal(
+                uri: configuration.dataPath, loop: postgresLoop, retention: Int64(configuration.journalRetention))
+        } else {
+            journal = try SQLiteJournal(
+                path: configuration.dataPath, retention: configuration.journalRetention,
+                maxTodos: configuration.maxTodos, writer: BackgroundThread(name: "livestate-write", priority: .normal))
+        }
+        self.journal = journal
+        let start = journal.start()
+        // The album view model's pipeline loads a selection by waiting for its image entry in the journal.
+        let images = JournaledImages()
+        // The task list shows the journal's todos and hands `addNewTask`'s inserts to it; the routes' writes
+        // name their own commit (with the client's key and the answer).
+        models = LiveStateModels(
+            todos: start.todos,
+            commitTodo: { write in
+                journal.write(write, key: nil) { result in
+                    if case .failure(let error) = result { Log.warning("a task sent to addNewTask not kept: \(error)") }
+                }
+            }, upstream: configuration.upstream, loader: client, imageLoader: images, scheduler: loop,
+            maxTodos: configuration.maxTodos, shared: true)
+        let shared = SharedInputs(journal: journal, models: models, images: images, loader: client, workers: workers)
+        self.shared = shared
+        lists = ListSnapshots(models)
+        // Each entry's events take its id; the events that are not journaled the ids after `start.lastSeq`.
+        events = EventHub(
+            ids: EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock),
+            heartbeat: configuration.heartbeat)
+        // The selection, its image and the keyword's result the journal holds, before the events are attached:
+        // a restarted server shows what it showed, and a new instance what the others show.
+        shared.restore(upTo: start.lastSeq)
+        engine = LiveQueryEngine(following: events, configuration: configuration) { seq, timeout, done in
+            journal.whenApplied(seq, timeout: timeout, done)
+        }
+        live = LiveCollections(engine: engine)
+        // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`
+        // resume survives a restart.
+        let (count, bytes) = events.bufferBounds
+        events.seed(
+            JournalReplay.records(
+                journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
+                bytes: bytes
+            ) { scratch, scratchImages in
+                SharedInputs(journal: journal, models: scratch, images: scratchImages, loader: client)
+            })
+        events.attach(models, lists: lists, live: live)
+        // A selection that cannot be shown is degraded service an operator should see, not only the page.
+        selectionLog = models.albums.selectionStatus.sink { status in
+            if case .failed(let url, let reason) = status {
+                Log.warning("album selection \(url.prefix(200)) not shown: \(reason)")
+            }
+        }
+        // Entries are applied in order; each change's event takes the journal's id.
+        journal.follow(after: start.lastSeq) { [models] entries in
+            for entry in entries {
+                guard entry.change.collection == JournalChange.todos else {
+                    shared.apply(seq: entry.seq, topic: entry.change.collection, json: entry.change.document ?? "")
+                    continue
+                }
+                guard let change = entry.change.todoChange else {
+                    Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
+                    continue
+                }
+                // NB: the list it makes carries the entry's id to its event (`TaskListVersion.seq`).
+                models.todos.committed.send(Committed(seq: entry.seq, change: change))
+            }
+        }
+        // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
+        shared.loadAtStart()
+    }
+
+    func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
+        journal.whenApplied(seq, timeout: timeout, done)
+    }
+
+    func openAPIDocument(_ configuration: Configuration) -> [UInt8] { OpenAPIDocument.bytes }
+
+    func addRoutes(to router: inout Router, app: App) {
+        router.addTodoRoutes(self)
+        router.addPostRoutes(self)
+        router.addAlbumRoutes(self)
+        router.addFrameworkRoutes(self)
+        router.addMovieRoutes(self)
+        // The generated placeholder images of the embedded photos.
+        router.addPlaceholderRoutes(workers)
+    }
+
+    /// The seeds' resources are fixed: their routes never change.
+    func onResourcesChanged(_ rebuild: @escaping @Sendable () -> Void) {}
+
+    func stop() {}
+
+    func shutdown() {
+        selectionLog.cancel()
+        shared.cancel()
+        journal.stop()
+    }
+}
