@@ -1,6 +1,8 @@
 /// Why storage did not commit a change, or cannot say whether it did: storage's own errors, for both
-/// engines, with the engine's code kept (an operator looks up SQLite's result code or PostgreSQL's
-/// SQLSTATE). The server maps each case to its answer (docs/api.md: 503, 504, 422).
+/// engines and for every journal (the seeds' `Journal`, a data file's `DocumentJournal` and its
+/// checkpoints), with the engine's code kept (an operator looks up SQLite's result code or PostgreSQL's
+/// SQLSTATE). The server maps each case to its answer in one place (`Server/Errors`; docs/api.md: 503,
+/// 504, 422).
 ///
 /// ```swift
 /// journal.append(topic: "frameworks", json: json) { result in
@@ -17,14 +19,21 @@ package enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(String)
     /// The shared database could not be reached in time to learn whether the change committed: it may have
     /// been applied. Sent again with `key` (its `Idempotency-Key`), it is applied once and answered truly.
-    case outcomeUnknown(key: String)
+    /// No key: a batch of several writes, each with its own (`DocumentJournal.commitBatch`).
+    case outcomeUnknown(key: String?)
     /// The `Idempotency-Key` was used before by a different kind of request; nothing was changed.
     case keyReused
+    /// Retention deleted entries this server has not applied (those below `prunedBelow`): it was away longer
+    /// than the journal keeps them, and takes the items as they are instead; nothing was changed.
+    case behind(prunedBelow: Int64)
 
     /// The same error with `context` (which file, which step) before its reason, the engine's code kept.
     package func explained(by context: String) -> JournalError {
-        guard case .failed(let reason, let code) = self else { return self }
-        return .failed("\(context): \(reason)", code: code)
+        switch self {
+        case .failed(let reason, let code): .failed("\(context): \(reason)", code: code)
+        case .unavailable(let reason): .unavailable("\(context): \(reason)")
+        default: self
+        }
     }
 
     /// The reason, with the engine's code when there is one.
@@ -32,8 +41,10 @@ package enum JournalError: Error, Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .failed(let reason, let code?): "\(reason) (\(code))"
         case .failed(let reason, nil), .unavailable(let reason), .busy(let reason): reason
-        case .outcomeUnknown(let key): "the outcome of the write with key \(key) is unknown"
+        case .outcomeUnknown(let key?): "the outcome of the write with key \(key) is unknown"
+        case .outcomeUnknown(nil): "the change was sent to the database, which did not answer whether it committed"
         case .keyReused: "the key was used by another kind of request"
+        case .behind(let below): "entries below \(below) were deleted by retention before this server applied them"
         }
     }
 }

@@ -114,7 +114,7 @@ final class DocumentResets: Sendable {
             guard response.status < 300, let taken = taken.withLock({ $0 }) else { return respond(response) }
             store.betweenBatches { [self] in
                 let createdAt = Self.timestamp(Date())
-                do throws(DocumentJournalFailure) {
+                do throws(JournalError) {
                     let saved = try checkpoints.saveCheckpoint(
                         name: name, seq: taken.seq, createdAt: createdAt,
                         content: String(decoding: Self.encode(taken.state), as: UTF8.self))
@@ -132,7 +132,7 @@ final class DocumentResets: Sendable {
     /// Answers every checkpoint, oldest first.
     func listCheckpoints(respond: @escaping @Sendable (Response) -> Void) {
         store.betweenBatches { [self] in
-            do throws(DocumentJournalFailure) {
+            do throws(JournalError) {
                 let list = try checkpoints.checkpoints()
                 var out: [UInt8] = [UInt8(ascii: "[")]
                 for (index, checkpoint) in list.enumerated() {
@@ -166,7 +166,7 @@ final class DocumentResets: Sendable {
     /// Drops the checkpoint `id`: `200 {}`, or 404.
     func deleteCheckpoint(_ id: Int64?, respond: @escaping @Sendable (Response) -> Void) {
         store.betweenBatches { [self] in
-            do throws(DocumentJournalFailure) {
+            do throws(JournalError) {
                 guard let id, try checkpoints.deleteCheckpoint(id) else {
                     return respond(Response(error: Self.missing(id)))
                 }
@@ -182,7 +182,7 @@ final class DocumentResets: Sendable {
         _ found: @escaping @Sendable (DocumentCheckpoint, String) -> Void
     ) {
         store.betweenBatches { [self] in
-            do throws(DocumentJournalFailure) {
+            do throws(JournalError) {
                 guard let id, let (checkpoint, content) = try checkpoints.checkpoint(id) else {
                     return respond(Response(error: Self.missing(id)))
                 }
@@ -285,8 +285,9 @@ final class DocumentResets: Sendable {
         HTTPError.notFound("no checkpoint \(id.map(String.init) ?? "with that id")")
     }
 
-    private static func unavailable(_ error: DocumentJournalFailure) -> HTTPError {
-        HTTPError(503, "storage_unavailable", "the checkpoints could not be read or saved: \(error.description)")
+    /// Storage's answer (`JournalError+HTTPResponseError`), saying the checkpoints were what failed.
+    private static func unavailable(_ error: JournalError) -> HTTPError {
+        HTTPError(error.explained(by: "the checkpoints could not be read or saved"))
     }
 }
 

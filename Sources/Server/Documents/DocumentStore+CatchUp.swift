@@ -36,7 +36,7 @@ extension DocumentStore {
             while true {
                 let after = appliedSeq.withLock { $0 }
                 let entries: [JournalEntry]
-                do throws(DocumentJournalFailure) {
+                do throws(JournalError) {
                     entries = try journal.committed(after: after, limit: 1000)
                 } catch {
                     // NB: unavailable: the next announcement or poll tries again.
@@ -63,7 +63,7 @@ extension DocumentStore {
     /// a new item goes to the end of its collection. On the commit queue.
     func takeCurrent() {
         let current: (seq: Int64, resources: [DocumentRows])
-        do throws(DocumentJournalFailure) {
+        do throws(JournalError) {
             current = try journal.current()
         } catch {
             return Log.warning("data file journal: \(error.description); the next catch-up tries again")

@@ -178,7 +178,7 @@ final class DocumentStore: Sendable {
         var sameAs: [(index: Int, first: Int)] = []
         let deadline = (batch.map(\.submitted).min() ?? .now()) + Self.answerWithin
         let keys = batch.compactMap { $0.keyed?.key.key }
-        do throws(DocumentJournalFailure) {
+        do throws(JournalError) {
             let seqs = try journal.commitBatch(after: appliedSeq.withLock { $0 }, keys: keys, until: deadline) {
                 others, keyed in
                 applyCommitted(others)
@@ -244,33 +244,17 @@ final class DocumentStore: Sendable {
         } catch {
             Log.error(
                 "data file journal: \(error.description); \(planRan ? planned.count : batch.count) write(s) refused")
-            let refusal =
-                switch error {
-                case .unavailable(let reason):
-                    Response(error: HTTPError(503, "storage_unavailable", "the change could not be stored: \(reason)"))
-                case .outcomeUnknown(let reason):
-                    Response(
-                        error: HTTPError(
-                            504, "storage_outcome_unknown",
-                            "\(reason); the change may have been stored: send the request again with the same"
-                                + " Idempotency-Key to apply it once and get its answer"))
-                case .behind:
-                    Response(
-                        error: HTTPError(
-                            503, "storage_unavailable",
-                            "this server is catching up with the database; nothing was changed, try again"))
-                }
             if case .behind = error { takeCurrent() }
             if planRan {
                 for (index, _, _) in planned {
-                    responses[index] = refusal
-                    // The key the write was sent with (the server's, without the client's), to send it again with.
-                    if case .outcomeUnknown = error, let key = batch[index].keyed?.key.key {
-                        responses[index]?.headers["Idempotency-Key"] = key
-                    }
+                    // NB: an outcome unknown names the key the write was sent with (the server's, without the
+                    // client's), to send it again with.
+                    var refusal = error
+                    if case .outcomeUnknown = error { refusal = .outcomeUnknown(key: batch[index].keyed?.key.key) }
+                    responses[index] = Response(error: refusal)
                 }
             } else {
-                responses = Array(repeating: refusal, count: batch.count)
+                responses = Array(repeating: Response(error: error), count: batch.count)
             }
         }
         for (index, first) in sameAs { responses[index] = responses[first] }

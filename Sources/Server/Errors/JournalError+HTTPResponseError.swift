@@ -1,14 +1,15 @@
 package import HTTP
 import Storage
 
-/// Storage's refusal as the contract's answer (docs/api.md, "Errors"): 503 when nothing was changed
-/// (`storage_error`, `storage_unavailable`, `storage_busy` with `Retry-After: 1`), 504 when the outcome is
-/// unknown (with the `Idempotency-Key` to send the write again with), 422 for a key reused by another kind
-/// of request. The engine's code stays in the message, for the operator the client forwards it to.
+/// Storage's refusal as the contract's answer (docs/api.md, "Errors"), the one place any journal's error
+/// (the seeds', a data file's, its checkpoints') becomes one: 503 when nothing was changed (`storage_error`,
+/// `storage_unavailable`, `storage_busy` with `Retry-After: 1`), 504 when the outcome is unknown (with the
+/// `Idempotency-Key` to send the write again with), 422 for a key reused by another kind of request. The
+/// engine's code stays in the message, for the operator the client forwards it to.
 extension JournalError: HTTPResponseError {
     package var status: Int {
         switch self {
-        case .failed, .unavailable, .busy: HTTPStatus.serviceUnavailable
+        case .failed, .unavailable, .busy, .behind: HTTPStatus.serviceUnavailable
         case .outcomeUnknown: HTTPStatus.gatewayTimeout
         case .keyReused: HTTPStatus.unprocessableContent
         }
@@ -18,7 +19,7 @@ extension JournalError: HTTPResponseError {
     package var code: String {
         switch self {
         case .failed: "storage_error"
-        case .unavailable: "storage_unavailable"
+        case .unavailable, .behind: "storage_unavailable"
         case .busy: "storage_busy"
         case .outcomeUnknown: "storage_outcome_unknown"
         case .keyReused: "idempotency_key_reused"
@@ -35,6 +36,7 @@ extension JournalError: HTTPResponseError {
             "The database could not be reached in time to learn whether the change was saved; send the request"
                 + " again with the same Idempotency-Key to apply it once and get its answer."
         case .keyReused: "This Idempotency-Key was used before by a different kind of request; nothing was changed."
+        case .behind: "This server is catching up with the database; nothing was changed, try again."
         }
     }
 
@@ -43,7 +45,7 @@ extension JournalError: HTTPResponseError {
     package var headers: HTTPHeaders {
         switch self {
         case .busy: ["Retry-After": "1"]
-        case .outcomeUnknown(let key): ["Idempotency-Key": key]
+        case .outcomeUnknown(let key?): ["Idempotency-Key": key]
         default: [:]
         }
     }

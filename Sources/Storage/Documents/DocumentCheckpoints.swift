@@ -33,16 +33,16 @@ package struct DocumentCheckpoint: Sendable, Equatable {
 /// ```
 package protocol DocumentCheckpoints: Sendable {
     /// Saves `content` (the resources' state after entry `seq`) as a new checkpoint and answers it.
-    func saveCheckpoint(name: String, seq: Int64, createdAt: String, content: String) throws(DocumentJournalFailure)
+    func saveCheckpoint(name: String, seq: Int64, createdAt: String, content: String) throws(JournalError)
         -> DocumentCheckpoint
     /// Every checkpoint, oldest first (without their states).
-    func checkpoints() throws(DocumentJournalFailure) -> [DocumentCheckpoint]
+    func checkpoints() throws(JournalError) -> [DocumentCheckpoint]
     /// The checkpoint `id` with its saved state; nil when there is none.
-    func checkpoint(_ id: Int64) throws(DocumentJournalFailure) -> (checkpoint: DocumentCheckpoint, content: String)?
+    func checkpoint(_ id: Int64) throws(JournalError) -> (checkpoint: DocumentCheckpoint, content: String)?
     /// Drops the checkpoint `id`; false when there was none.
-    func deleteCheckpoint(_ id: Int64) throws(DocumentJournalFailure) -> Bool
+    func deleteCheckpoint(_ id: Int64) throws(JournalError) -> Bool
     /// The state a reset goes back to when several servers share the journal, as saved there; when none is,
     /// `content` is saved (the caller's start) and answered — of servers calling at once, one's is kept. Nil
     /// when the journal keeps none (one server, which keeps its own start in memory).
-    func startState(saving content: () -> String) throws(DocumentJournalFailure) -> String?
+    func startState(saving content: () -> String) throws(JournalError) -> String?
 }

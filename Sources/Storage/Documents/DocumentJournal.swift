@@ -19,41 +19,21 @@ package protocol DocumentJournal: Sendable {
     /// writes committed under any of `keys` (their first entries, by key), read under the same lock as the
     /// commit, so a write sent again is answered from its entry and never committed twice; it answers the
     /// writes. Answers each change's journal id, in order. Nothing is committed when `plan` answers no
-    /// change, nor when it throws `.unavailable`; `.outcomeUnknown` means the commit was sent and its outcome
-    /// could not be learnt before `deadline`.
+    /// change, nor when it throws `.unavailable`; `.outcomeUnknown` (with no key: the caller knows each
+    /// write's) means the commit was sent and its outcome could not be learnt before `deadline`.
     func commitBatch(
         after seq: Int64, keys: [String], until deadline: DispatchTime,
         _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
-    ) throws(DocumentJournalFailure) -> [Int64]
+    ) throws(JournalError) -> [Int64]
 
     /// The entries committed after `seq`, oldest first, up to `limit` of them (what a server that follows
     /// other servers' commits applies); `.behind` when retention deleted some of them.
-    func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry]
+    func committed(after seq: Int64, limit: Int) throws(JournalError) -> [JournalEntry]
 
     /// Every resource's items as they are after the newest entry, and that entry's id: what a server that
     /// fell `.behind` takes instead of the entries it missed. An SQLite journal (one server, which applies
     /// every entry it commits) has no such read and throws `.unavailable`.
-    func current() throws(DocumentJournalFailure) -> (seq: Int64, resources: [DocumentRows])
-}
-
-/// Why a batch of a data file's writes was not committed, or may not have been.
-package enum DocumentJournalFailure: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Nothing of the batch was committed, and nothing of it will be (503 `storage_unavailable`).
-    case unavailable(String)
-    /// The commit was sent and its outcome is unknown: it may be applied once the database answers again
-    /// (504 `storage_outcome_unknown`, never a 503).
-    case outcomeUnknown(String)
-    /// Retention deleted entries this server has not applied (those below `prunedBelow`): it was away longer
-    /// than the journal keeps them, and takes the items as they are (`current`) instead.
-    case behind(prunedBelow: Int64)
-
-    /// The engine's explanation.
-    package var description: String {
-        switch self {
-        case .unavailable(let reason), .outcomeUnknown(let reason): reason
-        case .behind(let below): "entries below \(below) were deleted by retention before this server applied them"
-        }
-    }
+    func current() throws(JournalError) -> (seq: Int64, resources: [DocumentRows])
 }
 
 extension JournalChange {

@@ -21,7 +21,7 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
 
     package func saveCheckpoint(
         name: String, seq: Int64, createdAt: String, content: String
-    ) throws(DocumentJournalFailure) -> DocumentCheckpoint {
+    ) throws(JournalError) -> DocumentCheckpoint {
         let rows = try checkpointTransaction(
             "INSERT INTO livestate_checkpoints (name, seq, created_at, content) VALUES ($1, $2, $3, $4) RETURNING id",
             [name, String(seq), createdAt, content])
@@ -29,7 +29,7 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
         return DocumentCheckpoint(id: id, name: name, seq: seq, createdAt: createdAt)
     }
 
-    package func checkpoints() throws(DocumentJournalFailure) -> [DocumentCheckpoint] {
+    package func checkpoints() throws(JournalError) -> [DocumentCheckpoint] {
         let rows = try checkpointTransaction(
             "SELECT id, name, seq, created_at FROM livestate_checkpoints WHERE NOT is_start ORDER BY id", [])
         return rows.rows.compactMap(Self.checkpoint)
@@ -37,7 +37,7 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
 
     package func checkpoint(
         _ id: Int64
-    ) throws(DocumentJournalFailure) -> (checkpoint: DocumentCheckpoint, content: String)? {
+    ) throws(JournalError) -> (checkpoint: DocumentCheckpoint, content: String)? {
         let rows = try checkpointTransaction(
             "SELECT id, name, seq, created_at, content FROM livestate_checkpoints WHERE id = $1 AND NOT is_start",
             [String(id)])
@@ -45,13 +45,13 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
         return (checkpoint, content)
     }
 
-    package func deleteCheckpoint(_ id: Int64) throws(DocumentJournalFailure) -> Bool {
+    package func deleteCheckpoint(_ id: Int64) throws(JournalError) -> Bool {
         let rows = try checkpointTransaction(
             "DELETE FROM livestate_checkpoints WHERE id = $1 AND NOT is_start RETURNING id", [String(id)])
         return !rows.rows.isEmpty
     }
 
-    package func startState(saving content: () -> String) throws(DocumentJournalFailure) -> String? {
+    package func startState(saving content: () -> String) throws(JournalError) -> String? {
         let found = try checkpointTransaction(
             "SELECT content FROM livestate_checkpoints WHERE is_start", [])
         if let saved = found.rows.first?.first ?? nil { return saved }
@@ -78,7 +78,7 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
     @discardableResult
     private func checkpointTransaction(
         _ sql: String, _ parameters: [String?]
-    ) throws(DocumentJournalFailure) -> PostgresRows {
+    ) throws(JournalError) -> PostgresRows {
         let deadline = DispatchTime.now() + 30
         do throws(PostgresError) {
             let session = try begin(until: deadline)

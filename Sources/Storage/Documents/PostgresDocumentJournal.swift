@@ -262,7 +262,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     package func commitBatch(
         after seq: Int64, keys: [String], until deadline: DispatchTime,
         _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
-    ) throws(DocumentJournalFailure) -> [Int64] {
+    ) throws(JournalError) -> [Int64] {
         // NB: the commit is sent by this time, so that an answer lost with the connection can still be settled.
         let statements = deadline - Self.settleTime
         // NB: writes that waited their time behind a catch-up are refused here, not by closing a good connection.
@@ -326,7 +326,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         }
     }
 
-    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry] {
+    package func committed(after seq: Int64, limit: Int) throws(JournalError) -> [JournalEntry] {
         switch wait(for: nil, Self.entriesAfter, [String(seq), String(limit)], until: .now() + 3) {
         case .success(let rows):
             let found = Self.records(rows)
@@ -336,7 +336,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
         }
     }
 
-    package func current() throws(DocumentJournalFailure) -> (seq: Int64, resources: [DocumentRows]) {
+    package func current() throws(JournalError) -> (seq: Int64, resources: [DocumentRows]) {
         let deadline = DispatchTime.now() + 10
         do throws(PostgresError) {
             let session = try begin(until: deadline)
@@ -361,7 +361,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
     /// A commit whose answer was lost: once the writer lock is free (the session that sent it has ended) its
     /// first entry is there or not; when the database cannot say before `deadline`, the outcome stays unknown.
     private func settle(_ seqs: [Int64], after error: PostgresError, until deadline: DispatchTime)
-        throws(DocumentJournalFailure) -> [Int64]
+        throws(JournalError) -> [Int64]
     {
         Log.error("postgres: the answer to a commit of \(seqs.count) change(s) was lost (\(error)); settling it")
         while DispatchTime.now() < deadline {
@@ -374,7 +374,7 @@ package final class PostgresDocumentJournal: DocumentJournal, @unchecked Sendabl
             case .failure: Thread.sleep(forTimeInterval: 0.1)
             }
         }
-        throw .outcomeUnknown("the change was sent to PostgreSQL, which did not answer whether it committed")
+        throw .outcomeUnknown(key: nil)
     }
 
     // MARK: Statements

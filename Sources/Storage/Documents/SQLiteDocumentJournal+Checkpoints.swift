@@ -6,7 +6,7 @@ import Synchronization
 extension SQLiteDocumentJournal: DocumentCheckpoints {
     package func saveCheckpoint(
         name: String, seq: Int64, createdAt: String, content: String
-    ) throws(DocumentJournalFailure) -> DocumentCheckpoint {
+    ) throws(JournalError) -> DocumentCheckpoint {
         try checkpointCall { connection throws(JournalError) in
             let row = try connection.query(
                 "INSERT INTO livestate_checkpoints(name, seq, created_at, content) VALUES (?, ?, ?, ?) RETURNING id",
@@ -17,7 +17,7 @@ extension SQLiteDocumentJournal: DocumentCheckpoints {
         }
     }
 
-    package func checkpoints() throws(DocumentJournalFailure) -> [DocumentCheckpoint] {
+    package func checkpoints() throws(JournalError) -> [DocumentCheckpoint] {
         try checkpointCall { connection throws(JournalError) in
             try connection.query("SELECT id, name, seq, created_at FROM livestate_checkpoints ORDER BY id")
                 .compactMap(Self.checkpoint)
@@ -26,7 +26,7 @@ extension SQLiteDocumentJournal: DocumentCheckpoints {
 
     package func checkpoint(
         _ id: Int64
-    ) throws(DocumentJournalFailure) -> (checkpoint: DocumentCheckpoint, content: String)? {
+    ) throws(JournalError) -> (checkpoint: DocumentCheckpoint, content: String)? {
         try checkpointCall { connection throws(JournalError) in
             let row = try connection.query(
                 "SELECT id, name, seq, created_at, content FROM livestate_checkpoints WHERE id = ?", [.integer(id)]
@@ -36,14 +36,14 @@ extension SQLiteDocumentJournal: DocumentCheckpoints {
         }
     }
 
-    package func deleteCheckpoint(_ id: Int64) throws(DocumentJournalFailure) -> Bool {
+    package func deleteCheckpoint(_ id: Int64) throws(JournalError) -> Bool {
         try checkpointCall { connection throws(JournalError) in
             !(try connection.query("DELETE FROM livestate_checkpoints WHERE id = ? RETURNING id", [.integer(id)])
                 .isEmpty)
         }
     }
 
-    package func startState(saving content: () -> String) throws(DocumentJournalFailure) -> String? { nil }
+    package func startState(saving content: () -> String) throws(JournalError) -> String? { nil }
 
     private static func checkpoint(_ row: [SQLiteValue]) -> DocumentCheckpoint? {
         guard row.count >= 4, let id = row[0].integer, let name = row[1].text, let seq = row[2].integer,
@@ -55,7 +55,7 @@ extension SQLiteDocumentJournal: DocumentCheckpoints {
     /// Runs `body` on the connection with the table made; a failure is `.unavailable` (nothing was changed).
     private func checkpointCall<T: Sendable>(
         _ body: @Sendable (SQLiteConnection) throws(JournalError) -> T
-    ) throws(DocumentJournalFailure) -> T {
+    ) throws(JournalError) -> T {
         do {
             return try withConnection { connection throws(JournalError) -> T in
                 try connection.execute(

@@ -2,14 +2,17 @@ package import Dispatch
 import Domain
 
 /// One server owns the file (`SQLiteFileGuard`), so no other server commits: a batch is planned on the state
-/// as it is and committed at once (an SQLite commit does not hang, so the deadline is not needed).
+/// as it is and committed at once (an SQLite commit does not hang, so the deadline is not needed). A change
+/// the engine refused (`.failed`: a full disk, a damaged file) is `.unavailable` here: a data file's write
+/// that was not stored is answered 503 `storage_unavailable` (docs/own-data.md), the todo store's
+/// `storage_error`.
 extension SQLiteDocumentJournal: DocumentJournal {
     package var isShared: Bool { false }
 
     package func commitBatch(
         after seq: Int64, keys: [String], until deadline: DispatchTime,
         _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
-    ) throws(DocumentJournalFailure) -> [Int64] {
+    ) throws(JournalError) -> [Int64] {
         do {
             // NB: one batch at a time (`DocumentStore`), and no other server: nothing commits between the two.
             let writes = plan([], try keyed(keys))
@@ -20,7 +23,7 @@ extension SQLiteDocumentJournal: DocumentJournal {
         }
     }
 
-    package func committed(after seq: Int64, limit: Int) throws(DocumentJournalFailure) -> [JournalEntry] {
+    package func committed(after seq: Int64, limit: Int) throws(JournalError) -> [JournalEntry] {
         do {
             return try entries(after: seq, limit: limit)
         } catch {
@@ -28,7 +31,7 @@ extension SQLiteDocumentJournal: DocumentJournal {
         }
     }
 
-    package func current() throws(DocumentJournalFailure) -> (seq: Int64, resources: [DocumentRows]) {
+    package func current() throws(JournalError) -> (seq: Int64, resources: [DocumentRows]) {
         // NB: never needed: this server applies every entry it commits, and retention keeps what it has not.
         throw .unavailable("an SQLite journal has one server, which never falls behind it")
     }
