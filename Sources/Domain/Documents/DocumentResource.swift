@@ -112,6 +112,11 @@ package final class DocumentResource: Sendable {
         state.withLock { items in items.documents(whereValueAt: path, isOneOf: texts) }
     }
 
+    /// `documents(whereValueAt:isOneOf:)` with the journal id of the last entry they show, taken together.
+    package func documentsAndSeq(whereValueAt path: [String], isOneOf texts: [String]) -> ([StoredDocument], Int64) {
+        state.withLock { items in (items.documents(whereValueAt: path, isOneOf: texts), items.lastSeq) }
+    }
+
     /// Whether the first equality filter on `path` would cost a pass that parses every item: the collection
     /// is large (its items keep their bytes alone) and has no index of that field yet.
     package func needsIndexBuild(at path: [String]) -> Bool {

@@ -70,6 +70,15 @@ final class DocumentLiveFeed: Sendable {
             source: {
                 let (items, seq) = resource.itemsAndSeq
                 return (items.documents, UInt64(max(0, seq)) * EventIDSource.journalBlock)
+            },
+            narrow: { live in
+                // NB: an index a large collection would build by parsing every item is built by the route first,
+                // off the loop (`DocumentRoutes`); without one every item is read, as before.
+                guard let filter = live.query.indexableFilter, !resource.needsIndexBuild(at: filter.path) else {
+                    return nil
+                }
+                let (documents, seq) = resource.documentsAndSeq(whereValueAt: filter.path, isOneOf: filter.values)
+                return (documents, UInt64(max(0, seq)) * EventIDSource.journalBlock)
             })
     }
 
@@ -94,10 +103,15 @@ final class DocumentLiveFeed: Sendable {
     func reply(
         _ request: Request, query: DocumentQuery, idField: String, relations: DocumentRelations
     ) throws(HTTPError) -> Reply {
-        // NB: evaluated once here as the plain GET is, so a query that cannot be answered is refused before the
-        // stream opens (a live query reads the whole collection, where a plain GET may read a field's index:
-        // on a collection whose items are kept as bytes alone a filtered live query can outlast the budget).
-        let page = try query.apply(to: resource.items.documents, object: { $0.object })
+        // NB: evaluated once here as the plain GET is (an equality filter narrowed through the field's index), so
+        // a query that cannot be answered is refused before the stream opens.
+        let indexed = query.indexableFilter
+        let idPath = [idField]
+        let documents =
+            indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) } ?? resource.items.documents
+        let page = try query.apply(
+            to: documents, narrowed: indexed != nil, object: { $0.object },
+            knownValue: { document, path in path == idPath ? document.id?.value : nil }, bytes: { $0.bytes })
         var live = DocumentLiveQuery(query: query, idField: idField)
         if !query.embed.isEmpty || !query.expand.isEmpty {
             // NB: and an answer the GET would refuse for its size (`DocumentRelations`) is refused too.

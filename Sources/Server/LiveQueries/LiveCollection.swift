@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Reactive
 import Synchronization
@@ -37,6 +38,12 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     /// The items now and the id of the newest event they show, for a collection followed only while a live
     /// query is open; nil: the publisher sends every list.
     private let source: (@Sendable () -> (items: [Item], id: UInt64))?
+    /// A query's candidates read from an index of the source (a superset of the items that pass its
+    /// filters, in any order) and the id of the newest event they show; nil when no index serves it.
+    private let narrow: Narrow?
+
+    /// See `narrow`.
+    typealias Narrow = @Sendable (Query) -> (items: [Item], id: UInt64)?
 
     private struct State {
         /// The items as of `newestID`; nil while not followed.
@@ -68,13 +75,14 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     init(
         name: String, engine: LiveQueryEngine, key: @escaping @Sendable (Item) -> String,
         encode: @escaping @Sendable (Item) -> [UInt8],
-        source: (@Sendable () -> (items: [Item], id: UInt64))? = nil
+        source: (@Sendable () -> (items: [Item], id: UInt64))? = nil, narrow: Narrow? = nil
     ) {
         self.name = name
         self.engine = engine
         self.key = key
         encodeItem = encode
         self.source = source
+        self.narrow = narrow
     }
 
     // MARK: Versions
@@ -162,6 +170,39 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         return mirror.map { ($0.0.entries, $0.1) }
     }
 
+    /// The items `query` can hold now, in the collection's order, and the id of the newest version they
+    /// show: the candidates an index of the source gives (`narrow`), when the source's items are those the
+    /// collection shows, else every item (`snapshot()`); nil after shutdown.
+    ///
+    /// NB: the source changes before its change is published here, so its candidates are taken only when
+    /// they show the same event as the collection; a write in between is read again, and a source whose ids
+    /// do not line up with the collection's (a catch-up change took a local id) falls back to every item.
+    func snapshot(for query: Query) -> (entries: [LiveEntry<Item>], id: UInt64)? {
+        follow()
+        guard let narrow else { return snapshot() }
+        for _ in 0..<Self.narrowAttempts {
+            guard let (items, id) = narrow(query) else { break }
+            let found = state.withLock { state -> (entries: [LiveEntry<Item>], id: UInt64)?? in
+                guard let mirror = state.mirror else { return .some(nil) }
+                guard state.newestID == id else { return nil }
+                var entries: [LiveEntry<Item>] = []
+                entries.reserveCapacity(items.count)
+                for item in items {
+                    // NB: the same item as the collection holds, or the two do not show the same writes.
+                    guard let entry = mirror.entry(forKey: key(item)), entry.item == item else { return nil }
+                    entries.append(entry)
+                }
+                return (entries.sorted { $0.rank < $1.rank }, id)
+            }
+            if let found { return found ?? snapshot() }
+            sched_yield()
+        }
+        return snapshot()
+    }
+
+    /// Reads of the candidates before a live query falls back to every item.
+    private static var narrowAttempts: Int { 64 }
+
     /// Reads the items from the source when the collection is not followed: the writes published meanwhile
     /// wait, then apply after the items read (those the read already shows are skipped by their ids).
     private func follow() {
@@ -245,15 +286,29 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             let connect: @Sendable () -> Void = { [self] in
                 fanout(for: stream.loop).add(stream, query: query, key: key, lastEventID: lastEventID)
             }
-            guard let seen = lastEventID else { return connect() }
-            engine.whenCaughtUp(with: seen) {
+            let connectOnLoop: @Sendable () -> Void = {
                 stream.loop.execute {
                     guard !stream.isClosed else { return }
                     connect()
                 }
             }
+            if !isFollowed {
+                // NB: the first live query of a collection followed on demand reads its items (every key of a
+                // large file) off the loop; the loop goes on serving meanwhile.
+                DispatchQueue.global().async { [self] in
+                    follow()
+                    guard let seen = lastEventID else { return connectOnLoop() }
+                    engine.whenCaughtUp(with: seen, connectOnLoop)
+                }
+                return
+            }
+            guard let seen = lastEventID else { return connect() }
+            engine.whenCaughtUp(with: seen, connectOnLoop)
         }
     }
+
+    /// Whether the collection's items are at hand: every list is published, or a live query follows them.
+    private var isFollowed: Bool { source == nil || state.withLock { $0.mirror != nil } }
 
     /// Ends every live query of the collection with `frame` last (its resource was removed from the data
     /// file), each fan-out on its loop, and takes no more versions.

@@ -26,6 +26,9 @@ struct LiveMirror<Item: Sendable & Equatable>: Sendable {
     /// Every entry in the collection's order.
     var entries: [LiveEntry<Item>] { slots.compactMap { $0 } }
 
+    /// The entry of `key`, if it holds one.
+    func entry(forKey key: String) -> LiveEntry<Item>? { positions[key].flatMap { slots[$0] } }
+
     /// Applies one edit: the change it made, or nil when it changed nothing (the same item again, or the
     /// removal of a key it does not hold). A new key goes last in the order; a replaced item keeps its place.
     mutating func apply(_ edit: LiveEdit<Item>, key: (Item) -> String) -> LiveItemChange<Item>? {

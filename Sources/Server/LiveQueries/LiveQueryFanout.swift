@@ -175,7 +175,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     /// The group of `key`, made from the collection's items now when it is the first.
     private func group(for query: Query, key: String) -> LiveQueryGroup<Query>? {
         if let existing = groups[key] { return existing }
-        guard let snapshot = collection.snapshot() else { return nil }
+        guard let snapshot = collection.snapshot(for: query) else { return nil }
         let group = LiveQueryGroup(
             key: key, query: query, entries: snapshot.entries, madeAt: snapshot.id, encode: collection.encodeItem)
         groups[key] = group

@@ -79,6 +79,15 @@ extension Router {
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
                 let query = try Self.query(request.query, store, of: resource)
+                var indexes = DocumentRelations.embedIndexes(query, store, of: name)
+                if let indexed = query.indexableFilter { indexes.append((resource, indexed.path)) }
+                // NB: a stream cannot follow a reply made on a worker: the indexes a large collection lacks are
+                // built there meanwhile, and the client asked again (livestate.js does, as `EventSource` may not).
+                let builds = indexes.filter { resource, path in resource.needsIndexBuild(at: path) }
+                if !builds.isEmpty {
+                    _ = workers.submit { for (resource, path) in builds { resource.buildIndex(at: path) } }
+                    throw HTTPError(503, "busy", "The server is busy; try again.", headers: ["Retry-After": "1"])
+                }
                 return try live.reply(
                     request, query: query, idField: store.idField,
                     relations: DocumentRelations(store: store, query: query, resource: name))
