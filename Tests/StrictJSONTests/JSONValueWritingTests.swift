@@ -30,6 +30,16 @@ import Testing
         #expect(String(decoding: value.compactBytes, as: UTF8.self) == #""q\"b\\\n\t\u0001é😀""#)
     }
 
+    /// Escapes at the start, at the end, side by side and alone, between runs copied whole.
+    @Test(arguments: [
+        ("", #""""#), ("\"", #""\"""#), ("a\"", #""a\"""#), ("\"a", #""\"a""#), ("ab\n\ncd", #""ab\n\ncd""#),
+        ("\u{1f}x\u{0}", #""\u001fx\u0000""#), ("é\\😀\r", #""é\\😀\r""#), ("plain text", #""plain text""#),
+    ])
+    func escapesOnlyWhatNeedsItAndCopiesTheRest(value: String, written: String) throws {
+        #expect(String(decoding: JSONValue.string(value).compactBytes, as: UTF8.self) == written)
+        #expect(try JSONValue(parsing: Array(written.utf8)) == .string(value))
+    }
+
     @Test func writtenTextParsesBackToTheSameValue() throws {
         let text = #"{"a":[1,2.5,-3e-9,"\u0000x",{"b":null}],"c":false}"#
         let value = try parse(text)
