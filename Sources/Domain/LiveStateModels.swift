@@ -26,32 +26,32 @@ package final class LiveStateModels: Sendable {
     ///     (the server passes the wait for the journal's image entry, `JournaledImages`).
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
     ///   - maxTodos: the most todos the list takes (`--max-todos`).
-    ///   - shared: inputs shared through the server's journal (docs/architecture-instances.md), as the
-    ///     binary runs them: the film search's debounced keywords go to `debouncedKeyword` (the server
-    ///     journals them, and the model's search runs on each one committed), and the upstream lists are not
-    ///     fetched at once: the server shows the journal's, or loads them with the models' own `load()` (the
-    ///     seed's `NetworkManager.getData`) and journals them when it holds none.
+    ///
+    /// The inputs are shared through the server's journal (docs/architecture-instances.md): the film search's
+    /// debounced keywords go to `debouncedKeyword` (the server journals them, and the model's search runs on
+    /// each one committed), and the upstream lists are not fetched at once: the server shows the journal's,
+    /// or loads them with the models' own `load()` (the seed's `NetworkManager.getData`) and journals them
+    /// when it holds none.
     package init<S: Scheduler>(
         todos: [Todo], commitTodo: @escaping TaskListViewModel.Commit, upstream: URL?, loader: (any DataLoader)?,
-        imageLoader: (any DataLoader)? = nil, scheduler: S, maxTodos: Int = TaskListViewModel.defaultMaxCount,
-        shared: Bool = false
+        imageLoader: (any DataLoader)? = nil, scheduler: S, maxTodos: Int = TaskListViewModel.defaultMaxCount
     ) {
         let selections = imageLoader ?? loader
         self.todos = TaskListViewModel(todos: todos, maxCount: maxTodos, commit: commitTodo)
         if let upstream, let loader {
             let networkManager = NetworkManager(baseURL: upstream, loader: loader)
-            posts = PostViewModel(networkManager: networkManager, fetchAtStart: !shared)
-            albums = AlbumViewModel(networkManager: networkManager, loader: selections, fetchAtStart: !shared)
+            posts = PostViewModel(networkManager: networkManager, fetchAtStart: false)
+            albums = AlbumViewModel(networkManager: networkManager, loader: selections, fetchAtStart: false)
         } else {
             posts = PostViewModel()
             albums = AlbumViewModel(loader: selections)
         }
         frameworks = FrameworkListViewModel()
-        movies = MovieSearchViewModel(scheduler: scheduler, searchesHere: !shared)
+        movies = MovieSearchViewModel(scheduler: scheduler, searchesHere: false)
     }
 
     /// Builds every model on the embedded data, with no todos, no downloads and no debounce delay; the task
-    /// list's inserts go to `commitTodo`.
+    /// list's inserts go to `commitTodo`, and a keyword is searched once committed (`movies.committed`).
     package convenience init(commitTodo: @escaping TaskListViewModel.Commit) {
         self.init(
             todos: [], commitTodo: commitTodo, upstream: nil, loader: nil, scheduler: ImmediateScheduler.shared)

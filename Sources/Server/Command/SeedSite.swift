@@ -56,7 +56,7 @@ final class SeedSite: Site {
                     if case .failure(let error) = result { Log.warning("a task sent to addNewTask not kept: \(error)") }
                 }
             }, upstream: configuration.upstream, loader: client, imageLoader: images, scheduler: loop,
-            maxTodos: configuration.maxTodos, shared: true)
+            maxTodos: configuration.maxTodos)
         let shared = SharedInputs(journal: journal, models: models, images: images, loader: client, workers: workers)
         self.shared = shared
         lists = ListSnapshots(models)

@@ -47,21 +47,18 @@ final class SharedInputs: Sendable {
     /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
     private let claims: (any DownloadClaims)?
     let models: LiveStateModels
-    /// The album view model's loader: the wait for a selection's image entry.
+    /// The album view model's loader: the wait for a selection's image entry. What it waits for is the
+    /// latest selection applied here that is still pending: the view model's own `switchToLatest` cancelled
+    /// the waits of the older ones, and an image entry ends its selection's wait.
     private let images: JournaledImages
     /// Downloads a selection from the network (on the instance that downloads it).
     private let loader: any DataLoader
     /// Where a downloaded image is encoded and journaled (nil: where the download finished).
     private let workers: WorkerPool?
-    /// The journal id of the latest selection applied here: an image for an older one is not shown
-    /// (`switchToLatest` across instances; every instance decides alike, in journal order).
-    private let latestSelection = Mutex<Int64>(0)
     /// Downloads in flight, by the journal id of their selection.
     private let downloads = Mutex<[Int64: AnyCancellable]>([:])
     /// The selections whose download claim this instance holds (`DownloadClaims`).
     private let claimed = Mutex<Set<Int64>>([])
-    /// The journal id of the newest selection whose outcome (image or failure) was applied here.
-    private let settledSelection = Mutex<Int64>(0)
     /// How often every instance checks whether the latest selection, still pending, lost its downloader
     /// (docs/architecture-instances.md, "A downloader that dies").
     static let takeoverCheck = 1.0
@@ -190,8 +187,10 @@ final class SharedInputs: Sendable {
         }
     }
 
+    /// Whether the selection `seq` is the latest applied here and no outcome of it was (the view model waits
+    /// for its image entry).
     private func isPending(_ seq: Int64) -> Bool {
-        latestSelection.withLock { $0 == seq } && settledSelection.withLock { $0 < seq }
+        images.isWaiting(for: seq)
     }
 
     /// Gives the claim of `seq` back, once its outcome is journaled or moot.
@@ -206,9 +205,9 @@ final class SharedInputs: Sendable {
 
     private func shareImage(_ result: Result<AlbumImage, AlbumDownloadFailure>, url: String, selection seq: Int64) {
         downloads.withLock { _ = $0.removeValue(forKey: seq) }
-        // NB: a newer selection already journaled makes this download moot; journaling it anyway would only
-        // cost a row, since every instance skips it.
-        guard latestSelection.withLock({ $0 }) <= seq else { return release(seq) }
+        // NB: a newer selection applied here makes this download moot, and so does an outcome another
+        // instance journaled first; journaling it anyway would only cost a row, since every instance skips it.
+        guard isPending(seq) else { return release(seq) }
         var payload = Payload(url: url, selection: seq)
         switch result {
         case .success(let image):
@@ -250,7 +249,6 @@ final class SharedInputs: Sendable {
         case .movies:
             models.movies.committed.send(Committed(seq: seq, change: payload.keyword ?? ""))
         case .selection:
-            latestSelection.withLock { $0 = seq }
             // `switchToLatest`: a download of an older selection here is moot; it is cancelled, its claim given back.
             let moot = downloads.withLock { downloads in
                 defer { downloads = downloads.filter { $0.key >= seq } }
@@ -266,7 +264,6 @@ final class SharedInputs: Sendable {
             }
         case .image:
             guard let selection = payload.selection else { return }
-            settledSelection.withLock { $0 = max($0, selection) }
             // The view model's own `switchToLatest` shows it if the selection is still its latest (its wait
             // for an older one was cancelled by the newer selection).
             let bytes = payload.data.flatMap { Data(base64Encoded: $0) }
@@ -305,7 +302,6 @@ final class SharedInputs: Sendable {
             let image = try? JSONDecoder().decode(Payload.self, from: Data((firstShown.change.document ?? "").utf8)),
             let selection = image.selection, let url = image.url
         {
-            latestSelection.withLock { $0 = selection }
             showPending(selection: selection, url: url)
         }
         for row in rows { apply(seq: row.seq, topic: row.topic, json: row.change.document ?? "") }
@@ -335,12 +331,10 @@ final class SharedInputs: Sendable {
         // The newest image is shown (as it was, even when a newer selection is still pending); then that
         // newer selection is recorded as pending.
         if let (seq, image) = newest[.image], let selection = image.selection, let url = image.url {
-            latestSelection.withLock { $0 = selection }
             showPending(selection: selection, url: url)
             apply(seq: seq, topic: .image, image)
         }
         if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
-            latestSelection.withLock { $0 = seq }
             if let url = selection.url { showPending(selection: seq, url: url) }
             // Still pending: with several instances one of them takes the download over once its downloader's
             // claim is gone; one process (SQLite) died during the download, so it downloads again itself.

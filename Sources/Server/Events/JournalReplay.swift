@@ -97,7 +97,7 @@ enum JournalReplay {
     private static func scratchModels(todos: [Todo], images: JournaledImages) -> LiveStateModels {
         LiveStateModels(
             todos: todos, commitTodo: { _ in }, upstream: nil, loader: nil, imageLoader: images,
-            scheduler: ImmediateScheduler.shared, shared: true)
+            scheduler: ImmediateScheduler.shared)
     }
 
     /// The events `send` makes `models` emit, recorded by a scratch hub within `count` events and `bytes` of
