@@ -18,10 +18,25 @@
 #
 #   PARTS=writes Benchmarks/livequery/run.sh   the write benchmark instead (acknowledged POSTs/s on a data
 #                                     file with 0, 10 and 100 live queries open): Benchmarks/livequery/writes.sh
+#   PARTS=regex Benchmarks/livequery/run.sh    what one PATCH costs with 100 regex live queries open on a data
+#                                     file (server CPU, the PATCH's latency, an unrelated GET's wait):
+#                                     Benchmarks/livequery/regex.py; REGEX_SIZE=50000 ROUNDS=2 REGEX_WRITES=5,
+#                                     LIVESTATE_BIN (needed) and LIVESTATE_OLD_BIN, taking turns
 #   PARTS="fanout writes"             both, the fan-out first (default: fanout)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 parts=${PARTS:-fanout}
+if [ "$parts" = regex ]; then
+    work=$(mktemp -d /tmp/livequery-regex.XXXXXX)
+    trap 'rm -rf "$work"' EXIT
+    cc -O2 -o "$work/hold" Benchmarks/livequery/hold.c $(pkg-config --cflags --libs libevent)
+    builds=("new=${LIVESTATE_BIN:?PARTS=regex needs LIVESTATE_BIN}")
+    [ -z "${LIVESTATE_OLD_BIN:-}" ] || builds=("old=$LIVESTATE_OLD_BIN" "${builds[@]}")
+    printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+    python3 Benchmarks/livequery/regex.py "$work" "${REGEX_SIZE:-50000}" "${ROUNDS:-2}" "${REGEX_WRITES:-5}" "${builds[@]}"
+    printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+    exit
+fi
 if [[ " $parts " == *" writes "* ]]; then
     if [[ " $parts " == *" fanout "* ]]; then PARTS=fanout Benchmarks/livequery/run.sh "$@"; fi
     exec Benchmarks/livequery/writes.sh
