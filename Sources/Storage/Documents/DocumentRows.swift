@@ -1,0 +1,23 @@
+package import Domain
+
+/// One resource as a journal stores it: its items' id texts and compact JSON, in order.
+package struct DocumentRows: Sendable {
+    /// The resource's name.
+    package var name: String
+    /// Collection or singular.
+    package var kind: DocumentResource.Kind
+    /// The items: id text (`""` for a singular resource) and JSON.
+    package var items: [(key: String, body: String)]
+    /// Each item's place, as the database orders a collection (ascending), where read from one; else empty.
+    package var places: [Int64]
+
+    /// A resource's rows.
+    package init(
+        name: String, kind: DocumentResource.Kind, items: [(key: String, body: String)], places: [Int64] = []
+    ) {
+        self.name = name
+        self.kind = kind
+        self.items = items
+        self.places = places
+    }
+}

@@ -1,0 +1,195 @@
+import Domain
+import Support
+
+/// The statements of the data file's journal on PostgreSQL, and the batch parameter they read.
+extension PostgresDocumentJournal {
+    /// The newest `$1` entries (the start markers left out), newest first, with their items before them, as
+    /// long as the items of the newer ones take less than `$2` bytes: 1 MiB items would otherwise make a start
+    /// read gigabytes.
+    static let newestEntries = """
+        SELECT seq, resource, key, body, before FROM (
+            SELECT newest.*, sum(size) OVER (ORDER BY seq DESC) - size AS newer FROM (
+                SELECT seq, resource, key, body, before,
+                    coalesce(octet_length(body), 0) + coalesce(octet_length(before), 0) AS size
+                FROM livestate_entries WHERE resource <> '' ORDER BY seq DESC LIMIT $1::int
+            ) newest
+        ) bounded WHERE newer < $2::bigint ORDER BY seq DESC
+        """
+
+    /// The entries after `$1` (the start markers left out), oldest first, at most `$2`, each with where
+    /// retention's deletions end; with no entry, one row of that alone.
+    static let entriesAfter = """
+        WITH pruned AS (SELECT coalesce(max(below), 0) AS below FROM livestate_doc_pruned)
+        SELECT e.seq, e.resource, e.key, e.body, pruned.below FROM pruned LEFT JOIN LATERAL (
+            SELECT seq, resource, key, body FROM livestate_entries
+            WHERE seq > $1::bigint AND resource <> '' ORDER BY seq LIMIT $2::int
+        ) e ON true ORDER BY e.seq
+        """
+
+    /// The first entries of the writes committed under the keys of `$1` (a JSON array of one array of keys).
+    static let keyedEntries = """
+        SELECT seq, resource, key, body, write_key, write_request FROM livestate_entries
+        WHERE write_key IN (SELECT json_array_elements_text($1::json -> 0))
+        """
+
+    /// `keyedEntries`' rows, by key.
+    static func keyed(_ rows: PostgresRows) -> [String: KeyedEntry] {
+        var found: [String: KeyedEntry] = [:]
+        for row in rows.rows.indices {
+            guard let entry = PostgresEntries.entry(rows, row), let key = rows.rows[row][4] else { continue }
+            found[key] = KeyedEntry(entry: entry, request: rows.rows[row][5] ?? "")
+        }
+        return found
+    }
+
+    /// Retention: one server at a time (the others skip their turn) deletes all but the newest `keep`
+    /// entries, under the writers' lock (so no batch reads the entries while they go), and records where the
+    /// deletions end.
+    static func pruneStatement(keep: Int64) -> String {
+        """
+        WITH lock AS (SELECT pg_try_advisory_xact_lock(\(writeLock)) AS held),
+        horizon AS (
+            SELECT max(seq) - \(keep) + 1 AS below FROM livestate_entries, lock WHERE lock.held GROUP BY lock.held
+        ),
+        gone AS (DELETE FROM livestate_entries USING horizon WHERE seq < horizon.below RETURNING seq)
+        INSERT INTO livestate_doc_pruned (below) SELECT max(seq) + 1 FROM gone HAVING count(*) > 0
+        ON CONFLICT (only_row) DO UPDATE SET below = greatest(livestate_doc_pruned.below, excluded.below)
+        """
+    }
+
+    /// A batch's entries (`$1`: `batch`'s rows, each entry's id as the number), each with its item before it,
+    /// and the deletion of the items of every key the batch deleted.
+    ///
+    /// `before` is `[place,item]` (the item's place in its collection and its JSON, byte for byte) or `null`
+    /// (there was none), so that a restarted server can take the state back before its newest entries and
+    /// make their events again (`DocumentRewind`). Within a batch, an entry's item before it is the key's
+    /// previous entry's, and its place the one that entry left: the place it had before the batch, or, since
+    /// the key's last entry that created it, that entry's id (`keepAndNotify` places it there too).
+    static let logAndRemove = """
+        WITH w AS (
+            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body,
+                e->>4 AS write_key, e->>5 AS write_request
+            FROM json_array_elements($1::json) AS e
+        ), previous AS (
+            SELECT w.*, i.place AS old_place, i.body AS old_body, lag(w.body) OVER key_order AS prev_body,
+                row_number() OVER key_order = 1 AS first
+            FROM w LEFT JOIN livestate_doc_items i ON i.resource = w.resource AND i.key = w.key
+            WINDOW key_order AS (PARTITION BY w.resource, w.key ORDER BY w.seq)
+        ), created AS (
+            SELECT previous.*, CASE WHEN first THEN old_body IS NULL ELSE prev_body IS NULL END AS creates
+            FROM previous
+        ), placed AS (
+            SELECT created.*, max(CASE WHEN creates THEN seq END) OVER (
+                PARTITION BY resource, key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
+            ) AS created_at
+            FROM created
+        ), logged AS (
+            INSERT INTO livestate_entries (seq, resource, key, body, before, write_key, write_request)
+            SELECT seq, resource, key, body,
+                CASE WHEN creates THEN 'null'
+                    ELSE '[' || coalesce(created_at, old_place) || ',' || coalesce(prev_body, old_body) || ']' END,
+                write_key, write_request
+            FROM placed
+        )
+        DELETE FROM livestate_doc_items i USING w WHERE w.body IS NULL AND i.resource = w.resource AND i.key = w.key
+        """
+
+    /// Each key's last item of the batch, where it was or, when the batch created it, at the id of the entry
+    /// that did (the end of its collection, where a server applying the entries puts it), and the wake-up of
+    /// the other servers with the batch's last id. Runs after `logAndRemove`, whose entries say which ones
+    /// created their item.
+    static let keepAndNotify = """
+        WITH w AS (
+            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
+            FROM json_array_elements($1::json) AS e
+        ), last AS (
+            SELECT DISTINCT ON (resource, key) seq, resource, key, body FROM w ORDER BY resource, key, seq DESC
+        ), created AS (
+            SELECT e.resource, e.key, max(e.seq) AS seq FROM livestate_entries e
+            WHERE e.seq IN (SELECT seq FROM w) AND e.before = 'null' GROUP BY e.resource, e.key
+        ), kept AS (
+            INSERT INTO livestate_doc_items (resource, key, place, body)
+            SELECT last.resource, last.key, coalesce(created.seq, last.seq), last.body
+            FROM last LEFT JOIN created ON created.resource = last.resource AND created.key = last.key
+            WHERE last.body IS NOT NULL
+            ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
+        )
+        SELECT pg_notify($2, max(seq)::text) FROM w
+        """
+
+    /// The tables (one implicit transaction under `writeLock`, so servers that start together do not race; no
+    /// notice for the tables that exist, which libpq would print on the log).
+    static let schema = """
+        SET LOCAL client_min_messages = warning;
+        SELECT pg_advisory_xact_lock(\(writeLock));
+        CREATE TABLE IF NOT EXISTS livestate_doc_resources (
+            name TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            position INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS livestate_doc_items (
+            resource TEXT NOT NULL,
+            key TEXT NOT NULL,
+            place BIGINT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (resource, key)
+        );
+        CREATE INDEX IF NOT EXISTS livestate_doc_items_place ON livestate_doc_items (resource, place);
+        DO $$ BEGIN
+            IF to_regclass('livestate_counter') IS NOT NULL THEN
+                RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
+                    USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+            END IF;
+            IF to_regclass('livestate_doc_entries') IS NOT NULL THEN
+                ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_key TEXT;
+                ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS write_request TEXT;
+                ALTER TABLE livestate_doc_entries ADD COLUMN IF NOT EXISTS before TEXT;
+                DROP INDEX IF EXISTS livestate_doc_entries_write_key;
+                ALTER TABLE livestate_doc_entries RENAME TO livestate_entries;
+            END IF;
+        END $$;
+        \(PostgresEntries.table)
+        CREATE TABLE IF NOT EXISTS livestate_doc_pruned (
+            only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+            below BIGINT NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS livestate_doc_seed (
+            only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+            source TEXT NOT NULL,
+            seeded_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        """
+
+    /// The entries of `entriesAfter`'s rows, and where retention's deletions end.
+    static func records(_ rows: PostgresRows) -> (entries: [JournalEntry], prunedBelow: Int64?) {
+        let entries = rows.rows.indices.compactMap { PostgresEntries.entry(rows, $0) }
+        return (entries, rows.rows.isEmpty ? nil : rows.integer(0, 4))
+    }
+
+    /// `rows` as a JSON array of arrays of strings (nil: null), the parameter `json_array_elements` reads.
+    static func json(_ rows: [[String?]]) -> String {
+        (try? JSONCoding.text(rows)) ?? "[]"
+    }
+
+    /// One row of a batch parameter: a resource, an item's id text, a number (a place or a journal id), the
+    /// item's compact JSON (nil: deleted), and the key of the write whose first entry it is.
+    typealias BatchRow = (resource: String, key: String, number: Int64, body: String?, writeKey: WriteKey?)
+
+    /// `rows` as the JSON array `json_array_elements` reads, `[[resource, key, number, item], …]`, a keyed
+    /// entry's row with its key and request after them. The items go in as JSON values, not as strings:
+    /// PostgreSQL's `json` keeps a value's text as given, so `(e->3)::text` is the item byte for byte, and
+    /// no item is escaped here and unescaped there.
+    static func batch(_ rows: [BatchRow]) -> String {
+        var text = "["
+        for (index, row) in rows.enumerated() {
+            if index > 0 { text += "," }
+            let (resource, key) = (JSONCoding.quoted(row.resource), JSONCoding.quoted(row.key))
+            text += "[\(resource),\(key),\(row.number),\(row.body ?? "null")"
+            if let write = row.writeKey {
+                text += ",\(JSONCoding.quoted(write.key)),\(JSONCoding.quoted(write.request))"
+            }
+            text += "]"
+        }
+        return text + "]"
+    }
+}
