@@ -4,9 +4,10 @@ checkpoints save the state and restore it; each reset or restore is one journale
 answered, written back to the file, and seen by /events clients and live queries as the ordinary changes it
 makes. They are writes: --read-only, --token, Origin, Host and CORS rules apply."""
 import json
+import subprocess
 import time
 
-from livestate import LiveClient, SSEClient, Server, wait_until
+from livestate import LiveClient, SSEClient, Server, binary_path, wait_until
 
 DB = {
     "posts": [{"id": i, "title": f"post {i}"} for i in range(1, 6)],
@@ -130,6 +131,20 @@ def test_a_checkpoint_is_saved_listed_restored_and_dropped(data_file, serve):
         status, _, answer = server.call("POST", "/db/checkpoints", body)
         assert status == 400, (body, status, answer)
     assert len(server.call("GET", "/db/checkpoints")[2]) == 1
+
+
+def test_checkpoints_are_bounded_by_max_checkpoints_and_one_past_it_saves_nothing(data_file, serve):
+    server = serve(data_file(DB), "--max-checkpoints", "2")
+    first, second = (server.call("POST", "/db/checkpoints", {"name": name})[2] for name in ("a", "b"))
+    status, _, body = server.call("POST", "/db/checkpoints", {"name": "c"})
+    assert status == 507 and body["error"] == "too_many_checkpoints" and "--max-checkpoints" in body["message"]
+    assert server.call("GET", "/db/checkpoints")[2] == [first, second]
+    assert server.call("DELETE", f"/db/checkpoints/{first['id']}")[0] == 200
+    status, _, third = server.call("POST", "/db/checkpoints", {"name": "c"})
+    assert status == 201 and server.call("GET", "/db/checkpoints")[2] == [second, third]
+    refused = subprocess.run([binary_path(), "--port", "0", str(data_file(DB)), "--max-checkpoints", "10001"],
+                             capture_output=True, text=True, timeout=20)
+    assert refused.returncode != 0 and "max-checkpoints" in refused.stderr
 
 
 def test_a_checkpoint_survives_a_restart_and_the_journals_retention(data_file, serve):

@@ -87,6 +87,9 @@ enum CommandLineOptions {
           --read-only        refuse every write with 405 (LIVESTATE_READ_ONLY=1; also --ro)
           --max-file-mb N    the most megabytes the file may grow to as written (1-1024); a write past it
                              answers 507 data_file_full (LIVESTATE_MAX_FILE_MB, default 512)
+          --max-checkpoints N
+                             the most checkpoints kept (0-10000); one more answers 507
+                             too_many_checkpoints (LIVESTATE_MAX_CHECKPOINTS, default 100)
           --data PATH        the journal of the file's changes (default FILE.json.livestate beside it), or
                              :memory: (nothing kept, the file left untouched)
           --config FILE      json-server's options file: a JSON object such as {"port": 3004, "routes":
@@ -126,7 +129,8 @@ enum CommandLineOptions {
         "max-streams-per-peer": "LIVESTATE_MAX_STREAMS_PER_PEER",
         "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
-        "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB", "routes": "LIVESTATE_ROUTES",
+        "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB",
+        "max-checkpoints": "LIVESTATE_MAX_CHECKPOINTS", "routes": "LIVESTATE_ROUTES",
         "config": "LIVESTATE_CONFIG", "snapshots": "LIVESTATE_SNAPSHOTS",
     ]
 
@@ -342,6 +346,9 @@ enum CommandLineOptions {
         }
         if let megabytes = try integer("max-file-mb", in: 1...1024, "a number of megabytes") {
             configuration.maxFileSize = megabytes << 20
+        }
+        if let count = try integer("max-checkpoints", in: 0...10_000, "a number of checkpoints") {
+            configuration.maxCheckpoints = count
         }
         if let (path, source) = value("routes") {
             // NB: read and compiled at start (`RoutesFile`), where a rule that cannot be used is named.

@@ -29,6 +29,8 @@ struct Configuration: Sendable, Equatable {
     var readOnly = false
     /// The most bytes the data file may grow to, as written (`--max-file-mb`).
     var maxFileSize = DocumentStore.defaultMaxFileSize
+    /// The most checkpoints a data file's journal keeps (`--max-checkpoints`): each holds a whole state.
+    var maxCheckpoints = DocumentResets.defaultMaxCheckpoints
     /// Seconds every reply waits before its work starts (`--delay`, given in milliseconds); 0: none.
     var delay: Double = 0
     /// json-server's routes file (`--routes`): rules that rewrite a request's URL before it is routed.

@@ -7,7 +7,8 @@ extension DataFileService {
     var resets: DocumentResets {
         resetsMade.withLock { made in
             if let made { return made }
-            let resets = DocumentResets(store: store, checkpoints: checkpoints, savesStart: seededDatabase)
+            let resets = DocumentResets(
+                store: store, checkpoints: checkpoints, savesStart: seededDatabase, maxCheckpoints: maxCheckpoints)
             made = resets
             return resets
         }

@@ -76,6 +76,8 @@ final class DataFileService: Sendable {
     let checkpoints: any DocumentCheckpoints
     /// This server's file filled the PostgreSQL database: its start is the state a reset goes back to.
     let seededDatabase: Bool
+    /// The most checkpoints kept (`--max-checkpoints`).
+    let maxCheckpoints: Int
     /// The resets and checkpoints, made once (`resets`).
     let resetsMade = Mutex<DocumentResets?>(nil)
     /// The resources' topics since a person's save added or removed some (nil: `topics`), and the next topic's
@@ -119,6 +121,7 @@ final class DataFileService: Sendable {
         self.journal = journal
         checkpoints = journal
         seededDatabase = false
+        maxCheckpoints = configuration.maxCheckpoints
         database = nil
         values = DataFileValues(content.values, order: content.order, resources: [])
         // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
@@ -258,6 +261,7 @@ final class DataFileService: Sendable {
         self.database = database
         checkpoints = database
         seededDatabase = start.seeded
+        maxCheckpoints = configuration.maxCheckpoints
         restoredEvents = []
         let floor = rewind.entries.first.map { $0.seq - 1 }
         resumeFloor = floor.map { UInt64($0) * EventIDSource.journalBlock }

@@ -34,6 +34,12 @@ final class DocumentResets: Sendable {
 
     /// The longest checkpoint name taken.
     static let maxNameLength = 200
+    /// `--max-checkpoints`' default.
+    static let defaultMaxCheckpoints = 100
+    /// The most checkpoints kept: each holds a whole state, so their number bounds the journal's size, not
+    /// how often a client saves one. NB: a bound per server; servers saving at the same instant on one
+    /// database may pass it by one each.
+    private let maxCheckpoints: Int
 
     /// Keeps the store's state now as the one a reset goes back to; on a shared database, saved there now when
     /// `savesStart` (this server's file filled the database), else by the first reset when no server saved one
@@ -41,9 +47,13 @@ final class DocumentResets: Sendable {
     ///
     /// NB: only the server that filled the database writes at its start: the others leave the database as
     /// they found it until a client asks.
-    init(store: DocumentStore, checkpoints: any DocumentCheckpoints, savesStart: Bool = false) {
+    init(
+        store: DocumentStore, checkpoints: any DocumentCheckpoints, savesStart: Bool = false,
+        maxCheckpoints: Int = DocumentResets.defaultMaxCheckpoints
+    ) {
         self.store = store
         self.checkpoints = checkpoints
+        self.maxCheckpoints = maxCheckpoints
         start = Self.state(of: store.resources)
         guard store.isShared, savesStart else { return }
         store.betweenBatches { [self] in
@@ -115,6 +125,9 @@ final class DocumentResets: Sendable {
             store.betweenBatches { [self] in
                 let createdAt = Self.timestamp(Date())
                 do throws(JournalError) {
+                    guard try checkpoints.checkpoints().count < maxCheckpoints else {
+                        return respond(Response(error: Self.tooMany(maxCheckpoints)))
+                    }
                     let saved = try checkpoints.saveCheckpoint(
                         name: name, seq: taken.seq, createdAt: createdAt,
                         content: String(decoding: Self.encode(taken.state), as: UTF8.self))
@@ -283,6 +296,14 @@ final class DocumentResets: Sendable {
 
     private static func missing(_ id: Int64?) -> HTTPError {
         HTTPError.notFound("no checkpoint \(id.map(String.init) ?? "with that id")")
+    }
+
+    /// The refusal of a checkpoint past `--max-checkpoints`: nothing is saved.
+    private static func tooMany(_ limit: Int) -> HTTPError {
+        HTTPError(
+            507, "too_many_checkpoints",
+            "\(limit) checkpoints are kept already (--max-checkpoints); nothing was saved. Drop one with"
+                + " DELETE /db/checkpoints/{id}, or start the server with a larger limit")
     }
 
     /// Storage's answer (`JournalError+HTTPResponseError`), saying the checkpoints were what failed.
