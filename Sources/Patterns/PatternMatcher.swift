@@ -76,14 +76,29 @@ public final class PatternMatcher {
     /// Whether `bytes`, valid UTF-8 (the text of a Swift string, or JSON this program wrote), contain a match:
     /// a subject searched as it is stored, without making a string of it.
     public func matches(utf8 bytes: [UInt8]) throws(PatternError) -> Bool {
+        try firstMatch(utf8: bytes, in: 0..<bytes.count) != nil
+    }
+
+    /// Where the first match in `bytes[range]` lies (byte offsets of the whole match in `bytes`); nil when
+    /// there is none. `bytes` is valid UTF-8 and `range` starts and ends at characters; the text after `range`
+    /// is as if not there (`\z` matches at its end), and a pattern that starts with `\G` matches at its start
+    /// only. One long text (many items' JSON joined) is searched match by match so, without a call per item.
+    public func firstMatch(utf8 bytes: [UInt8], in range: Range<Int>) throws(PatternError) -> Range<Int>? {
         guard let matchData, let context else {
             throw .failed(code: PCRE2_ERROR_NOMEMORY, message: "out of memory")
         }
+        guard range.lowerBound >= 0, range.upperBound <= bytes.count else { return nil }
         let result = bytes.withUnsafeBufferPointer { bytes in
             pcre2_match_8(
-                pattern.code, bytes.baseAddress, bytes.count, 0, UInt32(PCRE2_NO_UTF_CHECK), matchData, context)
+                pattern.code, bytes.baseAddress, range.upperBound, range.lowerBound, UInt32(PCRE2_NO_UTF_CHECK),
+                matchData, context)
         }
-        return try Self.pairs(result, matchData) != nil
+        guard try Self.pairs(result, matchData) != nil, let vector = pcre2_get_ovector_pointer_8(matchData) else {
+            return nil
+        }
+        let (start, end) = (Int(vector[0]), Int(vector[1]))
+        // NB: `\K` in a lookahead can set a start past the end; such a match is taken as empty at its end.
+        return min(start, end)..<end
     }
 
     /// Matches `subject` and answers how many of its (whole match and group) offset pairs are set; nil when

@@ -113,4 +113,17 @@ import Testing
             return !message.isEmpty
         }
     }
+
+    @Test func firstMatchSearchesARangeOfBytesFromItsStart() throws {
+        let bytes = Array("one Two three two".utf8)
+        let matcher = PatternMatcher(try Pattern("two"))
+        #expect(try matcher.firstMatch(utf8: bytes, in: 0..<bytes.count) == 4..<7)
+        #expect(try matcher.firstMatch(utf8: bytes, in: 5..<bytes.count) == 14..<17)
+        // The bytes after the range are not there: no match across its end, and `\z` is its end.
+        #expect(try matcher.firstMatch(utf8: bytes, in: 5..<16) == nil)
+        #expect(try PatternMatcher(Pattern("e\\z")).firstMatch(utf8: bytes, in: 0..<13) == 12..<13)
+        // `\G`: at the range's start only.
+        #expect(try PatternMatcher(Pattern("\\Gt")).firstMatch(utf8: bytes, in: 7..<bytes.count) == nil)
+        #expect(try PatternMatcher(Pattern("\\Gt")).firstMatch(utf8: bytes, in: 8..<bytes.count) == 8..<9)
+    }
 }

@@ -1,4 +1,4 @@
-import Patterns
+package import Patterns
 
 extension DocumentQuery {
     /// A matcher that finds the search text (`q`) in an item's JSON bytes, ignoring case, or nil when the bytes
@@ -8,7 +8,8 @@ extension DocumentQuery {
     ///
     /// NB: only for ASCII text without `"`, `\` or control characters, which JSON writes as themselves; other
     /// text may be escaped in the bytes, or equal to them only under Unicode's canonical equivalence.
-    func searchPrefilter() -> PatternMatcher? {
+    /// `limits`: those of the compiled text (nil: a `_like` pattern's).
+    package func searchPrefilter(limits: PatternLimits? = nil) -> PatternMatcher? {
         guard let search, !search.isEmpty,
             search.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
         else { return nil }
@@ -18,7 +19,7 @@ extension DocumentQuery {
             if !(character.isLetter || character.isNumber) { escaped.append("\\") }
             escaped.append(character)
         }
-        guard let pattern = try? Pattern(escaped, limits: ListQuery.patternLimits) else { return nil }
+        guard let pattern = try? Pattern(escaped, limits: limits ?? ListQuery.patternLimits) else { return nil }
         return PatternMatcher(pattern)
     }
 }

@@ -116,12 +116,21 @@ package struct DocumentQuery: Sendable {
     /// sorted again; `rank`: an item's place in that order (a sort index's), by which the items that pass are
     /// sorted instead of by their keys. `bounded: false` drops the work budget (a sort index built off the
     /// loop). `bytes`: an item's compact JSON, searched for `q` before the item is read (`searchPrefilter`).
+    /// `searched`: the items (in their order) that pass the search, found within the budget without reading
+    /// each one (`DocumentSearchText`), or nil; they replace `items` and are not searched again.
     package func apply<Item>(
         to items: [Item], narrowed: Bool = false, presorted: Bool = false, rank: ((Item) -> Int)? = nil,
         bounded: Bool = true, object: (Item) -> JSONObject,
-        knownValue: (Item, [String]) -> JSONValue? = { _, _ in nil }, bytes: ((Item) -> [UInt8])? = nil
+        knownValue: (Item, [String]) -> JSONValue? = { _, _ in nil }, bytes: ((Item) -> [UInt8])? = nil,
+        searched: ((inout ListQuery.Meter) throws(HTTPError) -> [Item]?)? = nil
     ) throws(HTTPError) -> ListQueryPage<Item> {
         var meter = ListQuery.Meter(bounded: bounded)
+        var items = items
+        var search = search
+        if search != nil, let found = try searched?(&meter) {
+            items = found
+            search = nil
+        }
         var tested = filters
         if narrowed, let indexed = tested.firstIndex(where: { $0.operator == .equal }) { tested.remove(at: indexed) }
         let paths = presorted || rank != nil ? [] : sortKeys.map(\.path)
@@ -143,12 +152,12 @@ package struct DocumentQuery: Sendable {
         if !tested.isEmpty || search != nil || condition != nil {
             let matchers = tested.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
             selected = []
-            let prefilter = bytes == nil ? nil : searchPrefilter()
+            let prefilter = bytes == nil || search == nil ? nil : searchPrefilter()
             for item in items {
                 try meter.check()
                 if let prefilter, let bytes, !((try? prefilter.matches(utf8: bytes(item))) ?? true) { continue }
                 let members = object(item)
-                if try matches(members, matchers) {
+                if try matches(members, matchers, search: search) {
                     selected.append(item)
                     if !paths.isEmpty { appendKeys(of: item, members: members) }
                 }
@@ -187,10 +196,18 @@ package struct DocumentQuery: Sendable {
     /// made once for the thread that uses it; an item whose `like` match fails passes not.
     package func itemTest() -> (JSONObject) -> Bool {
         let matchers = filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
-        return { object in (try? matches(object, matchers)) ?? false }
+        return { object in (try? matches(object, matchers, search: search)) ?? false }
     }
 
-    private func matches(_ object: JSONObject, _ matchers: [(Filter, [PatternMatcher])]) throws(HTTPError) -> Bool {
+    /// Whether some string value of `object`, at any depth, holds the search text (`q`), ignoring case; true
+    /// without one.
+    package func searchMatches(_ object: JSONObject) -> Bool {
+        search.map { Self.contains(.object(object), $0) } ?? true
+    }
+
+    private func matches(_ object: JSONObject, _ matchers: [(Filter, [PatternMatcher])], search: String?)
+        throws(HTTPError) -> Bool
+    {
         if let condition, !condition.matches(object) { return false }
         for (filter, patterns) in matchers where try !Self.passes(object, filter, patterns) { return false }
         if let search, !Self.contains(.object(object), search) { return false }

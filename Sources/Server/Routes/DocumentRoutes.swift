@@ -76,6 +76,7 @@ extension Router {
         let name = resource.name
         let idPath = [store.idField]
         let sortIndex = DocumentSortIndex()
+        let searchIndex = DocumentSearchIndex()
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
                 let query = try Self.query(request.query, store, of: resource)
@@ -105,7 +106,10 @@ extension Router {
             // A sort of a large collection answers from its sort index (built on a worker when missing).
             let sorts = DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
             let sortBuild = sorts ? sortIndex.missingBuild(query, on: resource, idPath: idPath) : nil
-            return Self.withIndexes(indexes, workers: workers, also: sortBuild) { () throws(HTTPError) in
+            // A search of a large collection scans its items' joined bytes (made on a worker when missing).
+            let searches = DocumentSearchIndex.wanted(query, on: resource, narrowed: indexed != nil)
+            let builds = [sortBuild, searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
+            return Self.withIndexes(indexes, workers: workers, also: builds) { () throws(HTTPError) in
                 let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
                 let documents =
                     indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
@@ -113,7 +117,8 @@ extension Router {
                 let page = try query.apply(
                     to: documents, narrowed: indexed != nil, presorted: sorted.presorted != nil, rank: sorted.rank,
                     object: { $0.object }, knownValue: { document, path in path == idPath ? document.id?.value : nil },
-                    bytes: { $0.bytes })
+                    bytes: { $0.bytes },
+                    searched: searches ? searchIndex.searching(query, on: resource) : nil)
                 let body = try DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
                 return .json(
                     encoded: body,
@@ -208,20 +213,21 @@ extension Router {
 
     /// Answers `answer()` at once, or, when one of `indexes` (a collection and a field) would first have
     /// to be built by parsing every item of a large collection, builds those on a worker and answers from
-    /// there: the loop goes on serving others meanwhile, and reads and writes of the collection too.
+    /// there: the loop goes on serving others meanwhile, and reads and writes of the collection too. `also`:
+    /// other builds the answer waits for (a sort index, a search text), made on the worker too.
     private static func withIndexes(
-        _ indexes: [(DocumentResource, [String])], workers: WorkerPool, also build: (@Sendable () -> Void)? = nil,
+        _ indexes: [(DocumentResource, [String])], workers: WorkerPool, also: [@Sendable () -> Void] = [],
         _ answer: @escaping @Sendable () throws(HTTPError) -> Response
     ) -> Reply {
         let answering: @Sendable () -> Response = { () -> Response in
             do throws(HTTPError) { return try answer() } catch { return Response(error: error) }
         }
         let builds = indexes.filter { resource, path in resource.needsIndexBuild(at: path) }
-        guard !builds.isEmpty || build != nil else { return .response(answering()) }
+        guard !builds.isEmpty || !also.isEmpty else { return .response(answering()) }
         return .later { respond in
             workers.reply(respond) {
                 for (resource, path) in builds { resource.buildIndex(at: path) }
-                build?()
+                for build in also { build() }
                 return answering()
             }
         }
