@@ -12,6 +12,8 @@ package struct ChunkedBodyCheck: Sendable {
         /// The last chunk and the trailer ended after `length` bytes of body.
         case complete(length: Int)
         case invalid(String)
+        /// The chunk sizes read so far add up to more than `maxData` bytes (known before that data arrives).
+        case tooLarge
     }
 
     private enum State {
@@ -28,8 +30,13 @@ package struct ChunkedBodyCheck: Sendable {
     private var size = 0
     private var digits = 0
     private var trailerLineHasBytes = false
+    /// The most bytes of chunk data taken, and the sum of the sizes read so far.
+    private let maxData: Int
+    private var dataLength = 0
 
-    package init() {}
+    package init(maxData: Int = .max) {
+        self.maxData = maxData
+    }
 
     /// Feeds the next body bytes; returns the offsets (from the body's first byte) of the `;` bytes that
     /// start chunk extensions, for the caller to replace with a space.
@@ -118,6 +125,8 @@ package struct ChunkedBodyCheck: Sendable {
     private mutating func endSizeLine() {
         lineLength = 0
         state = size == 0 ? .trailer : .data(remaining: size)
+        dataLength = size > Int.max - dataLength ? Int.max : dataLength + size
+        if dataLength > maxData { verdict = .tooLarge }
     }
 
     private static func hexValue(_ byte: UInt8) -> Int? {

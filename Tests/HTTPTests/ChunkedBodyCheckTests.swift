@@ -39,4 +39,16 @@ import Testing
             return
         }
     }
+
+    @Test func isTooLargeOnceTheSizesReadPassTheMostDataTaken() {
+        var check = ChunkedBodyCheck(maxData: 10)
+        check.feed(Array("6\r\nabcdef\r\n4\r\nabcd\r\n".utf8))
+        #expect(check.verdict == .incomplete)
+        // Known at the size line, before the chunk's data arrives.
+        check.feed(Array("1\r\n".utf8))
+        #expect(check.verdict == .tooLarge)
+        var huge = ChunkedBodyCheck(maxData: 10)
+        huge.feed(Array("fffffffffffffff\r\n".utf8))
+        #expect(huge.verdict == .tooLarge)
+    }
 }

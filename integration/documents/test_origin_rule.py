@@ -1,6 +1,6 @@
 """The Origin rule and CORS on every answer (docs/security.md): a write from a foreign web page changes
 nothing, pages opened from a file are admitted by `--cors null`, errors carry the CORS headers."""
-from livestate import Server, wait_until
+from livestate import Server, read_response, wait_until
 
 DATA = {"posts": [{"id": 1, "title": "kept"}], "profile": {"name": "me"}}
 FOREIGN = "http://evil.example"
@@ -74,4 +74,33 @@ def test_a_body_over_the_limit_is_a_413_an_allowed_page_can_read(data_file, serv
         assert response.status == 413 and response.json()["error"] == "payload_too_large", response
         assert response.header("Access-Control-Allow-Origin") == (origin if allowed else None), response
     assert server.call("GET", "/posts")[2] == DATA["posts"]
+    assert server.healthy()
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_an_allowed_page_can_read(data_file, serve):
+    # The same cover sent in chunks (a fetch of a stream, a client that does not count its body first): the 413
+    # comes as soon as the chunk sizes pass 1 MiB, with the CORS headers of an allowed page.
+    server = serve(data_file(DATA))
+    for origin, allowed in (("http://localhost:5173", True), (FOREIGN, False)):
+        head = (f"POST /posts HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nOrigin: {origin}\r\n"
+                "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").encode()
+        chunk = b'{"title": "book", "cover": "' + b"A" * (64 * 1024 - 28)
+        with server.connect(timeout=30) as sock:
+            sock.sendall(head)
+            try:
+                for _ in range(23):  # 1.47 MB
+                    sock.sendall(b"%x\r\n" % len(chunk) + chunk + b"\r\n")
+                    chunk = b"A" * (64 * 1024)
+            except OSError:
+                pass  # the server answered and stopped reading
+            response = read_response(sock, timeout=30)
+        assert response.status == 413 and response.json()["error"] == "payload_too_large", response
+        assert response.header("Access-Control-Allow-Origin") == (origin if allowed else None), response
+    # A chunked body within the limit is taken.
+    with server.connect(timeout=30) as sock:
+        body = b'{"title": "chunked"}'
+        sock.sendall((f"POST /posts HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nContent-Type: application/json\r\n"
+                      "Transfer-Encoding: chunked\r\n\r\n").encode() + b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n")
+        assert read_response(sock, timeout=30).status == 201
+    assert [post["title"] for post in server.call("GET", "/posts")[2]] == ["kept", "chunked"]
     assert server.healthy()

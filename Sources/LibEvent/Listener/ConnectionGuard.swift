@@ -212,6 +212,7 @@ final class ConnectionGuard {
                     feeding = false
                 case .invalid(let reason):
                     refuse(HTTPError(400, "bad_request", "the chunked body is not valid: \(reason)"))
+                case .tooLarge: refuse(.payloadTooLarge, headers: reading.tooLargeHeaders)
                 }
                 continue
             }
@@ -236,15 +237,14 @@ final class ConnectionGuard {
         if !sound.transferEncodings.isEmpty, let error = Request.transferCodingError(sound.transferEncodings) {
             return refuse(error)
         }
-        // A body over the limit is answered here, not by evhttp's own 413, so that the answer carries the CORS
-        // headers an allowed page needs to read it (else it sees only "Failed to fetch").
-        if !sound.chunked, let length = sound.contentLength, length > limits.maxBodySize,
-            Self.bodyMethods.contains(sound.method)
-        {
-            let origin = HeadField.value("Origin", in: input, from: headOrigin - drained, length: sound.length)
+        // A body over the limit (a chunked one once its sizes pass it) is answered here, not by evhttp's own 413,
+        // so that the answer carries the CORS headers an allowed page needs to read it (not "Failed to fetch").
+        if sound.chunked || (sound.contentLength ?? 0) > limits.maxBodySize, Self.bodyMethods.contains(sound.method) {
             var headers: HTTPHeaders = [:]
+            let origin = HeadField.value("Origin", in: input, from: headOrigin - drained, length: sound.length)
             listener?.cors?.decorate(&headers, origin: origin)
-            return refuse(.payloadTooLarge, headers: headers)
+            reading?.tooLargeHeaders = headers
+            if !sound.chunked { return refuse(.payloadTooLarge, headers: headers) }
         }
         // NB: the framing first: most heads declare no body, and then no method name is hashed.
         guard sound.chunked || (sound.contentLength ?? 0) > 0, Self.bodyMethods.contains(sound.method) else {
@@ -252,7 +252,7 @@ final class ConnectionGuard {
             return
         }
         if sound.chunked {
-            reading?.chunks = ChunkedBodyCheck()
+            reading?.chunks = ChunkedBodyCheck(maxData: limits.maxBodySize)
             bodyOrigin = fed
         } else {
             feeding = false

@@ -10,6 +10,9 @@ final class HeadReading {
     var completed: RawRequestCheck.Head?
     /// The chunked body's check, while one is read.
     var chunks: ChunkedBodyCheck?
+    /// The CORS headers of a 413 for a chunked body over the limit, read with the head (evhttp takes the head
+    /// out of the buffer before the chunks arrive).
+    var tooLargeHeaders: HTTPHeaders = [:]
 
     init(limit: Int) {
         head = RawRequestCheck(limit: limit)
