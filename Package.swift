@@ -49,9 +49,13 @@ let package = Package(
         // Models, embedded data, the seed view models and the view model of a data file's resources. Knows no
         // HTTP, no libevent (libdeflate, through Deflate, packs the placeholder PNGs; StrictJSON holds the
         // file's schemaless items).
-        .target(name: "Domain", dependencies: ["Reactive", "Deflate", "StrictJSON"], swiftSettings: swiftSettings),
-        // The one logger (`Log`, a loop's `LogBuffer`) and the one JSON encoder configuration (`JSONCoding`):
-        // a leaf, so every target that logs or writes JSON (Storage among them) needs no HTTP for it.
+        .target(
+            name: "Domain", dependencies: ["Reactive", "Deflate", "StrictJSON", "Support"], swiftSettings: swiftSettings
+        ),
+        // The one logger (`Log`, a loop's `LogBuffer`), the one JSON encoder configuration (`JSONCoding`) and
+        // the carrier of a committed change from a view model to what shows it (`Versioned`, `ListChange`): a
+        // leaf, so every target that logs or writes JSON (Storage among them) needs no HTTP for it, and Domain
+        // and HTTP share the carrier.
         .target(name: "Support", swiftSettings: swiftSettings),
         // Compiled regular expressions with hard limits on size and work per match (wraps Sources/CPCRE2:
         // Debian's libpcre2-dev, the 8-bit library).
@@ -113,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DomainTests",
-            dependencies: ["Domain", "Deflate", "Reactive", "ReactiveTesting", "StrictJSON"],
+            dependencies: ["Domain", "Deflate", "Reactive", "ReactiveTesting", "StrictJSON", "Support"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "DeflateTests", dependencies: ["Deflate"], swiftSettings: swiftSettings),

@@ -1,21 +1,26 @@
 package import Reactive
-import Support
+package import Support
 import Synchronization
 
 /// The JSON of a publisher's latest value, encoded once per emission and then served as is: a read costs a
 /// lock and a reference copy, never an encoding (the `GET /todos` and `GET /albums` fast path). `/events`
 /// takes the same bytes from `snapshots`, so an emission is encoded once for both.
 ///
+/// Each value comes as the view model's `Versioned` carrier (its journal id and the change that made it, of
+/// type `Change`; `Never` for a publisher of bare values), which the snapshot keeps: `/events` and the live
+/// queries read the change from it, and a list's encoder follows it (`init(versionedList:)`).
+///
 /// ```swift
 /// let snapshot = EncodedSnapshot(list: models.todos.tasks)
 /// get("/todos") { _ in .response(snapshot.response!) }
 /// snapshot.snapshots.sink { print($0.bytes.count) }  // the current one, then each new one
 /// ```
-package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
-    /// One encoded value: the value, its bytes and the ready `200` response carrying them.
+package final class EncodedSnapshot<Value: Encodable & Sendable, Change: Sendable>: Sendable {
+    /// One encoded value: the value with its journal id and change, its bytes and the ready `200` response
+    /// carrying them.
     package struct Snapshot: Sendable {
-        /// The value that was encoded.
-        package var value: Value
+        /// The value that was encoded, as the view model emitted it.
+        package var version: Versioned<Value, Change>
         /// The compact JSON of the value (`JSONCoding.encode`).
         package var bytes: [UInt8]
         /// `200`, `Content-Type: application/json; charset=utf-8`, the extra headers, `bytes` as body, and
@@ -24,13 +29,13 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
         /// For a list encoded item by item (`init(list:)` of identifiable items), its change from the
         /// previous list as `?diff=1` sends it (`ListEncoder.Encoded.diff`); nil otherwise.
         package var diff: [UInt8]? = nil
-        /// The id of the event the value's journal entry gives it, carried with the value (`Journaled`);
-        /// nil for a value no entry made.
-        package var eventID: UInt64? = nil
+
+        /// The value that was encoded.
+        package var value: Value { version.value }
     }
 
     /// Turns a value into its bytes (and, for lists, the change from the previous one).
-    package typealias Encoding = @Sendable (Value) throws -> (bytes: [UInt8], diff: [UInt8]?)
+    package typealias Encoding = @Sendable (Versioned<Value, Change>) throws -> (bytes: [UInt8], diff: [UInt8]?)
 
     private let latest = Mutex<Snapshot?>(nil)
     /// The latest snapshot's response, beside it: a `GET` reads this one. Its type does not depend on `Value`,
@@ -47,20 +52,20 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
     package convenience init<P: Publisher>(
         _ publisher: P,
         headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
-        encoding: @escaping Encoding = { (try JSONCoding.encode($0), nil) }
-    ) where P.Output == Value, P.Failure == Never {
-        self.init(journaled: publisher.map { Journaled($0) }, headers: headers, encoding: encoding)
+        encoding: @escaping Encoding = { (try JSONCoding.encode($0.value), nil) }
+    ) where P.Output == Value, P.Failure == Never, Change == Never {
+        self.init(versioned: publisher.map { Versioned(seq: nil, $0) }, headers: headers, encoding: encoding)
     }
 
-    /// Subscribes to values that each carry the event id of the journal entry that made them (kept in
-    /// their snapshot as `eventID`), and encodes each as `init(_:headers:encoding:)` does.
+    /// Subscribes to values that each carry the journal id of the entry that made them and its change
+    /// (kept in their snapshot as `version`), and encodes each as `init(_:headers:encoding:)` does.
     package init<P: Publisher>(
-        journaled publisher: P,
+        versioned publisher: P,
         headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
-        encoding: @escaping Encoding = { (try JSONCoding.encode($0), nil) }
-    ) where P.Output == Journaled<Value>, P.Failure == Never {
-        let cancellable = publisher.sink { [weak self] journaled in
-            self?.store(journaled, headers: headers(journaled.value), encoding: encoding)
+        encoding: @escaping Encoding = { (try JSONCoding.encode($0.value), nil) }
+    ) where P.Output == Versioned<Value, Change>, P.Failure == Never {
+        let cancellable = publisher.sink { [weak self] version in
+            self?.store(version, headers: headers(version.value), encoding: encoding)
         }
         subscription.withLock { $0 = cancellable }
     }
@@ -96,13 +101,11 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
 
     // NB: Combine serialises a publisher's emissions, so stores arrive in emission order; encoding happens
     // outside the lock so readers never wait for it.
-    private func store(_ journaled: Journaled<Value>, headers: HTTPHeaders, encoding: Encoding) {
-        let value = journaled.value
+    private func store(_ version: Versioned<Value, Change>, headers: HTTPHeaders, encoding: Encoding) {
         do {
-            let (bytes, diff) = try encoding(value)
+            let (bytes, diff) = try encoding(version)
             let response = Response.json(encoded: bytes, headers: headers, prepared: PreparedBody(bytes))
-            let snapshot = Snapshot(
-                value: value, bytes: bytes, response: response, diff: diff, eventID: journaled.eventID)
+            let snapshot = Snapshot(version: version, bytes: bytes, response: response, diff: diff)
             // NB: both are set before the subject sends, in emission order (stores are serialised); a reader
             // between the two locks sees the previous response once more, as it would a moment earlier.
             latest.withLock { $0 = snapshot }
@@ -117,45 +120,32 @@ package final class EncodedSnapshot<Value: Encodable & Sendable>: Sendable {
 extension EncodedSnapshot {
     /// A list's snapshot, whose response also carries `X-Total-Count`.
     package convenience init<P: Publisher, Item: Encodable & Sendable>(list publisher: P)
-    where P.Output == [Item], P.Failure == Never, Value == [Item] {
+    where P.Output == [Item], P.Failure == Never, Value == [Item], Change == Never {
         self.init(publisher) { list in ["X-Total-Count": String(list.count)] }
     }
 
     /// A list of identifiable items: encoded item by item with each item's bytes kept (`ListEncoder`), so
     /// a change of one item encodes that item only, and the snapshot carries the change as `diff`.
-    package convenience init<P: Publisher, Item>(list publisher: P)
+    package convenience init<P: Publisher, Item>(identifiedList publisher: P)
     where
-        P.Output == [Item], P.Failure == Never, Value == [Item],
+        P.Output == [Item], P.Failure == Never, Value == [Item], Change == ListChange<Item>,
         Item: Identifiable & Equatable & Encodable & Sendable, Item.ID: Encodable & Sendable
     {
-        self.init(journaledList: publisher.map { Journaled($0) })
+        self.init(versionedList: publisher.map { Versioned(seq: nil, change: nil, $0) })
     }
 
-    /// `init(list:)` for lists that each carry the event id of the journal entry that made them.
-    package convenience init<P: Publisher, Item>(journaledList publisher: P)
+    /// `init(identifiedList:)` for lists that each come with the journal id of the entry that made them and
+    /// its change: the encoder follows the change (`ListEncoder.encode(_:change:)`), comparing no items.
+    package convenience init<P: Publisher, Item>(versionedList publisher: P)
     where
-        P.Output == Journaled<[Item]>, P.Failure == Never, Value == [Item],
+        P.Output == Versioned<[Item], ListChange<Item>>, P.Failure == Never, Value == [Item],
+        Change == ListChange<Item>,
         Item: Identifiable & Equatable & Encodable & Sendable, Item.ID: Encodable & Sendable
     {
         let encoder = ListEncoder<Item>()
-        self.init(journaled: publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { list in
-            let encoded = try encoder.encode(list)
+        self.init(versioned: publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { version in
+            let encoded = try encoder.encode(version.value, change: version.change)
             return (encoded.bytes, encoded.diff)
         }
-    }
-}
-
-/// A value with the id of the event its journal entry gives it (nil: no entry made it): the id travels
-/// with the value from the view model to `/events`, instead of being set beside the emission.
-package struct Journaled<Value: Sendable>: Sendable {
-    /// The value.
-    package var value: Value
-    /// Its event id.
-    package var eventID: UInt64?
-
-    /// `value`, with the event id of its entry when it has one.
-    package init(_ value: Value, eventID: UInt64? = nil) {
-        self.value = value
-        self.eventID = eventID
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
-import Support
+package import Support
 import Synchronization
 
 /// Encodes a list against the list it encoded before, so a list that changed in one place costs that
-/// place: the unchanged items at the front and at the back are found by comparing positions, and their bytes
-/// are copied from the previous body in two runs; only the items between them are looked at one by one
-/// (taken from the previous bytes when they only moved, encoded when they are new or changed). The output
-/// is byte for byte `JSONCoding.encode(list)` (compact, sorted keys, slashes not escaped).
+/// place: the unchanged items at the front and at the back have their bytes copied from the previous body
+/// in two runs; only the items between them are looked at one by one (taken from the previous bytes when
+/// they only moved, encoded when they are new or changed). Given the change that made the list
+/// (`encode(_:change:)`, what the view model applied), those runs are known and no item is compared; given
+/// the list alone, they are found by comparing the lists by position. The output is byte for byte
+/// `JSONCoding.encode(list)` (compact, sorted keys, slashes not escaped).
 ///
 /// It also tells what changed since the previous list, as `?diff=1` sends it, built from the same bytes:
 /// `{"deleted":[ids],"inserted":[items],"updated":[items]}`.
@@ -15,6 +17,7 @@ import Synchronization
 /// let encoder = ListEncoder<Todo>()
 /// _ = try encoder.encode([a, b])          // encodes a and b
 /// let next = try encoder.encode([a, c])   // encodes c only; next.diff: deleted [b.id], inserted [c]
+/// _ = try encoder.encode([a, c2], change: .updated(c2, at: 1))   // encodes c2, compares nothing
 /// ```
 package final class ListEncoder<Item: Identifiable & Equatable & Encodable & Sendable>: Sendable
 where Item.ID: Encodable & Sendable {
@@ -48,9 +51,17 @@ where Item.ID: Encodable & Sendable {
 
     /// The bytes of `list`, encoding only the items whose id is new or whose value changed.
     package func encode(_ list: [Item]) throws -> Encoded {
+        try encode(list, change: nil)
+    }
+
+    /// The bytes of `list`, which `change` made from the list encoded before: only the changed item is
+    /// encoded, and nothing is compared. A change that does not fit the lists (or nil, or the first list)
+    /// is found by comparing them, as `encode(_:)` does.
+    package func encode(_ list: [Item], change: ListChange<Item>?) throws -> Encoded {
         try state.withLock { state throws -> Encoded in
             do {
-                return try Self.encode(list, &state)
+                let (front, back) = Self.unchangedRuns(of: list, change: change, from: state)
+                return try Self.encode(list, front: front, back: back, &state)
             } catch {
                 // NB: a half-done pass may leave the counts out of step with `previous`: start afresh.
                 state = State()
@@ -59,15 +70,42 @@ where Item.ID: Encodable & Sendable {
         }
     }
 
-    private static func encode(_ list: [Item], _ state: inout State) throws -> Encoded {
+    /// The unchanged runs: `front` items equal at the start, `back` items equal at the end (not overlapping),
+    /// as `change` says when it fits the lists (checked on the changed item alone), else by comparing them.
+    private static func unchangedRuns(
+        of list: [Item], change: ListChange<Item>?, from state: State
+    ) -> (front: Int, back: Int) {
         let previous = state.previous
-        let oldBody = state.body
-        // The unchanged runs: `front` items equal at the start, `back` items equal at the end (not overlapping).
+        if !state.isFirst, let change {
+            switch change {
+            case .inserted(let item, let index)
+            where list.count == previous.count + 1 && list.indices.contains(index) && list[index].id == item.id:
+                return (index, previous.count - index)
+            case .updated(let item, let index)
+            where list.count == previous.count && list.indices.contains(index) && list[index].id == item.id
+                && previous[index].id == item.id:
+                return (index, previous.count - index - 1)
+            case .deleted(let item, let index)
+            where list.count == previous.count - 1 && previous.indices.contains(index)
+                && previous[index].id == item.id:
+                return (index, previous.count - index - 1)
+            case .unchanged where list.count == previous.count:
+                return (list.count, 0)
+            default:
+                break
+            }
+        }
         let shorter = min(previous.count, list.count)
         var front = 0
         while front < shorter, previous[front] == list[front] { front += 1 }
         var back = 0
         while back < shorter - front, previous[previous.count - 1 - back] == list[list.count - 1 - back] { back += 1 }
+        return (front, back)
+    }
+
+    private static func encode(_ list: [Item], front: Int, back: Int, _ state: inout State) throws -> Encoded {
+        let previous = state.previous
+        let oldBody = state.body
         let oldRun = front..<(previous.count - back)
         let newRun = front..<(list.count - back)
 

@@ -7,7 +7,7 @@ import Testing
 @testable import HTTP
 
 /// `ListEncoder`: a list whose items mostly did not change encodes only the changed ones, gives the bytes a
-/// whole-list encoding would, and tells the change. Serialized: two tests count `Item`'s encodings.
+/// whole-list encoding would, and tells the change. Serialized: tests count `Item`'s encodings and comparisons.
 @Suite(.serialized) struct ListEncoderTests {
     /// A todo-shaped item with synthesised coding (HTTP knows no view model's types).
     private struct Row: Codable, Equatable, Identifiable, Sendable {
@@ -19,6 +19,7 @@ import Testing
     /// An identifiable item that counts how often it is encoded.
     private struct Item: Identifiable, Equatable, Encodable, Sendable {
         static let encodings = Mutex(0)
+        static let comparisons = Mutex(0)
         var id: Int
         var name: String
         func encode(to encoder: any Encoder) throws {
@@ -28,7 +29,10 @@ import Testing
             try container.encode(name, forKey: .name)
         }
         enum CodingKeys: String, CodingKey { case id, name }
-        static func == (a: Item, b: Item) -> Bool { a.id == b.id && a.name == b.name }
+        static func == (a: Item, b: Item) -> Bool {
+            comparisons.withLock { $0 += 1 }
+            return a.id == b.id && a.name == b.name
+        }
     }
 
     @Test func everyListGivesTheBytesOfAWholeEncoding() throws {
@@ -90,6 +94,68 @@ import Testing
         }
     }
 
+    @Test func aListGivenWithItsChangeGivesTheBytesAndTheChangeOfAWholeComparison() throws {
+        // Random inserts (anywhere), updates, deletes and unchanged writes, each given with its change; every
+        // tenth change does not fit the list (a wrong place) and must be found by comparing instead.
+        let encoder = ListEncoder<Row>()
+        var list = (1...30).map { Row(id: $0 * 2, title: "row \($0)") }
+        var seed: UInt64 = 41
+        _ = try encoder.encode(list)
+        for step in 0..<400 {
+            let before = list
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let position = list.isEmpty ? 0 : Int((seed >> 33) % UInt64(list.count))
+            var change: ListChange<Row>
+            switch step % 4 {
+            case 0:
+                let row = Row(id: 1000 + step, title: "inserted \(step)")
+                list.insert(row, at: position)
+                change = .inserted(row, at: position)
+            case 1 where !list.isEmpty:
+                list[position].completed.toggle()
+                change = .updated(list[position], at: position)
+            case 2 where !list.isEmpty:
+                change = .deleted(list.remove(at: position), at: position)
+            default:
+                change = .unchanged
+            }
+            if step % 10 == 9, case .updated(let row, _) = change { change = .updated(row, at: list.count) }
+            let encoded = try encoder.encode(list, change: change)
+            #expect(encoded.bytes == (try JSONCoding.encode(list)), "step \(step)")
+            #expect(encoded.diff.map { String(decoding: $0, as: UTF8.self) } == (try Self.change(before, list)))
+        }
+    }
+
+    @Test func aWriteGivenWithItsChangeComparesNoRowsOfTheList() throws {
+        // A write to a list of 10,000 items costs its item: at most one comparison (an update against the
+        // item it replaces) and one encoding. Found by comparing the lists, the same write compares each row.
+        let encoder = ListEncoder<Item>()
+        var list = (1...10_000).map { Item(id: $0, name: "item \($0)") }
+        _ = try encoder.encode(list)
+        let added = Item(id: 10_001, name: "added")
+        let renamed = Item(id: 5000, name: "renamed")
+        let writes: [(ListChange<Item>, (inout [Item]) -> Void)] = [
+            (.inserted(added, at: 10_000), { $0.append(added) }),
+            (.updated(renamed, at: 4999), { $0[4999] = renamed }),
+            (.deleted(Item(id: 2, name: "item 2"), at: 1), { $0.remove(at: 1) }),
+            (.unchanged, { _ in }),
+        ]
+        for (offset, (change, apply)) in writes.enumerated() {
+            apply(&list)
+            let comparisons = Item.comparisons.withLock { $0 }
+            let encodings = Item.encodings.withLock { $0 }
+            let encoded = try encoder.encode(list, change: change)
+            #expect(Item.comparisons.withLock { $0 } - comparisons <= 1, "write \(offset)")
+            #expect(Item.encodings.withLock { $0 } - encodings <= 1, "write \(offset)")
+            #expect(encoded.bytes == (try JSONCoding.encode(list)), "write \(offset)")
+        }
+        let other = ListEncoder<Item>()
+        _ = try other.encode(Array(list.dropLast()))
+        let comparisons = Item.comparisons.withLock { $0 }
+        _ = try other.encode(list)
+        #expect(Item.comparisons.withLock { $0 } - comparisons >= 9_000)
+    }
+
     /// The change from `old` to `new` as `?diff=1` sends it, computed with no cache.
     private static func change(_ old: [Row], _ new: [Row]) throws -> String {
         let oldByID = Dictionary(uniqueKeysWithValues: old.map { ($0.id, $0) })
@@ -147,7 +213,7 @@ import Testing
 
     @Test func theSnapshotOfAnIdentifiableListCarriesItsChange() throws {
         let subject = CurrentValueSubject<[Row], Never>([Row(id: 1, title: "first")])
-        let snapshot = EncodedSnapshot(list: subject)
+        let snapshot = EncodedSnapshot(identifiedList: subject)
         #expect(snapshot.current?.diff == nil)
         subject.send([Row(id: 1, title: "first"), Row(id: 2, title: "second")])
         #expect(snapshot.current?.diff.map { String(decoding: $0, as: UTF8.self) }?.contains(#""id":2"#) == true)

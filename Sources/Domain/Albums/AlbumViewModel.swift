@@ -1,5 +1,6 @@
 package import Foundation
 package import Reactive
+package import Support
 import Synchronization
 
 /// Seed 000's `AlbumViewModel`: the photo list in `albumSubject`, the selected URL in `imageUrlSubject`, and
@@ -31,13 +32,17 @@ package final class AlbumViewModel: Sendable {
     package let committedAlbums = PassthroughSubject<Committed<[AlbumModel]?>, Never>()
     /// The current photos with the journal id of the entry that made them (nil: the list at start, or one
     /// loaded here alone); a new subscriber receives the current version first.
-    package var albumVersions: AnyPublisher<Versioned<[AlbumModel]>, Never> { versionedAlbums.eraseToAnyPublisher() }
+    package var albumVersions: AnyPublisher<Versioned<[AlbumModel], Never>, Never> {
+        versionedAlbums.eraseToAnyPublisher()
+    }
     /// The image of the latest selection with the journal id of the entry that brought it (nil: downloaded
     /// here alone); nil before the first image.
-    package var imageVersions: AnyPublisher<Versioned<AlbumImage?>, Never> { versionedImage.eraseToAnyPublisher() }
+    package var imageVersions: AnyPublisher<Versioned<AlbumImage?, Never>, Never> {
+        versionedImage.eraseToAnyPublisher()
+    }
 
-    private let versionedAlbums: CurrentValueSubject<Versioned<[AlbumModel]>, Never>
-    private let versionedImage = CurrentValueSubject<Versioned<AlbumImage?>, Never>(Versioned(seq: nil, nil))
+    private let versionedAlbums: CurrentValueSubject<Versioned<[AlbumModel], Never>, Never>
+    private let versionedImage = CurrentValueSubject<Versioned<AlbumImage?, Never>, Never>(Versioned(seq: nil, nil))
 
     /// Loads `URL/photos`; nil without `--upstream` (the embedded set is the source).
     private let networkManager: NetworkManager?

@@ -1,4 +1,5 @@
 package import Reactive
+package import Support
 
 /// Seed 001's framework list: the frameworks in `list` and the user's taps in `didSelect`, a passthrough
 /// subject (a later subscriber does not get earlier selections).
@@ -21,9 +22,9 @@ package final class FrameworkListViewModel: Sendable {
     /// the list does not hold selects nothing.
     package let committed = PassthroughSubject<Committed<String>, Never>()
     /// Each selection with the journal id of the entry that made it (nil for `select(name:)`).
-    package var selections: AnyPublisher<Versioned<AppleFramework>, Never> { versioned.eraseToAnyPublisher() }
+    package var selections: AnyPublisher<Versioned<AppleFramework, Never>, Never> { versioned.eraseToAnyPublisher() }
 
-    private let versioned = PassthroughSubject<Versioned<AppleFramework>, Never>()
+    private let versioned = PassthroughSubject<Versioned<AppleFramework, Never>, Never>()
     private let subscription: AnyCancellable
 
     /// Starts with `frameworks` (the embedded list by default).

@@ -1,5 +1,6 @@
 import Foundation
 package import Reactive
+package import Support
 import Synchronization
 
 /// Seed 003's search `ViewModel`: a `@Published var keyword` whose changes, once typing pauses for 0.5 s
@@ -26,11 +27,11 @@ package final class MovieSearchViewModel: @unchecked Sendable {
     package let committed = PassthroughSubject<Committed<String>, Never>()
     /// Each answer with the journal id of the keyword's entry (nil for a keyword searched here alone); nil
     /// before the first answer. What `/events` forwards.
-    package var resultVersions: AnyPublisher<Versioned<MovieSearchResult?>, Never> {
+    package var resultVersions: AnyPublisher<Versioned<MovieSearchResult?, Never>, Never> {
         versioned.eraseToAnyPublisher()
     }
 
-    private let versioned = CurrentValueSubject<Versioned<MovieSearchResult?>, Never>(Versioned(seq: nil, nil))
+    private let versioned = CurrentValueSubject<Versioned<MovieSearchResult?, Never>, Never>(Versioned(seq: nil, nil))
     private let catalogue: [Movie]
     /// Each film's title and description folded once (`MovieSearchViewModel.folded`), in catalogue order.
     private let foldedCatalogue: [(title: [UInt8], description: [UInt8])]

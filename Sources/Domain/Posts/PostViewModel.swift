@@ -1,5 +1,6 @@
 package import Foundation
 package import Reactive
+package import Support
 import Synchronization
 
 /// Seed 002's `PostViewModel`: the posts in a `CurrentValueSubject` that every listener shares, loaded
@@ -21,9 +22,9 @@ package final class PostViewModel: Sendable {
     package let committed = PassthroughSubject<Committed<[Post]?>, Never>()
     /// The current posts with the journal id of the entry that made them (nil: the list at start, or one
     /// loaded here alone); a new subscriber receives the current version first.
-    package var versions: AnyPublisher<Versioned<[Post]>, Never> { versioned.eraseToAnyPublisher() }
+    package var versions: AnyPublisher<Versioned<[Post], Never>, Never> { versioned.eraseToAnyPublisher() }
 
-    private let versioned: CurrentValueSubject<Versioned<[Post]>, Never>
+    private let versioned: CurrentValueSubject<Versioned<[Post], Never>, Never>
     /// Loads `URL/posts`; nil without `--upstream` (the embedded set is the source).
     private let networkManager: NetworkManager?
     private let subscription = Mutex<AnyCancellable?>(nil)

@@ -1,10 +1,11 @@
 package import Reactive
+package import Support
 import Synchronization
 
 /// Seed 004's task list, on a journal: a read-only `tasks` publisher and an `addNewTask` input whose
 /// `filter` is the title rule and whose `sink` hands the new task on to be committed; and a `committed`
-/// input taking each change the journal committed, whose list (`versions`) carries the entry's id to its
-/// event.
+/// input taking each change the journal committed, whose list (`versions`) carries the entry's id and the
+/// exact change, with its place, to the snapshot, its event and the live queries.
 ///
 /// The list changes only through `committed`: a write is first committed (the server's journal: SQLite or
 /// PostgreSQL, shared by every instance), and the list shows it once its entry comes back, in journal order,
@@ -30,20 +31,21 @@ package final class TaskListViewModel: Sendable {
     /// every applied entry here, on every instance).
     package let committed = PassthroughSubject<Committed<TodoChange>, Never>()
 
-    /// The current tasks with the journal id of the change that made them (nil for the list at start); a new
-    /// subscriber receives the current version first.
-    package var versions: AnyPublisher<TaskListVersion, Never> {
+    /// The current tasks with the journal id of the change that made them (nil for the list at start) and
+    /// that change (one todo inserted, updated or deleted, with its place; nil for the list at start or a
+    /// list replaced whole); a new subscriber receives the current version first.
+    package var versions: AnyPublisher<Versioned<[Todo], ListChange<Todo>>, Never> {
         subject.eraseToAnyPublisher()
     }
 
     /// The current tasks, ordered by id; a new subscriber receives the current list first.
     package var tasks: AnyPublisher<[Todo], Never> {
-        subject.map(\.todos).eraseToAnyPublisher()
+        subject.map(\.value).eraseToAnyPublisher()
     }
 
     /// The current tasks, ordered by id.
     package var currentTasks: [Todo] {
-        subject.value.todos
+        subject.value.value
     }
 
     /// The most todos the list holds; an add beyond it is refused (`.tooManyTodos`), so the list (and each
@@ -53,7 +55,7 @@ package final class TaskListViewModel: Sendable {
     /// `--max-todos`'s default.
     package static let defaultMaxCount = 10_000
 
-    private let subject: CurrentValueSubject<TaskListVersion, Never>
+    private let subject: CurrentValueSubject<Versioned<[Todo], ListChange<Todo>>, Never>
     /// Where `addNewTask`'s inserts go when no `add(title:commit:)` is sending.
     private let commit: Commit
     /// Serialises the applying of committed changes and their emission.
@@ -78,7 +80,7 @@ package final class TaskListViewModel: Sendable {
     package init(todos: [Todo], maxCount: Int = TaskListViewModel.defaultMaxCount, commit: @escaping Commit) {
         self.maxCount = maxCount
         self.commit = commit
-        subject = CurrentValueSubject(TaskListVersion(seq: nil, todos: todos))
+        subject = CurrentValueSubject(Versioned(seq: nil, change: nil, todos))
         let adding =
             addNewTask
             .filter(TodoTitle.isAcceptable)
@@ -115,7 +117,7 @@ package final class TaskListViewModel: Sendable {
 
     /// The task with `id`.
     package func todo(id: Int) -> Todo? {
-        subject.value.todos.first { $0.id == id }
+        subject.value.value.first { $0.id == id }
     }
 
     /// Hands on a change of the title (same rule as `addNewTask`) and/or completion of the task `id` to
@@ -145,12 +147,15 @@ package final class TaskListViewModel: Sendable {
         pending.withLock { $0?.outcome = outcome }
     }
 
-    /// The `committed` sink: emits the list after the change, with the change's journal id.
+    /// The `committed` sink: emits the list after the change, with the change's journal id and what it did
+    /// to the list (found by binary search: a write costs no comparison per todo).
     // NB: the emission happens under the lock on purpose: it keeps emissions in journal order. Subscribers of
     // `tasks` must not send into `committed` synchronously.
     private func apply(_ entry: Committed<TodoChange>) {
         applying.withLock { _ in
-            subject.send(TaskListVersion(seq: entry.seq, todos: entry.change.applied(to: subject.value.todos)))
+            var todos = subject.value.value
+            let change = entry.change.apply(to: &todos)
+            subject.send(Versioned(seq: entry.seq, change: change, todos))
         }
     }
 }

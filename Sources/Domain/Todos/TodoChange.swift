@@ -1,3 +1,5 @@
+package import Support
+
 /// One committed change of the task list, as the journal of several instances carries it: every instance
 /// applies the same changes in the same order to the same starting list, so every instance holds the same
 /// list after each one.
@@ -13,25 +15,51 @@ package enum TodoChange: Equatable, Sendable {
     /// `list` (ordered by id) after this change.
     package func applied(to list: [Todo]) -> [Todo] {
         var list = list
+        _ = apply(to: &list)
+        return list
+    }
+
+    /// Applies this change to `list` (ordered by id), finding the todo by binary search, and says what it
+    /// did there: the change of one item with its place, or nil for `.all` (the whole list replaced).
+    package func apply(to list: inout [Todo]) -> ListChange<Todo>? {
         switch self {
         case .upsert(let todo):
-            if let index = list.firstIndex(where: { $0.id == todo.id }) {
-                list[index] = todo
-            } else {
-                let index = list.firstIndex { $0.id > todo.id } ?? list.endIndex
+            let index = Self.index(of: todo.id, in: list)
+            guard index < list.endIndex, list[index].id == todo.id else {
                 list.insert(todo, at: index)
+                return .inserted(todo, at: index)
             }
+            guard list[index] != todo else { return .unchanged }
+            list[index] = todo
+            return .updated(todo, at: index)
         case .delete(let id):
-            list.removeAll { $0.id == id }
+            let index = Self.index(of: id, in: list)
+            guard index < list.endIndex, list[index].id == id else { return .unchanged }
+            return .deleted(list.remove(at: index), at: index)
         case .all(let todos):
             list = todos
+            return nil
         }
-        return list
+    }
+
+    /// The first index of `list` (ordered by id) whose id is `id` or above.
+    private static func index(of id: Int, in list: [Todo]) -> Int {
+        var low = list.startIndex
+        var high = list.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if list[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }
 
 /// A change committed to the journal, with its journal id: what the task list's `committed` input takes
 /// (`Committed<TodoChange>`), and the journal's own entries (`JournalEntry`).
+///
+/// NB: not the `Versioned` carrier, though it looks like one: this is an entry before any view model applied
+/// it (its id always there, no value yet, and for the journal's own entries a change no view model reads),
+/// while `Versioned` is what applying one gives (the change as it landed, with its place, and the value).
 package struct Committed<Change: Equatable & Sendable>: Equatable, Sendable {
     /// The journal id: commit order; the event it causes is `seq × 65536`.
     package var seq: Int64
@@ -42,19 +70,5 @@ package struct Committed<Change: Equatable & Sendable>: Equatable, Sendable {
     package init(seq: Int64, change: Change) {
         self.seq = seq
         self.change = change
-    }
-}
-
-/// The task list after a change, with the journal id of that change when the journal made it.
-package struct TaskListVersion: Equatable, Sendable {
-    /// The journal id of the change (nil: the list at start, or a change not from the journal).
-    package var seq: Int64?
-    /// Every task, ordered by id.
-    package var todos: [Todo]
-
-    /// The list `todos` after the entry `seq`.
-    package init(seq: Int64?, todos: [Todo]) {
-        self.seq = seq
-        self.todos = todos
     }
 }

@@ -7,7 +7,7 @@ extension ListQuery {
     /// ```
     package static func reply<Item: ListQueryItem>(
         _ request: Request,
-        cached snapshot: EncodedSnapshot<[Item]>? = nil,
+        cached snapshot: EncodedSnapshot<[Item], some Sendable>? = nil,
         items: () -> [Item]
     ) throws -> Reply {
         if request.query.isEmpty, let response = snapshot?.response { return .response(response) }

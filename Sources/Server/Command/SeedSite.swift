@@ -99,7 +99,7 @@ final class SeedSite: Site {
                     Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
                     continue
                 }
-                // NB: the list it makes carries the entry's id to its event (`TaskListVersion.seq`).
+                // NB: the list it makes carries the entry's id and its change to its event (`Versioned`).
                 models.todos.committed.send(Committed(seq: entry.seq, change: change))
             }
         }

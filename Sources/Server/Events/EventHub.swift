@@ -80,7 +80,7 @@ final class EventHub: Sendable {
     /// its journal entry gives it (`Versioned.seq`, carried with the value) or, for a value no entry made, a
     /// local one.
     func attach<P: Publisher, Value: Encodable & Sendable>(_ topic: EventTopic, versioned publisher: P)
-    where P.Output == Versioned<Value>, P.Failure == Never {
+    where P.Output == Versioned<Value, Never>, P.Failure == Never {
         let encoder = Self.makeEncoder()
         keep(
             publisher.sink { [weak self] version in
@@ -92,7 +92,7 @@ final class EventHub: Sendable {
 
     /// `attach(_:versioned:)`, skipping `nil` (no value yet).
     func attach<P: Publisher, Value: Encodable & Sendable>(_ topic: EventTopic, versionedOptional publisher: P)
-    where P.Output == Versioned<Value?>, P.Failure == Never {
+    where P.Output == Versioned<Value?, Never>, P.Failure == Never {
         attach(
             topic, versioned: publisher.compactMap { version in version.value.map { Versioned(seq: version.seq, $0) } })
     }
@@ -104,14 +104,15 @@ final class EventHub: Sendable {
 
     /// Subscribes once to a list's snapshot: each new list becomes one event whose data are the snapshot's
     /// bytes (encoded once, shared with the `GET` answer), with its change from the previous list encoded
-    /// too (for `?diff=1` clients).
+    /// too (for `?diff=1` clients): the snapshot's own, which its encoder made from the view model's change,
+    /// or, for a list without one, found by comparing it with the list before.
     ///
-    /// `live` receives each list with the id of its event, under the lock (so in id order): the live queries
-    /// of the collection (`LiveCollection.publish`). A list that a restarted server finds equal to its newest
-    /// seeded event is given that event's id.
+    /// `live` receives each list's carrier (its change and the list) with the id of its event, under the lock
+    /// (so in id order): the live queries of the collection (`LiveCollection.publish(id:version:)`). A list
+    /// that a restarted server finds equal to its newest seeded event is given that event's id.
     func attach<Element>(
-        _ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element]>,
-        live: (@Sendable (_ id: UInt64, _ list: [Element]) -> Void)? = nil
+        _ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element], ListChange<Element>>,
+        live: (@Sendable (_ id: UInt64, _ version: Versioned<[Element], ListChange<Element>>) -> Void)? = nil
     )
     where Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable {
         let encoder = Self.makeEncoder()
@@ -120,8 +121,9 @@ final class EventHub: Sendable {
         keep(
             snapshot.snapshots.sink { [weak self] snapshot in
                 self?.publish(
-                    topic, journaled: snapshot.eventID,
+                    topic, journaled: Self.eventID(snapshot.version.seq),
                     encode: {
+                        // NB: keeping the list costs a reference: it shares the snapshot's storage.
                         defer { previous = snapshot.value }
                         // NB: a list encoded item by item brings its change, built from the cached item bytes.
                         if let diff = snapshot.diff { return (snapshot.bytes, diff) }
@@ -129,17 +131,19 @@ final class EventHub: Sendable {
                         guard let diffJSON = try? encoder.encode(diff) else { return nil }
                         return (snapshot.bytes, Array(diffJSON))
                     },
-                    recorded: { id in live?(id, snapshot.value) })
+                    recorded: { id in live?(id, snapshot.version) })
             })
     }
 
-    /// Subscribes once to a publisher of lists through a snapshot of its own (`attach(_:collection:)` above).
+    /// Subscribes once to a publisher of lists through a snapshot of its own (`attach(_:collection:)` above),
+    /// each list's change found by comparing it with the one before.
     func attach<P: Publisher, Element>(_ topic: EventTopic, collection publisher: P)
     where
         P.Output == [Element], P.Failure == Never,
         Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable
     {
-        let snapshot = EncodedSnapshot(publisher)
+        let snapshot = EncodedSnapshot<[Element], ListChange<Element>>(
+            versioned: publisher.map { Versioned(seq: nil, change: nil, $0) })
         attach(topic, collection: snapshot)
         keep(AnyCancellable { snapshot.cancel() })
     }

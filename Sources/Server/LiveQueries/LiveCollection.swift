@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Reactive
+import Support
 import Synchronization
 
 /// One collection's live queries: its items as they follow the writes (`LiveMirror`), the changes of the
@@ -10,7 +11,8 @@ import Synchronization
 /// A collection is registered once with `LiveQueryEngine.register`; whatever publishes its events then
 /// hands it each write with the event id it took, in id order (from `EventHub`, under the hub's lock, so a
 /// live query's ids are the `/events` ids, on every instance): a data file's collection its edits
-/// (`publish(id:edits:)`, one lookup by key each), a seed list its whole new list (`publish(id:items:)`).
+/// (`publish(id:edits:)`, one lookup by key each), a seed list the view model's carrier (`publish(id:version:)`:
+/// the one item its write changed, or the whole new list when the list was replaced).
 /// Either becomes one `LiveVersion` of the changed items, which every loop's live queries place by
 /// themselves; nothing per write costs the collection's size.
 ///
@@ -108,6 +110,28 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
                 state.floor = id
                 record(LiveVersion(id: id, changes: [], replaced: mirror.entries), in: &state)
             }
+        }
+    }
+
+    /// Records the write of event `id` as the view model that applied it tells it (`Versioned.change`): the
+    /// one item put or removed, by key, as a data file's edit is. A list without a change (the first, or one
+    /// replaced whole), or with one the collection's order cannot follow (an item inserted before the last),
+    /// is recorded whole (`publish(id:items:)`).
+    func publish(id: UInt64, version: Versioned<[Item], ListChange<Item>>) {
+        let isFollowed = source == nil && state.withLock { $0.mirror != nil }
+        guard isFollowed, let change = version.change else { return publish(id: id, items: version.value) }
+        switch change {
+        case .inserted(let item, let index) where index == version.value.count - 1:
+            publish(id: id, edits: [.put(item)])
+        case .updated(let item, _):
+            publish(id: id, edits: [.put(item)])
+        case .deleted(let item, _):
+            publish(id: id, edits: [.remove(key: key(item))])
+        case .inserted:
+            publish(id: id, items: version.value)
+        case .unchanged:
+            // NB: as `publish(id:items:)` does with a list equal to the one before: no version.
+            return
         }
     }
 

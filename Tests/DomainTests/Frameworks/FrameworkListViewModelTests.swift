@@ -1,5 +1,6 @@
 import Domain
 import Reactive
+import Support
 import Testing
 
 /// Seed 001's framework list.

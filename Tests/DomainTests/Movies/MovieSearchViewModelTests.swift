@@ -2,6 +2,7 @@ import Dispatch
 import Domain
 import Reactive
 import ReactiveTesting
+import Support
 import Testing
 
 @testable import Domain

@@ -1,6 +1,7 @@
 import Dispatch
 import Domain
 import Reactive
+import Support
 import Synchronization
 import Testing
 
@@ -15,17 +16,20 @@ import Testing
         #expect(history.all == [[buyMilk]])
     }
 
-    @Test func aCommittedChangeEmitsTheListWithItsJournalId() {
+    @Test func aCommittedChangeEmitsTheListWithItsJournalIdAndTheChange() {
         let journal = RecordingJournal()
         let model = journal.makeList(todos: [buyMilk])
         let versions = EventHistory(model.versions)
         let walk = Todo(id: 7, title: "Walk the dog", completed: false)
         model.committed.send(Committed(seq: 41, change: .upsert(walk)))
         model.committed.send(Committed(seq: 42, change: .delete(id: 1)))
+        model.committed.send(Committed(seq: 43, change: .delete(id: 1)))
         #expect(
             versions.all == [
-                TaskListVersion(seq: nil, todos: [buyMilk]), TaskListVersion(seq: 41, todos: [buyMilk, walk]),
-                TaskListVersion(seq: 42, todos: [walk]),
+                Versioned(seq: nil, change: nil, [buyMilk]),
+                Versioned(seq: 41, change: .inserted(walk, at: 1), [buyMilk, walk]),
+                Versioned(seq: 42, change: .deleted(buyMilk, at: 0), [walk]),
+                Versioned(seq: 43, change: .unchanged, [walk]),
             ])
         #expect(model.currentTasks == [walk])
         #expect(journal.writes.isEmpty)  // committed elsewhere: nothing handed on

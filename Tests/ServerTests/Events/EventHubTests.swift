@@ -270,7 +270,7 @@ extension EventHubTests {
     @Test func sendsTheSnapshotsBytesWithoutEncodingTheListAgain() {
         let counter = Counter()
         let subject = CurrentValueSubject<[CountedItem], Never>([CountedItem(id: 1, counter: counter)])
-        let snapshot = EncodedSnapshot(list: subject)
+        let snapshot = EncodedSnapshot(identifiedList: subject)
         let hub = EventHub(heartbeat: nil)
         hub.attach(.todos, collection: snapshot)
         subject.send([CountedItem(id: 1, counter: counter), CountedItem(id: 2, counter: counter)])

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Reactive
+import Support
 import Synchronization
 import Testing
 
