@@ -51,50 +51,61 @@ extension URLSession {
     }
 }
 
-/// Runs one data task for one subscriber.
+/// Runs one data task for one subscriber, as Combine's: the task is made on the first request and resumed on
+/// every request; it ends (letting go of the publisher, the downstream and the task) on its result or a cancel.
 // NB: @unchecked Sendable: all state is Mutex-guarded; the session's completion handler runs on its own queue.
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-    // Described as Combine describes its subscriptions: the name, and a mirror without children.
     var description: String { "DataTaskPublisher" }
-    var customMirror: Mirror { Mirror(self, children: [:]) }
+    var customMirror: Mirror {
+        let state = state.withLock { $0 }
+        let children: [Mirror.Child] = [
+            ("task", state.task as Any), ("downstream", state.downstream as Any),
+            ("parent", state.parent as Any), ("demand", state.demand),
+        ]
+        return Mirror(self, children: children)
+    }
     var playgroundDescription: Any { description }
-    private let publisher: URLSession.DataTaskPublisher
     private let state: Mutex<DataTaskState<Downstream>>
 
     init(publisher: URLSession.DataTaskPublisher, downstream: Downstream) {
-        self.publisher = publisher
-        state = Mutex(DataTaskState(downstream: downstream))
+        state = Mutex(DataTaskState(parent: publisher, downstream: downstream))
     }
 
     func request(_ demand: Subscribers.Demand) {
-        guard demand > 0 else { return }
-        let start = state.withLock { state -> Bool in
-            guard state.downstream != nil, state.task == nil else { return false }
-            let finisher: any DataTaskFinishing = self
-            state.task = publisher.session.dataTask(with: publisher.request) { data, response, error in
-                finisher.finish(data: data, response: response, error: error)
+        demand.assertNonZero()
+        let task = state.withLock { state -> URLSessionDataTask? in
+            guard let parent = state.parent else { return nil }
+            if state.task == nil {
+                let finisher: any DataTaskFinishing = self
+                state.task = parent.session.dataTask(with: parent.request) { data, response, error in
+                    finisher.finish(data: data, response: response, error: error)
+                }
             }
-            return true
+            state.demand += demand
+            return state.task
         }
-        if start { state.withLock { $0.task }?.resume() }
+        task?.resume()
     }
 
     func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
         guard
             let downstream = state.withLock({ state -> Downstream? in
-                defer { state.downstream = nil; state.task = nil }
+                guard state.demand > 0, state.parent != nil else { return nil }
+                defer { state = DataTaskState(parent: nil, downstream: nil) }
                 return state.downstream
             })
         else { return }
-        if let error {
-            downstream.receive(completion: .failure(DataTaskSubscription.urlError(error)))
-        } else if let response {
+        switch (response, error) {
+        case (let response?, nil):
             _ = downstream.receive((data ?? Data(), response))
             downstream.receive(completion: .finished)
-        } else {
-            downstream.receive(completion: .failure(URLError(.badServerResponse)))
+        case (_, let error?):
+            downstream.receive(completion: .failure(DataTaskSubscription.urlError(error)))
+        case (nil, nil):
+            // Combine's answer to a handler called with neither a response nor an error.
+            downstream.receive(completion: .failure(URLError(.unknown)))
         }
     }
 
@@ -109,8 +120,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
     func cancel() {
         state.withLock { state -> URLSessionDataTask? in
-            state.downstream = nil
-            defer { state.task = nil }
+            guard state.parent != nil else { return nil }
+            defer { state = DataTaskState(parent: nil, downstream: nil) }
             return state.task
         }?.cancel()
     }
@@ -118,7 +129,10 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
 // NB: @unchecked Sendable: it only lives inside its subscription's Mutex.
 private struct DataTaskState<Downstream>: @unchecked Sendable {
+    /// The publisher until the subscription ends (nil after its result or a cancel).
+    var parent: URLSession.DataTaskPublisher?
     var downstream: Downstream?
+    var demand = Subscribers.Demand.none
     var task: URLSessionDataTask?
 }
 

@@ -159,7 +159,7 @@ extension Subscribers {
 extension Subscribers.Demand {
     /// Traps on a request of zero, which Combine's subscriptions refuse.
     @inlinable
-    func assertNonZero() {
+    package func assertNonZero() {
         precondition(self != .none, "A request must ask for at least one element")
     }
 }
