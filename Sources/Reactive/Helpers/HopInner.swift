@@ -3,16 +3,17 @@ import Synchronization
 /// The inner object of `receive(on:)` and `delay`: every event is queued and a `hop` (a scheduler call) is
 /// made for it; each hop that runs releases the oldest queued event. Delivery is serialized and in order even
 /// on a concurrent scheduler (a value never overtakes another, nor the completion). Demand the downstream
-/// returns there goes back upstream; nothing is delivered after the downstream cancels.
-final class HopInner<Input, UpstreamFailure: Error, Downstream: Subscriber>:
-    Relay<Input, UpstreamFailure, Downstream>, @unchecked Sendable
+/// returns there goes back upstream; nothing is delivered after the downstream cancels. Undescribed, as
+/// Combine's `delay`; `receive(on:)` names it.
+class HopInner<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    UndescribedRelay<Input, UpstreamFailure, Downstream>, @unchecked Sendable
 where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
     private let hop: (@escaping () -> Void) -> Void
     private let state = Mutex(HopState<Input, UpstreamFailure>())
 
-    init(name: String, downstream: Downstream, hop: @escaping (@escaping () -> Void) -> Void) {
+    init(downstream: Downstream, hop: @escaping (@escaping () -> Void) -> Void) {
         self.hop = hop
-        super.init(downstream: downstream, name: name)
+        super.init(downstream: downstream)
     }
 
     /// Keeps the upstream's subscription beyond its completion: the demand a value returns when it is delivered

@@ -33,7 +33,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, interval, tolerance, options) = (scheduler, interval, tolerance, options)
             upstream.receive(
-                subscriber: HopInner(name: "Delay", downstream: subscriber) { action in
+                subscriber: HopInner(downstream: subscriber) { action in
                     scheduler.schedule(
                         after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options, action)
                 })

@@ -24,7 +24,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, options) = (scheduler, options)
             upstream.receive(
-                subscriber: HopInner(name: "ReceiveOn", downstream: subscriber) {
+                subscriber: ReceiveOnInner(downstream: subscriber) {
                     scheduler.schedule(options: options, $0)
                 })
         }
@@ -42,4 +42,12 @@ extension Publisher {
     ) -> Publishers.ReceiveOn<Self, S> {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
     }
+}
+
+/// `receive(on:)`'s hop, described as Combine describes it (`"ReceiveOn"`, no children).
+// NB: @unchecked Sendable: its state is its base's.
+private final class ReceiveOnInner<Input, UpstreamFailure: Error, Downstream: Subscriber>:
+    HopInner<Input, UpstreamFailure, Downstream>, CombineDescribed, @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == UpstreamFailure {
+    var combineName: String { "ReceiveOn" }
 }
