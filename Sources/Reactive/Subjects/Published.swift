@@ -9,10 +9,10 @@ import Synchronization
 /// ```
 @propertyWrapper
 public struct Published<Value> {
-    private let box: PublishedBox<Value>
+    private let box: PublishedSubject<Value>
 
     /// Creates the published instance with an initial wrapped value.
-    public init(wrappedValue: Value) { box = PublishedBox(wrappedValue) }
+    public init(wrappedValue: Value) { box = PublishedSubject(wrappedValue) }
 
     /// Creates the published instance with an initial value.
     public init(initialValue: Value) { self.init(wrappedValue: initialValue) }
@@ -53,12 +53,13 @@ public struct Published<Value> {
         /// This publisher never fails.
         public typealias Failure = Never
 
-        let box: PublishedBox<Value>
+        let box: PublishedSubject<Value>
 
         /// Attaches the subscriber: it receives the current value first, then every new value.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+            // NB: the subscription holds and mirrors the property's storage, named as Combine's (PublishedSubject).
             box.subject.core.receive(
-                subscriber: subscriber, subject: box.subject, deliversCurrentValue: true, published: true)
+                subscriber: subscriber, subject: box, deliversCurrentValue: true, published: true)
         }
     }
 }
@@ -78,9 +79,10 @@ extension Published: PublishedField {
 }
 
 /// The storage of one `@Published` property: the value, a subject for `$x`, and the enclosing object's
-/// `objectWillChange` publisher once installed.
+/// `objectWillChange` publisher once installed. Named after Combine's class, as a subscription's mirror shows
+/// it as the subject (and holds it until it ends).
 // NB: @unchecked Sendable: the value lives in a thread-safe subject; the publisher slot is Mutex-guarded.
-final class PublishedBox<Value>: PublishedStorageBox, @unchecked Sendable {
+final class PublishedSubject<Value>: PublishedStorageBox, @unchecked Sendable {
     let subject: CurrentValueSubject<Value, Never>
     private let willChange = Mutex<ObservableObjectPublisher?>(nil)
     /// Subscriptions made by `assign(to: &$x)`; they live as long as the property.

@@ -85,4 +85,20 @@ private final class SearchModel: ObservableObject {
         #expect(tracker.values == [0, 0])
         #expect(withoutDemand.subscription.map { String(describing: $0) } == "ObservableObjectPublisher")
     }
+
+    /// As Combine's, a `$property` subscription mirrors the property's `PublishedSubject` as its parent and
+    /// subject (and lets go of it once cancelled).
+    @Test func aSubscriptionMirrorsThePropertysPublishedSubject() throws {
+        let model = SearchModel()
+        let tracker = TrackingSubscriber<Int, Never>(initialDemand: .none)
+        model.$count.subscribe(tracker)
+        let subscription = try #require(tracker.subscription)
+        let children = Mirror(reflecting: subscription).children.map { ($0.label ?? "", "\($0.value)") }
+        #expect(children.map(\.0) == ["parent", "downstream", "demand", "subject"])
+        #expect(children[0].1 == "Optional(Reactive.PublishedSubject<Swift.Int>)")
+        #expect(children[2].1 == "max(0)")
+        #expect(children[3].1 == "Optional(Reactive.PublishedSubject<Swift.Int>)")
+        tracker.cancel()
+        #expect(Mirror(reflecting: subscription).children.map { "\($0.value)" }[0] == "nil")
+    }
 }
