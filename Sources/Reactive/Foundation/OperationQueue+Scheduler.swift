@@ -17,34 +17,25 @@ extension OperationQueue: Scheduler {
         addOperation(BlockOperation { action() })
     }
 
-    /// Adds the action to the queue at some time after the specified date.
+    /// Adds the action to the queue at once, as an operation that becomes ready at the date (Combine's way: the
+    /// queue holds it meanwhile, and a queue subclass sees it added).
     public func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        // NB: Apple's signature has no @Sendable; the queue runs the operation once.
-        nonisolated(unsafe) let action = action
-        let queue = self
-        let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay) { queue.addOperation { action() } }
+        let operation = DelayedOperation(action: action)
+        addOperation(operation)
+        operation.becomeReady(at: date.date)
     }
 
-    /// Adds the action to the queue repeatedly, starting after the specified date.
+    /// Adds the action to the queue repeatedly, starting after the specified date: one operation at a time, the
+    /// next added when one runs, each ready one interval after the one before.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        // NB: Apple's signature has no @Sendable; each tick adds one operation to the queue.
-        nonisolated(unsafe) let action = action
-        let queue = self
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { queue.addOperation { action() } }
-        let delay = Swift.max(0, date.date.timeIntervalSinceNow)
-        timer.schedule(
-            deadline: .now() + delay, repeating: interval.magnitude,
-            leeway: .nanoseconds(Int(tolerance.magnitude * 1e9))
-        )
-        timer.resume()
-        return AnyCancellable { timer.cancel() }
+        let schedule = RepeatingOperations(queue: self, first: date.date, interval: interval.magnitude)
+        schedule.addNext(action)
+        return AnyCancellable(schedule)
     }
 }

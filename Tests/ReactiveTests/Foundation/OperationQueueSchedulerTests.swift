@@ -66,6 +66,73 @@ import Testing
         queue.waitUntilAllOperationsAreFinished()
         #expect(runs.withLock { $0 } == 1)
     }
+
+    /// An action for later is added at once, as an operation of the scheduler's own that is not ready until
+    /// its date; run again, it does nothing.
+    @Test func anActionForLaterIsAddedAtOnceAndRunsAtItsDate() throws {
+        let queue = RecordingOperationQueue()
+        let runs = Mutex(0)
+        let start = Date()
+        queue.schedule(after: queue.now.advanced(by: .milliseconds(200))) { runs.withLock { $0 += 1 } }
+        let added = queue.added.withLock { $0 }
+        #expect(added.count == 1)
+        let operation = try #require(added.first as? Operation)
+        #expect(!(operation is BlockOperation))
+        #expect(operation is any Cancellable)
+        #expect(!operation.isReady && !operation.isFinished && !operation.isCancelled && !operation.isAsynchronous)
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(runs.withLock { $0 } == 1)
+        #expect(Date().timeIntervalSince(start) >= 0.15)
+        operation.main()
+        #expect(runs.withLock { $0 } == 1)
+    }
+
+    /// Cancelling the operation of an action for later drops the action, and the queue lets go of it at once.
+    @Test func aCancelledOperationForLaterNeverRunsItsAction() throws {
+        let queue = RecordingOperationQueue()
+        let runs = Mutex(0)
+        let start = Date()
+        queue.schedule(after: queue.now.advanced(by: .seconds(5))) { runs.withLock { $0 += 1 } }
+        let operation = try #require(queue.added.withLock { $0.first } as? Operation)
+        operation.cancel()
+        queue.waitUntilAllOperationsAreFinished()
+        #expect(operation.isCancelled)
+        #expect(Date().timeIntervalSince(start) < 4)
+        #expect(runs.withLock { $0 } == 0)
+    }
+
+    /// A repeating action: one operation at a time, the next added before each tick runs; a cancel stops it.
+    @Test func aRepeatingActionAddsOneOperationPerTickUntilCancelled() async throws {
+        let queue = RecordingOperationQueue()
+        let ticks = Mutex<[Int]>([])
+        let token = Mutex<AnyCancellable?>(nil)
+        let cancellable = queue.schedule(
+            after: queue.now.advanced(by: .milliseconds(50)), interval: .milliseconds(50)
+        ) { [queue] in
+            let added = queue.added.withLock { $0.count }
+            let count = ticks.withLock { ticks in
+                ticks.append(added)
+                return ticks.count
+            }
+            // Cancelled from inside a tick: the operation for the next tick is already in the queue.
+            if count >= 3 { token.withLock { $0 }?.cancel() }
+        }
+        #expect(cancellable is AnyCancellable)
+        token.withLock { $0 = cancellable as? AnyCancellable }
+        #expect(queue.added.withLock { $0.count } == 1)
+        #expect(!(queue.added.withLock { $0.first } is BlockOperation))
+        let deadline = Date().addingTimeInterval(10)
+        while ticks.withLock({ $0.count }) < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try await Task.sleep(for: .milliseconds(300))
+        let seen = ticks.withLock { $0 }
+        #expect(Array(seen.prefix(3)) == [2, 3, 4])
+        #expect(queue.added.withLock { $0.count } == seen.count + 1)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(ticks.withLock { $0.count } == seen.count)
+        // The cancelled operation does not stay in the queue.
+        while queue.operationCount > 0, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(queue.operationCount == 0)
+    }
 }
 
 /// An operation queue that records what is added to it, by either entry point.
