@@ -24,6 +24,12 @@ package final class DocumentResource: Sendable {
     }
 
     /// One applied entry: its id, what it did, and the size of the resource's JSON after it.
+    ///
+    /// NB: not the `Versioned` carrier (id, change, value) the seed view models publish: the value here is
+    /// a user's collection, up to the whole data file, kept under the resource's lock and changed in place,
+    /// so the emission carries its size (what `/events` decides by) and readers take its cached bytes
+    /// (`bytes`) rather than a copy; and an entry applied on catch-up keeps its journal id for the items
+    /// (`isJournaled` false) while its event takes a local one, which a nil `seq` could not say.
     package struct Applied: Sendable {
         /// The entry's journal id.
         package var seq: Int64

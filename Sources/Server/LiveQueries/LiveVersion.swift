@@ -26,6 +26,11 @@ struct LiveItemChange<Item: Sendable>: Sendable {
 ///
 /// A collection's change (`LiveCollection.publish`) becomes one version; every loop's live queries see the
 /// versions in id order.
+///
+/// NB: not the `Versioned` carrier the view models publish, though it is made from it: it is the live
+/// queries' own record, with what the carrier does not hold and they need to place and rewind a change (the
+/// item before the write and each item's rank in the collection's order, keyed by the event id, not the
+/// journal's), and with no value (a version keeps the changed items alone: the history holds 256 of them).
 struct LiveVersion<Item: Sendable>: Sendable {
     /// The id of the event that made this version.
     var id: UInt64
