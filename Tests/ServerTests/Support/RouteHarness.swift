@@ -27,10 +27,7 @@ struct RouteHarness {
     func send(_ method: HTTPMethod, _ target: String, json: String? = nil, headers: HTTPHeaders = [:]) throws
         -> Response
     {
-        var headers = headers
-        if json != nil, !headers.contains("Content-Type") { headers["Content-Type"] = "application/json" }
-        return try router.handle(Request(method, target, headers: headers, body: Array((json ?? "").utf8)))
-            .immediate()
+        try router.send(method, target, json: json, headers: headers)
     }
 
     /// Routes one request and decodes its JSON body as `T`.
