@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The checkpoints in the journal's SQLite file (`livestate_checkpoints`, made on first use). A reset goes
+/// The checkpoints in the journal's SQLite file (`livestate_checkpoints`). A reset goes
 /// back to the state the server started with, which it holds in memory: the file is the state and one
 /// server owns it, so no copy is written at each start.
 extension SQLiteDocumentJournal: DocumentCheckpoints {
@@ -58,12 +58,6 @@ extension SQLiteDocumentJournal: DocumentCheckpoints {
     ) throws(JournalError) -> T {
         do {
             return try withConnection { connection throws(JournalError) -> T in
-                try connection.execute(
-                    """
-                    CREATE TABLE IF NOT EXISTS livestate_checkpoints(
-                        id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, seq INTEGER NOT NULL,
-                        created_at TEXT NOT NULL, content TEXT NOT NULL);
-                    """)
                 return try body(connection)
             }
         } catch {

@@ -32,7 +32,6 @@ extension SQLiteDocumentJournal {
     /// bytes hashing to `hash`; one transaction.
     package func saveEvents(_ events: [SavedEvent], seq: Int64, hash: String) throws(JournalError) {
         try withConnection { connection throws(JournalError) in
-            try Self.createEventTables(connection)
             try connection.execute("BEGIN IMMEDIATE")
             do throws(JournalError) {
                 try connection.execute("DELETE FROM livestate_doc_events; DELETE FROM livestate_doc_events_at;")
@@ -59,7 +58,6 @@ extension SQLiteDocumentJournal {
     package func takeEvents() throws(JournalError) -> (seq: Int64, hash: String, events: [SavedEvent])? {
         try withConnection {
             connection throws(JournalError) -> (seq: Int64, hash: String, events: [SavedEvent])? in
-            try Self.createEventTables(connection)
             let at = try connection.query("SELECT seq, hash FROM livestate_doc_events_at WHERE only_row = 1").first
             let events = try connection.query("SELECT id, topic, frame, diff FROM livestate_doc_events ORDER BY id")
                 .compactMap { row -> SavedEvent? in
@@ -70,15 +68,5 @@ extension SQLiteDocumentJournal {
             guard let at, let seq = at[0].integer, let hash = at[1].text else { return nil }
             return (seq, hash, events)
         }
-    }
-
-    private static func createEventTables(_ connection: SQLiteConnection) throws(JournalError) {
-        try connection.execute(
-            """
-            CREATE TABLE IF NOT EXISTS livestate_doc_events(
-                id INTEGER PRIMARY KEY, topic TEXT NOT NULL, frame TEXT NOT NULL, diff TEXT);
-            CREATE TABLE IF NOT EXISTS livestate_doc_events_at(
-                only_row INTEGER PRIMARY KEY CHECK (only_row = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
-            """)
     }
 }

@@ -7,10 +7,12 @@ import Synchronization
 ///
 /// - `livestate_entries` (`SQLiteEntries`, the seeds' table too): one row per committed change: the
 ///   resource, the item's id text and the item after it (NULL for a delete); its `seq` is commit order and
-///   the event id's base. A journal of an older server kept them in `livestate_doc_entries`, renamed at
-///   start.
+///   the event id's base.
 /// - `livestate_doc_file`: the entry the JSON file last showed, a hash of the file's bytes then, and the
 ///   newest entry it may show (`FileMark`).
+/// - the saved events of a clean stop (`+Events`) and the checkpoints (`+Checkpoints`).
+///
+/// The tables are made and brought up to date at start by the steps of `migrations` (+Schema).
 ///
 /// The file and the entries after its mark are the whole state: a start reads the file and puts those
 /// entries back on top (after `kill -9`, the changes the file did not show yet; after a person's edit while
@@ -51,14 +53,7 @@ package final class SQLiteDocumentJournal: Sendable {
                 throw JournalError.failed(
                     "the file holds the seeds' data; a data file's journal needs a file of its own")
             }
-            try connection.execute(
-                """
-                CREATE TABLE IF NOT EXISTS livestate_doc_file(
-                    id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
-                """)
-            try Self.moveOlderEntries(connection)
-            try SQLiteEntries.create(connection)
-            try Self.addMarkTop(connection)
+            try Self.migrations.migrate(connection)
             startSeq = try SQLiteEntries.takeStartSeq(connection)
             try file.record()
         } catch {
@@ -91,42 +86,6 @@ package final class SQLiteDocumentJournal: Sendable {
             let row = try connection.query("SELECT seq, hash, top FROM livestate_doc_file WHERE id = 1").first
             guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
             return FileMark(seq: seq, hash: hash, top: row[2].integer)
-        }
-    }
-
-    /// A file written before the file's mark kept the newest entry it may show gets that column (empty).
-    private static func addMarkTop(_ connection: SQLiteConnection) throws(JournalError) {
-        let columns = try connection.query("PRAGMA table_info(livestate_doc_file)").compactMap { $0[1].text }
-        if !columns.contains("top") { try connection.execute("ALTER TABLE livestate_doc_file ADD COLUMN top INTEGER") }
-    }
-
-    /// A journal of an older server: its entries table (`livestate_doc_entries`, of a server from before
-    /// entries kept their writes' keys without those two columns) becomes `livestate_entries`. Its ids
-    /// continue (SQLite renames the table's `AUTOINCREMENT` counter with it).
-    private static func moveOlderEntries(_ connection: SQLiteConnection) throws(JournalError) {
-        let older = try connection.query(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'livestate_doc_entries'")
-        guard !older.isEmpty else { return }
-        let columns = try connection.query("PRAGMA table_info(livestate_doc_entries)").compactMap { $0[1].text }
-        try connection.execute("BEGIN IMMEDIATE")
-        do throws(JournalError) {
-            if !columns.contains("write_key") {
-                try connection.execute(
-                    """
-                    ALTER TABLE livestate_doc_entries ADD COLUMN write_key TEXT;
-                    ALTER TABLE livestate_doc_entries ADD COLUMN write_request TEXT;
-                    """)
-            }
-            try connection.execute(
-                """
-                DROP INDEX IF EXISTS livestate_doc_entries_write_key;
-                ALTER TABLE livestate_doc_entries ADD COLUMN before TEXT;
-                ALTER TABLE livestate_doc_entries RENAME TO livestate_entries;
-                COMMIT;
-                """)
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 
