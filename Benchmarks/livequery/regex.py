@@ -3,7 +3,8 @@
 
 A data file of SIZE posts (Benchmarks/documents/generate.py), 100 live queries
 `GET /posts?title_like=benchmark.{0,K}&_limit=10` (K = 1..100: distinct regexes no index serves, held by
-hold.c), then WRITES times: one `PATCH /posts/ID` of a title (that no query matches) and, sent just after
+hold.c), then WRITES times: one `PATCH /posts/ID` of a title that every query passes (the item enters all
+100 results: the most one write can touch) and, sent just after
 it on another connection, an unrelated `GET /posts/ID2`. Per write: the server's CPU time (user + system,
 from /proc, until it is idle again: the fan-out after the answer counts), the PATCH's latency and the
 GET's. Prints the medians per build; with several builds (NAME=BINARY ...) they take turns (A B A B),
@@ -76,12 +77,13 @@ def run(binary, data):
         hold = subprocess.Popen([os.path.join(work, "hold"), "127.0.0.1", str(port), "100", "regex"],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         if hold.stdout.readline().strip() != "ready":
-            raise SystemExit("regex.py: the live queries did not open")
+            # NB: refused (400 query_too_expensive: the first evaluation outlasted the budget); the table says so.
+            return []
         rows = []
         for write in range(writes):
             before = idle_cpu(server.pid)
             out = {}
-            body = '{"title":"renamed %d"}' % write
+            body = '{"title":"benchmark renamed %d"}' % write
             patch = threading.Thread(target=timed, args=("PATCH", port, f"/posts/{11 + write}", body, out, "patch"))
             patch.start()
             time.sleep(0.005)
@@ -108,5 +110,8 @@ for _ in range(rounds):
 print(f"\none PATCH with 100 regex live queries open on {size} posts (median of {rounds} x {writes} writes)")
 print(f"{'build':<8} {'cpu_ms':>9} {'patch_ms':>9} {'get_ms':>9}")
 for name, rows in results.items():
+    if not rows:
+        print(f"{name:<8} the live queries did not open")
+        continue
     medians = [statistics.median(column) for column in zip(*rows)]
     print(f"{name:<8} {medians[0]:9.1f} {medians[1]:9.1f} {medians[2]:9.1f}")
