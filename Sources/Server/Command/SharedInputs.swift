@@ -11,7 +11,7 @@ import Synchronization
 /// (docs/architecture-instances.md, "Replicate inputs or replay emissions"): framework selections and
 /// refreshes of the embedded sets are replicated as inputs; the movie keyword is debounced by the instance
 /// that took it and journaled once it settled; an album selection is journaled, downloaded once by the
-/// instance that took it, and its image (or its failure) journaled for every instance; an upstream refresh
+/// instance that took it (`SelectionDownloads`), and its image (or its failure) journaled for every instance; an upstream refresh
 /// is fetched once and the list it got journaled. Every instance applies the entries in journal order by
 /// sending each into its view model's own input with the entry's id (an image entry answers the album view
 /// model's wait for it, `JournaledImages`), so the view models' own pipelines make what every instance
@@ -44,24 +44,13 @@ final class SharedInputs: Sendable {
     }
 
     let journal: any Journal
-    /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
-    private let claims: (any DownloadClaims)?
     let models: LiveStateModels
     /// The album view model's loader: the wait for a selection's image entry. What it waits for is the
     /// latest selection applied here that is still pending: the view model's own `switchToLatest` cancelled
     /// the waits of the older ones, and an image entry ends its selection's wait.
     private let images: JournaledImages
-    /// Downloads a selection from the network (on the instance that downloads it).
-    private let loader: any DataLoader
-    /// Where a downloaded image is encoded and journaled (nil: where the download finished).
-    private let workers: WorkerPool?
-    /// Downloads in flight, by the journal id of their selection.
-    private let downloads = Mutex<[Int64: AnyCancellable]>([:])
-    /// The selections whose download claim this instance holds (`DownloadClaims`).
-    private let claimed = Mutex<Set<Int64>>([])
-    /// How often every instance checks whether the latest selection, still pending, lost its downloader
-    /// (docs/architecture-instances.md, "A downloader that dies").
-    static let takeoverCheck = 1.0
+    /// The selections' downloads, one instance each, and their outcomes journaled.
+    let selections: SelectionDownloads
     private let keywords = Mutex<AnyCancellable?>(nil)
     /// The journal id of the newest posts and albums entries applied here (`loadAtStart` shows an older
     /// list only if none newer came meanwhile).
@@ -72,11 +61,9 @@ final class SharedInputs: Sendable {
         workers: WorkerPool? = nil
     ) {
         self.journal = journal
-        self.workers = workers
-        self.claims = journal as? any DownloadClaims
         self.models = models
         self.images = images
-        self.loader = loader
+        selections = SelectionDownloads(journal: journal, images: images, loader: loader, workers: workers)
         // The debounce runs where the keyword was typed; what settled is journaled for every instance.
         let subscription = models.movies.debouncedKeyword.sink { [weak self] keyword in
             self?.append(.movies, Payload(keyword: keyword)) { result in
@@ -91,7 +78,7 @@ final class SharedInputs: Sendable {
     /// Stops sharing keywords and cancels downloads (shutdown).
     func cancel() {
         keywords.withLock { $0 = nil }
-        downloads.withLock { $0.removeAll() }
+        selections.cancel()
     }
 
     /// Commits one input entry under `key` (the client's `Idempotency-Key`, or nil: one of the server's);
@@ -122,110 +109,8 @@ final class SharedInputs: Sendable {
         }
     }
 
-    private static func encoded(_ payload: Payload) throws -> String {
+    static func encoded(_ payload: Payload) throws -> String {
         try JSONCoding.text(payload)
-    }
-
-    /// Journals a selection of `url` (already checked) with its download claim, then downloads it here and
-    /// journals the outcome. Should this instance die first, another one takes the claim over (`takeOver`).
-    /// A client's repeat (its `key` committed before) is answered from the first selection and takes no
-    /// claim: the first one's downloader, or a taker-over, downloads.
-    func select(url: String, key: String?, completion: @escaping @Sendable (Result<Shared, JournalError>) -> Void) {
-        let payload = Payload(url: url)
-        guard let json = try? Self.encoded(payload) else {
-            return completion(.failure(.failed("the input cannot be encoded")))
-        }
-        guard let claims else {
-            return journal.append(topic: Topic.selection.rawValue, json: json, key: key) { [self] result in
-                completion(result.map { Shared($0, payload) })
-                // NB: a repeat (its key committed before) was downloaded, or is being, by its first request.
-                if case .success(let appended) = result, !appended.repeated { download(url, selection: appended.seq) }
-            }
-        }
-        claims.appendClaimed(
-            topic: Topic.selection.rawValue, json: json, key: key,
-            claimed: { [self] seq in claimed.withLock { _ = $0.insert(seq) } }
-        ) { [self] result in
-            completion(result.map { Shared($0, payload) })
-            // NB: not claimed (a repeat, a resend after an unknown outcome, or a lock left from an id a
-            // rolled-back statement took): `takeOver` settles it.
-            guard case .success(let appended) = result, claimed.withLock({ $0.contains(appended.seq) }) else {
-                return
-            }
-            download(url, selection: appended.seq)
-        }
-    }
-
-    private func download(_ url: String, selection seq: Int64) {
-        guard let parsed = URL(string: url) else { return release(seq) }
-        let download = AlbumViewModel.download(url, parsed, loader: loader).sink { [weak self] outcome in
-            guard let self else { return }
-            // NB: a 16 MiB image is 22 MiB of base64 JSON to encode and, on SQLite, to commit and apply (some
-            // 300 ms): done on a worker, not on the loop that finished the download (inline when the queue is full).
-            let result = outcome.result
-            if let workers, workers.submit({ self.shareImage(result, url: url, selection: seq) }) { return }
-            shareImage(result, url: url, selection: seq)
-        }
-        downloads.withLock { $0[seq] = download }
-    }
-
-    /// Every `takeoverCheck` seconds while the selection `seq` is the latest and pending, and this instance
-    /// is not its downloader: takes the download claim if its holder is gone, and downloads here.
-    private func watch(selection seq: Int64, url: String) {
-        claims?.after(Self.takeoverCheck) { [weak self] in self?.takeOver(seq, url: url) }
-    }
-
-    private func takeOver(_ seq: Int64, url: String) {
-        guard let claims, isPending(seq) else { return }
-        guard !claimed.withLock({ $0.contains(seq) }) else { return watch(selection: seq, url: url) }
-        claims.claim(seq, outcome: Self.outcomeKey(seq)) { [self] taken in
-            guard taken else { return watch(selection: seq, url: url) }
-            guard isPending(seq) else { return claims.unclaim(seq) }
-            claimed.withLock { _ = $0.insert(seq) }
-            Log.warning("album selection \(seq): its downloader is gone; downloading \(url.prefix(200)) here")
-            download(url, selection: seq)
-        }
-    }
-
-    /// Whether the selection `seq` is the latest applied here and no outcome of it was (the view model waits
-    /// for its image entry).
-    private func isPending(_ seq: Int64) -> Bool {
-        images.isWaiting(for: seq)
-    }
-
-    /// Gives the claim of `seq` back, once its outcome is journaled or moot.
-    private func release(_ seq: Int64) {
-        claimed.withLock { _ = $0.remove(seq) }
-        claims?.unclaim(seq)
-    }
-
-    /// The write key of a selection's outcome: journaled once, whichever instance downloaded. NB: it holds
-    /// spaces, which no client's `Idempotency-Key` can (TodoRoutes), so a todo write never takes it.
-    private static func outcomeKey(_ seq: Int64) -> String { "image of selection \(seq)" }
-
-    private func shareImage(_ result: Result<AlbumImage, AlbumDownloadFailure>, url: String, selection seq: Int64) {
-        downloads.withLock { _ = $0.removeValue(forKey: seq) }
-        // NB: a newer selection applied here makes this download moot, and so does an outcome another
-        // instance journaled first; journaling it anyway would only cost a row, since every instance skips it.
-        guard isPending(seq) else { return release(seq) }
-        var payload = Payload(url: url, selection: seq)
-        switch result {
-        case .success(let image):
-            payload.contentType = image.contentType
-            payload.data = Data(image.data).base64EncodedString()
-        case .failure(let failure):
-            payload.failed = failure.reason
-        }
-        guard let data = try? Self.encoded(payload) else { return release(seq) }
-        let shared: @Sendable (Result<Int64, JournalError>) -> Void = { [self] result in
-            release(seq)
-            if case .failure(let error) = result {
-                Log.warning("album image of \(url.prefix(200)) not shared: \(error); another instance may take it")
-            }
-        }
-        // The outcome's key makes it one entry, whichever instances downloaded (one process: no key needed).
-        let key = claims == nil ? nil : Self.outcomeKey(seq)
-        journal.append(topic: Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
     }
 
     // MARK: Applying
@@ -249,18 +134,9 @@ final class SharedInputs: Sendable {
         case .movies:
             models.movies.committed.send(Committed(seq: seq, change: payload.keyword ?? ""))
         case .selection:
-            // `switchToLatest`: a download of an older selection here is moot; it is cancelled, its claim given back.
-            let moot = downloads.withLock { downloads in
-                defer { downloads = downloads.filter { $0.key >= seq } }
-                return downloads.filter { $0.key < seq }
-            }
-            for (older, download) in moot {
-                download.cancel()
-                release(older)
-            }
             if let url = payload.url {
                 showPending(selection: seq, url: url)
-                watch(selection: seq, url: url)
+                selections.applied(selection: seq, url: url)
             }
         case .image:
             guard let selection = payload.selection else { return }
@@ -336,11 +212,8 @@ final class SharedInputs: Sendable {
         }
         if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
             if let url = selection.url { showPending(selection: seq, url: url) }
-            // Still pending: with several instances one of them takes the download over once its downloader's
-            // claim is gone; one process (SQLite) died during the download, so it downloads again itself.
-            if let url = selection.url {
-                if claims == nil { download(url, selection: seq) } else { watch(selection: seq, url: url) }
-            }
+            // Still pending: downloaded again, here or by another instance (`SelectionDownloads.resume`).
+            if let url = selection.url { selections.resume(selection: seq, url: url) }
         }
     }
 

@@ -46,7 +46,7 @@ extension Router {
             }
             try AlbumViewModel.check(url: url)
             return .later { respond in
-                shared.select(url: url, key: key) { result in
+                shared.selections.select(url: url, key: key) { result in
                     respond(Self.answer(result) { try .json(["url": $0.payload.url ?? url], status: 202) })
                 }
             }

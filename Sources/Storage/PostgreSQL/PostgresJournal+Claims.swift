@@ -7,7 +7,7 @@ import Support
 /// id in the same statement, and holds it until it has journaled the outcome. PostgreSQL releases a session's
 /// locks when its connection ends, so an instance killed mid-download frees its claim at once (a host that
 /// vanishes: once TCP keepalive gives up, about 11 s); another instance then takes the claim and downloads.
-/// The outcome is journaled with a write key of its own (`SharedInputs.outcomeKey`), so it is journaled once even when a
+/// The outcome is journaled with a write key of its own (`SelectionDownloads.outcomeKey`), so it is journaled once even when a
 /// claim was lost (the database went away and came back) and two instances downloaded.
 ///
 /// NB: journal ids start above 2³⁴ (the counter starts from the clock), so they never meet the schema's and

@@ -12,7 +12,7 @@ import Testing
 ///
 /// NB: serialized. The stray-claim test holds a lock on an id its rolled-back batch took; the next batch in
 /// the database reuses that id, so a selection committed by the other test meanwhile would find its claim
-/// taken (in a server, `SharedInputs.takeOver` settles that; here it failed the first test under
+/// taken (in a server, `SelectionDownloads.takeOver` settles that; here it failed the first test under
 /// AddressSanitizer).
 @Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct PostgresClaimsTests {
