@@ -115,9 +115,11 @@ package final class TaskListViewModel: Sendable {
         try outcome.get()
     }
 
-    /// The task with `id`.
+    /// The task with `id` (found by binary search: the list is ordered by id).
     package func todo(id: Int) -> Todo? {
-        subject.value.value.first { $0.id == id }
+        let todos = subject.value.value
+        let index = TodoChange.index(of: id, in: todos)
+        return index < todos.endIndex && todos[index].id == id ? todos[index] : nil
     }
 
     /// Hands on a change of the title (same rule as `addNewTask`) and/or completion of the task `id` to

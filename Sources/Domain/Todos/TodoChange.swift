@@ -42,8 +42,8 @@ package enum TodoChange: Equatable, Sendable {
         }
     }
 
-    /// The first index of `list` (ordered by id) whose id is `id` or above.
-    private static func index(of id: Int, in list: [Todo]) -> Int {
+    /// The first index of `list` (ordered by id) whose id is `id` or above: a binary search.
+    package static func index(of id: Int, in list: [Todo]) -> Int {
         var low = list.startIndex
         var high = list.endIndex
         while low < high {

@@ -32,6 +32,7 @@ import Testing
                 Versioned(seq: 43, change: .unchanged, [walk]),
             ])
         #expect(model.currentTasks == [walk])
+        #expect(model.todo(id: 7) == walk && model.todo(id: 1) == nil && model.todo(id: 8) == nil)
         #expect(journal.writes.isEmpty)  // committed elsewhere: nothing handed on
     }
 
