@@ -275,7 +275,7 @@ package struct DocumentQuery: Sendable {
     /// How the item's `value` orders against the parameter `raw` (JavaScript's relational comparison of a
     /// value with a query string): numerically for a number, by code units for text; nil when they do not
     /// compare (a number against text that is not a number, or an array, object or boolean).
-    private static func compare(_ value: JSONValue, _ raw: String) -> Int? {
+    static func compare(_ value: JSONValue, _ raw: String) -> Int? {
         switch value {
         case .integer, .real:
             guard let parameter = Double(raw.trimmingCharacters(in: .whitespaces)), let item = number(value) else {

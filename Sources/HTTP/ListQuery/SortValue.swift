@@ -19,7 +19,7 @@ enum SortValue {
         }
     }
 
-    private var rank: Int {
+    var rank: Int {
         switch self {
         case .number: 0
         case .text: 1

@@ -103,19 +103,26 @@ extension Router {
             let indexed = query.indexableFilter
             var indexes = DocumentRelations.embedIndexes(query, store, of: name)
             if let indexed { indexes.append((resource, indexed.path)) }
-            // A sort of a large collection answers from its sort index (built on a worker when missing).
-            let sorts = DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
-            let sortBuild = sorts ? sortIndex.missingBuild(query, on: resource, idPath: idPath) : nil
+            // A sort of a large collection answers from its sort index (built on a worker when missing), and so
+            // does a range filter (`_gte`, `:lt`, …) on a large collection, from the order of its field.
+            let range = DocumentSortIndex.range(query, on: resource)
+            let sorts = range == nil && DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
+            let ordered = range.map { DocumentQuery(ordering: $0.path) } ?? (sorts ? query : nil)
+            let sortBuild = ordered.flatMap { sortIndex.missingBuild($0, on: resource, idPath: idPath) }
             // A search of a large collection scans its items' joined bytes (made on a worker when missing).
             let searches = DocumentSearchIndex.wanted(query, on: resource, narrowed: indexed != nil)
             let builds = [sortBuild, searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
             return Self.withIndexes(indexes, workers: workers, also: builds) { () throws(HTTPError) in
                 let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
-                let documents =
-                    indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
-                    ?? sorted.presorted ?? resource.items.documents
-                let page = try query.apply(
-                    to: documents, narrowed: indexed != nil, presorted: sorted.presorted != nil, rank: sorted.rank,
+                let narrowed = indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
+                // NB: the fewer items of the two, the range's or the equality's, are the ones read.
+                let ranged = range.flatMap { sortIndex.ranged(query, on: resource, range: $0, idPath: idPath) }
+                    .flatMap { ranged in ranged.documents.count < narrowed?.count ?? .max ? ranged : nil }
+                let documents = ranged?.documents ?? narrowed ?? sorted.presorted ?? resource.items.documents
+                let page = try (ranged?.rest ?? query).apply(
+                    to: documents, narrowed: ranged == nil && indexed != nil,
+                    presorted: ranged?.presorted ?? (sorted.presorted != nil),
+                    rank: sorted.rank,
                     object: { $0.object }, knownValue: { document, path in path == idPath ? document.id?.value : nil },
                     bytes: { $0.bytes },
                     searched: searches ? searchIndex.searching(query, on: resource) : nil)

@@ -17,10 +17,11 @@ final class DocumentSortIndex: Sendable {
     /// The most orders kept (each one reference per item: 800 KB for 100,000 items).
     static let capacity = 8
 
-    /// The items in order, and each one's place in it (by identity).
+    /// The items in order, each one's place in it, and in the collection (by identity).
     struct Order {
         var documents: [StoredDocument]
         var ranks: [ObjectIdentifier: Int]
+        var positions: [ObjectIdentifier: Int]
     }
 
     private struct Entry {
@@ -85,10 +86,14 @@ final class DocumentSortIndex: Sendable {
         var ranks: [ObjectIdentifier: Int] = [:]
         ranks.reserveCapacity(order.items.count)
         for (place, document) in order.items.enumerated() { ranks[ObjectIdentifier(document)] = place }
+        var positions: [ObjectIdentifier: Int] = [:]
+        positions.reserveCapacity(documents.count)
+        for (place, document) in documents.enumerated() { positions[ObjectIdentifier(document)] = place }
         let key = Self.key(query)
         entries.withLock { state in
             state.clock &+= 1
-            state.orders[key] = Entry(seq: seq, order: Order(documents: order.items, ranks: ranks), used: state.clock)
+            let kept = Order(documents: order.items, ranks: ranks, positions: positions)
+            state.orders[key] = Entry(seq: seq, order: kept, used: state.clock)
             if state.orders.count > Self.capacity,
                 let oldest = state.orders.min(by: { $0.value.used < $1.value.used })?.key
             {
