@@ -250,3 +250,30 @@ def test_the_first_filter_on_a_large_collection_holds_no_loop(data_file, serve):
     # The index files the write made during its build.
     status, headers, body = server.call("GET", "/posts?userId=3&_start=1000")
     assert status == 200 and [post["title"] for post in body] == ["written during the build"]
+
+
+def test_the_first_live_query_of_a_large_collection_holds_no_loop(data_file, serve):
+    # The first live query of a collection reads its items (every key of 100,000) off the event loop: the
+    # one loop (`--threads 1`) answers a plain GET meanwhile.
+    posts = [{"id": i, "userId": i % 100, "title": f"post {i}", "body": "x" * 100} for i in range(1, 100_001)]
+    server = serve(data_file({"posts": posts}), "--threads", "1")
+    finished = {}
+
+    def live():
+        client = LiveClient(server, "/posts?_limit=1")
+        try:
+            assert client.first(timeout=60).event == "result"
+            finished["live"] = time.monotonic()
+            finished["items"] = ids(client.items)
+        finally:
+            client.close()
+
+    worker = threading.Thread(target=live)
+    worker.start()
+    time.sleep(0.05)
+    status, _, item = server.call("GET", "/posts/5")
+    finished["item"] = time.monotonic()
+    worker.join(60)
+    assert status == 200 and item["id"] == 5
+    assert finished["items"] == [1]
+    assert finished["item"] < finished["live"], "the GET waited for the live query's read of the collection"
