@@ -1,6 +1,6 @@
 import Dispatch
 
-/// The checkpoints in the shared database (`livestate_checkpoints`, made on first use), so every server
+/// The checkpoints in the shared database (`livestate_checkpoints`), so every server
 /// lists and restores the same ones. The row marked `is_start` is the state a reset goes back to, saved once
 /// (by the server whose file filled the database), so a reset through any server gives the same items.
 ///
@@ -10,7 +10,8 @@ import Dispatch
 /// NB: a state may be as large as the file: its statements run without the connection's 3 s bound (in a
 /// transaction of their own, as a start's seeding does).
 extension PostgresDocumentJournal: DocumentCheckpoints {
-    /// The checkpoints' table, and the index that keeps one saved start.
+    /// The checkpoints' table, and the index that keeps one saved start (a step of `migrations`; older servers
+    /// made them on first use).
     static let checkpointSchema = """
         CREATE TABLE IF NOT EXISTS livestate_checkpoints (
             id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, seq BIGINT NOT NULL, created_at TEXT NOT NULL,
@@ -73,7 +74,7 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
         return DocumentCheckpoint(id: id, name: name, seq: seq, createdAt: createdAt)
     }
 
-    /// Runs `sql` in a transaction of its own, with the table made and no statement bound; a failure is
+    /// Runs `sql` in a transaction of its own, with no statement bound; a failure is
     /// `.unavailable` (nothing was changed: the transaction is rolled back).
     @discardableResult
     private func checkpointTransaction(
@@ -85,12 +86,6 @@ extension PostgresDocumentJournal: DocumentCheckpoints {
             do throws(PostgresError) {
                 try step(session, "SET LOCAL statement_timeout = 0", until: deadline)
                 try step(session, "SET LOCAL idle_in_transaction_session_timeout = 0", until: deadline)
-                // NB: one server makes the table: two `CREATE TABLE IF NOT EXISTS` at once may both try.
-                try step(session, "SELECT pg_advisory_xact_lock(7428020)", until: deadline)
-                for statement in Self.checkpointSchema.split(separator: ";") where !statement.allSatisfy(\.isWhitespace)
-                {
-                    try step(session, String(statement), until: deadline)
-                }
                 let rows = try step(session, sql, parameters, until: deadline)
                 try step(session, "COMMIT", until: deadline)
                 return rows

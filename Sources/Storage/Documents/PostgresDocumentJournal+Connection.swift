@@ -146,6 +146,27 @@ extension PostgresDocumentJournal {
         return call.withLock { $0.answer } ?? .failure(PostgresError(.unreachable, "no answer"))
     }
 
+    /// Runs `migrations` on the connection as it is now and waits for them until `deadline`.
+    func migrate(until deadline: DispatchTime) -> Result<Void, PostgresError> {
+        let answer = Mutex<Result<Void, PostgresError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            guard let connection, connection.isReady else {
+                answer.withLock { $0 = .failure(PostgresError(.unreachable, "the connection to PostgreSQL is closed")) }
+                done.signal()
+                return
+            }
+            Self.migrations.migrate(connection) { result in
+                answer.withLock { $0 = result }
+                done.signal()
+            }
+        }
+        guard done.wait(timeout: deadline) == .success else {
+            return .failure(PostgresError(.outcomeUnknown, "PostgreSQL did not answer in time"))
+        }
+        return answer.withLock { $0 } ?? .failure(PostgresError(.unreachable, "no answer"))
+    }
+
     func script(_ sql: String, until deadline: DispatchTime) -> Result<PostgresRows, PostgresError> {
         wait(for: nil, sql, isScript: true, until: deadline)
     }

@@ -87,7 +87,8 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
         package var recent: [JournalRow]
     }
 
-    /// Connects (retrying with backoff while the database is unreachable, and saying so), creates the schema,
+    /// Connects (retrying with backoff while the database is unreachable, and saying so), migrates the schema
+    /// (`migrations`; a database of a newer LiveState is thrown, `.refused`),
     /// fills an empty database with the resources `seeding` answers (called only then, in one transaction
     /// under `writeLock`: of servers starting together, one seeds and the others read its rows), and reads
     /// the state with its newest entries: at most `recent.count`, and no more than `recent.bytes` of items and
@@ -99,7 +100,10 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
         while true {
             let deadline = DispatchTime.now() + 600
             waitForConnection()
-            let schema = script(Self.schema, until: deadline)
+            let schema = migrate(until: deadline)
+            if case .failure(let error) = schema, error.sqlState == PostgresMigrations.newerStepState {
+                throw error  // NB: not retried: a newer LiveState's database stays newer
+            }
             if case .failure(let error) = schema, error.sqlState == PostgresEntries.otherDataSetState {
                 // NB: not retried: the seeds' servers keep using the database.
                 throw PostgresError(

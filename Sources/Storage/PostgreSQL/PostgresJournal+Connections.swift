@@ -110,16 +110,17 @@ extension PostgresJournal {
         loop.schedule(after: delay) { [weak self] in self?.connect(link) }
     }
 
-    /// Creates or migrates the schema (one implicit transaction under an advisory lock, so instances that
-    /// start together do not race), then reads the todos and the counter in one snapshot; a database of a
-    /// newer schema version, or one a data file filled, is refused (not retried: waiting would not change it).
+    /// Creates or migrates the schema (`migrations`: its steps, each a transaction under an advisory lock, so
+    /// instances that start together do not race), then reads the todos and the counter in one snapshot; a
+    /// database of a newer LiveState, or one a data file filled, is refused (not retried: waiting would not
+    /// change it).
     func bootstrap(_ done: @escaping @Sendable (Result<Snapshot, PostgresError>) -> Void) {
         guard let connection, connection.isReady else {
             // The connection broke before the schema was there: `lost` reconnects; try again then.
             loop.schedule(after: 0.5) { [weak self] in self?.bootstrap(done) }
             return
         }
-        connection.script(Self.schema) { [self] result in
+        Self.migrations.migrate(connection) { [self] result in
             if case .failure(let error) = result, error.sqlState == Self.newerSchemaState {
                 return refuseNewer(connection, done)
             }
@@ -130,6 +131,9 @@ extension PostgresJournal {
                             .refused,
                             "the database holds a data file's resources; the seeds need a database of their own",
                             sqlState: error.sqlState)))
+            }
+            if case .failure(let error) = result, error.sqlState == PostgresMigrations.newerStepState {
+                return done(.failure(error))
             }
             if case .failure(let error) = result {
                 Log.error("postgres: schema setup failed (\(error)); retrying")

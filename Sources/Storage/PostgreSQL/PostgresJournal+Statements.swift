@@ -43,8 +43,36 @@ extension PostgresJournal {
     /// The SQLSTATE the schema script raises on a database of a newer version.
     static let newerSchemaState = "LSV01"
 
-    /// Version 6 of the schema. Earlier versions: 1, the tables; 2, `pruned_below` and `write_key`; 3,
-    /// `livestate_write_batch`; 4, `livestate_write_batch_keyed`, which takes every input and checks each
+    /// The steps of the seeds' database (`PostgresMigrations`, under the advisory lock 7428001, so instances
+    /// that start together do not race). A database the seeds did not make but a data file filled is refused
+    /// first (`LSV02`: not retried, waiting would not change it). A database from before the steps were
+    /// recorded has `schema 6` when its `livestate_schema` says version 6; one of a version above 6 was
+    /// written by a newer LiveState: it is refused (`LSV01`) before anything in it changes.
+    static let migrations = PostgresMigrations(
+        lock: 7_428_001,
+        check: """
+            DO $$ BEGIN
+                IF to_regclass('livestate_doc_resources') IS NOT NULL THEN
+                    RAISE EXCEPTION 'the database holds a data file''s resources'
+                        USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                END IF;
+            END $$;
+            """,
+        older: """
+            IF to_regclass('livestate_schema') IS NOT NULL THEN
+                IF (SELECT max(version) FROM livestate_schema) > \(schemaVersion) THEN
+                    RAISE EXCEPTION 'schema version newer than \(schemaVersion)' USING ERRCODE = '\(newerSchemaState)';
+                END IF;
+                INSERT INTO livestate_migrations (name)
+                SELECT 'schema 6' FROM livestate_schema HAVING max(version) = \(schemaVersion);
+            END IF;
+            """,
+        steps: [("schema 6", schemaSix)])
+
+    /// The last version of the schema before its steps were recorded (`livestate_schema`, still written: a
+    /// LiveState from before the steps reads it, to refuse a newer database), as one idempotent step that
+    /// brings any earlier version to it. Earlier versions: 1, the tables; 2, `pruned_below` and `write_key`;
+    /// 3, `livestate_write_batch`; 4, `livestate_write_batch_keyed`, which takes every input and checks each
     /// write's key first; 5, `livestate_write_batch_v5`, whose todo entries carry the row before the change.
     /// Version 6 keeps the entries in `livestate_entries` (`PostgresEntries`, the table a data file's journal
     /// uses too) instead of `livestate_events` (a topic and the change's JSON per row). A database of an
@@ -55,22 +83,9 @@ extension PostgresJournal {
     /// binary during a rolling upgrade, `livestate_events` becomes a view of the entries in that binary's
     /// form and `livestate_write_batch_v5` calls version 6 (instances of older binaries must stop first). The
     /// counter starts above every clock-based event id given before (microseconds since 1970, divided by the
-    /// 65,536 local ids each entry leaves room for). A database of a version above `schemaVersion` was
-    /// written by a newer LiveState: the script stops (`LSV01`) before it changes anything, and the server
-    /// does not start; so does one a data file filled (`LSV02`).
-    static let schema = """
-        SET LOCAL client_min_messages = warning;
-        SELECT pg_advisory_xact_lock(7428001);
+    /// 65,536 local ids each entry leaves room for).
+    static let schemaSix = """
         CREATE TABLE IF NOT EXISTS livestate_schema (version integer NOT NULL);
-        DO $$ BEGIN
-            IF (SELECT max(version) FROM livestate_schema) > \(schemaVersion) THEN
-                RAISE EXCEPTION 'schema version newer than \(schemaVersion)' USING ERRCODE = '\(newerSchemaState)';
-            END IF;
-            IF to_regclass('livestate_doc_resources') IS NOT NULL THEN
-                RAISE EXCEPTION 'the database holds a data file''s resources'
-                    USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
-            END IF;
-        END $$;
         CREATE TABLE IF NOT EXISTS todos (
             id BIGSERIAL PRIMARY KEY,
             title TEXT NOT NULL,
