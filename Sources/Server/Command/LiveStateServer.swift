@@ -115,6 +115,10 @@ final class LiveStateServer: Sendable {
         if let folder = unusableBodyFiles {
             Log.warning("large bodies go from memory: \(folder) is not a writable directory; see --body-files")
         }
+        // The start's lines (what the load of a data file changed, the options read) reach stderr before the
+        // caller prints `listening on`: a person or a script that waits for that line has them all. Info lines
+        // are otherwise written up to `Log.flushInterval` later, and only a warning wrote them sooner.
+        Log.flush()
     }
 
     /// Reads json-server's snapshot command (`s` + Enter) from standard input when a data file is served; the
