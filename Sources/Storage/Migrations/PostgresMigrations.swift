@@ -71,8 +71,11 @@ struct PostgresMigrations: Sendable {
             """
         connection.script(sql) { result in
             if case .failure(let error) = result, error.sqlState != Self.uniqueViolation {
-                return done(.failure(PostgresError(error.kind, "schema step \"\(step.name)\": \(error.message)",
-                    sqlState: error.sqlState)))
+                return done(
+                    .failure(
+                        PostgresError(
+                            error.kind, "schema step \"\(step.name)\": \(error.message)",
+                            sqlState: error.sqlState)))
             }
             apply(pending.dropFirst(), connection, done)
         }
