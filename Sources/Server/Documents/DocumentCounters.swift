@@ -6,7 +6,7 @@ struct DocumentCounters: Sendable {
     var maxID: [String: Int64] = [:]
     var stringIDs: Set<String> = []
 
-    init(_ resources: [DocumentResource]) {
+    init(_ resources: [any StoreResource]) {
         for resource in resources {
             let items = resource.items
             var largest: Int64 = 0

@@ -74,7 +74,7 @@ extension DocumentStore {
                 + "taking the items as they are at entry \(current.seq)")
         var changes = 0
         for rows in current.resources {
-            guard let resource = byName[rows.name], resource.kind == rows.kind else { continue }
+            guard let resource = self.resource(named: rows.name), resource.kind == rows.kind else { continue }
             let held = resource.items
             var inDatabase = Set<String>()
             for (key, body) in rows.items {

@@ -66,6 +66,8 @@ final class DocumentStore: Sendable {
     /// The resources by name.
     var byName: [String: DocumentResource] { served.withLock { $0.byName } }
     private let served: Mutex<(resources: [DocumentResource], byName: [String: DocumentResource])>
+    /// The resources held in no data file (fixed at start), by name.
+    private let others: [String: any StoreResource]
     /// The field holding an item's id (`--id`).
     let idField: String
     /// The suffix of a parent's field (`--foreignKeySuffix`).
@@ -96,18 +98,23 @@ final class DocumentStore: Sendable {
     let maxFileSize: Int
 
     init(
-        resources: [DocumentResource], journal: any DocumentJournal, appliedSeq: Int64, idField: String,
-        foreignKeySuffix: String, maxFileSize: Int = DocumentStore.defaultMaxFileSize
+        resources: [DocumentResource], others: [any StoreResource] = [], journal: any DocumentJournal,
+        appliedSeq: Int64, idField: String, foreignKeySuffix: String,
+        maxFileSize: Int = DocumentStore.defaultMaxFileSize
     ) {
         self.maxFileSize = maxFileSize
         served = Mutex((resources, Dictionary(uniqueKeysWithValues: resources.map { ($0.name, $0) })))
+        self.others = Dictionary(uniqueKeysWithValues: others.map { ($0.name, $0) })
         self.appliedSeq = Mutex(appliedSeq)
         sendingSeq = Mutex(appliedSeq)
         self.journal = journal
         self.idField = idField
         self.foreignKeySuffix = foreignKeySuffix
-        counters = Mutex(DocumentCounters(resources))
+        counters = Mutex(DocumentCounters(resources + others))
     }
+
+    /// The resource `name`, a data file's or one held in no file; nil when the store holds none of that name.
+    func resource(named name: String) -> (any StoreResource)? { byName[name] ?? others[name] }
 
     /// Serves `resources` (in the file's order) from now on, in place of the ones served: a person's save added
     /// or removed some. A write planned on the set before it and committed after it to a resource no longer
@@ -289,7 +296,7 @@ final class DocumentStore: Sendable {
     /// is not served); counts its numeric id for the next new id.
     func entry(_ record: JournalEntry, isJournaled: Bool = true) -> DocumentEntry? {
         let change = record.change
-        guard let resource = byName[change.collection] else { return nil }
+        guard let resource = self.resource(named: change.collection) else { return nil }
         var document: JSONObject?
         if let body = change.document {
             guard case .object(let object)? = try? JSONValue(parsing: Array(body.utf8), maxDepth: 256) else {
@@ -311,7 +318,7 @@ final class DocumentStore: Sendable {
     /// applied change carries to `/events`).
     func apply(_ entry: DocumentEntry) {
         sendingSeq.withLock { $0 = max($0, entry.seq) }
-        byName[entry.resource]?.committed.send(entry)
+        resource(named: entry.resource)?.apply(entry)
         // NB: after the send: a waiter released now finds the entry's event in the buffer.
         let released = appliedSeq.withLock { applied in
             applied = max(applied, entry.seq)

@@ -21,17 +21,17 @@ struct DocumentView {
     /// The item `id` of `resource` as the batch leaves it, or nil.
     func document(_ resource: String, _ id: DocumentID) -> JSONObject? {
         if let changed = overlay[resource]?[id] { return changed }
-        return store.byName[resource]?.document(id)?.object
+        return store.resource(named: resource)?.document(id)?.object
     }
 
     /// The singular resource's object as the batch leaves it.
     func singular(_ resource: String) -> JSONObject {
-        singulars[resource] ?? store.byName[resource]?.singular?.object ?? JSONObject()
+        singulars[resource] ?? store.resource(named: resource)?.singular?.object ?? JSONObject()
     }
 
     /// Every item of `resource` as the batch leaves it, in order.
     func documents(_ resource: String) -> [(DocumentID, JSONObject)] {
-        guard let items = store.byName[resource]?.items else { return [] }
+        guard let items = store.resource(named: resource)?.items else { return [] }
         let changes = overlay[resource] ?? [:]
         var result: [(DocumentID, JSONObject)] = []
         for stored in items.documents {
@@ -93,7 +93,7 @@ struct DocumentView {
     private func largestIntegerID(in resource: String) -> Int64 {
         let changes = overlay[resource] ?? [:]
         var largest: Int64 = 0
-        for stored in store.byName[resource]?.items.documents ?? [] {
+        for stored in store.resource(named: resource)?.items.documents ?? [] {
             guard case .integer(let number)? = stored.id?.value, number > largest else { continue }
             if let id = stored.id, case .some(nil) = changes[id] { continue }
             largest = number
@@ -106,7 +106,7 @@ struct DocumentView {
 
     /// Whether `resource` holds no item as the batch leaves it.
     private func isEmpty(_ resource: String) -> Bool {
-        guard let items = store.byName[resource]?.items else { return true }
+        guard let items = store.resource(named: resource)?.items else { return true }
         var count = items.count
         for (id, changed) in overlay[resource] ?? [:] {
             let stored = items.document(id) != nil
@@ -129,7 +129,7 @@ struct DocumentView {
     func fileGrowth(_ entries: [DocumentStore.Planned], bodies: [[UInt8]?]) -> Int {
         var growth = 0
         for (entry, body) in zip(entries, bodies) {
-            guard let resource = store.byName[entry.resource] else { continue }
+            guard let resource = store.resource(named: entry.resource) else { continue }
             guard let id = entry.id else {
                 // A singular resource: its object, at depth 1.
                 let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? []

@@ -1,0 +1,34 @@
+import Domain
+import Reactive
+
+/// One resource of a `DocumentStore`: what a plan reads of it, and how a committed entry reaches it. The store
+/// plans, commits and applies every write the same way whatever the resource is: a data file's collection or
+/// singular resource (`DocumentResource`), or a resource held in no file, such as a view model's list or an
+/// input over its subject, whose `apply` sends the entry into that view model's own input.
+///
+/// ```swift
+/// store.resource(named: "posts")?.document(id)          // what a plan reads
+/// store.resource(named: "posts")?.apply(entry)          // a committed entry, in journal order
+/// ```
+protocol StoreResource: AnyObject, Sendable {
+    /// Its name: the `resource` of its entries.
+    var name: String { get }
+    /// A collection (items with ids) or a singular resource (one object).
+    var kind: DocumentResource.Kind { get }
+    /// The items now, in order, as a plan reads them.
+    var items: DocumentItems { get }
+    /// The item `id` now, or nil.
+    func document(_ id: DocumentID) -> StoredDocument?
+    /// The singular resource's object now; nil for a collection.
+    var singular: StoredDocument? { get }
+    /// The bytes it takes in the data file as written (`--max-file-mb` weighs writes against their sum); 0 for
+    /// a resource held in no file.
+    var fileSize: Int { get }
+    /// Sends one committed entry into its input (entries come in journal order, each once).
+    func apply(_ entry: DocumentEntry)
+}
+
+extension DocumentResource: StoreResource {
+    /// The entry goes into `committed`, which the resource's own pipeline applies.
+    func apply(_ entry: DocumentEntry) { committed.send(entry) }
+}
