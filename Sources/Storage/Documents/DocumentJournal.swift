@@ -31,8 +31,9 @@ package protocol DocumentJournal: Sendable {
     func committed(after seq: Int64, limit: Int) throws(JournalError) -> [JournalEntry]
 
     /// Every resource's items as they are after the newest entry, and that entry's id: what a server that
-    /// fell `.behind` takes instead of the entries it missed. An SQLite journal (one server, which applies
-    /// every entry it commits) has no such read and throws `.unavailable`.
+    /// fell `.behind` takes instead of the entries it missed, and what a store with no data file shows at start.
+    /// A data file's SQLite journal (one server, which applies every entry it commits; the file holds the
+    /// items) has no such read and throws `.unavailable`.
     func current() throws(JournalError) -> (seq: Int64, resources: [DocumentRows])
 }
 

@@ -31,8 +31,17 @@ extension SQLiteDocumentJournal: DocumentJournal {
         }
     }
 
+    /// A store with no data file: its items as the journal holds them (what a start shows). A data file's
+    /// journal holds no items (the file does) and is never behind (this server applies every entry it commits,
+    /// and retention keeps what the file does not show): `.unavailable`.
     package func current() throws(JournalError) -> (seq: Int64, resources: [DocumentRows]) {
-        // NB: never needed: this server applies every entry it commits, and retention keeps what it has not.
-        throw .unavailable("an SQLite journal has one server, which never falls behind it")
+        guard holding == .items else {
+            throw .unavailable("an SQLite journal has one server, which never falls behind it")
+        }
+        do {
+            return try heldItems()
+        } catch {
+            throw .unavailable(error.description)
+        }
     }
 }

@@ -33,11 +33,16 @@ package final class SQLiteDocumentJournal: Sendable {
     /// The journal id this run took at start: every entry it writes is above it.
     package let startSeq: Int64
 
+    /// Where the items are kept: in the data file, or in the journal (`+Items`).
+    let holding: Holding
+
     /// Opens or creates the journal at `path` (`:memory:` keeps nothing on disk), keeping the newest
-    /// `retention` entries; a file another server holds, or that is not an SQLite file, throws.
-    package init(path: String, retention: Int = 100_000) throws(JournalError) {
+    /// `retention` entries, and the items in `holding`; a file another server holds, that is not an SQLite
+    /// file, or that is the other kind of store (a data file's journal, the seeds' file), throws.
+    package init(path: String, retention: Int = 100_000, holding: Holding = .dataFile) throws(JournalError) {
         file = try SQLiteFileGuard(path: path, watchesContent: true)
         self.retention = Int64(max(1, retention))
+        self.holding = holding
         let connection = try SQLiteConnection(path: path)
         do throws(JournalError) {
             // NB: the exclusive locking mode before WAL mode is first entered makes SQLite keep the WAL's index
@@ -48,12 +53,7 @@ package final class SQLiteDocumentJournal: Sendable {
                 "PRAGMA locking_mode=EXCLUSIVE; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;")
             let check = try connection.query("PRAGMA quick_check").first?.first?.text ?? "no answer"
             guard check == "ok" else { throw JournalError.failed("the file is damaged (quick_check: \(check))") }
-            let seedTodos = try connection.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'todos'")
-            guard seedTodos.isEmpty else {
-                throw JournalError.failed(
-                    "the file holds the seeds' data; a data file's journal needs a file of its own")
-            }
-            try Self.migrations.migrate(connection)
+            try Self.migrate(connection, holding: holding)
             startSeq = try SQLiteEntries.takeStartSeq(connection)
             try file.record()
         } catch {
@@ -101,10 +101,16 @@ package final class SQLiteDocumentJournal: Sendable {
             seqs.reserveCapacity(writes.count)
             for write in writes {
                 for (index, change) in write.changes.enumerated() {
-                    seqs.append(try SQLiteEntries.insert(change, key: index == 0 ? write.key : nil, connection))
+                    let key = index == 0 ? write.key : nil
+                    switch holding {
+                    case .dataFile: seqs.append(try SQLiteEntries.insert(change, key: key, connection))
+                    case .items: seqs.append(try Self.commitHeld(change, key: key, connection))
+                    }
                 }
             }
-            if let last = seqs.last, last % 1024 == 0 {
+            if holding == .items, let last = seqs.last, last % 1024 == 0 {
+                try SQLiteEntries.delete(upTo: last - retention, connection)
+            } else if let last = seqs.last, last % 1024 == 0 {
                 try connection.query(
                     """
                     DELETE FROM livestate_entries WHERE seq <= ?
@@ -189,6 +195,27 @@ package final class SQLiteDocumentJournal: Sendable {
                 _ = try? file.record()
                 throw error
             }
+        }
+    }
+
+    /// Brings the file to the last step of its kind, refusing a file of the other kind: the two would share
+    /// one table of entries.
+    private static func migrate(_ connection: SQLiteConnection, holding: Holding) throws(JournalError) {
+        let tables = Set(
+            try connection.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.text })
+        switch holding {
+        case .dataFile:
+            guard tables.isDisjoint(with: ["todos", "livestate_items"]) else {
+                throw JournalError.failed(
+                    "the file holds the seeds' data; a data file's journal needs a file of its own")
+            }
+            try migrations.migrate(connection)
+        case .items:
+            guard !tables.contains("livestate_doc_file") else {
+                throw JournalError.failed(
+                    "the file is a data file's journal; the seeds' data needs a file of its own")
+            }
+            try storeMigrations().migrate(connection)
         }
     }
 

@@ -1,0 +1,128 @@
+import Domain
+import Foundation
+
+/// A store with no data file (the seeds' `--data` file): the journal keeps its resources' items itself, beside
+/// its entries, in the same transaction as each entry (`Holding.items`).
+///
+/// - `livestate_items`: one row per item (`resource`, `key`: the id's text, `""` for a singular resource,
+///   `body`: its JSON), a collection's in its order (the row's insertion);
+/// - `livestate_item_ids`: per collection, the largest integer id it has held, deleted ones included, so that
+///   a collection numbered by the store (the seeds' todos) never hands out a deleted item's id again;
+/// - each entry keeps the item before it (`livestate_entries.before`), from which a restart rebuilds the
+///   events of the entries before it by undoing them.
+///
+/// The file's schema is the seeds' steps (`SQLiteSchema`) and one more, `items`: the todos move from their
+/// table into `todos` items (the JSON the server writes, `{"completed":false,"id":1,"title":"Buy Milk"}`),
+/// each other input's newest entry becomes its singular resource (frameworks, movies, selection, image,
+/// posts, albums, keyword), the todos' id counter carries over, and `user_version` becomes 5 (so a LiveState
+/// from before the steps were recorded refuses the file). Entry ids and keys stay as they are.
+extension SQLiteDocumentJournal {
+    /// Where the items of the journal's resources are kept between its entries.
+    package enum Holding: Sendable {
+        /// In the data file it journals (`db.json`), which the server writes back: the journal keeps entries.
+        case dataFile
+        /// In the journal itself (`livestate_items`): a store with no data file.
+        case items
+    }
+
+    /// The steps of a store's file: the seeds' steps, then `items` (a clock read at `now` for a new file's
+    /// journal counter, as the seeds' step does).
+    static func storeMigrations(now: Date = Date()) -> SQLiteMigrations {
+        let seeds = SQLiteSchema.migrations(now: now)
+        return SQLiteMigrations(steps: seeds.steps + [("items", moveIntoItems)], older: seeds.older)
+    }
+
+    private static func moveIntoItems(_ connection: SQLiteConnection) throws(JournalError) {
+        try connection.execute(
+            """
+            CREATE TABLE livestate_items(
+                resource TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, UNIQUE (resource, key));
+            CREATE TABLE livestate_item_ids(resource TEXT PRIMARY KEY NOT NULL, last INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS livestate_doc_events(
+                id INTEGER PRIMARY KEY, topic TEXT NOT NULL, frame TEXT NOT NULL, diff TEXT);
+            CREATE TABLE IF NOT EXISTS livestate_doc_events_at(
+                only_row INTEGER PRIMARY KEY CHECK (only_row = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL);
+            """)
+        // NB: each todo as the server encodes it (`JournalChange(.upsert)`), so an item and its entries agree.
+        let todos = try connection.query("SELECT id, title, completed FROM todos ORDER BY id")
+        for row in todos {
+            guard let id = row[0].integer, let title = row[1].text else { continue }
+            let todo = Todo(id: Int(id), title: title, completed: (row[2].integer ?? 0) != 0)
+            let change = JournalChange(TodoChange.upsert(todo))
+            try connection.query(
+                "INSERT INTO livestate_items(resource, key, body) VALUES (?, ?, ?)",
+                [.text(change.collection), .text(change.key), .text(change.document ?? "{}")])
+        }
+        try connection.execute(
+            """
+            INSERT INTO livestate_item_ids(resource, last)
+            SELECT 'todos', max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'todos'), 0),
+                                coalesce((SELECT max(id) FROM todos), 0));
+            INSERT INTO livestate_items(resource, key, body)
+            SELECT resource, '', body FROM livestate_entries AS entry
+            WHERE resource NOT IN ('', 'todos') AND body IS NOT NULL
+              AND seq = (SELECT max(seq) FROM livestate_entries
+                         WHERE resource = entry.resource AND body IS NOT NULL);
+            DROP TABLE todos;
+            PRAGMA user_version = 5;
+            """)
+    }
+
+    /// Commits `change` as an entry under `key` with the item before it, and keeps the item in step with it.
+    static func commitHeld(
+        _ change: JournalChange, key: WriteKey?, _ connection: SQLiteConnection
+    ) throws(JournalError) -> Int64 {
+        let resource = SQLiteValue.text(change.collection)
+        let id = SQLiteValue.text(change.key)
+        let before = try connection.query(
+            "SELECT body FROM livestate_items WHERE resource = ? AND key = ?", [resource, id]
+        ).first?.first?.text
+        let seq = try SQLiteEntries.insert(change, before: before, key: key, connection)
+        if let body = change.document {
+            try connection.query(
+                """
+                INSERT INTO livestate_items(resource, key, body) VALUES (?, ?, ?)
+                ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
+                """, [resource, id, .text(body)])
+        } else {
+            try connection.query("DELETE FROM livestate_items WHERE resource = ? AND key = ?", [resource, id])
+        }
+        if let number = Int64(change.key) {
+            try connection.query(
+                """
+                INSERT INTO livestate_item_ids(resource, last) VALUES (?, ?)
+                ON CONFLICT (resource) DO UPDATE SET last = max(last, excluded.last)
+                """, [resource, .integer(number)])
+        }
+        return seq
+    }
+
+    /// Every resource's items as the journal holds them, after its newest entry (whose id it answers too).
+    func heldItems() throws(JournalError) -> (seq: Int64, resources: [DocumentRows]) {
+        try withConnection { connection throws(JournalError) in
+            let seq =
+                try connection.query("SELECT coalesce(max(seq), 0) FROM livestate_entries").first?.first?
+                .integer ?? 0
+            var largest: [String: Int64] = [:]
+            for row in try connection.query("SELECT resource, last FROM livestate_item_ids") {
+                if let name = row[0].text, let last = row[1].integer { largest[name] = last }
+            }
+            var resources: [DocumentRows] = []
+            let rows = try connection.query("SELECT resource, key, body FROM livestate_items ORDER BY resource, rowid")
+            for row in rows {
+                guard let name = row[0].text, let key = row[1].text, let body = row[2].text else { continue }
+                if resources.last?.name != name {
+                    resources.append(
+                        DocumentRows(
+                            name: name, kind: key.isEmpty ? .singular : .collection, items: [],
+                            largestID: largest[name]))
+                }
+                resources[resources.count - 1].items.append((key, body))
+            }
+            for (name, last) in largest where !resources.contains(where: { $0.name == name }) {
+                resources.append(DocumentRows(name: name, kind: .collection, items: [], largestID: last))
+            }
+            return (seq, resources)
+        }
+    }
+}
