@@ -156,7 +156,7 @@ extension PostgresDocumentJournal {
                 done.signal()
                 return
             }
-            Self.migrations.migrate(connection) { result in
+            Self.migrations(for: dataSet).migrate(connection) { result in
                 answer.withLock { $0 = result }
                 done.signal()
             }

@@ -117,28 +117,6 @@ extension PostgresDocumentJournal {
         SELECT pg_notify($2, max(seq)::text) FROM w
         """
 
-    /// The steps of a data file's database (`PostgresMigrations`, under `writeLock`, so servers that start
-    /// together do not race). A database the seeds use is refused first (`LSV02`: not retried). A database
-    /// from before the steps were recorded (no marker: its tables) has `document tables` when its entries are
-    /// in `livestate_entries`.
-    static let migrations = PostgresMigrations(
-        lock: writeLock,
-        check: """
-            DO $$ BEGIN
-                IF to_regclass('livestate_counter') IS NOT NULL THEN
-                    RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
-                        USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
-                END IF;
-            END $$;
-            """,
-        older: """
-            IF to_regclass('livestate_doc_seed') IS NOT NULL AND to_regclass('livestate_entries') IS NOT NULL
-                AND to_regclass('livestate_doc_entries') IS NULL THEN
-                INSERT INTO livestate_migrations (name) VALUES ('document tables');
-            END IF;
-            """,
-        steps: [("document tables", documentTables), ("checkpoints", checkpointSchema)])
-
     /// The tables (no notice for those that exist, which libpq would print on the log). A database of an
     /// older server kept its entries in `livestate_doc_entries`, without the key and `before` columns at
     /// first: they are added and the table renamed.

@@ -5,7 +5,9 @@ package import LibEvent
 import Support
 
 /// A data file's resources in a PostgreSQL database that several servers share (`--data postgres://…` with a
-/// `FILE.json`): the database is the truth, the file only fills an empty database once.
+/// `FILE.json`): the database is the truth, the file only fills an empty database once. It can hold the seeds'
+/// data set instead (`DataSet`: the todos a collection, each other input a singular resource); a database holds
+/// one of them, and a store refuses the other.
 ///
 /// - `livestate_doc_resources`: the resources (name, kind, the file's order).
 /// - `livestate_doc_items`: the current items of every resource (`place` keeps the collection's order), so a
@@ -62,12 +64,15 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
     private var pruneTimer: LoopTimer?
     /// How many of the newest entries retention keeps (`--journal-retention`).
     private let retention: Int64
+    /// What the database holds: a data file's resources or the seeds'; the other is refused.
+    let dataSet: DataSet
 
-    /// A journal of the database at `uri` on a loop of its own that keeps the newest `retention` entries;
-    /// nothing is sent until `start`.
-    package init(uri: String, retention: Int = 100_000) throws(LibEventError) {
+    /// A journal of the database at `uri`, holding `dataSet`, on a loop of its own that keeps the newest
+    /// `retention` entries; nothing is sent until `start`.
+    package init(uri: String, retention: Int = 100_000, dataSet: DataSet = .file) throws(LibEventError) {
         self.uri = uri
         self.retention = Int64(max(1, retention))
+        self.dataSet = dataSet
         loop = try EventLoop(name: "livestate-postgres-documents")
         loop.run()
     }
@@ -90,10 +95,12 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
     /// Connects (retrying with backoff while the database is unreachable, and saying so), migrates the schema
     /// (`migrations`; a database of a newer LiveState is thrown, `.refused`),
     /// fills an empty database with the resources `seeding` answers (called only then, in one transaction
-    /// under `writeLock`: of servers starting together, one seeds and the others read its rows), and reads
+    /// under `writeLock`: of servers starting together, one seeds and the others read its rows; for the seeds'
+    /// data set, it is called at every start, and the resources it names that the database lacks are added,
+    /// empty, after the others), and reads
     /// the state with its newest entries: at most `recent.count`, and no more than `recent.bytes` of items and
     /// items before them (the newest one always). Blocks until it can answer; what `seeding` throws is thrown,
-    /// and so is a database the seeds use (`PostgresError`, `.refused`).
+    /// and so is a database of the other data set (`PostgresError`, `.refused`).
     package func start(
         source: String, recent: (count: Int, bytes: Int) = (0, 0), seeding: () throws -> [DocumentRows]
     ) throws -> Start {
@@ -101,14 +108,18 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
             let deadline = DispatchTime.now() + 600
             waitForConnection()
             let schema = migrate(until: deadline)
-            if case .failure(let error) = schema, error.sqlState == PostgresMigrations.newerStepState {
+            if case .failure(let error) = schema,
+                [PostgresMigrations.newerStepState, Self.newerSchemaState].contains(error.sqlState)
+            {
                 throw error  // NB: not retried: a newer LiveState's database stays newer
             }
             if case .failure(let error) = schema, error.sqlState == PostgresEntries.otherDataSetState {
-                // NB: not retried: the seeds' servers keep using the database.
+                // NB: not retried: the other data set's servers keep using the database.
                 throw PostgresError(
                     .refused,
-                    "the database holds the seeds' todos and entries; a data file needs a database of its own",
+                    dataSet == .file
+                        ? "the database holds the seeds' todos and entries; a data file needs a database of its own"
+                        : "the database holds a data file's resources; the seeds need a database of their own",
                     sqlState: error.sqlState)
             }
             if case .failure(let error) = schema {
@@ -137,7 +148,11 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
             try step(session, "SET LOCAL idle_in_transaction_session_timeout = 0", until: deadline)
             try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: deadline)
             let seeded = try step(session, "SELECT count(*) FROM livestate_doc_seed", until: deadline).integer() == 0
-            if seeded { try seed(seeding(), source: source, on: session, until: deadline) }
+            if seeded {
+                try seed(seeding(), source: source, on: session, until: deadline)
+            } else if dataSet == .seeds {
+                try addMissing(seeding(), on: session, until: deadline)
+            }
             // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
             let marker = try step(
                 session, "INSERT INTO livestate_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq",
@@ -190,13 +205,7 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
     private func seed(
         _ resources: [DocumentRows], source: String, on session: PostgresConnection, until deadline: DispatchTime
     ) throws(PostgresError) {
-        let kinds = resources.enumerated().map { [$1.name, $1.kind.rawValue, String($0)] }
-        try step(
-            session,
-            """
-            INSERT INTO livestate_doc_resources (name, kind, position)
-            SELECT e->>0, e->>1, (e->>2)::int FROM json_array_elements($1::json) AS e
-            """, [Self.json(kinds)], until: deadline)
+        try addMissing(resources, on: session, until: deadline)
         for resource in resources {
             var chunk: [BatchRow] = []
             var bytes = 0
@@ -216,7 +225,28 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
                 }
             }
         }
-        try step(session, "INSERT INTO livestate_doc_seed (source) VALUES ($1)", [source], until: deadline)
+        // NB: only the seeds' steps add `data_set` (a data file's database has none: its default is `file`).
+        let seed =
+            dataSet == .seeds
+            ? "INSERT INTO livestate_doc_seed (source, data_set) VALUES ($1, 'seeds')"
+            : "INSERT INTO livestate_doc_seed (source) VALUES ($1)"
+        try step(session, seed, [source], until: deadline)
+    }
+
+    /// Adds the resources of `resources` the database lacks, in their order after the others, empty (in
+    /// `session`'s transaction): a seeding's resources, and the seeds' inputs that a database of an older
+    /// server has no entry of.
+    private func addMissing(
+        _ resources: [DocumentRows], on session: PostgresConnection, until deadline: DispatchTime
+    ) throws(PostgresError) {
+        let kinds = resources.enumerated().map { [$1.name, $1.kind.rawValue, String($0)] }
+        try step(
+            session,
+            """
+            INSERT INTO livestate_doc_resources (name, kind, position)
+            SELECT e->>0, e->>1, (SELECT coalesce(max(position), -1) + 1 FROM livestate_doc_resources) + (e->>2)::int
+            FROM json_array_elements($1::json) AS e ON CONFLICT (name) DO NOTHING
+            """, [Self.json(kinds)], until: deadline)
     }
 
     /// Calls `committed` (on the journal's loop) whenever another server may have committed entries: on

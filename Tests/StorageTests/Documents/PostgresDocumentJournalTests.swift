@@ -11,38 +11,14 @@ import Testing
 /// servers: one seed, batches planned on what the others committed, ids in commit order.
 @Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct PostgresDocumentJournalTests {
-    /// A new empty database on the test cluster (the seeds' journal tests use the cluster's own, and one
-    /// database holds one data set); its URI.
+    /// A new empty database on the test cluster (the seeds' journal tests use the cluster's own); its URI.
     private func freshDatabase() throws -> String {
-        try run(on: try TestPostgres.uri(), "CREATE DATABASE \(databaseName)")
-        let uri = try TestPostgres.uri()
-        let slash = try #require(uri.lastIndex(of: "/"))
-        return String(uri[..<slash]) + "/" + databaseName
+        try DocumentDatabase().uri
     }
 
-    private let databaseName = "livestate_doc_\(UInt32.random(in: 0...UInt32.max))"
-
-    /// Runs the script `sql` on `uri` and waits for its answer.
     @discardableResult
     private func run(on uri: String, _ sql: String) throws -> PostgresRows {
-        let loop = try EventLoop(name: "pg-doc-test")
-        loop.run()
-        defer { loop.stop() }
-        let done = LockedBox<Result<PostgresRows, PostgresError>?>(nil)
-        loop.execute {
-            PostgresConnection.open(uri, on: loop, timeout: 5) { opened in
-                guard case .success(let connection) = opened else {
-                    done.value = .failure(PostgresError(.unreachable, "cannot connect"))
-                    return
-                }
-                connection.script(sql) { result in
-                    done.value = result
-                    connection.close()
-                }
-            }
-        }
-        #expect(eventually(timeout: 10) { done.value != nil })
-        return try #require(done.value).get()
+        try DocumentDatabase.run(on: uri, sql)
     }
 
     private let file = [

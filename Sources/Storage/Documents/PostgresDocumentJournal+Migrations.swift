@@ -1,0 +1,182 @@
+/// The steps of a document database (`PostgresMigrations`, under `writeLock`, so servers that start together do
+/// not race), one list for each data set (`DataSet`). One database holds one data set: the check that runs
+/// first at every start refuses the other one (`LSV02`: not retried, waiting would not change it) — a data
+/// file's store a seeds' database, in their own tables or in the document tables (`livestate_doc_seed.data_set`
+/// says `seeds`), the seeds' store a database a data file filled.
+///
+/// - `document tables`, `checkpoints`: the tables of both (on a database from before the steps were recorded,
+///   `document tables` is recognised by its entries in `livestate_entries`).
+/// - The seeds' data set first has `schema 6`: their former schema script (`PostgresJournal.schemaSix`), which
+///   brings a seeds' database of any version 1-5 to 6, and does nothing on a new database. It is recorded
+///   without being run on a database from before the steps whose `livestate_schema` says 6; one above 6 was
+///   written by a newer LiveState and is refused (`LSV01`).
+/// - Then `seeds as documents`: the data set's column, and a seeds' database's todos, inputs and entries moved
+///   into the document tables (`seedsAsDocuments`).
+extension PostgresDocumentJournal {
+    /// What a document database holds: a data file's resources or the seeds' (todos and their other inputs).
+    package enum DataSet: Sendable {
+        /// The resources of a data file (`FILE.json`), which filled the database once.
+        case file
+        /// The seeds' todos (collection `todos`) and their other inputs (one singular resource per topic).
+        case seeds
+    }
+
+    /// The steps for a store of `dataSet`; see the extension's comment.
+    static func migrations(for dataSet: DataSet) -> PostgresMigrations {
+        let documents: [PostgresMigrations.Step] = [
+            ("document tables", documentTables), ("checkpoints", checkpointSchema),
+        ]
+        let olderDocuments = """
+            IF to_regclass('livestate_doc_seed') IS NOT NULL AND to_regclass('livestate_entries') IS NOT NULL
+                AND to_regclass('livestate_doc_entries') IS NULL THEN
+                INSERT INTO livestate_migrations (name) VALUES ('document tables');
+            END IF;
+            """
+        switch dataSet {
+        case .file:
+            return PostgresMigrations(lock: writeLock, check: check(dataSet), older: olderDocuments, steps: documents)
+        case .seeds:
+            return PostgresMigrations(
+                lock: writeLock, check: check(dataSet),
+                older: """
+                    IF to_regclass('livestate_schema') IS NOT NULL THEN
+                        IF (SELECT max(version) FROM livestate_schema) > 6 THEN
+                            RAISE EXCEPTION 'schema version newer than 6' USING ERRCODE = '\(newerSchemaState)';
+                        END IF;
+                        INSERT INTO livestate_migrations (name) SELECT 'schema 6' FROM livestate_schema
+                        HAVING max(version) = 6;
+                    END IF;
+                    """,
+                steps: [("schema 6", seedsSchemaSix)] + documents + [("seeds as documents", seedsAsDocuments)])
+        }
+    }
+
+    /// The SQLSTATE of a seeds' database from before the steps whose `livestate_schema` is above 6.
+    static let newerSchemaState = "LSV01"
+
+    /// The statement that refuses a database of the other data set (`LSV02`).
+    private static func check(_ dataSet: DataSet) -> String {
+        // NB: `data_set` is read only where the column exists: PL/pgSQL plans a statement when it first runs it.
+        let seeds = """
+            EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass('livestate_doc_seed')
+                AND attname = 'data_set' AND NOT attisdropped)
+            """
+        switch dataSet {
+        case .file:
+            return """
+                DO $$ BEGIN
+                    IF to_regclass('livestate_counter') IS NOT NULL THEN
+                        RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
+                            USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                    END IF;
+                    IF \(seeds) THEN
+                        IF EXISTS (SELECT 1 FROM livestate_doc_seed WHERE data_set = 'seeds') THEN
+                            RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
+                                USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                        END IF;
+                    END IF;
+                END $$;
+                """
+        case .seeds:
+            return """
+                DO $$ BEGIN
+                    IF to_regclass('livestate_doc_seed') IS NOT NULL THEN
+                        IF NOT \(seeds) THEN
+                            IF EXISTS (SELECT 1 FROM livestate_doc_seed) THEN
+                                RAISE EXCEPTION 'the database holds a data file''s resources'
+                                    USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                            END IF;
+                        ELSIF EXISTS (SELECT 1 FROM livestate_doc_seed WHERE data_set <> 'seeds') THEN
+                            RAISE EXCEPTION 'the database holds a data file''s resources'
+                                USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                        END IF;
+                    END IF;
+                END $$;
+                """
+        }
+    }
+
+    /// `schema 6`: the seeds' schema script, run only on a seeds' database (it has their counter).
+    static let seedsSchemaSix = """
+        DO $step$ BEGIN
+            IF to_regclass('livestate_counter') IS NOT NULL THEN
+                EXECUTE $schema6$ \(PostgresJournal.schemaSix) $schema6$;
+            END IF;
+        END $step$;
+        """
+
+    /// The todo of the JSON value `json` (a seeds' row written by `json_build_object`) as the server encodes a
+    /// todo (`JSONCoding`: sorted keys, compact; `to_json` escapes a title as Swift's encoder does).
+    private static func todo(_ json: String) -> String {
+        """
+        '{"completed":' || (\(json) ->> 'completed') || ',"id":' || (\(json) ->> 'id') || ',"title":'
+            || to_json(\(json) ->> 'title')::text || '}'
+        """
+    }
+
+    /// `seeds as documents`: the column that says which data set a database holds; then, on a seeds' database
+    /// of schema 6, its state moved into the document tables, so the seeds' store reads and writes it as a data
+    /// file's store does:
+    ///
+    /// - resource `todos` (a collection; key: the id's text, place: the id, so the order stays by id) and one
+    ///   singular resource per input topic that has an entry, whose item is its newest entry's JSON;
+    /// - every entry keeps its id; the next one continues after the counter (a client's `Last-Event-ID` from
+    ///   before still resumes), and retention's gap goes to `livestate_doc_pruned`;
+    /// - a todo entry's JSON and the todo before it are spelled as the server encodes a todo, the item before it
+    ///   as `[place,item]` (`null`: the entry created it); an input's item before it is the topic's previous
+    ///   entry. Where it is not known (an entry at or below `replay_floor`, written before todo entries kept
+    ///   the todo before them; an input whose earlier entries retention deleted), it stays NULL, and a restart's
+    ///   rewind stops there (`DocumentRewind`);
+    /// - a todo entry's `Idempotency-Key` keeps its request as the store names it (`POST /todos`,
+    ///   `PATCH /todos/ID` — a PUT was not recorded apart —, `DELETE /todos/ID`); an input's keeps its topic;
+    /// - the seeds' own tables, view and functions go, and `livestate_schema` says 7, so a LiveState that only
+    ///   knows version 6 or older refuses the database instead of starting its own tables in it.
+    ///
+    /// Every server of the seeds must be stopped before a server of this version starts on their database.
+    static let seedsAsDocuments = """
+        ALTER TABLE livestate_doc_seed ADD COLUMN data_set TEXT NOT NULL DEFAULT 'file';
+        DO $seeds$ BEGIN
+            IF to_regclass('livestate_counter') IS NULL THEN RETURN; END IF;
+            UPDATE livestate_entries e SET
+                body = CASE WHEN e.body IS NOT NULL THEN \(todo("e.body::json")) END,
+                before = CASE WHEN e.seq <= c.replay_floor THEN NULL
+                    WHEN e.before IS NOT NULL THEN '[' || e.key || ',' || \(todo("e.before::json")) || ']'
+                    WHEN e.body IS NOT NULL THEN 'null' END,
+                write_request = CASE WHEN e.write_key IS NULL THEN NULL
+                    WHEN e.body IS NULL THEN 'DELETE /todos/' || e.key
+                    WHEN e.before IS NOT NULL THEN 'PATCH /todos/' || e.key
+                    WHEN e.seq > c.replay_floor THEN 'POST /todos'
+                    ELSE e.write_request END
+            FROM livestate_counter c WHERE e.resource = 'todos' AND e.key <> '';
+            UPDATE livestate_entries e SET
+                before = CASE WHEN e.seq <= c.replay_floor THEN NULL
+                    WHEN p.previous IS NOT NULL THEN '[0,' || p.previous || ']'
+                    WHEN c.pruned_below = 0 THEN 'null' END
+            FROM livestate_counter c, (
+                SELECT seq, lag(body) OVER (PARTITION BY resource ORDER BY seq) AS previous
+                FROM livestate_entries WHERE resource <> 'todos'
+            ) p
+            WHERE e.seq = p.seq;
+            INSERT INTO livestate_doc_resources (name, kind, position)
+            SELECT 'todos', 'collection', 0
+            UNION ALL
+            SELECT resource, 'singular', row_number() OVER (ORDER BY min(seq)) FROM livestate_entries
+            WHERE resource NOT IN ('todos', '') GROUP BY resource;
+            INSERT INTO livestate_doc_items (resource, key, place, body)
+            SELECT 'todos', id::text, id,
+                \(todo("json_build_object('id', id, 'title', title, 'completed', completed)"))
+            FROM todos;
+            INSERT INTO livestate_doc_items (resource, key, place, body)
+            SELECT DISTINCT ON (resource) resource, '', 0, body FROM livestate_entries
+            WHERE resource NOT IN ('todos', '') AND body IS NOT NULL ORDER BY resource, seq DESC;
+            INSERT INTO livestate_doc_pruned (below) SELECT pruned_below FROM livestate_counter WHERE pruned_below > 0;
+            PERFORM setval(pg_get_serial_sequence('livestate_entries', 'seq'), greatest(
+                (SELECT max(last_id) FROM livestate_counter), (SELECT max(seq) FROM livestate_entries), 1));
+            INSERT INTO livestate_doc_seed (source, data_set) VALUES ('the seeds'' tables of schema 6', 'seeds');
+            DROP VIEW IF EXISTS livestate_events;
+            DROP FUNCTION IF EXISTS livestate_write_batch_v5(json), livestate_write_batch_v6(json);
+            DROP TABLE todos, livestate_counter;
+            UPDATE livestate_schema SET version = 7;
+        END $seeds$;
+        """
+}
