@@ -70,6 +70,48 @@ def test_a_live_query_ignores_what_the_get_ignores(data_file, serve):
         live.close()
 
 
+def test_a_live_query_ignores_a_parameter_only_while_no_item_has_its_field(data_file, serve):
+    # The rule holds at every version: once an item gains the field, the GET filters by it and so does the
+    # live query; once no item has it any more, both ignore it again. A client resuming across such a
+    # write gets the result the GET answers too.
+    server = serve(data_file(BLOG))
+    paths = ["/posts?flag=on&t=5", "/posts?flag=on&_sort=title&_limit=2", "/posts?draft=true&flag=on"]
+    clients = [LiveClient(server, path) for path in paths]
+    try:
+        for client in clients:
+            client.first()
+        assert ids(clients[0].items) == [1, 2, 3, 4]
+        assert server.call("PATCH", "/posts/2", {"flag": "on"})[0] == 200
+        assert ids(server.call("GET", paths[0])[2]) == [2]
+        for client in clients:
+            client.settle(server, note="the field appeared")
+        assert ids(clients[0].items) == [2] and clients[0].total == 1
+        assert server.call("PATCH", "/posts/3", {"flag": "off"})[0] == 200
+        assert server.call("POST", "/posts", {"title": "a", "flag": "on", "draft": True})[0] == 201
+        for client in clients:
+            client.settle(server, note="writes with the field")
+        seen, seen_items, seen_total = clients[0].last_id, clients[0].items, clients[0].total
+        post2 = server.call("GET", "/posts/2")[2]
+        post3 = server.call("GET", "/posts/3")[2]
+        del post2["flag"], post3["flag"]
+        assert server.call("PUT", "/posts/2", post2)[0] == 200
+        assert server.call("PUT", "/posts/3", post3)[0] == 200
+        assert server.call("DELETE", "/posts/5")[0] == 200
+        assert ids(server.call("GET", paths[0])[2]) == [1, 2, 3, 4]
+        for client in clients:
+            client.settle(server, note="the field is gone again")
+        assert ids(clients[0].items) == [1, 2, 3, 4] and clients[0].total == 4
+    finally:
+        for client in clients:
+            client.close()
+    resumed = LiveClient(server, paths[0], last_event_id=seen, items=seen_items, total=seen_total)
+    try:
+        resumed.sse.read_head(10)
+        resumed.settle(server, note="resumed across the writes")
+    finally:
+        resumed.close()
+
+
 def test_delay_delays_that_answer_without_holding_the_loop(data_file, serve):
     server = serve(data_file(BLOG), "--threads", "1")
     timings = {}

@@ -9,12 +9,17 @@ extension DocumentQuery {
     package mutating func ignoreAbsentFields(_ someItemHas: ([String]) -> Bool) -> [String] {
         var ignored: [String] = []
         filters.removeAll { filter in
-            guard filter.operator == .equal, !filter.name.contains(":"), !someItemHas(filter.path) else {
-                return false
-            }
+            guard Self.isIgnorable(filter), !someItemHas(filter.path) else { return false }
             ignored.append(filter.name)
             return true
         }
         return ignored
+    }
+
+    /// The paths of the filters `ignoreAbsentFields` leaves out when no item has them.
+    package var ignorableFields: [[String]] { filters.filter(Self.isIgnorable).map(\.path) }
+
+    private static func isIgnorable(_ filter: Filter) -> Bool {
+        filter.operator == .equal && !filter.name.contains(":")
     }
 }

@@ -7,17 +7,42 @@ import Synchronization
 /// queries of a file's collections. Its parts are the plain `GET`'s own (`DocumentQuery.itemTest`,
 /// `sortKey`/`order`, the window), so its result is what `DocumentQuery.apply(to:)` answers; it is indexed
 /// under its first equality filter (`?userId=3`), and its items carry `_embed`/`_expand` as the `GET`'s do.
+/// A plain `field=value` filter is left out while no item has the field, as the `GET` leaves it out
+/// (`presenceFields`, `IgnoredParameters`), at every version.
 ///
 /// ```swift
 /// let query = DocumentLiveQuery(query: try DocumentQuery(request.query), idField: "id")
 /// ```
 struct DocumentLiveQuery: LiveQuery {
-    /// The parsed query.
-    let query: DocumentQuery
+    /// The parsed query, as it reads now (without the filters on fields no item has).
+    private(set) var query: DocumentQuery
+    /// The parsed query with every filter.
+    private let asked: DocumentQuery
     /// The field holding an item's id (`--id`).
     var idField = "id"
     /// An item's JSON with its relations (`_embed`, `_expand`); nil: its stored bytes.
     var encodeItem: (@Sendable (StoredDocument) -> [UInt8])?
+
+    /// `query` with every filter; it reads as `reading(present:)` says.
+    init(query: DocumentQuery, idField: String = "id") {
+        self.query = query
+        asked = query
+        self.idField = idField
+    }
+
+    var presenceFields: [String] { asked.ignorableFields.map { $0.joined(separator: ".") } }
+
+    func reading(present: Set<String>) -> DocumentLiveQuery {
+        var read = self
+        read.query = asked
+        _ = read.query.ignoreAbsentFields { present.contains($0.joined(separator: ".")) }
+        return read
+    }
+
+    static func item(_ item: StoredDocument, has field: String) -> Bool {
+        IgnoredParameters.someItem(
+            of: [item], has: field.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
+    }
 
     func itemFilter() -> (StoredDocument) -> Bool {
         let test = query.itemTest()
@@ -98,10 +123,11 @@ final class DocumentLiveFeed: Sendable {
     /// Ends every live query of the collection with `frame` last: it was removed from the data file.
     func end(with frame: SharedBytes) { collection.end(with: frame) }
 
-    /// The answer to a list `GET` with `Accept: text/event-stream`; `relations` encodes an item as the plain
-    /// `GET` does (with `_embed` and `_expand`).
+    /// The answer to a list `GET` with `Accept: text/event-stream`: `query` is `asked` as the `GET` reads it
+    /// now (`IgnoredParameters`); `relations` encodes an item as the plain `GET` does (with `_embed` and
+    /// `_expand`).
     func reply(
-        _ request: Request, query: DocumentQuery, idField: String, relations: DocumentRelations
+        _ request: Request, query: DocumentQuery, asked: DocumentQuery, idField: String, relations: DocumentRelations
     ) throws(HTTPError) -> Reply {
         // NB: evaluated once here as the plain GET is (an equality filter narrowed through the field's index), so
         // a query that cannot be answered is refused before the stream opens.
@@ -112,7 +138,7 @@ final class DocumentLiveFeed: Sendable {
         let page = try query.apply(
             to: documents, narrowed: indexed != nil, object: { $0.object },
             knownValue: { document, path in path == idPath ? document.id?.value : nil }, bytes: { $0.bytes })
-        var live = DocumentLiveQuery(query: query, idField: idField)
+        var live = DocumentLiveQuery(query: asked, idField: idField)
         if !query.embed.isEmpty || !query.expand.isEmpty {
             // NB: and an answer the GET would refuse for its size (`DocumentRelations`) is refused too.
             _ = try relations.encodeList(page.items)

@@ -60,6 +60,8 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         var heldItems = 0
         /// The oldest id whose result the history can still rebuild (each version after it is kept).
         var floor: UInt64 = 0
+        /// Whether some item has each field a live query reads by presence.
+        var presence = LivePresence()
         /// Per event loop (or test scheduler), its fan-out.
         var fanouts: [ObjectIdentifier: LiveQueryFanout<Query>] = [:]
         var isShutDown = false
@@ -150,6 +152,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
                 state.mirror = nil
                 state.history = []
                 state.heldItems = 0
+                state.presence.removeAll()
                 return
             }
             apply(id: id, edits: edits, in: &state)
@@ -164,12 +167,17 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         state.mirror = mirror
         state.newestID = id
         guard !changes.isEmpty else { return }
-        record(LiveVersion(id: id, changes: changes), in: &state)
+        var version = LiveVersion(id: id, changes: changes)
+        version.presence = state.presence.changes(changes, in: mirror, has: Query.item(_:has:))
+        if !version.presence.isEmpty { version.entries = mirror.entries }
+        record(version, in: &state)
     }
 
     private func record(_ version: LiveVersion<Item>, in state: inout State) {
         state.newestID = version.id
-        state.history.append(version)
+        var kept = version
+        kept.entries = nil
+        state.history.append(kept)
         state.heldItems += version.replaced?.count ?? version.changes.count
         let limits = engine.limits
         var dropped = 0
@@ -194,21 +202,31 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         return mirror.map { ($0.0.entries, $0.1) }
     }
 
-    /// The items `query` can hold now, in the collection's order, and the id of the newest version they
-    /// show: the candidates an index of the source gives (`narrow`), when the source's items are those the
-    /// collection shows, else every item (`snapshot()`); nil after shutdown.
+    /// The items `query` can hold now, in the collection's order, the id of the newest version they show,
+    /// and which of its presence fields some item has then (`LiveQuery.reading(present:)`; they are followed
+    /// from now on, until `untrack`): the candidates an index of the source gives (`narrow`), when the source's items
+    /// are those the collection shows, else every item; nil after shutdown.
     ///
     /// NB: the source changes before its change is published here, so its candidates are taken only when
     /// they show the same event as the collection; a write in between is read again, and a source whose ids
     /// do not line up with the collection's (a catch-up change took a local id) falls back to every item.
-    func snapshot(for query: Query) -> (entries: [LiveEntry<Item>], id: UInt64)? {
+    func snapshot(for query: Query) -> (entries: [LiveEntry<Item>], id: UInt64, present: Set<String>)? {
         follow()
-        guard let narrow else { return snapshot() }
-        for _ in 0..<Self.narrowAttempts {
-            guard let (items, id) = narrow(query) else { break }
+        let fields = query.presenceFields
+        let tracked = state.withLock { state in
+            state.mirror.map { state.presence.track(fields, in: $0, has: Query.item(_:has:)) }
+        }
+        guard var present = tracked else { return nil }
+        for _ in 0..<(narrow == nil ? 0 : Self.narrowAttempts) {
+            let reading = query.reading(present: present)
+            guard let (items, id) = narrow?(reading) else { break }
             let found = state.withLock { state -> (entries: [LiveEntry<Item>], id: UInt64)?? in
                 guard let mirror = state.mirror else { return .some(nil) }
-                guard state.newestID == id else { return nil }
+                let now = state.presence.present(fields)
+                guard state.newestID == id, now == present else {
+                    present = now
+                    return nil
+                }
                 var entries: [LiveEntry<Item>] = []
                 entries.reserveCapacity(items.count)
                 for item in items {
@@ -218,10 +236,23 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
                 }
                 return (entries.sorted { $0.rank < $1.rank }, id)
             }
-            if let found { return found ?? snapshot() }
+            if let found {
+                guard let found else { break }
+                return (found.entries, found.id, present)
+            }
             sched_yield()
         }
-        return snapshot()
+        let every = state.withLock { state in
+            state.mirror.map { ($0, state.newestID, state.presence.present(fields)) }
+        }
+        // NB: the entries are listed outside the lock; the copy shares the mirror's storage until a write.
+        return every.map { ($0.0.entries, $0.1, $0.2) }
+    }
+
+    /// Stops following the presence of `fields` for a group that read them (`snapshot(for:)`).
+    func untrack(_ fields: [String]) {
+        guard !fields.isEmpty else { return }
+        state.withLock { $0.presence.untrack(fields) }
     }
 
     /// Reads of the candidates before a live query falls back to every item.
@@ -248,6 +279,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
                 state.floor = state.newestID
                 state.history = []
                 state.heldItems = 0
+                state.presence.reread(from: mirror, has: Query.item(_:has:))
                 // NB: those the read shows already have ids at or below the read's: `apply` skips them.
                 for write in pending { apply(id: write.id, edits: write.edits, in: &state) }
             }
@@ -259,7 +291,10 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     func changes(after id: UInt64, through newest: UInt64) -> [LiveItemChange<Item>]? {
         state.withLock { state in
             guard id >= state.floor, state.mirror != nil || source == nil else { return nil }
-            return state.history.filter { $0.id > id && $0.id <= newest }.flatMap(\.changes)
+            let missed = state.history.filter { $0.id > id && $0.id <= newest }
+            // NB: a query may read differently since a change of presence: its changes cannot rewind it.
+            guard missed.allSatisfy(\.presence.isEmpty) else { return nil }
+            return missed.flatMap(\.changes)
         }
     }
 

@@ -26,6 +26,11 @@ struct LiveMirror<Item: Sendable & Equatable>: Sendable {
     /// Every entry in the collection's order.
     var entries: [LiveEntry<Item>] { slots.compactMap { $0 } }
 
+    /// Whether some item passes `test`, looking no further than the first that does.
+    func contains(where test: (Item) -> Bool) -> Bool {
+        slots.contains { slot in slot.map { test($0.item) } ?? false }
+    }
+
     /// The entry of `key`, if it holds one.
     func entry(forKey key: String) -> LiveEntry<Item>? { positions[key].flatMap { slots[$0] } }
 

@@ -45,10 +45,24 @@ protocol LiveQuery: Sendable {
     /// An item's JSON as this query's plain `GET` answers it, when it differs from the collection's
     /// (`_embed`, `_expand`); nil: the collection's encoding.
     var encodeItem: (@Sendable (Item) -> [UInt8])? { get }
+
+    /// The fields whose presence in the collection changes what the query reads: a parameter json-server
+    /// ignores while no item has its field (`?t=1733460000000`). Empty: none (the default).
+    var presenceFields: [String] { get }
+
+    /// The query as it reads while exactly `present` of its `presenceFields` are held by some item of the
+    /// collection (the default: itself).
+    func reading(present: Set<String>) -> Self
+
+    /// Whether `item` has a value, `null` included, at `field` (one of some query's `presenceFields`).
+    static func item(_ item: Item, has field: String) -> Bool
 }
 
 extension LiveQuery {
     var encodeItem: (@Sendable (Item) -> [UInt8])? { nil }
+    var presenceFields: [String] { [] }
+    func reading(present _: Set<String>) -> Self { self }
+    static func item(_: Item, has _: String) -> Bool { false }
 }
 
 /// The field and values a query is indexed under (`?completed=false` → `completed`, `["false"]`).

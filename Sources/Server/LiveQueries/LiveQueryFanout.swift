@@ -87,10 +87,19 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
                 }
             }
             found.merge(index.unfiledMembers) { first, _ in first }
+            if !version.presence.isEmpty {
+                for group in groups.values where group.readsAnew(version) { found[ObjectIdentifier(group)] = group }
+            }
         }
         for group in found.values where group.madeAt < version.id {
             lastTested += 1
-            guard let change = group.apply(version) else { continue }
+            let terms = group.terms
+            let change = group.apply(version)
+            if group.terms != terms {
+                index.remove(group, terms: terms)
+                index.insert(group, terms: group.terms)
+            }
+            guard let change else { continue }
             lastChanged += 1
             group.resultFrame = nil
             let frame = LiveFrame.change(id: version.id, change: change)
@@ -177,7 +186,8 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         if let existing = groups[key] { return existing }
         guard let snapshot = collection.snapshot(for: query) else { return nil }
         let group = LiveQueryGroup(
-            key: key, query: query, entries: snapshot.entries, madeAt: snapshot.id, encode: collection.encodeItem)
+            key: key, query: query, present: snapshot.present, entries: snapshot.entries, madeAt: snapshot.id,
+            encode: collection.encodeItem)
         groups[key] = group
         index.insert(group, terms: group.terms)
         return group
@@ -201,6 +211,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         if group.clients.isEmpty {
             groups[key] = nil
             index.remove(group, terms: group.terms)
+            collection.untrack(group.query.presenceFields)
         }
     }
 

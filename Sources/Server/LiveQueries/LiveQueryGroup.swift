@@ -8,8 +8,12 @@ import HTTP
 final class LiveQueryGroup<Query: LiveQuery> {
     /// The query's text, as the group's key in its fan-out.
     let key: String
+    /// The query as asked; `ranking.query` is it as it reads now (`LiveQuery.reading(present:)`).
+    let query: Query
+    /// Which of the query's presence fields some item has, as of the group's version.
+    private(set) var present: Set<String>
     /// The equality filter it is indexed under.
-    let terms: LiveIndexTerms?
+    private(set) var terms: LiveIndexTerms?
     /// The id of the version the group was made at: it shows every version up to it already.
     let madeAt: UInt64
     /// The query's items at the fan-out's current version.
@@ -22,19 +26,38 @@ final class LiveQueryGroup<Query: LiveQuery> {
     /// The connected clients.
     var clients: [EventClient] = []
 
+    /// `present`: which of the query's presence fields some item has at version `madeAt`
+    /// (`LiveCollection.snapshot(for:)`).
     init(
-        key: String, query: Query, entries: [LiveEntry<Query.Item>], madeAt: UInt64,
+        key: String, query: Query, present: Set<String> = [], entries: [LiveEntry<Query.Item>], madeAt: UInt64,
         encode: @escaping @Sendable (Query.Item) -> [UInt8]
     ) {
         self.key = key
-        terms = query.indexTerms
+        self.query = query
+        self.present = present
+        let reading = query.reading(present: present)
+        terms = reading.indexTerms
         self.madeAt = madeAt
-        ranking = LiveRanking(query, entries: entries)
+        ranking = LiveRanking(reading, entries: entries)
         self.encode = query.encodeItem ?? encode
     }
 
+    /// Whether `version` changes which of this query's fields some item has.
+    func readsAnew(_ version: LiveVersion<Query.Item>) -> Bool {
+        !version.presence.isEmpty && query.presenceFields.contains { version.presence[$0] != nil }
+    }
+
     /// Applies `version` (one the group does not show yet): the change of the result, nil when it is the same.
+    /// A version that changes which of its fields some item has evaluates the query again over every item.
     func apply(_ version: LiveVersion<Query.Item>) -> LiveResultChange? {
+        if readsAnew(version), let entries = version.entries {
+            for (field, isPresent) in version.presence where query.presenceFields.contains(field) {
+                if isPresent { present.insert(field) } else { present.remove(field) }
+            }
+            let reading = query.reading(present: present)
+            terms = reading.indexTerms
+            return changingWindow { $0 = LiveRanking(reading, entries: entries) }
+        }
         if let replaced = version.replaced {
             return changingWindow { $0.rebuild(from: replaced) }
         }

@@ -39,6 +39,12 @@ struct LiveVersion<Item: Sendable>: Sendable {
     /// Every item in the collection's order, when the version replaced the collection (then `changes` is
     /// empty and no version before it can be rewound to).
     var replaced: [LiveEntry<Item>]?
+    /// The fields some live query reads by their presence (`LiveQuery.presenceFields`) that this version
+    /// gave to the collection's first item (true) or took from its last (false).
+    var presence: [String: Bool] = [:]
+    /// Every item in the collection's order after this version, when `presence` is not empty: the queries
+    /// that read differently from now on are evaluated again. Not kept in the history.
+    var entries: [LiveEntry<Item>]?
 }
 
 /// One write as the collection's owner knows it: an item put (inserted or replaced) or removed by key.

@@ -79,7 +79,10 @@ extension Router {
         let searchIndex = DocumentSearchIndex()
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
-                let query = try Self.query(request.query, store, of: resource)
+                // NB: the live query leaves out the parameters the GET ignores at each version, not just now.
+                let asked = try Self.query(request.query, store)
+                var query = asked
+                IgnoredParameters.apply(to: &query, parameters: request.query, of: resource)
                 var indexes = DocumentRelations.embedIndexes(query, store, of: name)
                 if let indexed = query.indexableFilter { indexes.append((resource, indexed.path)) }
                 // NB: a stream cannot follow a reply made on a worker: the indexes a large collection lacks are
@@ -90,7 +93,7 @@ extension Router {
                     throw HTTPError(503, "busy", "The server is busy; try again.", headers: ["Retry-After": "1"])
                 }
                 return try live.reply(
-                    request, query: query, idField: store.idField,
+                    request, query: query, asked: asked, idField: store.idField,
                     relations: DocumentRelations(store: store, query: query, resource: name))
             }
             if request.query.isEmpty {
