@@ -76,11 +76,15 @@ package struct JournalWrite: Sendable {
     package var changes: [JournalChange]
     /// The key the first change keeps.
     package var key: WriteKey?
+    /// Take the download claim of the first change's entry in the commit's transaction (an album selection on a
+    /// journal several servers share: `DocumentDownloadClaims`); a journal of one process has no claims.
+    package var claim: Bool
 
-    /// `changes`, under `key`.
-    package init(changes: [JournalChange], key: WriteKey? = nil) {
+    /// `changes`, under `key`, claimed when `claim`.
+    package init(changes: [JournalChange], key: WriteKey? = nil, claim: Bool = false) {
         self.changes = changes
         self.key = key
+        self.claim = claim
     }
 }
 
