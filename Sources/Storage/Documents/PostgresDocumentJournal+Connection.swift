@@ -93,9 +93,13 @@ extension PostgresDocumentJournal {
     }
 
     /// Ends a transaction that failed: rolled back when its session still answers, else the session is closed
-    /// (PostgreSQL then rolls it back and frees its lock).
-    func abandon(_ session: PostgresConnection) {
-        loop.execute { session.query("ROLLBACK") { _ in } }
+    /// (PostgreSQL then rolls it back and frees its lock). The download `claims` it took are given back (a
+    /// session lock outlives the rollback).
+    func abandon(_ session: PostgresConnection, releasing claims: [Int64] = []) {
+        loop.execute {
+            session.query("ROLLBACK") { _ in }
+            if !claims.isEmpty { session.query(Self.releaseClaims, [Self.array(claims)]) { _ in } }
+        }
     }
 
     /// Runs `sql` on `session` (nil: the connection as it is now) and waits for its answer until `deadline`;

@@ -23,6 +23,7 @@ extension PostgresDocumentJournal: DocumentJournal {
             throw .unavailable("PostgreSQL is unreachable: \(error.message)")
         }
         var behind: Int64?
+        var claims: [Int64] = []
         do throws(PostgresError) {
             try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: statements)
             let found = Self.records(try step(session, Self.entriesAfter, [String(seq), "100000"], until: statements))
@@ -49,7 +50,9 @@ extension PostgresDocumentJournal: DocumentJournal {
             guard seqs.count == count else { throw PostgresError(.refused, "no journal ids were given") }
             var rows: [BatchRow] = []
             rows.reserveCapacity(count)
+            var claimed: [Int64] = []
             for write in writes {
+                if write.claim, !write.changes.isEmpty { claimed.append(seqs[rows.count]) }
                 for (index, change) in write.changes.enumerated() {
                     let key = index == 0 ? write.key : nil
                     rows.append((change.collection, change.key, seqs[rows.count], change.document, key))
@@ -57,16 +60,21 @@ extension PostgresDocumentJournal: DocumentJournal {
             }
             let batch = Self.batch(rows)
             try step(session, Self.logAndRemove, [batch], until: statements)
-            try step(session, Self.keepAndNotify, [batch, Self.channel], until: statements)
+            let keep = Self.keepAndNotify(numbering: dataSet == .seeds)
+            try step(session, keep, [batch, Self.channel], until: statements)
+            if !claimed.isEmpty {
+                claims = claimed
+                try step(session, Self.takeClaims, [Self.array(claimed)], until: statements)
+            }
         } catch {
-            abandon(session)
+            abandon(session, releasing: claims)
             if let behind { throw .behind(prunedBelow: behind) }
             throw .unavailable("PostgreSQL did not take the change: \(error.message)")
         }
         switch wait(for: session, "COMMIT", until: statements) {
         case .success: return seqs
         case .failure(let error) where error.kind != .outcomeUnknown:
-            abandon(session)
+            abandon(session, releasing: claims)
             throw .unavailable("PostgreSQL did not commit: \(error.message)")
         case .failure(let error):
             abandon(session)

@@ -114,12 +114,14 @@ extension PostgresDocumentJournal {
         """
     }
 
-    /// `seeds as documents`: the column that says which data set a database holds; then, on a seeds' database
-    /// of schema 6, its state moved into the document tables, so the seeds' store reads and writes it as a data
-    /// file's store does:
+    /// `seeds as documents`: the column that says which data set a database holds, and the table of each
+    /// collection's largest integer id (`livestate_doc_item_ids`: a deleted one's included, so the seeds' todos
+    /// never give a deleted id again, as their sequence did); then, on a seeds' database of schema 6, its state
+    /// moved into the document tables, so the seeds' store reads and writes it as a data file's store does:
     ///
     /// - resource `todos` (a collection; key: the id's text, place: the id, so the order stays by id) and one
     ///   singular resource per input topic that has an entry, whose item is its newest entry's JSON;
+    /// - the todos' largest id is the one their sequence gave last;
     /// - every entry keeps its id; the next one continues after the counter (a client's `Last-Event-ID` from
     ///   before still resumes), and retention's gap goes to `livestate_doc_pruned`;
     /// - a todo entry's JSON and the todo before it are spelled as the server encodes a todo, the item before it
@@ -135,7 +137,10 @@ extension PostgresDocumentJournal {
     /// Every server of the seeds must be stopped before a server of this version starts on their database.
     static let seedsAsDocuments = """
         ALTER TABLE livestate_doc_seed ADD COLUMN data_set TEXT NOT NULL DEFAULT 'file';
-        DO $seeds$ BEGIN
+        CREATE TABLE livestate_doc_item_ids (resource TEXT PRIMARY KEY, last BIGINT NOT NULL);
+        DO $seeds$
+        DECLARE given bigint;
+        BEGIN
             IF to_regclass('livestate_counter') IS NULL THEN RETURN; END IF;
             UPDATE livestate_entries e SET
                 body = CASE WHEN e.body IS NOT NULL THEN \(todo("e.body::json")) END,
@@ -169,6 +174,9 @@ extension PostgresDocumentJournal {
             INSERT INTO livestate_doc_items (resource, key, place, body)
             SELECT DISTINCT ON (resource) resource, '', 0, body FROM livestate_entries
             WHERE resource NOT IN ('todos', '') AND body IS NOT NULL ORDER BY resource, seq DESC;
+            EXECUTE 'SELECT last_value FROM ' || pg_get_serial_sequence('todos', 'id') INTO given;
+            INSERT INTO livestate_doc_item_ids (resource, last)
+            SELECT 'todos', greatest(given, (SELECT coalesce(max(id), 0) FROM todos));
             INSERT INTO livestate_doc_pruned (below) SELECT pruned_below FROM livestate_counter WHERE pruned_below > 0;
             PERFORM setval(pg_get_serial_sequence('livestate_entries', 'seq'), greatest(
                 (SELECT max(last_id) FROM livestate_counter), (SELECT max(seq) FROM livestate_entries), 1));

@@ -97,8 +97,9 @@ extension PostgresDocumentJournal {
     /// Each key's last item of the batch, where it was or, when the batch created it, at the id of the entry
     /// that did (the end of its collection, where a server applying the entries puts it), and the wake-up of
     /// the other servers with the batch's last id. Runs after `logAndRemove`, whose entries say which ones
-    /// created their item.
-    static let keepAndNotify = """
+    /// created their item. `numbering` (the seeds' data set): each collection's largest integer id is kept too.
+    static func keepAndNotify(numbering: Bool) -> String {
+        """
         WITH w AS (
             SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
             FROM json_array_elements($1::json) AS e
@@ -113,9 +114,23 @@ extension PostgresDocumentJournal {
             FROM last LEFT JOIN created ON created.resource = last.resource AND created.key = last.key
             WHERE last.body IS NOT NULL
             ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
-        )
+        )\(numbering ? ", numbered AS (\(largestIDs(of: "w")))" : "")
         SELECT pg_notify($2, max(seq)::text) FROM w
         """
+    }
+
+    /// Keeps each collection's largest integer id among the rows of `rows` (columns `resource`, `key`) in
+    /// `livestate_doc_item_ids` (the seeds' data set), where it stays when the item is deleted: the seeds'
+    /// todos never number a new one with a deleted one's id.
+    static func largestIDs(of rows: String) -> String {
+        let integer = "key ~ '^-?[0-9]{1,18}$'"
+        return """
+            INSERT INTO livestate_doc_item_ids (resource, last)
+            SELECT resource, max(CASE WHEN \(integer) THEN key::bigint END) FROM \(rows) WHERE \(integer)
+            GROUP BY resource
+            ON CONFLICT (resource) DO UPDATE SET last = greatest(livestate_doc_item_ids.last, excluded.last)
+            """
+    }
 
     /// The tables (no notice for those that exist, which libpq would print on the log). A database of an
     /// older server kept its entries in `livestate_doc_entries`, without the key and `before` columns at

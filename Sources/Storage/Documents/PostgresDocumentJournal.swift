@@ -173,8 +173,8 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
         }
     }
 
-    /// The resources, in the file's order, with their items and places in their collection's order (in
-    /// `session`'s transaction).
+    /// The resources, in the file's order, with their items and places in their collection's order, and (the
+    /// seeds' data set) each collection's largest integer id (in `session`'s transaction).
     func readResources(_ session: PostgresConnection, until deadline: DispatchTime) throws(PostgresError)
         -> [DocumentRows]
     {
@@ -192,11 +192,19 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
             byName[resource, default: []].append((key, body))
             places[resource, default: []].append(place)
         }
+        var largest: [String: Int64] = [:]
+        if dataSet == .seeds {
+            let ids = try step(session, "SELECT resource, last FROM livestate_doc_item_ids", until: deadline)
+            for (index, row) in ids.rows.enumerated() {
+                if let resource = row[0], let last = ids.integer(index, 1) { largest[resource] = last }
+            }
+        }
         return kinds.rows.compactMap { row -> DocumentRows? in
             guard let name = row[0], let kind = row[1].flatMap(DocumentResource.Kind.init(rawValue:)) else {
                 return nil
             }
-            return DocumentRows(name: name, kind: kind, items: byName[name] ?? [], places: places[name] ?? [])
+            return DocumentRows(
+                name: name, kind: kind, items: byName[name] ?? [], places: places[name] ?? [], largestID: largest[name])
         }
     }
 
@@ -225,6 +233,7 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
                 }
             }
         }
+        if dataSet == .seeds { try step(session, Self.largestIDs(of: "livestate_doc_items"), until: deadline) }
         // NB: only the seeds' steps add `data_set` (a data file's database has none: its default is `file`).
         let seed =
             dataSet == .seeds

@@ -145,6 +145,33 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(rewind.entries.isEmpty && rewind.resources[1].items.map(\.body) == [#"{"url":"a"}"#])
     }
 
+    /// The todos' largest id stays when that todo is deleted (before and after the database was taken into the
+    /// document tables), so the seeds never give a deleted todo's id again, as their sequence did not.
+    @Test func theTodosLargestIDOutlivesItsItem() throws {
+        let database = try DocumentDatabase()
+        try database.load(fixture: "pg-seeds-v6.sql")
+        let delete = try JSONCoding.text([BatchWrite(.delete(id: 5), key: "k-delete")])
+        try database.run("SELECT count(*) FROM livestate_write_batch_v6($w$\(delete)$w$::json)")
+        let journal = try PostgresDocumentJournal(uri: database.uri, dataSet: .seeds)
+        defer { journal.stop() }
+        let start = try journal.start(source: "seeds") { seeds() }
+        #expect(start.resources[0].items.map(\.key) == ["1", "2", "3"])
+        #expect(start.resources[0].largestID == 5 && start.resources[1].largestID == nil)
+        let put = JournalChange(collection: "todos", id: "7", document: json(Todo(id: 7, title: "seven")))
+        let seqs = try journal.commitBatch(after: start.seq, keys: [], until: .now() + 5) { _, _ in
+            [
+                JournalWrite(changes: [put]),
+                JournalWrite(changes: [JournalChange(collection: "todos", id: "7", document: nil)]),
+            ]
+        }
+        #expect(seqs.count == 2)
+        #expect(try journal.current().resources[0].largestID == 7)
+        // A new database: the seeded todo's id.
+        let fresh = try PostgresDocumentJournal(uri: try DocumentDatabase().uri, dataSet: .seeds)
+        defer { fresh.stop() }
+        #expect(try fresh.start(source: "seeds") { seeds() }.resources[0].largestID == 1)
+    }
+
     /// One database holds one data set: a data file's store refuses the seeds' database (before and after the
     /// seeds' store took it), the seeds' store a data file's, each with one line and nothing changed.
     @Test func aDatabaseOfTheOtherDataSetIsRefused() throws {
