@@ -172,6 +172,52 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(try fresh.start(source: "seeds") { seeds() }.resources[0].largestID == 1)
     }
 
+    /// A seeds' database of an older version (4: no item before an entry, no marked insert) is brought to 6 by
+    /// the seeds' former script, then moved: its todos and entries stay, and a restart's rewind stops before
+    /// entries it cannot undo. One of a version above 6 from before the steps were recorded is refused.
+    @Test func aSeedsDatabaseOfVersion4IsBroughtTo6AndMovedAndOneAbove6IsRefused() throws {
+        let database = try DocumentDatabase()
+        try database.run(
+            """
+            CREATE TABLE livestate_schema (version integer NOT NULL); INSERT INTO livestate_schema VALUES (4);
+            CREATE TABLE todos (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL, completed BOOLEAN NOT NULL DEFAULT false);
+            CREATE TABLE livestate_counter (only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
+                last_id BIGINT NOT NULL, pruned_below BIGINT NOT NULL DEFAULT 0);
+            CREATE TABLE livestate_events (id BIGINT PRIMARY KEY, topic TEXT NOT NULL, change TEXT NOT NULL,
+                committed_at TIMESTAMPTZ NOT NULL DEFAULT now(), write_key TEXT UNIQUE);
+            INSERT INTO todos (title, completed) VALUES ('Old', true);
+            INSERT INTO livestate_counter (last_id) VALUES (1000);
+            INSERT INTO livestate_events (id, topic, change) VALUES
+                (999, 'todos', '{"op":"upsert","todo":{"id":1,"title":"Old","completed":false}}'),
+                (1000, 'todos', '{"op":"upsert","todo":{"id":1,"title":"Old","completed":true}}');
+            """)
+        let journal = try PostgresDocumentJournal(uri: database.uri, dataSet: .seeds)
+        defer { journal.stop() }
+        let start = try journal.start(source: "seeds", recent: (100, 1 << 20)) { seeds() }
+        #expect(start.resources[0].items.map(\.body) == [json(Todo(id: 1, title: "Old", completed: true))])
+        #expect(start.seq == 1001 && start.resources[0].largestID == 1)
+        #expect(try journal.committed(after: 0, limit: 10).map(\.seq) == [999, 1000])
+        #expect(DocumentRewind(start.resources, recent: start.recent, count: 100).entries.isEmpty)
+        #expect(
+            try database.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
+                == [["checkpoints,document tables,schema 6,seeds as documents"]])
+
+        let newer = try DocumentDatabase()
+        try newer.run(
+            """
+            CREATE TABLE livestate_schema (version integer NOT NULL); INSERT INTO livestate_schema VALUES (8);
+            CREATE TABLE livestate_counter (last_id BIGINT NOT NULL);
+            """)
+        let refusing = try PostgresDocumentJournal(uri: newer.uri, dataSet: .seeds)
+        defer { refusing.stop() }
+        #expect {
+            _ = try refusing.start(source: "seeds") { seeds() }
+        } throws: { error in
+            "\(error)".contains("newer than 6")
+        }
+        #expect(try newer.run("SELECT to_regclass('livestate_migrations') IS NULL").rows == [["t"]])
+    }
+
     /// One database holds one data set: a data file's store refuses the seeds' database (before and after the
     /// seeds' store took it), the seeds' store a data file's, each with one line and nothing changed.
     @Test func aDatabaseOfTheOtherDataSetIsRefused() throws {
