@@ -129,8 +129,8 @@ extension PostgresDocumentJournal {
     ///   entry. Where it is not known (an entry at or below `replay_floor`, written before todo entries kept
     ///   the todo before them; an input whose earlier entries retention deleted), it stays NULL, and a restart's
     ///   rewind stops there (`DocumentRewind`);
-    /// - a todo entry's `Idempotency-Key` keeps its request as the store names it (`POST /todos`,
-    ///   `PATCH /todos/ID` — a PUT was not recorded apart —, `DELETE /todos/ID`); an input's keeps its topic;
+    /// - every `Idempotency-Key` stays with its entry, its request the topic (`todos`), as the seeds' store
+    ///   names a request on either engine;
     /// - the seeds' own tables, view and functions go, and `livestate_schema` says 7, so a LiveState that only
     ///   knows version 6 or older refuses the database instead of starting its own tables in it.
     ///
@@ -146,12 +146,7 @@ extension PostgresDocumentJournal {
                 body = CASE WHEN e.body IS NOT NULL THEN \(todo("e.body::json")) END,
                 before = CASE WHEN e.seq <= c.replay_floor THEN NULL
                     WHEN e.before IS NOT NULL THEN '[' || e.key || ',' || \(todo("e.before::json")) || ']'
-                    WHEN e.body IS NOT NULL THEN 'null' END,
-                write_request = CASE WHEN e.write_key IS NULL THEN NULL
-                    WHEN e.body IS NULL THEN 'DELETE /todos/' || e.key
-                    WHEN e.before IS NOT NULL THEN 'PATCH /todos/' || e.key
-                    WHEN e.seq > c.replay_floor THEN 'POST /todos'
-                    ELSE e.write_request END
+                    WHEN e.body IS NOT NULL THEN 'null' END
             FROM livestate_counter c WHERE e.resource = 'todos' AND e.key <> '';
             UPDATE livestate_entries e SET
                 before = CASE WHEN e.seq <= c.replay_floor THEN NULL
