@@ -126,7 +126,7 @@ def test_a_file_of_the_old_schema_keeps_its_todos_and_an_old_clock_id_gets_a_fre
             live = todos_events(client, has_title("after the upgrade"))[-1]
             assert int(live.id) > int(snapshot.id)
     db = sqlite3.connect(data)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 4
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 5
     assert db.execute("SELECT count(*) FROM livestate_entries WHERE resource <> ''").fetchone()[0] == 1
     db.close()
 

@@ -25,7 +25,7 @@ SEEDS_TODOS = [
     {"completed": False, "id": 3, "title": "Ünïcode ✓ title"},
     {"completed": False, "id": 5, "title": "Keyed write"},
 ]
-SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries"]
+SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries", "items"]
 FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints"]
 
 

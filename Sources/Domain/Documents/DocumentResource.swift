@@ -88,6 +88,9 @@ package final class DocumentResource: Sendable {
         }
     }
 
+    /// How many items it holds now (without making the ordered list).
+    package var count: Int { state.withLock { $0.count } }
+
     /// The item `id` now, or nil (without making the ordered list, which a write would drop again).
     package func document(_ id: DocumentID) -> StoredDocument? { state.withLock { $0.document(id) } }
 

@@ -39,9 +39,9 @@ final class SeedSite: Site {
             journal = PostgresJournal(
                 uri: configuration.dataPath, loop: postgresLoop, retention: Int64(configuration.journalRetention))
         } else {
-            journal = try SQLiteJournal(
+            journal = try SeedStore(
                 path: configuration.dataPath, retention: configuration.journalRetention,
-                maxTodos: configuration.maxTodos, writer: BackgroundThread(name: "livestate-write", priority: .normal))
+                maxTodos: configuration.maxTodos)
         }
         self.journal = journal
         let start = journal.start()

@@ -19,7 +19,7 @@ import Synchronization
 /// same ids.
 final class SharedInputs: Sendable {
     /// Journal topics of the inputs (the todo writes are `todos`).
-    enum Topic: String {
+    enum Topic: String, CaseIterable {
         case frameworks, movies, selection, image, posts, albums
         /// A keyed `PUT /movies/keyword`: the key's record, which every instance skips (the keyword that
         /// settles is journaled as `movies`).

@@ -40,6 +40,9 @@ final class DocumentStore: Sendable {
         /// Whether each item is held to `maxItemFileSize`: a client's write is; a person's save is not (the
         /// file already holds it, and refusing it would leave the file and the state apart).
         var boundsItems = true
+        /// The response once committed, given the journal ids its entries took, in order (nil: `response`):
+        /// an answer that names its entry.
+        var answer: (@Sendable ([Int64]) -> Response)?
     }
 
     /// A write sent with an `Idempotency-Key`: the key (with its request), and how its route answers it
@@ -54,6 +57,8 @@ final class DocumentStore: Sendable {
         var plan: @Sendable (inout DocumentView) throws(HTTPError) -> Plan
         var keyed: Keyed?
         var respond: @Sendable (Response) -> Void
+        /// How storage's refusal of it is answered.
+        var refusal: @Sendable (JournalError) -> Response
         /// When it was submitted: its batch must be answered within `answerWithin` of it.
         var submitted: DispatchTime
     }
@@ -139,12 +144,15 @@ final class DocumentStore: Sendable {
     /// With `keyed`, a write committed under the same key before (by any server, in any run, while retention
     /// keeps its entry) is answered from that write's first entry instead and nothing is planned; a key
     /// committed by another request is a 422.
+    /// `refusal` answers storage's refusal (by default its HTTP answer, `JournalError+HTTPResponseError`).
     func submit(
         _ plan: @escaping @Sendable (inout DocumentView) throws(HTTPError) -> Plan, keyed: Keyed? = nil,
+        refusal: @escaping @Sendable (JournalError) -> Response = { Response(error: $0) },
         respond: @escaping @Sendable (Response) -> Void
     ) {
         let start = pending.withLock { state in
-            state.writes.append(Pending(plan: plan, keyed: keyed, respond: respond, submitted: .now()))
+            state.writes.append(
+                Pending(plan: plan, keyed: keyed, respond: respond, refusal: refusal, submitted: .now()))
             defer { state.draining = true }
             return !state.draining
         }
@@ -179,6 +187,7 @@ final class DocumentStore: Sendable {
         var responses: [Response?] = Array(repeating: nil, count: batch.count)
         // NB: each entry's compact JSON, encoded once: weighed against the file's limit, then committed.
         var planned: [(index: Int, entries: [Planned], bodies: [[UInt8]?])] = []
+        var answers: [Int: @Sendable ([Int64]) -> Response] = [:]
         var planRan = false
         var batchCounters: DocumentCounters?
         // NB: a write sent again while its first attempt is in the same batch takes that one's answer.
@@ -198,14 +207,14 @@ final class DocumentStore: Sendable {
                         if let first = keyed[sent.key.key] {
                             responses[index] =
                                 first.request == sent.key.request
-                                ? sent.answer(first.entry.change) : Response(error: JournalError.keyReused)
+                                ? sent.answer(first.entry.change) : write.refusal(.keyReused)
                             continue
                         }
                         if let first = plannedKeys[sent.key.key] {
                             if batch[first].keyed?.key.request == sent.key.request {
                                 sameAs.append((index, first))
                             } else {
-                                responses[index] = Response(error: JournalError.keyReused)
+                                responses[index] = write.refusal(.keyReused)
                             }
                             continue
                         }
@@ -219,6 +228,7 @@ final class DocumentStore: Sendable {
                         fileSize += growth
                         for entry in plan.entries { view.record(entry) }
                         responses[index] = plan.response
+                        if let answer = plan.answer { answers[index] = answer }
                         if !plan.entries.isEmpty {
                             planned.append((index, plan.entries, bodies))
                             if let sent = write.keyed { plannedKeys[sent.key.key] = index }
@@ -239,7 +249,10 @@ final class DocumentStore: Sendable {
             }
             if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
             var offset = 0
-            for (_, entries, _) in planned where offset < seqs.count {
+            for (index, entries, _) in planned where offset < seqs.count {
+                if let answer = answers[index] {
+                    responses[index] = answer(Array(seqs[offset..<offset + entries.count]))
+                }
                 for entry in entries {
                     apply(
                         DocumentEntry(
@@ -258,10 +271,10 @@ final class DocumentStore: Sendable {
                     // client's), to send it again with.
                     var refusal = error
                     if case .outcomeUnknown = error { refusal = .outcomeUnknown(key: batch[index].keyed?.key.key) }
-                    responses[index] = Response(error: refusal)
+                    responses[index] = batch[index].refusal(refusal)
                 }
             } else {
-                responses = Array(repeating: Response(error: error), count: batch.count)
+                responses = batch.map { $0.refusal(error) }
             }
         }
         for (index, first) in sameAs { responses[index] = responses[first] }

@@ -105,15 +105,18 @@ struct DocumentView {
     }
 
     /// Whether `resource` holds no item as the batch leaves it.
-    private func isEmpty(_ resource: String) -> Bool {
-        guard let items = store.resource(named: resource)?.items else { return true }
-        var count = items.count
+    private func isEmpty(_ resource: String) -> Bool { count(resource) == 0 }
+
+    /// How many items `resource` holds as the batch leaves it.
+    func count(_ resource: String) -> Int {
+        guard let held = store.resource(named: resource) else { return 0 }
+        var count = held.count
         for (id, changed) in overlay[resource] ?? [:] {
-            let stored = items.document(id) != nil
+            let stored = held.document(id) != nil
             if stored, changed == nil { count -= 1 }
             if !stored, changed != nil { count += 1 }
         }
-        return count == 0
+        return count
     }
 
     /// `resource/id` of every item an earlier plan of this batch changed.

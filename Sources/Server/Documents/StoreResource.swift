@@ -17,6 +17,8 @@ protocol StoreResource: AnyObject, Sendable {
     var kind: DocumentResource.Kind { get }
     /// The items now, in order, as a plan reads them.
     var items: DocumentItems { get }
+    /// How many items it holds now.
+    var count: Int { get }
     /// The item `id` now, or nil.
     func document(_ id: DocumentID) -> StoredDocument?
     /// The singular resource's object now; nil for a collection.

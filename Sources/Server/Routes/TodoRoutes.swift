@@ -20,7 +20,7 @@ extension Router {
             guard let todo = todos.todo(id: id) else { throw TodoError.notFound(id: id) }
             return try .json(todo)
         }
-        addTodoWrites(site.journal, todos: todos)
+        addTodoWrites(site, todos: todos)
     }
 
     /// The fields of a todo body (`id` is the server's).
@@ -29,10 +29,11 @@ extension Router {
 
 extension Router {
     /// The todo writes go through the task list's inputs (`addNewTask` for a `POST`), which judge them and
-    /// hand them on to the journal (SQLite or PostgreSQL); each is answered once this server applied its
-    /// entry, so a read here right after a 2xx sees the write. An `Idempotency-Key` is kept with the write's
-    /// entry on both engines, so a repeat is answered from the first write and changes nothing.
-    fileprivate mutating func addTodoWrites(_ journal: any Journal, todos: TaskListViewModel) {
+    /// hand them on to storage (SQLite: a plan of the seeds' store; PostgreSQL: the journal); each is answered
+    /// once this server applied its entry, so a read here right after a 2xx sees the write. An
+    /// `Idempotency-Key` is kept with the write's entry on both engines, so a repeat is answered from the
+    /// first write and changes nothing.
+    fileprivate mutating func addTodoWrites(_ site: SeedSite, todos: TaskListViewModel) {
         post("/todos") { request in
             let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: Self.todoFields)
@@ -45,7 +46,7 @@ extension Router {
                 Self.refusing(respond) { () throws(TodoError) in
                     try todos.add(
                         title: title, completed: completed,
-                        commit: Self.committing(journal, key: key, status: 201, respond: respond) {
+                        commit: Self.committing(site.journal, key: key, status: 201, respond: respond) {
                             ["Location": "/todos/\($0.id)"]
                         })
                 }
@@ -61,7 +62,7 @@ extension Router {
                 Self.refusing(respond) { () throws(TodoError) in
                     try todos.update(
                         id: id, title: title, completed: completed,
-                        commit: Self.committing(journal, key: key, status: 200, respond: respond))
+                        commit: Self.committing(site.journal, key: key, status: 200, respond: respond))
                 }
             }
         }
@@ -79,7 +80,7 @@ extension Router {
                 Self.refusing(respond) { () throws(TodoError) in
                     try todos.update(
                         id: id, title: title, completed: completed,
-                        commit: Self.committing(journal, key: key, status: 200, respond: respond))
+                        commit: Self.committing(site.journal, key: key, status: 200, respond: respond))
                 }
             }
         }
@@ -87,18 +88,25 @@ extension Router {
             let id = try request.require("id", as: Int.self)
             let key = try request.idempotencyKey()
             return .later { respond in
-                todos.delete(id: id, commit: Self.committing(journal, key: key, status: 204, respond: respond))
+                todos.delete(id: id, commit: Self.committing(site.journal, key: key, status: 204, respond: respond))
             }
         }
     }
 
-    /// Commits a write into `journal` under `key` and answers `respond` with its outcome.
+    /// Commits a write under `key` and answers `respond` with its outcome: a plan of the seeds' store (SQLite),
+    /// or a write of `journal` (PostgreSQL).
     private static func committing(
         _ journal: any Journal, key: String?, status: Int, respond: @escaping Reply.Respond,
         headers: @escaping @Sendable (Todo) -> HTTPHeaders = { _ in [:] }
     ) -> TaskListViewModel.Commit {
         { write in
-            journal.write(write, key: key) { result in respond(answer(result, status: status, headers: headers)) }
+            guard let store = journal as? SeedStore else {
+                return journal.write(write, key: key) { result in
+                    respond(answer(result, status: status, headers: headers))
+                }
+            }
+            store.submitTodo(
+                write, key: key, answer: { answer(.success($0), status: status, headers: headers) }, respond: respond)
         }
     }
 

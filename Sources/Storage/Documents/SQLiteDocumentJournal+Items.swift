@@ -14,8 +14,10 @@ import Foundation
 /// The file's schema is the seeds' steps (`SQLiteSchema`) and one more, `items`: the todos move from their
 /// table into `todos` items (the JSON the server writes, `{"completed":false,"id":1,"title":"Buy Milk"}`),
 /// each other input's newest entry becomes its singular resource (frameworks, movies, selection, image,
-/// posts, albums, keyword), the todos' id counter carries over, and `user_version` becomes 5 (so a LiveState
-/// from before the steps were recorded refuses the file). Entry ids and keys stay as they are.
+/// posts, albums, keyword), and the todos' id counter carries over. Entry ids and keys stay as they are. A
+/// view `todos` (id, title, completed) shows the todos as the table did, for a person reading the file.
+/// `user_version` becomes 5, so a LiveState from before the steps were recorded refuses the file as newer (one
+/// since then refuses it by the step's name).
 extension SQLiteDocumentJournal {
     /// Where the items of the journal's resources are kept between its entries.
     package enum Holding: Sendable {
@@ -64,6 +66,10 @@ extension SQLiteDocumentJournal {
               AND seq = (SELECT max(seq) FROM livestate_entries
                          WHERE resource = entry.resource AND body IS NOT NULL);
             DROP TABLE todos;
+            CREATE VIEW todos AS
+                SELECT CAST(key AS INTEGER) AS id, json_extract(body, '$.title') AS title,
+                       json_extract(body, '$.completed') AS completed
+                FROM livestate_items WHERE resource = 'todos';
             PRAGMA user_version = 5;
             """)
     }
@@ -95,6 +101,23 @@ extension SQLiteDocumentJournal {
                 """, [resource, .integer(number)])
         }
         return seq
+    }
+
+    /// The newest entry of `resource` still held, or nil.
+    package func newest(of resource: String) throws(JournalError) -> JournalEntry? {
+        try withConnection { connection throws(JournalError) in
+            try SQLiteEntries.newest(of: resource, limit: 1, connection).first?.entry
+        }
+    }
+
+    /// The newest entries of every resource with the item before each, newest first: at most `limit`, within
+    /// `bytes` (`SQLiteEntries.recent`): what a restart rebuilds its earlier events from.
+    package func recent(limit: Int, bytes: Int) throws(JournalError) -> [JournalRow] {
+        try withConnection { connection throws(JournalError) in
+            try SQLiteEntries.recent(limit: limit, bytes: bytes, connection).map { row in
+                JournalRow(seq: row.entry.seq, change: row.entry.change, before: row.before)
+            }
+        }
     }
 
     /// Every resource's items as the journal holds them, after its newest entry (whose id it answers too).

@@ -108,7 +108,7 @@ package final class SQLiteDocumentJournal: Sendable {
                     }
                 }
             }
-            if holding == .items, let last = seqs.last, last % 1024 == 0 {
+            if holding == .items, let last = seqs.last {
                 try SQLiteEntries.delete(upTo: last - retention, connection)
             } else if let last = seqs.last, last % 1024 == 0 {
                 try connection.query(

@@ -22,6 +22,7 @@ import Testing
         private let held = DocumentResource(name: "tally", kind: .singular, documents: [])
 
         var items: DocumentItems { held.items }
+        var count: Int { held.count }
         var singular: StoredDocument? { held.singular }
         func document(_ id: DocumentID) -> StoredDocument? { nil }
         func apply(_ entry: DocumentEntry) {

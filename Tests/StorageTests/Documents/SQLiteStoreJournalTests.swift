@@ -101,7 +101,7 @@ import Testing
             (
                 try connection.query("SELECT name FROM livestate_migrations ORDER BY rowid").compactMap { $0[0].text },
                 try connection.query("PRAGMA user_version").first?.first?.integer,
-                try connection.query("SELECT 1 FROM sqlite_master WHERE name = 'todos'").count
+                try connection.query("SELECT 1 FROM sqlite_master WHERE name = 'todos' AND type = 'table'").count
             )
         }
         #expect(applied.0 == ["todos", "journal", "journal write keys", "entries", "items"])
@@ -144,7 +144,7 @@ import Testing
                 JournalWrite(changes: [JournalChange(TodoChange.upsert(Todo(id: id, title: "task \(id)")))])
             ])
         }
-        #expect(try journal.entries(after: 0).count < 1100)
+        #expect(try journal.entries(after: 0).count == 10)
         #expect(try Self.rows(journal)["todos"]?.items.count == 1199)
     }
 

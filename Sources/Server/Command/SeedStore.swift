@@ -1,0 +1,284 @@
+import Dispatch
+import Domain
+import HTTP
+import Reactive
+import Storage
+import StrictJSON
+import Support
+import Synchronization
+
+/// The seeds' storage on an SQLite file (or `:memory:`) through the one write path a data file's resources
+/// take: a `DocumentStore` over a journal that holds its items (`SQLiteDocumentJournal`, `.items`). The todos
+/// are its collection `todos`, and each other input (`SharedInputs.Topic`) a singular resource of it. A todo
+/// write is a plan judged on the batch's view, as the task list judges it (`--max-todos` exactly, an unknown
+/// id), so a batch of writes commits with one disk flush; each committed entry is handed, in journal order,
+/// to the handler `follow` set (the server sends it into its view model's input).
+///
+/// It answers the seeds' `Journal` protocol, which their inputs (`SharedInputs`, `SelectionDownloads`) and
+/// the restart's replay still speak; the todo routes submit their plans here directly (`submitTodo`).
+///
+/// ```swift
+/// let store = try SeedStore(path: "livestate.sqlite", retention: 100_000, maxTodos: 1000)
+/// store.follow(after: store.start().lastSeq) { entries in … }
+/// store.submitTodo(.insert(title: "Walk the dog", completed: false), key: nil, answer: answer) { respond($0) }
+/// ```
+final class SeedStore: Journal {
+    /// A resource of the store whose committed entries also go to `follow`'s handler.
+    private final class Relayed: StoreResource {
+        let held: DocumentResource
+        let deliver: @Sendable (DocumentEntry) -> Void
+
+        init(_ held: DocumentResource, deliver: @escaping @Sendable (DocumentEntry) -> Void) {
+            self.held = held
+            self.deliver = deliver
+        }
+
+        var name: String { held.name }
+        var kind: DocumentResource.Kind { held.kind }
+        var items: DocumentItems { held.items }
+        var count: Int { held.count }
+        var singular: StoredDocument? { held.singular }
+        var fileSize: Int { 0 }
+        func document(_ id: DocumentID) -> StoredDocument? { held.document(id) }
+        func apply(_ entry: DocumentEntry) {
+            held.committed.send(entry)
+            deliver(entry)
+        }
+    }
+
+    private let journal: SQLiteDocumentJournal
+    private let store: DocumentStore
+    private let snapshot: JournalSnapshot
+    /// Where committed entries go (`follow`), shared with the resources' delivery.
+    private final class Follower: Sendable {
+        let handler = Mutex<(@Sendable ([JournalEntry]) -> Void)?>(nil)
+    }
+
+    private let follower = Follower()
+    /// The largest todo id the file has held: a new todo's id is above it and every id a batch took.
+    private let largestTodoID: Int64
+    private let maxTodos: Int
+
+    /// Opens or creates the store at `path` (`:memory:` keeps nothing on disk; a seeds' file of an earlier
+    /// version migrates in place), keeping the newest `retention` entries and at most `maxTodos` todos; a file
+    /// that cannot be used throws (the server does not start on it).
+    init(path: String, retention: Int, maxTodos: Int) throws(JournalError) {
+        journal = try SQLiteDocumentJournal(path: path, retention: retention, holding: .items)
+        let current = try journal.current()
+        let rows = Dictionary(uniqueKeysWithValues: current.resources.map { ($0.name, $0) })
+        let todoRows = rows[JournalChange.todos]?.items ?? []
+        let todos = todoRows.compactMap { row -> Todo? in
+            guard
+                case .upsert(let todo)? = JournalChange(
+                    collection: JournalChange.todos, id: row.key, document: row.body
+                )
+                .todoChange
+            else { return nil }
+            return todo
+        }
+        largestTodoID = max(rows[JournalChange.todos]?.largestID ?? 0, Int64(todos.map(\.id).max() ?? 0))
+        self.maxTodos = maxTodos
+        snapshot = JournalSnapshot(todos: todos, lastSeq: journal.startSeq)
+        let follower = follower
+        let deliver: @Sendable (DocumentEntry) -> Void = { entry in
+            let body = entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) }
+            let change = JournalChange(collection: entry.resource, id: entry.id?.key, document: body)
+            follower.handler.withLock { $0 }?([JournalEntry(seq: entry.seq, change: change)])
+        }
+        var resources = [
+            Relayed(
+                DocumentResource(
+                    name: JournalChange.todos, kind: .collection,
+                    documents: todos.compactMap { Self.stored($0) }), deliver: deliver)
+        ]
+        for topic in SharedInputs.Topic.allCases {
+            let held = rows[topic.rawValue]?.items.first.flatMap { Self.object($0.body) }
+            resources.append(
+                Relayed(
+                    DocumentResource(
+                        name: topic.rawValue, kind: .singular,
+                        documents: held.map { [StoredDocument(id: nil, object: $0)] } ?? []), deliver: deliver))
+        }
+        store = DocumentStore(
+            resources: [], others: resources, journal: journal, appliedSeq: journal.startSeq, idField: "id",
+            foreignKeySuffix: "Id")
+    }
+
+    func start() -> JournalSnapshot { snapshot }
+
+    /// One process writes the file: `handler` hears each entry as it is committed, before its write is answered.
+    func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
+        follower.handler.withLock { $0 = handler }
+    }
+
+    /// Submits a todo write under `key` (the client's `Idempotency-Key`): `answer` makes its response from
+    /// what it did (also for a write sent again with a key that committed, from that write's entry), and
+    /// storage's refusal is answered as the contract says.
+    func submitTodo(
+        _ write: TodoWrite, key: String?, answer: @escaping @Sendable (TodoWriteOutcome) -> Response,
+        refusal: @escaping @Sendable (JournalError) -> Response = { Response(error: $0) },
+        respond: @escaping @Sendable (Response) -> Void
+    ) {
+        let keyed = key.map { key in
+            DocumentStore.Keyed(key: WriteKey(key: key, request: JournalChange.todos)) { first in
+                if case .upsert(let todo)? = first.todoChange { return answer(.committed(todo)) }
+                return answer(.committed(nil))
+            }
+        }
+        store.submit(
+            { [largestTodoID, maxTodos] view throws(HTTPError) in
+                let (outcome, todo) = Self.judge(write, on: view, largest: largestTodoID, maxTodos: maxTodos)
+                let entries: [DocumentStore.Planned] =
+                    switch (outcome, write) {
+                    case (.committed, .delete(let id)):
+                        [.init(resource: JournalChange.todos, id: Self.id(id), document: nil)]
+                    case (.committed, _):
+                        todo.map { todo in
+                            [.init(resource: JournalChange.todos, id: todo.id, document: todo.object)]
+                        } ?? []
+                    default: []
+                    }
+                return .init(entries: entries, response: answer(outcome), boundsItems: false)
+            }, keyed: keyed, refusal: refusal, respond: respond)
+    }
+
+    /// What a todo write does on the batch's view: the outcome, and the todo it writes.
+    private static func judge(
+        _ write: TodoWrite, on view: DocumentView, largest: Int64, maxTodos: Int
+    ) -> (TodoWriteOutcome, StoredDocument?) {
+        let todos = JournalChange.todos
+        switch write {
+        case .insert(let title, let completed):
+            guard view.count(todos) < maxTodos else { return (.full(limit: maxTodos), nil) }
+            let id = Int(max(view.counters.maxID[todos] ?? 0, largest) + 1)
+            let todo = Todo(id: id, title: title, completed: completed)
+            return (.committed(todo), stored(todo))
+        case .update(let id, let title, let completed):
+            guard let before = Self.todo(view.document(todos, Self.id(id))) else {
+                return (.notFound(id: id), nil)
+            }
+            let todo = Todo(id: id, title: title ?? before.title, completed: completed ?? before.completed)
+            return (.committed(todo), stored(todo))
+        case .delete(let id):
+            guard view.document(todos, Self.id(id)) != nil else { return (.notFound(id: id), nil) }
+            return (.committed(nil), nil)
+        }
+    }
+
+    /// A todo write from `addNewTask` (no request to answer): a refusal is logged.
+    func write(
+        _ write: TodoWrite, key: String?,
+        completion: @escaping @Sendable (Result<TodoWriteOutcome, JournalError>) -> Void
+    ) {
+        let outcome = Mutex<Result<TodoWriteOutcome, JournalError>?>(nil)
+        submitTodo(
+            write, key: key,
+            answer: { done in
+                outcome.withLock { $0 = .success(done) }
+                return .noContent
+            },
+            refusal: { error in
+                outcome.withLock { $0 = .failure(error) }
+                return Response(error: error)
+            }
+        ) { _ in completion(outcome.withLock { $0 } ?? .failure(.failed("the write was not answered"))) }
+    }
+
+    func append(topic: String, json: String, completion: @escaping @Sendable (Result<Int64, JournalError>) -> Void) {
+        append(topic: topic, json: json, key: nil) { completion($0.map(\.seq)) }
+    }
+
+    /// Commits `json` as the resource `topic`'s new value under `key`; `completion` gets its id once applied
+    /// here, or the first request's entry (`repeated`) when the key was committed before.
+    func append(
+        topic: String, json: String, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
+    ) {
+        guard let object = Self.object(json) else { return completion(.failure(.failed("the input is not an object"))) }
+        let outcome = Mutex<Result<JournalAppended, JournalError>?>(nil)
+        let keyed = key.map { key in
+            DocumentStore.Keyed(key: WriteKey(key: key, request: topic)) { [journal] first in
+                let seq = (try? journal.keyed([key]))?[key]?.entry.seq ?? 0
+                outcome.withLock { $0 = .success(JournalAppended(seq: seq, repeated: true, first: first.document)) }
+                return .noContent
+            }
+        }
+        store.submit(
+            { _ throws(HTTPError) in
+                .init(
+                    entries: [.init(resource: topic, id: nil, document: object)], response: .noContent,
+                    boundsItems: false,
+                    answer: { seqs in
+                        outcome.withLock { $0 = .success(JournalAppended(seq: seqs.first ?? 0)) }
+                        return .noContent
+                    })
+            }, keyed: keyed,
+            refusal: { error in
+                outcome.withLock { $0 = .failure(error) }
+                return Response(error: error)
+            }
+        ) { _ in completion(outcome.withLock { $0 } ?? .failure(.failed("the entry was not written"))) }
+    }
+
+    /// The newest entry of `topic` still held, answered at once.
+    func latest(
+        topic: String, _ completion: @escaping @Sendable (Result<(seq: Int64, json: String)?, JournalError>) -> Void
+    ) {
+        completion(
+            Result { () throws(JournalError) in
+                try journal.newest(of: topic).map { ($0.seq, $0.change.document ?? "") }
+            })
+    }
+
+    /// Every entry committed is applied before its write is answered: an id above the last one applied was
+    /// never given by this file (`done(false)` at once).
+    func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
+        done(seq <= store.appliedSeq.withLock { $0 })
+    }
+
+    func recent(limit: Int, bytes: Int) -> [JournalRow] {
+        do {
+            return try journal.recent(limit: limit, bytes: bytes)
+        } catch {
+            Log.error("sqlite: the journal's recent entries cannot be read (\(error)); earlier events are not replayed")
+            return []
+        }
+    }
+
+    /// Every write has committed before it was answered; the WAL is copied into the file and the handler dropped
+    /// (it holds the server's models).
+    func stop() {
+        follower.handler.withLock { $0 = nil }
+        let done = DispatchSemaphore(value: 0)
+        store.betweenBatches { [journal] in
+            journal.checkpoint()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 5)
+    }
+
+    /// A todo's id as the store's.
+    private static func id(_ id: Int) -> DocumentID {
+        // Invariant: an integer is an id.
+        guard let id = DocumentID(.integer(Int64(id))) else { preconditionFailure("an integer is an id") }
+        return id
+    }
+
+    private static func object(_ json: String) -> JSONObject? {
+        guard case .object(let object)? = try? JSONValue(parsing: Array(json.utf8), maxDepth: 256) else { return nil }
+        return object
+    }
+
+    private static func stored(_ todo: Todo) -> StoredDocument? {
+        guard let body = JournalChange(TodoChange.upsert(todo)).document, let object = object(body) else { return nil }
+        return StoredDocument(id: id(todo.id), object: object)
+    }
+
+    private static func todo(_ object: JSONObject?) -> Todo? {
+        guard let object else { return nil }
+        let change = JournalChange(
+            collection: JournalChange.todos, id: "0", document: String(decoding: object.compactBytes, as: UTF8.self))
+        if case .upsert(let todo)? = change.todoChange { return todo }
+        return nil
+    }
+}
