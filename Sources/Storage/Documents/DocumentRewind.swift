@@ -56,6 +56,24 @@ package struct DocumentRewind: Sendable {
         entries = undone.reversed()
     }
 
+    /// `recent` (newest first) as the seeds' replay reads it (`TodoJournalEntry`): each row's item before it as
+    /// the item itself (nil: the entry created it), up to the first row whose item before is not known (an
+    /// entry of an older server), which the replay could not undo.
+    package static func itemsBefore(_ recent: [JournalRow]) -> [JournalRow] {
+        var rows: [JournalRow] = []
+        for row in recent {
+            guard let before = row.before else { break }
+            if before == "null" {
+                rows.append(JournalRow(seq: row.seq, change: row.change, before: nil))
+            } else if let (_, item) = placed(before) {
+                rows.append(JournalRow(seq: row.seq, change: row.change, before: item))
+            } else {
+                break
+            }
+        }
+        return rows
+    }
+
     /// `resource`'s items by key, with their places and JSON; nil without a resource or its places.
     private static func keyed(_ resource: DocumentRows?) -> [String: (place: Int64, body: String)]? {
         guard let resource, resource.places.count == resource.items.count else { return nil }

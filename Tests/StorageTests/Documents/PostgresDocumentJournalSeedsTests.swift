@@ -56,6 +56,17 @@ struct PostgresDocumentJournalSeedsTests {
         let rewind = DocumentRewind(start.resources, recent: start.recent, count: 100)
         #expect(rewind.entries.map(\.seq) == fixtureSeqs)
         #expect(rewind.resources[0].items.map(\.body) == [json(fixtureTodos[0])])
+        // The seeds' replay walks back from the todos through the rows, each with its todo before it.
+        var lists = [fixtureTodos]
+        for row in DocumentRewind.itemsBefore(start.recent) {
+            let entry = try #require(TodoJournalEntry(row))
+            lists.insert(try #require(entry.reverted(lists[0])), at: 0)
+        }
+        #expect(lists.count == fixtureSeqs.count + 1 && lists[0] == [fixtureTodos[0]])
+        #expect(lists[4].map(\.id) == [1, 2, 3, 4, 5] && lists[4][1].completed == false)
+        #expect(try journal.newest(of: "todos")?.seq == fixtureSeqs.last && journal.newest(of: "selection") == nil)
+        #expect(
+            try journal.keyed(["fixture-key-1", "unknown"]).mapValues(\.entry.seq) == ["fixture-key-1": fixtureSeqs[3]])
         // The key of the fixture's keyed POST answers from its entry, under the request the seeds' store names.
         var keyed: [String: KeyedEntry] = [:]
         let new = JournalChange(collection: "todos", id: "6", document: json(Todo(id: 6, title: "after")))
@@ -192,6 +203,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(start.seq == 1001 && start.resources[0].largestID == 1)
         #expect(try journal.committed(after: 0, limit: 10).map(\.seq) == [999, 1000])
         #expect(DocumentRewind(start.resources, recent: start.recent, count: 100).entries.isEmpty)
+        #expect(DocumentRewind.itemsBefore(start.recent).isEmpty)
         #expect(
             try database.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
                 == [["checkpoints,document tables,schema 6,seeds as documents"]])
