@@ -13,13 +13,20 @@ extension DocumentQuery {
         guard let search, !search.isEmpty,
             search.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
         else { return nil }
+        guard let pattern = try? Pattern(Self.literal(search), limits: limits ?? ListQuery.patternLimits) else {
+            return nil
+        }
+        return PatternMatcher(pattern)
+    }
+
+    /// `text` (ASCII) as a pattern that matches it literally.
+    static func literal(_ text: String) -> String {
         var escaped = ""
-        for character in search {
+        for character in text {
             // A backslash before any ASCII character that is not a letter or digit makes it literal.
             if !(character.isLetter || character.isNumber) { escaped.append("\\") }
             escaped.append(character)
         }
-        guard let pattern = try? Pattern(escaped, limits: limits ?? ListQuery.patternLimits) else { return nil }
-        return PatternMatcher(pattern)
+        return escaped
     }
 }

@@ -20,6 +20,12 @@ extension DocumentQuery {
         envelope = true
     }
 
+    /// The window's part of `places` (the places of the items that pass, in the answer's order), as `apply`
+    /// takes it of the items themselves.
+    package func page(of places: [Int]) -> ListQueryPage<Int> {
+        pageWindow(count: places.count).page(of: places)
+    }
+
     /// The window for `count` items: v1's envelope answers its last page for a page past it, as v1 does.
     func pageWindow(count: Int) -> ListQuery.Window {
         guard envelope, case .page(let number, let limit) = window else { return window }
@@ -29,6 +35,11 @@ extension DocumentQuery {
 }
 
 extension ListQueryPage {
+    /// The same page of other items: `transform` of each.
+    package func map<Other: Sendable>(_ transform: (Item) -> Other) -> ListQueryPage<Other> {
+        ListQueryPage<Other>(items: items.map(transform), totalCount: totalCount, page: page)
+    }
+
     /// json-server v1's page envelope around `data` (the page's items as a JSON array):
     /// `{"first":1,"prev":null,"next":2,"last":5,"pages":5,"items":42,"data":[…]}`.
     package func versionOneEnvelope(data: [UInt8]) -> [UInt8] {

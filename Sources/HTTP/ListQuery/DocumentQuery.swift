@@ -117,15 +117,18 @@ package struct DocumentQuery: Sendable {
     /// sorted instead of by their keys. `bounded: false` drops the work budget (a sort index built off the
     /// loop). `bytes`: an item's compact JSON, searched for `q` before the item is read (`searchPrefilter`).
     /// `searched`: the items (in their order) that pass the search, found within the budget without reading
-    /// each one (`DocumentSearchText`), or nil; they replace `items` and are not searched again.
+    /// each one (`DocumentSearchText`), or nil; they replace `items` and are not searched again. `found`: the
+    /// items (in their order) that pass a filter answered from an index, found within the budget, which replace
+    /// `items` (the query holds the other filters only).
     package func apply<Item>(
         to items: [Item], narrowed: Bool = false, presorted: Bool = false, rank: ((Item) -> Int)? = nil,
         bounded: Bool = true, object: (Item) -> JSONObject,
         knownValue: (Item, [String]) -> JSONValue? = { _, _ in nil }, bytes: ((Item) -> [UInt8])? = nil,
-        searched: ((inout ListQuery.Meter) throws(HTTPError) -> [Item]?)? = nil
+        searched: ((inout ListQuery.Meter) throws(HTTPError) -> [Item]?)? = nil,
+        found: ((inout ListQuery.Meter) throws(HTTPError) -> [Item])? = nil
     ) throws(HTTPError) -> ListQueryPage<Item> {
         var meter = ListQuery.Meter(bounded: bounded)
-        var items = items
+        var items = try found?(&meter) ?? items
         var search = search
         if search != nil, let found = try searched?(&meter) {
             items = found
@@ -186,10 +189,34 @@ package struct DocumentQuery: Sendable {
             selected = order.map { selected[$0] }
         }
         if let rank, !presorted {
-            let ranked = selected.map { (rank($0), $0) }
-            selected = ranked.sorted { $0.0 < $1.0 }.map(\.1)
+            // NB: places sorted by their rank, not (rank, item) pairs: tens of thousands of items (a broad filter)
+            // sort within the budget so in a debug build.
+            var ranks: [Int] = []
+            ranks.reserveCapacity(selected.count)
+            for item in selected {
+                try meter.check()
+                ranks.append(rank(item))
+            }
+            selected = Self.ordered(selected, byRank: ranks)
         }
         return pageWindow(count: selected.count).page(of: selected)
+    }
+
+    /// `items` in the order of their `ranks` (each item's place in a sort index: distinct, but an item the
+    /// index lacks, ranked `Int.max`): put in their places in one pass, sorted only when the ranks cannot be.
+    private static func ordered<Item>(_ items: [Item], byRank ranks: [Int]) -> [Item] {
+        let top = ranks.max() ?? 0
+        var places = top < Int.max && top < 4 * items.count + 1_000_000 ? [Int](repeating: -1, count: top + 1) : []
+        for (index, rank) in ranks.enumerated() where !places.isEmpty {
+            if places[rank] != -1 { places = [] } else { places[rank] = index }
+        }
+        guard !places.isEmpty || items.isEmpty else {
+            return ranks.indices.sorted { ranks[$0] < ranks[$1] }.map { items[$0] }
+        }
+        var ordered: [Item] = []
+        ordered.reserveCapacity(items.count)
+        for index in places where index >= 0 { ordered.append(items[index]) }
+        return ordered
     }
 
     /// A test of single items against every filter and the search (a live query's), its pattern matchers
@@ -230,7 +257,7 @@ package struct DocumentQuery: Sendable {
         }
     }
 
-    private static func passes(_ object: JSONObject, _ filter: Filter, _ patterns: [PatternMatcher]) throws(HTTPError)
+    static func passes(_ object: JSONObject, _ filter: Filter, _ patterns: [PatternMatcher]) throws(HTTPError)
         -> Bool
     {
         guard let value = value(at: filter.path, in: object), value != .null else { return false }

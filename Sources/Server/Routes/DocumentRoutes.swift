@@ -77,6 +77,7 @@ extension Router {
         let idPath = [store.idField]
         let sortIndex = DocumentSortIndex()
         let searchIndex = DocumentSearchIndex()
+        let fieldIndex = DocumentFieldIndex()
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
                 // NB: the live query leaves out the parameters the GET ignores at each version, not just now.
@@ -107,32 +108,52 @@ extension Router {
             var indexes = DocumentRelations.embedIndexes(query, store, of: name)
             if let indexed { indexes.append((resource, indexed.path)) }
             // A sort of a large collection answers from its sort index (built on a worker when missing), and so
-            // does a range filter (`_gte`, `:lt`, …) on a large collection, from the order of its field.
+            // does a range filter (`_gte`, `:lt`, …) on a large collection, from the order of its field; `_ne`,
+            // `_like`, `:contains`, … from the texts of their fields' values (`DocumentFieldIndex`), unless an
+            // equality filter leaves few items.
             let range = DocumentSortIndex.range(query, on: resource)
-            let sorts = range == nil && DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
+            let early = indexed.flatMap { DocumentSortIndex.lookUp($0, on: resource) }
+            let few = (early?.documents.count ?? .max) < DocumentSortIndex.threshold
+            let fields = DocumentFieldIndex.filters(of: query, on: resource, few: few)
+            let sorts =
+                range == nil
+                && DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil && fields.isEmpty)
             let ordered = range.map { DocumentQuery(ordering: $0.path) } ?? (sorts ? query : nil)
             let sortBuild = ordered.flatMap { sortIndex.missingBuild($0, on: resource, idPath: idPath) }
             // A search of a large collection scans its items' joined bytes (made on a worker when missing).
             let searches = DocumentSearchIndex.wanted(query, on: resource, narrowed: indexed != nil)
-            let builds = [sortBuild, searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
+            let builds =
+                [sortBuild, searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
+                + fieldIndex.missingBuilds(query, fields, on: resource, idPath: idPath)
             return Self.withIndexes(indexes, workers: workers, also: builds) { () throws(HTTPError) in
-                let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
-                let narrowed = indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
-                // NB: the fewer items of the two, the range's or the equality's, are the ones read.
+                func respond(_ page: ListQueryPage<StoredDocument>) throws(HTTPError) -> Response {
+                    let body = try DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
+                    return .json(
+                        encoded: body,
+                        headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
+                }
+                let order = sorts && !fields.isEmpty ? sortIndex.sorted(query, on: resource) : nil
                 let ranged = range.flatMap { sortIndex.ranged(query, on: resource, range: $0, idPath: idPath) }
-                    .flatMap { ranged in ranged.documents.count < narrowed?.count ?? .max ? ranged : nil }
-                let documents = ranged?.documents ?? narrowed ?? sorted.presorted ?? resource.items.documents
-                let page = try (ranged?.rest ?? query).apply(
-                    to: documents, narrowed: ranged == nil && indexed != nil,
-                    presorted: ranged?.presorted ?? (sorted.presorted != nil),
+                if ranged == nil, !fields.isEmpty,
+                    let page = try fieldIndex.answer(query, filters: fields, on: resource, order: order, idPath: idPath)
+                {
+                    return try respond(page)
+                }
+                let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
+                let narrowed =
+                    early.flatMap { $0.seq == resource.itemsAndSeq.seq ? $0.documents : nil }
+                    ?? indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
+                // NB: the fewer items of the two, the range's or the equality's, are the ones read.
+                let fewer = ranged.flatMap { ranged in ranged.documents.count < narrowed?.count ?? .max ? ranged : nil }
+                let documents = fewer?.documents ?? narrowed ?? sorted.presorted ?? resource.items.documents
+                let page = try (fewer?.rest ?? query).apply(
+                    to: documents, narrowed: fewer == nil && indexed != nil,
+                    presorted: fewer?.presorted ?? (sorted.presorted != nil),
                     rank: sorted.rank,
                     object: { $0.object }, knownValue: { document, path in path == idPath ? document.id?.value : nil },
                     bytes: { $0.bytes },
                     searched: searches ? searchIndex.searching(query, on: resource) : nil)
-                let body = try DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
-                return .json(
-                    encoded: body,
-                    headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
+                return try respond(page)
             }
         }
         get("/\(name)/:id") { request in

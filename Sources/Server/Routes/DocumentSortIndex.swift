@@ -17,11 +17,14 @@ final class DocumentSortIndex: Sendable {
     /// The most orders kept (each one reference per item: 800 KB for 100,000 items).
     static let capacity = 8
 
-    /// The items in order, each one's place in it, and in the collection (by identity).
+    /// The items in order, each one's place in it, and in the collection (by identity); the collection's
+    /// places in order; the state it is of.
     struct Order {
         var documents: [StoredDocument]
         var ranks: [ObjectIdentifier: Int]
         var positions: [ObjectIdentifier: Int]
+        var placesByRank: [Int]
+        var seq: Int64
     }
 
     private struct Entry {
@@ -36,6 +39,18 @@ final class DocumentSortIndex: Sendable {
     /// narrows the items through a field's index first).
     static func wanted(_ query: DocumentQuery, on resource: DocumentResource, narrowed: Bool) -> Bool {
         !narrowed && !query.sortKeys.isEmpty && resource.items.count >= threshold
+    }
+
+    /// The items of a large `resource` that pass the equality filter `indexed`, and the state they are of,
+    /// when the field's index is built: whether they are many decides whether a sort of them answers from the
+    /// sort index, and another filter from its field's text. Nil on a small collection, or while the index
+    /// is yet to be built (on a worker).
+    static func lookUp(_ indexed: (path: [String], values: [String]), on resource: DocumentResource) -> (
+        documents: [StoredDocument], seq: Int64
+    )? {
+        guard resource.items.count >= threshold, !resource.needsIndexBuild(at: indexed.path) else { return nil }
+        let (documents, seq) = resource.documentsAndSeq(whereValueAt: indexed.path, isOneOf: indexed.values)
+        return (documents, seq)
     }
 
     /// The items in the order of `query`'s sort keys, when that order is kept for the collection as it is now.
@@ -90,9 +105,11 @@ final class DocumentSortIndex: Sendable {
         positions.reserveCapacity(documents.count)
         for (place, document) in documents.enumerated() { positions[ObjectIdentifier(document)] = place }
         let key = Self.key(query)
+        let kept = Order(
+            documents: order.items, ranks: ranks, positions: positions,
+            placesByRank: order.items.map { positions[ObjectIdentifier($0)] ?? 0 }, seq: seq)
         entries.withLock { state in
             state.clock &+= 1
-            let kept = Order(documents: order.items, ranks: ranks, positions: positions)
             state.orders[key] = Entry(seq: seq, order: kept, used: state.clock)
             if state.orders.count > Self.capacity,
                 let oldest = state.orders.min(by: { $0.value.used < $1.value.used })?.key

@@ -1,0 +1,190 @@
+import Patterns
+package import StrictJSON
+
+extension DocumentFieldText {
+    /// Whether `passing` can answer `filter`: `_ne`/`:ne` with printable ASCII values; `:contains`,
+    /// `:startsWith` and `:endsWith` with non-empty printable ASCII values; `_like` with patterns whose matches
+    /// do not depend on the text around a value (no lookaround, `\A`, `\z`, `\G`, `\K`, option setting, verbs,
+    /// atomic groups or possessive repeats), which a search of the joined values finds wherever a match of
+    /// the value alone is.
+    package static func answers(_ filter: DocumentQuery.Filter) -> Bool {
+        switch filter.operator {
+        case .equal, .notEqual: return filter.values.allSatisfy(isPlain)
+        case .oneOf: return filter.values.allSatisfy(isPlain)
+        case .contains, .startsWith, .endsWith: return filter.values.allSatisfy { !$0.isEmpty && isPlain($0) }
+        case .like: return filter.values.allSatisfy(isJoinable)
+        default: return false
+        }
+    }
+
+    /// Whether each value passes `filter` (one `answers` takes), by place, within `meter`'s budget;
+    /// `object(place)` reads the item at a place, for the values the bytes do not decide.
+    package func passing(
+        _ filter: DocumentQuery.Filter, meter: inout ListQuery.Meter, object: (Int) -> JSONObject
+    ) throws(HTTPError) -> [Bool] {
+        var marked = [Bool](repeating: false, count: count)
+        if filter.operator == .like {
+            for (source, pattern) in zip(filter.values, filter.patterns) {
+                try like(source, PatternMatcher(pattern), filter.name, into: &marked, meter: &meter)
+            }
+        } else {
+            // NB: `:in` takes each value's comma-separated parts, empty ones left out, as the filter does.
+            let values =
+                filter.operator == .oneOf
+                ? filter.values.flatMap { $0.split(separator: ",").map(String.init) } : filter.values
+            for value in Set(values) {
+                try literal(filter.operator, value, into: &marked, meter: &meter)
+            }
+            if filter.operator == .notEqual {
+                for place in 0..<count { marked[place] = kinds[place] == .plain && !marked[place] }
+            }
+            let patterns: [PatternMatcher] = []
+            for place in others {
+                try meter.check()
+                marked[place] = try DocumentQuery.passes(object(place), filter, patterns)
+            }
+        }
+        return marked
+    }
+
+    /// Marks the plain values equal to `value` (`_ne`: the ones it leaves out), or that contain, start or end
+    /// with it ignoring ASCII case: one search of the text per match.
+    private func literal(
+        _ operation: DocumentQuery.Operator, _ value: String, into marked: inout [Bool], meter: inout ListQuery.Meter
+    ) throws(HTTPError) {
+        let escaped = DocumentQuery.literal(value)
+        let source =
+            switch operation {
+            case .equal, .notEqual, .oneOf: "(?m-i)^" + escaped + "$"
+            case .startsWith: "(?m)^" + escaped
+            case .endsWith: "(?m)" + escaped + "$"
+            default: "(?m)" + escaped
+            }
+        guard let pattern = try? Pattern(source, limits: Self.scanLimits) else {
+            throw ListQuery.tooExpensive("the value '\(value.prefix(40))' cannot be searched for")
+        }
+        let matcher = PatternMatcher(pattern)
+        var from = starts[0]
+        var place = 0
+        while from < text.count {
+            try meter.check()
+            let found: Range<Int>?
+            do {
+                found = try matcher.firstMatch(utf8: text, in: from..<text.count)
+            } catch {
+                throw ListQuery.tooExpensive("the value '\(value.prefix(40))' needs too much work to search for")
+            }
+            guard let found else { break }
+            place = self.place(of: found.lowerBound, after: place)
+            // NB: a plain value holds no line feed, so a match in it lies within it; a match in any other is
+            // left to the per-item test.
+            if kinds[place] == .plain { marked[place] = true }
+            guard place + 1 < count else { break }
+            from = starts[place + 1]
+        }
+    }
+
+    /// Marks the values `pattern` matches (a `_like` pattern, compiled as the filter compiles it): the text is
+    /// searched a few hundred values at a time by the pattern in multiline mode (`^` and `$` at each value's
+    /// ends), and each match is taken when it lies within one value without a line feed; a value a match
+    /// starts in and runs past, or one holding a line feed, is matched alone, as the filter matches it.
+    private func like(
+        _ source: String, _ alone: PatternMatcher, _ name: String, into marked: inout [Bool],
+        meter: inout ListQuery.Meter
+    ) throws(HTTPError) {
+        func matchesAlone(_ place: Int) throws(HTTPError) -> Bool {
+            guard kinds[place] != .absent else { return false }
+            do {
+                return try alone.matches(utf8: bytes(of: place))
+            } catch {
+                throw ListQuery.tooExpensive("the '\(name)' pattern needs too much work; simplify it")
+            }
+        }
+        for place in broken {
+            try meter.check()
+            marked[place] = try matchesAlone(place)
+        }
+        var limits = ListQuery.patternLimits
+        limits.maxPatternLength += 4
+        limits.matchLimit = ListQuery.patternLimits.matchLimit * UInt32(Self.chunk)
+        guard let pattern = try? Pattern("(?m)" + source, limits: limits) else {
+            throw ListQuery.tooExpensive("the '\(name)' pattern cannot be compiled")
+        }
+        let joined = PatternMatcher(pattern)
+        var first = 0
+        while first < count {
+            let last = min(first + Self.chunk, count)
+            var place = first
+            var from = starts[first]
+            while place < last {
+                try meter.check()
+                let found: Range<Int>?
+                do {
+                    found = try joined.firstMatch(utf8: text, in: from..<end(of: last - 1))
+                } catch {
+                    // Past the chunk's limit (a pattern that backtracks much): the rest of it one by one, each
+                    // value within the limit of one match, as the filter matches it.
+                    for rest in place..<last where !isBroken(rest) {
+                        try meter.check()
+                        marked[rest] = try matchesAlone(rest)
+                    }
+                    break
+                }
+                guard let found else { break }
+                place = self.place(of: found.lowerBound, after: place)
+                if kinds[place] != .absent, !isBroken(place) {
+                    marked[place] = found.upperBound <= end(of: place) ? true : try matchesAlone(place)
+                }
+                place += 1
+                guard place < last else { break }
+                from = starts[place]
+            }
+            first = last
+        }
+    }
+
+    /// Whether the value at `place` holds a line feed.
+    private func isBroken(_ place: Int) -> Bool {
+        var (low, high) = (0, broken.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if broken[middle] < place { low = middle + 1 } else { high = middle }
+        }
+        return low < broken.count && broken[low] == place
+    }
+
+    /// How many values one search of a `_like` pattern spans: its match limit is the filter's per value times
+    /// this, so a pattern that backtracks much is stopped within a few milliseconds and matched value by value.
+    static let chunk = 256
+
+    /// A search of the whole text for a literal: its work is bounded by the text's size and the budget's meter.
+    private static let scanLimits = PatternLimits(matchLimit: UInt32.max)
+
+    private static func isPlain(_ value: String) -> Bool {
+        value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    }
+
+    /// Whether a match of `source` in a value is found at the same place in the values joined by line feeds,
+    /// with `^` and `$` at each line's ends: no construct that looks past the match or stops backtracking.
+    /// NB: read from the text without parsing it, so an escaped form (`\(?=`) is also refused; that only
+    /// leaves the pattern to the per-item filter.
+    private static func isJoinable(_ source: String) -> Bool {
+        let bytes = Array(source.utf8)
+        for (offset, byte) in bytes.enumerated() where offset + 1 < bytes.count {
+            let next = bytes[offset + 1]
+            switch byte {
+            case UInt8(ascii: "("):
+                if next == UInt8(ascii: "*") { return false }
+                if next == UInt8(ascii: "?"), offset + 2 >= bytes.count || bytes[offset + 2] != UInt8(ascii: ":") {
+                    return false
+                }
+            case UInt8(ascii: "\\"):
+                if "AzZGKQE".utf8.contains(next) { return false }
+            case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "}"):
+                if next == UInt8(ascii: "+") { return false }
+            default: break
+            }
+        }
+        return true
+    }
+}

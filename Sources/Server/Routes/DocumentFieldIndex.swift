@@ -1,0 +1,132 @@
+import Domain
+import HTTP
+import StrictJSON
+import Synchronization
+
+/// A large collection's values of a field as one searchable text (`DocumentFieldText`), kept while the
+/// collection is unchanged: what `_ne`, `_like` and v1's `:ne`, `:in`, `:contains`, `:startsWith` and
+/// `:endsWith` on 100,000 items answer from within the work budget, as json-server answers them (and an
+/// equality filter that most items pass, with them or before a sort).
+///
+/// The first such filter on a field of the collection as it is now makes the text on a worker, off the loop
+/// (it reads every item), as a sort index is built; a write makes it stale, and the next filter on the field
+/// makes it again. At most `capacity` fields are kept, the least recently used dropped first. One per
+/// collection route.
+final class DocumentFieldIndex: Sendable {
+    /// The most fields kept (each about the size of the field's values, and one reference per item).
+    static let capacity = 4
+
+    struct Kept: Sendable {
+        var seq: Int64
+        var documents: [StoredDocument]
+        var text: DocumentFieldText
+        var used: UInt64
+    }
+
+    private let kept = Mutex<(fields: [[String]: Kept], clock: UInt64)>(([:], 0))
+
+    /// The places in `query.filters` of the filters the texts of their fields answer on `resource`: none on a
+    /// small collection, with a search or `_where`, or when the equality filters alone answer (`few`: one of
+    /// them leaves few items; or there is no sort of the many they leave).
+    static func filters(of query: DocumentQuery, on resource: DocumentResource, few: Bool) -> [Int] {
+        guard !few, resource.items.count >= DocumentSortIndex.threshold, query.search == nil, query.condition == nil
+        else { return [] }
+        var paths: Set<[String]> = []
+        var answered: [Int] = []
+        for (index, filter) in query.filters.enumerated() where DocumentFieldText.answers(filter) {
+            paths.insert(filter.path)
+            if paths.count > capacity { break }
+            answered.append(index)
+        }
+        let equalities = answered.allSatisfy { query.filters[$0].operator == .equal }
+        return equalities && query.sortKeys.isEmpty ? [] : answered
+    }
+
+    /// Making the texts of the fields of `query`'s `filters` that are not kept for the collection as it is now.
+    func missingBuilds(_ query: DocumentQuery, _ filters: [Int], on resource: DocumentResource, idPath: [String])
+        -> [@Sendable () -> Void]
+    {
+        Set(filters.map { query.filters[$0].path }).filter { current($0, resource) == nil }.map { path in
+            { self.build(at: path, on: resource, idPath: idPath) }
+        }
+    }
+
+    /// The answer to `query` when the texts of the fields of its `filters` (`filters(of:on:few:)`) are kept for
+    /// one state of the collection: the items that pass them, from the marks of their values, sorted by the
+    /// sort index's order of that state (`order`), and the rest of the query applied to them as one work
+    /// budget. Only the window's items are taken when the texts answer every filter. Nil when a text, or the
+    /// order of a sort, is not kept for the collection as it is now (the query is then applied item by item).
+    func answer(
+        _ query: DocumentQuery, filters: [Int], on resource: DocumentResource, order: DocumentSortIndex.Order?,
+        idPath: [String]
+    ) throws(HTTPError) -> ListQueryPage<StoredDocument>? {
+        let texts = filters.compactMap { current(query.filters[$0].path, resource) }
+        guard let first = texts.first, texts.count == filters.count, texts.allSatisfy({ $0.seq == first.seq }),
+            query.sortKeys.isEmpty || order?.seq == first.seq
+        else { return nil }
+        let documents = first.documents
+        var rest = query
+        for index in filters.sorted(by: >) { rest.filters.remove(at: index) }
+        func places(_ meter: inout ListQuery.Meter) throws(HTTPError) -> [Int] {
+            var marked: [Bool] = []
+            for (index, kept) in zip(filters, texts) {
+                let passing = try kept.text.passing(query.filters[index], meter: &meter) { documents[$0].object }
+                if marked.isEmpty {
+                    marked = passing
+                } else {
+                    for place in marked.indices where !passing[place] { marked[place] = false }
+                }
+            }
+            var places: [Int] = []
+            if let order, !query.sortKeys.isEmpty {
+                for place in order.placesByRank where marked[place] { places.append(place) }
+            } else {
+                for place in marked.indices where marked[place] { places.append(place) }
+            }
+            return places
+        }
+        if rest.filters.isEmpty {
+            var meter = ListQuery.Meter()
+            return rest.page(of: try places(&meter)).map { documents[$0] }
+        }
+        return try rest.apply(
+            to: [], presorted: true, object: { $0.object },
+            knownValue: { document, path in path == idPath ? document.id?.value : nil },
+            found: { meter throws(HTTPError) in try places(&meter).map { documents[$0] } })
+    }
+
+    /// Makes the text of the field at `path` of the collection as it is now, and keeps it.
+    func build(at path: [String], on resource: DocumentResource, idPath: [String]) {
+        let (items, seq) = resource.itemsAndSeq
+        let documents = items.documents
+        let values = documents.map { document in
+            path == idPath ? document.id?.value : document.object.value(at: path)
+        }
+        let text = DocumentFieldText(values: values)
+        kept.withLock { state in
+            state.clock &+= 1
+            state.fields[path] = Kept(seq: seq, documents: documents, text: text, used: state.clock)
+            if state.fields.count > Self.capacity,
+                let oldest = state.fields.min(by: { $0.value.used < $1.value.used })?.key
+            {
+                state.fields[oldest] = nil
+            }
+        }
+    }
+
+    private func current(_ path: [String], _ resource: DocumentResource) -> Kept? {
+        let seq = resource.itemsAndSeq.seq
+        return kept.withLock { state in
+            guard var held = state.fields[path] else { return nil }
+            guard held.seq == seq else {
+                // A stale text is dropped at once: it holds the field of every item of an older state.
+                state.fields[path] = nil
+                return nil
+            }
+            state.clock &+= 1
+            held.used = state.clock
+            state.fields[path] = held
+            return held
+        }
+    }
+}
