@@ -11,7 +11,8 @@ FROM swift:6.3.1-bookworm AS build
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libevent-dev libssl-dev libsqlite3-dev libpq-dev libpcre2-dev libjansson-dev libdeflate-dev \
+        libevent-dev libssl-dev libsqlite3-dev libpq-dev libpcre2-dev libjansson-dev libsimdjson-dev \
+        libdeflate-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -42,14 +43,14 @@ FROM debian:bookworm-slim AS runtime-files
 
 # The packages of the binary's shared libraries (scripts/test.d/85-dockerfile-check compares them with
 # ldd): libevent, its OpenSSL bufferevents with libssl3 (https downloads), SQLite, libpq
-# (--data postgres://), PCRE2 (`_like` patterns), jansson (request bodies), libdeflate (gzip
-# responses), and the system's certificate authorities for https. Only their files that the binary
+# (--data postgres://), PCRE2 (`_like` patterns), jansson (request bodies), simdjson (a data file's
+# items at start), libdeflate (gzip responses), and the system's certificate authorities for https. Only their files that the binary
 # needs go into the image (below).
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
         libevent-2.1-7 libevent-pthreads-2.1-7 libevent-openssl-2.1-7 libssl3 libsqlite3-0 libpq5 libpcre2-8-0 \
-        libjansson4 libdeflate0 ca-certificates \
+        libjansson4 libsimdjson14 libdeflate0 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 
 # /rootfs: the libraries `ldd` lists for the binary with the loader and their symlinks, the CA bundle,

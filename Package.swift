@@ -61,8 +61,17 @@ let package = Package(
         // Debian's libpcre2-dev, the 8-bit library).
         .target(name: "Patterns", swiftSettings: wrapping("CPCRE2")),
         // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps Sources/CJansson:
-        // Debian's libjansson-dev).
-        .target(name: "StrictJSON", swiftSettings: wrapping("CJansson")),
+        // Debian's libjansson-dev), and a data file's items read in bulk (CSimdJSON).
+        .target(name: "StrictJSON", dependencies: ["CSimdJSON"], swiftSettings: wrapping("CJansson")),
+        // The C++ between StrictJSON and simdjson (Debian's libsimdjson-dev): a C function that reads many objects
+        // of an array at once and writes each as StrictJSON's writer would. Built optimised even in a debug
+        // build, like the C libraries it sits beside. NB: a compiled target, so SwiftPM hands its header to
+        // every target above StrictJSON; only StrictJSON imports it (CompactItemReader).
+        .target(
+            name: "CSimdJSON",
+            cxxSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
         // Whole-buffer gzip of response bodies (wraps Sources/CDeflate: Debian's libdeflate-dev).
         .target(name: "Deflate", swiftSettings: wrapping("CDeflate")),
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
@@ -151,5 +160,6 @@ let package = Package(
             // server through Storage's SQLiteConnection (`@testable import Storage` loads its C modules).
             swiftSettings: swiftSettings + [.unsafeFlags(moduleMapFlags(["CSQLite", "CPostgres"]))]
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -15,7 +15,8 @@
 #   JSON_SERVER_CMD="node /path/to/json-server/lib/cli/bin.js" Benchmarks/documents/run.sh
 #   PARTS="get post" ROUNDS=1 DURATION=5s Benchmarks/documents/run.sh
 #
-#   JSON_SERVER_CMD   how to start json-server (given `--port P --host 127.0.0.1 FILE` after it); unset:
+#   JSON_SERVER_CMD   how to start json-server (given `--port P --host 127.0.0.1 FILE` after it, or, when it
+#                     holds `{file}` and `{port}`, with those replaced: `node run.js {file} {port}`); unset:
 #                     LiveState alone, the peer's columns "-"
 #   LIVESTATE_BIN     the release binary (default: built with swift build -c release)
 #   LIVESTATE_DATA    journal (default: the durable SQLite journal beside the file) or memory
@@ -78,6 +79,10 @@ start() {
         [ -n "$file" ] && args+=("${data_flags[@]}" "$file")
         [ -z "$file" ] && args+=(--data "${seed_data:-:memory:}")
         env ${live_env:-} "$LIVESTATE_BIN" "${args[@]}" ${live_args:-} >"$work/$side.out" 2>"$work/$side.err" </dev/null &
+    elif [[ "$peer" == *"{file}"* ]]; then
+        local command=${peer//\{file\}/$file}
+        # NB: word splitting on purpose: the command carries its own arguments.
+        ${command//\{port\}/$port} >"$work/$side.out" 2>"$work/$side.err" </dev/null &
     else
         # NB: word splitting on purpose: the command may carry its own arguments.
         $peer --port "$port" --host 127.0.0.1 "$file" >"$work/$side.out" 2>"$work/$side.err" </dev/null &
@@ -232,7 +237,7 @@ part_load() {
     local posts=$((load_mb * 4630)) side started answered seconds rss hwm bytes
     generate "load.json" "$posts"
     bytes=$(wc -c <"$work/load.json")
-    declare -A fastest=() rss_of=() hwm_of=()
+    declare -A fastest=() rss_of=() hwm_of=() each=()
     for _ in $(seq 1 "$rounds"); do
         for side in $(sides); do
             local file
@@ -244,6 +249,7 @@ part_load() {
             seconds=$(awk -v a="$answered" -v s="$started" 'BEGIN { printf "%.2f", a - s }')
             rss=$(memory_kb "$server_pid" VmRSS)
             hwm=$(memory_kb "$server_pid" VmHWM)
+            each[$side]="${each[$side]:-}${each[$side]:+ }$seconds"
             if [ -z "${fastest[$side]:-}" ] || [ "$(best "${fastest[$side]}" "$seconds")" = "${fastest[$side]}" ]; then
                 fastest[$side]=$seconds
                 rss_of[$side]=$rss
@@ -260,6 +266,8 @@ part_load() {
     printf '%-24s %12s %12s %8s\n' '' livestate json-server ratio
     printf '%-24s %12s %12s %8s\n' 'load seconds' "${fastest[livestate]}" "${fastest[json-server]:--}" \
         "$(ratio "${fastest[json-server]:-}" "${fastest[livestate]}")"
+    local peer_rounds=${each[json-server]:--}
+    printf '%-24s %12s %12s\n' 'each round, seconds' "${each[livestate]// /,}" "${peer_rounds// /,}"
     printf '%-24s %12s %12s\n' 'VmRSS MB' "$(mb "${rss_of[livestate]:-}")" "$(mb "${rss_of[json-server]:-}")"
     printf '%-24s %12s %12s\n' 'VmHWM MB' "$(mb "${hwm_of[livestate]:-}")" "$(mb "${hwm_of[json-server]:-}")"
     printf '%-24s %12s %12s\n' 'VmHWM / file size' "$(times "${hwm_of[livestate]:-}")" "$(times "${hwm_of[json-server]:-}")"

@@ -80,14 +80,27 @@ package final class StoredDocument: Sendable {
         tree = keepsTree ? object : nil
     }
 
-    private init(id: DocumentID?, bytes: [UInt8]) {
+    /// An item stored as `bytes`, which must be what `compactBytes` writes for an object (a data file's item
+    /// read in bulk, `CompactItemReader`), without its members.
+    package init(id: DocumentID?, compact bytes: [UInt8]) {
         self.id = id
         self.bytes = bytes
         tree = nil
     }
 
+    private init(id: DocumentID?, bytes: [UInt8], tree: JSONObject) {
+        self.id = id
+        self.bytes = bytes
+        self.tree = tree
+    }
+
     /// The same item kept as its bytes alone.
-    package func withoutTree() -> StoredDocument { tree == nil ? self : StoredDocument(id: id, bytes: bytes) }
+    package func withoutTree() -> StoredDocument { tree == nil ? self : StoredDocument(id: id, compact: bytes) }
+
+    /// The same item with its members kept beside its bytes (parsed from them when it had none).
+    package func withTree() -> StoredDocument {
+        tree != nil ? self : StoredDocument(id: id, bytes: bytes, tree: object)
+    }
 
     /// The item: its kept members, or its bytes parsed (see the type's note on the cost).
     package var object: JSONObject {

@@ -31,7 +31,7 @@ extension DataFileContent {
         private var stringIDs = 0
         /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
         private var itemBytes = 0
-        private var seen = Set<DocumentID>()
+        private var seen = DataFileIDs()
         /// What indenting the items adds to their compact JSON in the file (`Resource.indentation`).
         private var indentation = 0
 
@@ -57,17 +57,42 @@ extension DataFileContent {
                 )
             }
             // NB: json-server serves a second item with a taken id, but its item routes only reach the first.
-            guard seen.insert(id).inserted else {
+            guard seen.insert(id) else {
                 documents.append(nil)
                 unnumbered.append((object, index, id))
                 return
             }
             if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
             indentation += element.indentationSize(indent: 2, depth: 2)
-            let keepsTree = itemBytes <= StoredDocument.treeLimit
-            let document = StoredDocument(id: id, object: object, keepsTree: keepsTree)
+            store(StoredDocument(id: id, object: object, keepsTree: itemBytes <= StoredDocument.treeLimit))
+        }
+
+        /// Stores the item `item` read in bulk (its compact `bytes`), the collection's `index`th; one without
+        /// an id of its own, or with an earlier item's, is taken as `add(_:at:)` takes it.
+        mutating func add(compact item: CompactItemReader.Item, bytes: [UInt8], at index: Int) throws(DataFileError) {
+            let id: DocumentID
+            switch item.id {
+            case .integer(let number):
+                id = DocumentID(.integer(number))!
+            case .string(let text):
+                id = DocumentID(.string(text))!
+            case .none, .other:
+                return try add(.object(StoredDocument(id: nil, compact: bytes).object), at: index)
+            }
+            guard seen.insert(id) else {
+                return try add(.object(StoredDocument(id: nil, compact: bytes).object), at: index)
+            }
+            if case .integer(let number) = item.id { largest = max(largest, number) } else { stringIDs += 1 }
+            indentation += item.indentation
+            // NB: without its tree: the items of a collection that stays within the limit get theirs at the end.
+            store(StoredDocument(id: id, compact: bytes))
+        }
+
+        /// Appends `document`; past the limit the collection's items drop their trees.
+        private mutating func store(_ document: StoredDocument) {
+            let keptTrees = itemBytes <= StoredDocument.treeLimit
             itemBytes += document.bytes.count
-            if keepsTree, itemBytes > StoredDocument.treeLimit {
+            if keptTrees, itemBytes > StoredDocument.treeLimit {
                 // This item takes the collection past the limit: it and the items before it drop their trees.
                 documents = documents.map { $0?.withoutTree() }
                 documents.append(document.withoutTree())
@@ -76,10 +101,21 @@ extension DataFileContent {
             }
         }
 
+        /// The collection as a resource, whether any item was given an id, and those renamed.
+        mutating func resource() -> (resource: Resource, assignedIDs: Bool, renamed: [RenamedID]) {
+            let finished = finish()
+            return (
+                Resource(
+                    name: name, kind: .collection, documents: finished.documents, indentation: finished.indentation),
+                finished.assignedIDs, finished.renamed
+            )
+        }
+
         /// The items in order, whether any was given an id, and those renamed.
-        mutating func finish() -> (
+        private mutating func finish() -> (
             documents: [StoredDocument], assignedIDs: Bool, indentation: Int, renamed: [RenamedID]
         ) {
+            if itemBytes <= StoredDocument.treeLimit { documents = documents.map { $0?.withTree() } }
             guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false, indentation, []) }
             var result: [StoredDocument] = []
             var renamed: [RenamedID] = []
@@ -103,7 +139,7 @@ extension DataFileContent {
                     value = .integer(largest)
                 }
                 let id = DocumentID(value)!
-                seen.insert(id)
+                _ = seen.insert(id)
                 if let taken { renamed.append(RenamedID(resource: name, index: index, old: taken.key, new: id.key)) }
                 let numbered = DataFileContent.withID(object, idField: idField, value: value)
                 indentation += JSONValue.object(numbered).indentationSize(indent: 2, depth: 2)

@@ -111,13 +111,10 @@ struct DataFileContent: Sendable {
             case .array(let elements):
                 var collection = Collection(name: name, idField: idField)
                 for (index, element) in elements.enumerated() { try collection.add(element, at: index) }
-                let finished = collection.finish()
+                let finished = collection.resource()
                 assignedIDs = assignedIDs || finished.assignedIDs
                 renamedIDs += finished.renamed
-                resources.append(
-                    Resource(
-                        name: name, kind: .collection, documents: finished.documents,
-                        indentation: finished.indentation))
+                resources.append(finished.resource)
             default:
                 throw DataFileError(Self.notServable(name, member))
             }
@@ -139,154 +136,23 @@ struct DataFileContent: Sendable {
     }
 
     /// Whether `value` is an object: an array of nothing else is a collection.
-    private static func isObject(_ value: JSONValue) -> Bool {
+    static func isObject(_ value: JSONValue) -> Bool {
         if case .object = value { return true }
         return false
     }
 
-    /// The resources of the file `next` gives a part at a time, read one item at a time, and the hash of its
-    /// bytes; nil when the file is refused anywhere.
-    ///
-    /// NB: a 100 MB file parsed whole held the file, jansson's tree of it and the converted values at once
-    /// (8× the file at the peak); read this way, only the stored items, a part of the file and one item's
-    /// trees are held. jansson parses each value (a resource's key, a singular object, a collection's item);
-    /// between them only whitespace and the top two levels' punctuation (`{ : , }` and `[ , ]`) are read
-    /// here. A value cut by the end of a part fails to parse and is parsed again once the next part is read
-    /// (a cut object or string never parses; a cut number is refused anyway, as an item or a key). Any fault,
-    /// of syntax or of content, gives nil, so that the whole-text read names it exactly as before.
-    private static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String)
-        throws(DataFileError) -> (
-            resources: [Resource], values: [DataFileValue], order: [String], assignedIDs: Bool,
-            renamedIDs: [RenamedID], hash: String
-        )?
-    {
-        // The bytes read and not yet passed (those before `cursor` are dropped as the next part comes).
-        var bytes: [UInt8] = []
-        var cursor = 0
-        var ended = false
-        var hash = Self.hashBasis
-        // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
-        var hasNUL = false
-        /// Reads the next part after the bytes not yet passed; false at the end of the file.
-        func more() throws(DataFileError) -> Bool {
-            guard !ended else { return false }
-            let part = try next()
-            hash = Self.hash(part, from: hash)
-            hasNUL = hasNUL || part.contains(0)
-            if part.isEmpty || hasNUL {
-                ended = true
-                return false
-            }
-            if cursor == bytes.count {
-                bytes = part
-            } else {
-                bytes.removeSubrange(..<cursor)
-                bytes.append(contentsOf: part)
-            }
-            cursor = 0
-            return true
-        }
-        /// Moves past whitespace; false when the file ends there.
-        func skipSpace() throws(DataFileError) -> Bool {
-            while true {
-                while cursor < bytes.count, isSpace(bytes[cursor]) { cursor += 1 }
-                if cursor < bytes.count { return true }
-                guard try more() else { return false }
-            }
-        }
-        /// Moves past whitespace, then past `byte` if it is next (true) or not at all (false).
-        func take(_ byte: UInt8) throws(DataFileError) -> Bool {
-            guard try skipSpace(), bytes[cursor] == byte else { return false }
-            cursor += 1
-            return true
-        }
-        /// The value after the cursor, the cursor past it; nil if jansson refuses it.
-        func value(depth: Int) throws(DataFileError) -> JSONValue? {
-            while true {
-                if try skipSpace(),
-                    let (value, end) = try? JSONValue.parsing(bytes, from: cursor, maxDepth: Self.maxDepth - depth)
-                {
-                    cursor = end
-                    return value
-                }
-                // NB: at least twice the bytes pending before the next try, so that a value of many parts (a
-                // large singular resource) is parsed a few times, not once per part.
-                let pending = bytes.count - cursor
-                guard try more() else { return nil }
-                while bytes.count - cursor < 2 * pending, try more() {}
-            }
-        }
-        // A UTF-8 byte order mark (an editor's) is no part of the JSON (RFC 8259, 8.1), as with json-server.
-        if try skipSpace(), bytes[cursor...].starts(with: Self.byteOrderMark) { cursor += Self.byteOrderMark.count }
-        guard try take(UInt8(ascii: "{")) else { return nil }
-        var resources: [Resource] = []
-        var values: [DataFileValue] = []
-        var order: [String] = []
-        var names = Set<String>()
-        var assignedIDs = false
-        var renamedIDs: [RenamedID] = []
-        if try !take(UInt8(ascii: "}")) {
-            repeat {
-                guard case .string(let name)? = try value(depth: 1), names.insert(name).inserted,
-                    name == DataFileValue.schemaKey || (try? check(name)) != nil, try take(UInt8(ascii: ":"))
-                else { return nil }
-                order.append(name)
-                if name == DataFileValue.schemaKey {
-                    guard let member = try value(depth: 1) else { return nil }
-                    values.append(DataFileValue(name: name, value: member))
-                } else if try take(UInt8(ascii: "[")) {
-                    var collection = Collection(name: name, idField: idField)
-                    // A value resource's elements: an array whose first element is not an object. NB: one whose
-                    // later element is not gives nil (`add` refuses it), and the whole-text read takes it.
-                    var listed: [JSONValue]?
-                    if try !take(UInt8(ascii: "]")) {
-                        var index = 0
-                        repeat {
-                            guard let element = try value(depth: 2) else { return nil }
-                            if index == 0, !isObject(element) { listed = [] }
-                            if listed != nil {
-                                listed?.append(element)
-                            } else if (try? collection.add(element, at: index)) == nil {
-                                return nil
-                            }
-                            index += 1
-                        } while try take(UInt8(ascii: ","))
-                        guard try take(UInt8(ascii: "]")) else { return nil }
-                    }
-                    if let listed {
-                        values.append(DataFileValue(name: name, value: .array(listed)))
-                        continue
-                    }
-                    let finished = collection.finish()
-                    assignedIDs = assignedIDs || finished.assignedIDs
-                    renamedIDs += finished.renamed
-                    resources.append(
-                        Resource(
-                            name: name, kind: .collection, documents: finished.documents,
-                            indentation: finished.indentation))
-                } else {
-                    guard case .object(let object)? = try value(depth: 1) else { return nil }
-                    resources.append(Self.singular(name, object))
-                }
-            } while try take(UInt8(ascii: ","))
-            guard try take(UInt8(ascii: "}")) else { return nil }
-        }
-        guard try !skipSpace(), !hasNUL else { return nil }
-        return (resources, values, order, assignedIDs, renamedIDs, Self.hexadecimal(hash))
-    }
-
     /// The singular resource `name` holding `object`, with its indentation at depth 1.
-    private static func singular(_ name: String, _ object: JSONObject) -> Resource {
+    static func singular(_ name: String, _ object: JSONObject) -> Resource {
         Resource(
             name: name, kind: .singular, documents: [StoredDocument(id: nil, object: object)],
             indentation: JSONValue.object(object).indentationSize(indent: 2, depth: 1))
     }
 
     /// Whether `byte` is JSON's whitespace (RFC 8259: space, tab, line feed, carriage return).
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
 
     /// Refuses a key that cannot be a resource's name.
-    private static func check(_ name: String) throws(DataFileError) {
+    static func check(_ name: String) throws(DataFileError) {
         guard Self.isPathSegment(name) else {
             throw DataFileError(
                 "key '\(name.prefix(80))' cannot be a resource name: use letters, digits, '-' and '_'")
@@ -321,10 +187,10 @@ struct DataFileContent: Sendable {
     static func hash(_ bytes: [UInt8]) -> String { hexadecimal(hash(bytes, from: hashBasis)) }
 
     /// FNV-1a's starting value.
-    private static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    static let hashBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 
     /// FNV-1a of the bytes hashed to `value` followed by `bytes`.
-    private static func hash(_ bytes: [UInt8], from value: UInt64) -> UInt64 {
+    static func hash(_ bytes: [UInt8], from value: UInt64) -> UInt64 {
         var value = value
         for byte in bytes {
             value ^= UInt64(byte)
@@ -334,7 +200,7 @@ struct DataFileContent: Sendable {
     }
 
     /// `value` as 16 hex digits.
-    private static func hexadecimal(_ value: UInt64) -> String {
+    static func hexadecimal(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
