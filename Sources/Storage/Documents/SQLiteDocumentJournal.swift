@@ -20,7 +20,7 @@ import Synchronization
 /// write costs one row. Entries the file does not show yet are never deleted; of the others, the newest
 /// `retention` are kept.
 ///
-/// One connection behind a `Mutex`, as `SQLiteTodoStore`; one server per file (`SQLiteFileGuard`).
+/// One connection behind a `Mutex`; one server per file (`SQLiteFileGuard`).
 ///
 /// ```swift
 /// let journal = try SQLiteDocumentJournal(path: "db.json.livestate")

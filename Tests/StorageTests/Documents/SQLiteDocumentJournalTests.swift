@@ -160,7 +160,7 @@ import Testing
     @Test func theSeedsFileIsRefused() throws {
         let file = path()
         defer { remove(file) }
-        do { _ = try SQLiteTodoStore(path: file) }
+        do { try SQLiteSchema.migrate(try SQLiteConnection(path: file)) }
         #expect {
             _ = try SQLiteDocumentJournal(path: file)
         } throws: { error in
