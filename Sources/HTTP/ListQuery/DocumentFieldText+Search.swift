@@ -17,12 +17,13 @@ extension DocumentFieldText {
         }
     }
 
-    /// Whether each value passes `filter` (one `answers` takes), by place, within `meter`'s budget;
+    /// Whether each item passes `filter` (one `answers` takes), by place, within `meter`'s budget;
     /// `object(place)` reads the item at a place, for the values the bytes do not decide.
     package func passing(
         _ filter: DocumentQuery.Filter, meter: inout ListQuery.Meter, object: (Int) -> JSONObject
     ) throws(HTTPError) -> [Bool] {
-        var marked = [Bool](repeating: false, count: count)
+        // NB: the distinct values are marked first, then each item takes its value's mark.
+        var marked = [Bool](repeating: false, count: distinctCount)
         if filter.operator == .like {
             for (source, pattern) in zip(filter.values, filter.patterns) {
                 try like(source, PatternMatcher(pattern), filter.name, into: &marked, meter: &meter)
@@ -36,15 +37,23 @@ extension DocumentFieldText {
                 try literal(filter.operator, value, into: &marked, meter: &meter)
             }
             if filter.operator == .notEqual {
-                for place in 0..<count { marked[place] = kinds[place] == .plain && !marked[place] }
-            }
-            let patterns: [PatternMatcher] = []
-            for place in others {
-                try meter.check()
-                marked[place] = try DocumentQuery.passes(object(place), filter, patterns)
+                for place in marked.indices { marked[place] = kinds[place] == .plain && !marked[place] }
             }
         }
-        return marked
+        var passing = [Bool](repeating: false, count: count)
+        // NB: a loop over the places, not `enumerated()`, which costs several times more in a debug build.
+        for item in 0..<count {
+            let value = values[item]
+            if value >= 0 && marked[Int(value)] { passing[item] = true }
+        }
+        if filter.operator != .like {
+            let patterns: [PatternMatcher] = []
+            for item in others {
+                try meter.check()
+                passing[item] = try DocumentQuery.passes(object(item), filter, patterns)
+            }
+        }
+        return passing
     }
 
     /// Marks the plain values equal to `value` (`_ne`: the ones it leaves out), or that contain, start or end
@@ -74,12 +83,13 @@ extension DocumentFieldText {
             } catch {
                 throw ListQuery.tooExpensive("the value '\(value.prefix(40))' needs too much work to search for")
             }
-            guard let found else { break }
+            // NB: a match after the last line feed is in no value.
+            guard let found, found.lowerBound < text.count else { break }
             place = self.place(of: found.lowerBound, after: place)
             // NB: a plain value holds no line feed, so a match in it lies within it; a match in any other is
             // left to the per-item test.
             if kinds[place] == .plain { marked[place] = true }
-            guard place + 1 < count else { break }
+            guard place + 1 < distinctCount else { break }
             from = starts[place + 1]
         }
     }
@@ -93,7 +103,6 @@ extension DocumentFieldText {
         meter: inout ListQuery.Meter
     ) throws(HTTPError) {
         func matchesAlone(_ place: Int) throws(HTTPError) -> Bool {
-            guard kinds[place] != .absent else { return false }
             do {
                 return try alone.matches(utf8: bytes(of: place))
             } catch {
@@ -112,15 +121,16 @@ extension DocumentFieldText {
         }
         let joined = PatternMatcher(pattern)
         var first = 0
-        while first < count {
-            let last = min(first + Self.chunk, count)
+        while first < distinctCount {
+            let last = min(first + Self.chunk, distinctCount)
             var place = first
             var from = starts[first]
             while place < last {
                 try meter.check()
                 let found: Range<Int>?
                 do {
-                    found = try joined.firstMatch(utf8: text, in: from..<end(of: last - 1))
+                    // NB: with the line feed after the chunk's last value, which `^` and `$` see there.
+                    found = try joined.firstMatch(utf8: text, in: from..<(end(of: last - 1) + 1))
                 } catch {
                     // Past the chunk's limit (a pattern that backtracks much): the rest of it one by one, each
                     // value within the limit of one match, as the filter matches it.
@@ -130,9 +140,10 @@ extension DocumentFieldText {
                     }
                     break
                 }
-                guard let found else { break }
+                // NB: a match after that line feed is in the next chunk's first value, matched with that chunk.
+                guard let found, found.lowerBound < starts[last] else { break }
                 place = self.place(of: found.lowerBound, after: place)
-                if kinds[place] != .absent, !isBroken(place) {
+                if !isBroken(place) {
                     marked[place] = found.upperBound <= end(of: place) ? true : try matchesAlone(place)
                 }
                 place += 1

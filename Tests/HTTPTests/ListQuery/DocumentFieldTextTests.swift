@@ -46,6 +46,19 @@ import Testing
         #expect(marks.indices.filter { marks[$0] } == expected, "\(filter.name)")
     }
 
+    @Test(arguments: ["f=", "f_ne=", "f_like=^$", "f:endsWith=a"])
+    func findsTheLastValueEmpty(query: String) throws {
+        let values: [JSONValue?] = [.string("a"), nil, .string("b"), .string("a"), .string("")]
+        let objects = values.map { value in JSONObject(value.map { ["f": $0] } ?? [:]) }
+        let parsed = try DocumentQuery(QueryParameters(parsing: Substring(query)))
+        var meter = ListQuery.Meter()
+        let passing = try DocumentFieldText(values: values).passing(
+            try #require(parsed.filters.first), meter: &meter
+        ) { objects[$0] }
+        let expected = try parsed.apply(to: Array(objects.indices)) { objects[$0] }.items
+        #expect(passing.indices.filter { passing[$0] } == expected)
+    }
+
     @Test(arguments: [
         "f_like=(%3F%3Dt)t", "f_like=%5CAt", "f_like=t%5Cz", "f_like=(%3Fi)t", "f_like=t%2B%2B", "f_like=(*UTF)t",
         "f_like=(%3F%3Et)", "f_like=%5CKt", "f:contains=", "f:contains=%C3%A9", "f_ne=%CD%BE", "f:startsWith=a%0Ab",
