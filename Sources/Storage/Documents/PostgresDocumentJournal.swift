@@ -81,7 +81,8 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
 
     /// What the database holds at start.
     package struct Start: Sendable {
-        /// The journal id this run took (every entry it applies is above it).
+        /// The journal id this run starts from (every entry it applies is above it): a data file's run takes one,
+        /// the seeds' the newest entry's.
         package var seq: Int64
         /// Whether this start's file filled the database.
         package var seeded: Bool
@@ -153,11 +154,16 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
             } else if dataSet == .seeds {
                 try addMissing(seeding(), on: session, until: deadline)
             }
-            // NB: a run's events that are not entries are numbered after this id, so it is taken as an entry.
-            let marker = try step(
-                session, "INSERT INTO livestate_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq",
-                until: deadline)
-            guard let seq = marker.integer() else { throw PostgresError(.refused, "no journal id was given") }
+            // NB: a run's events that are not entries are numbered after this id. A data file's run takes it as an
+            // entry of its own; the seeds' servers number them after the newest entry, as their counter did, so
+            // servers that start together give an event that is not an entry (a live query's first result) one id.
+            let sql =
+                dataSet == .file
+                ? "INSERT INTO livestate_entries (resource, key, body) VALUES ('', '', NULL) RETURNING seq"
+                : "SELECT coalesce(max(seq), 0) FROM livestate_entries"
+            guard let seq = try step(session, sql, until: deadline).integer() else {
+                throw PostgresError(.refused, "no journal id was given")
+            }
             let state = try readResources(session, until: deadline)
             let rows = try step(
                 session, Self.newestEntries, [String(recent.count), String(recent.bytes)], until: deadline)
