@@ -250,6 +250,18 @@ def test_field_filters_on_100000_items_answer_within_the_budget(data_file, serve
     check("author.name_ne=tiger&_sort=title&_page=3&_limit=5",
           lambda p: present(p, "author.name") and form(p["author"]["name"]) != "tiger",
           order=(lambda p: form(p["title"]), False), window=slice(10, 15))
+    # A range many items pass, or sorted by another field or descending: its places are marked from the order
+    # of its field, and the query's order walked for them.
+    check("views_lte=100000&_limit=2", lambda p: passes(p["views"], "lte", "100000"), window=slice(0, 2), times=3)
+    check("views_gte=990000&_sort=-views&_limit=3", lambda p: passes(p["views"], "gte", "990000"),
+          order=views_order, window=slice(0, 3), times=3)
+    check("views_gte=500000&_sort=title&_limit=3", lambda p: passes(p["views"], "gte", "500000"),
+          order=(lambda p: form(p["title"]), False), window=slice(0, 3))
+    check("views_gte=500000&published=true&_limit=3",
+          lambda p: passes(p["views"], "gte", "500000") and p["published"], window=slice(0, 3), times=3)
+    check("views:lt=300000&title_like=tiger&_page=2&_limit=3",
+          lambda p: passes(p["views"], "lt", "300000") and re.search("tiger", form(p["title"]), re.I),
+          window=slice(3, 6))
     # With a filter the text does not answer, tested on the items that pass the others.
     check("title_like=zebra&views_gte=500000", lambda p: re.search("zebra", form(p["title"]), re.I)
           and isinstance(p["views"], int) and p["views"] >= 500000)

@@ -27,8 +27,9 @@ final class DocumentFieldIndex: Sendable {
 
     /// The places in `query.filters` of the filters the texts of their fields answer on `resource`: none on a
     /// small collection, with a search or `_where`, or when the equality filters alone answer (`few`: one of
-    /// them leaves few items; or there is no sort of the many they leave).
-    static func filters(of query: DocumentQuery, on resource: DocumentResource, few: Bool) -> [Int] {
+    /// them leaves few items; or there is no sort of the many they leave, nor a range marked beside them:
+    /// `marking`).
+    static func filters(of query: DocumentQuery, on resource: DocumentResource, few: Bool, marking: Bool) -> [Int] {
         guard !few, resource.items.count >= DocumentSortIndex.threshold, query.search == nil, query.condition == nil
         else { return [] }
         var paths: Set<[String]> = []
@@ -39,7 +40,7 @@ final class DocumentFieldIndex: Sendable {
             answered.append(index)
         }
         let equalities = answered.allSatisfy { query.filters[$0].operator == .equal }
-        return equalities && query.sortKeys.isEmpty ? [] : answered
+        return equalities && query.sortKeys.isEmpty && !marking ? [] : answered
     }
 
     /// Making the texts of the fields of `query`'s `filters` that are not kept for the collection as it is now.
@@ -51,24 +52,29 @@ final class DocumentFieldIndex: Sendable {
         }
     }
 
-    /// The answer to `query` when the texts of the fields of its `filters` (`filters(of:on:few:)`) are kept for
-    /// one state of the collection: the items that pass them, from the marks of their values, sorted by the
-    /// sort index's order of that state (`order`), and the rest of the query applied to them as one work
-    /// budget. Only the window's items are taken when the texts answer every filter. Nil when a text, or the
-    /// order of a sort, is not kept for the collection as it is now (the query is then applied item by item).
+    /// The answer to `query` when the texts of the fields of its `filters` (`filters(of:on:few:)`), and the
+    /// order of its `range` filter's field, are kept for one state of the collection: the items that pass
+    /// them, from the marks of their values (and of the range's runs), in the collection's order or walked
+    /// in the sort index's order of that state (`order`), and the rest of the query applied to them as one
+    /// work budget. Only the window's items are taken when nothing is left to test. Nil when a text, or an
+    /// order, is not kept for the collection as it is now (the query is then applied item by item).
     func answer(
-        _ query: DocumentQuery, filters: [Int], on resource: DocumentResource, order: DocumentSortIndex.Order?,
-        idPath: [String]
+        _ query: DocumentQuery, filters: [Int], range: (index: Int, path: [String], order: DocumentSortIndex.Order)?,
+        on resource: DocumentResource, order: DocumentSortIndex.Order?, idPath: [String]
     ) throws(HTTPError) -> ListQueryPage<StoredDocument>? {
         let texts = filters.compactMap { current(query.filters[$0].path, resource) }
-        guard let first = texts.first, texts.count == filters.count, texts.allSatisfy({ $0.seq == first.seq }),
-            query.sortKeys.isEmpty || order?.seq == first.seq
+        let seqs = texts.map(\.seq) + (range.map { [$0.order.seq] } ?? [])
+        guard let seq = seqs.first, texts.count == filters.count, seqs.allSatisfy({ $0 == seq }),
+            query.sortKeys.isEmpty || order?.seq == seq
         else { return nil }
-        let documents = first.documents
+        let documents = texts.first?.documents ?? range?.order.collection ?? []
         var rest = query
-        for index in filters.sorted(by: >) { rest.filters.remove(at: index) }
+        for index in Set(filters + (range.map { [$0.index] } ?? [])).sorted(by: >) { rest.filters.remove(at: index) }
         func places(_ meter: inout ListQuery.Meter) throws(HTTPError) -> [Int] {
-            var marked: [Bool] = []
+            var marked =
+                range.map {
+                    DocumentSortIndex.marks(query, range: ($0.index, $0.path), order: $0.order, idPath: idPath)
+                } ?? []
             for (index, kept) in zip(filters, texts) {
                 let passing = try kept.text.passing(query.filters[index], meter: &meter) { documents[$0].object }
                 if marked.isEmpty {

@@ -114,16 +114,17 @@ extension Router {
             let range = DocumentSortIndex.range(query, on: resource)
             let early = indexed.flatMap { DocumentSortIndex.lookUp($0, on: resource) }
             let few = (early?.documents.count ?? .max) < DocumentSortIndex.threshold
-            let fields = DocumentFieldIndex.filters(of: query, on: resource, few: few)
-            let sorts =
-                range == nil
-                && DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil && fields.isEmpty)
-            let ordered = range.map { DocumentQuery(ordering: $0.path) } ?? (sorts ? query : nil)
-            let sortBuild = ordered.flatMap { sortIndex.missingBuild($0, on: resource, idPath: idPath) }
+            // A range that many items pass, or sorted otherwise, is marked from its field's order too.
+            let marked = few ? nil : DocumentSortIndex.range(query, on: resource, anySort: true)
+            let fields = DocumentFieldIndex.filters(of: query, on: resource, few: few, marking: marked != nil)
+            let narrowed = indexed != nil && fields.isEmpty && marked == nil
+            let sorts = range == nil && DocumentSortIndex.wanted(query, on: resource, narrowed: narrowed)
+            let ordered = [(range ?? marked).map { DocumentQuery(ordering: $0.path) }, sorts ? query : nil]
             // A search of a large collection scans its items' joined bytes (made on a worker when missing).
             let searches = DocumentSearchIndex.wanted(query, on: resource, narrowed: indexed != nil)
             let builds =
-                [sortBuild, searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
+                ordered.compactMap { $0 }.compactMap { sortIndex.missingBuild($0, on: resource, idPath: idPath) }
+                + [searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
                 + fieldIndex.missingBuilds(query, fields, on: resource, idPath: idPath)
             return Self.withIndexes(indexes, workers: workers, also: builds) { () throws(HTTPError) in
                 func respond(_ page: ListQueryPage<StoredDocument>) throws(HTTPError) -> Response {
@@ -132,10 +133,16 @@ extension Router {
                         encoded: body,
                         headers: page.headers(path: request.path, query: request.query, base: request.hostBase))
                 }
-                let order = sorts && !fields.isEmpty ? sortIndex.sorted(query, on: resource) : nil
+                let order = sorts ? sortIndex.sorted(query, on: resource) : nil
                 let ranged = range.flatMap { sortIndex.ranged(query, on: resource, range: $0, idPath: idPath) }
-                if ranged == nil, !fields.isEmpty,
-                    let page = try fieldIndex.answer(query, filters: fields, on: resource, order: order, idPath: idPath)
+                let markedRange = marked.flatMap { marked in
+                    sortIndex.sorted(DocumentQuery(ordering: marked.path), on: resource).map {
+                        (marked.index, marked.path, $0)
+                    }
+                }
+                if ranged == nil, !fields.isEmpty || markedRange != nil,
+                    let page = try fieldIndex.answer(
+                        query, filters: fields, range: markedRange, on: resource, order: order, idPath: idPath)
                 {
                     return try respond(page)
                 }

@@ -17,12 +17,31 @@ extension DocumentSortIndex {
     /// The range filter of `query` (`_gte`, `_lte`, v1's `:gt`, `:lt`, …) a large collection answers from the
     /// order of that field, found by binary search instead of reading every item; nil when there is none, a
     /// search narrows the items instead, or the query sorts by anything but that field ascending.
-    static func range(_ query: DocumentQuery, on resource: DocumentResource) -> (index: Int, path: [String])? {
+    /// `anySort`: whatever the query sorts by (its places are then marked, and the query's order walked for
+    /// them: `DocumentFieldIndex.answer`).
+    static func range(_ query: DocumentQuery, on resource: DocumentResource, anySort: Bool = false) -> (
+        index: Int, path: [String]
+    )? {
         guard query.search == nil, let range = query.rangeFilter, resource.items.count >= threshold,
-            query.sortKeys.isEmpty
+            anySort || query.sortKeys.isEmpty
                 || (query.sortKeys.count == 1 && query.sortKeys[0].path == range.path && !query.sortKeys[0].descending)
         else { return nil }
         return range
+    }
+
+    /// The places in the collection of the items that pass `query`'s range filter (`range`), marked, from
+    /// `order`, the kept order of its field.
+    static func marks(
+        _ query: DocumentQuery, range: (index: Int, path: [String]), order: Order, idPath: [String]
+    ) -> [Bool] {
+        var marked = [Bool](repeating: false, count: order.collection.count)
+        let runs = query.rangePlaces(in: order.documents) { document in
+            range.path == idPath ? document.id?.value : document.object.value(at: range.path)
+        }
+        for run in runs {
+            for rank in run { marked[order.placesByRank[rank]] = true }
+        }
+        return marked
     }
 
     /// The answer's items for `query`'s range filter (`range`), from the kept order of its field; nil when that

@@ -18,12 +18,13 @@ final class DocumentSortIndex: Sendable {
     static let capacity = 8
 
     /// The items in order, each one's place in it, and in the collection (by identity); the collection's
-    /// places in order; the state it is of.
+    /// places in order; the collection's items in its order; the state it is of.
     struct Order {
         var documents: [StoredDocument]
         var ranks: [ObjectIdentifier: Int]
         var positions: [ObjectIdentifier: Int]
         var placesByRank: [Int]
+        var collection: [StoredDocument]
         var seq: Int64
     }
 
@@ -107,7 +108,7 @@ final class DocumentSortIndex: Sendable {
         let key = Self.key(query)
         let kept = Order(
             documents: order.items, ranks: ranks, positions: positions,
-            placesByRank: order.items.map { positions[ObjectIdentifier($0)] ?? 0 }, seq: seq)
+            placesByRank: order.items.map { positions[ObjectIdentifier($0)] ?? 0 }, collection: documents, seq: seq)
         entries.withLock { state in
             state.clock &+= 1
             state.orders[key] = Entry(seq: seq, order: kept, used: state.clock)
