@@ -43,6 +43,9 @@ final class DocumentStore: Sendable {
         /// The response once committed, given the journal ids its entries took, in order (nil: `response`):
         /// an answer that names its entry.
         var answer: (@Sendable ([Int64]) -> Response)?
+        /// Take the download claim of its first entry in the commit's transaction (an album selection on a
+        /// journal several servers share: `JournalWrite.claim`).
+        var claim = false
     }
 
     /// A write sent with an `Idempotency-Key`: the key (with its request), and how its route answers it
@@ -202,6 +205,7 @@ final class DocumentStore: Sendable {
                 var view = DocumentView(store: self, counters: counters.withLock { $0 })
                 var fileSize = resources.reduce(0) { $0 + $1.fileSize }
                 var plannedKeys: [String: Int] = [:]
+                var claims: Set<Int> = []
                 for (index, write) in batch.enumerated() {
                     if let sent = write.keyed {
                         if let first = keyed[sent.key.key] {
@@ -231,6 +235,7 @@ final class DocumentStore: Sendable {
                         if let answer = plan.answer { answers[index] = answer }
                         if !plan.entries.isEmpty {
                             planned.append((index, plan.entries, bodies))
+                            if plan.claim { claims.insert(index) }
                             if let sent = write.keyed { plannedKeys[sent.key.key] = index }
                         }
                     } catch {
@@ -244,7 +249,7 @@ final class DocumentStore: Sendable {
                             JournalChange(
                                 collection: entry.resource, id: entry.id?.key,
                                 document: body.map { String(decoding: $0, as: UTF8.self) })
-                        }, key: batch[index].keyed?.key)
+                        }, key: batch[index].keyed?.key, claim: claims.contains(index))
                 }
             }
             if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
