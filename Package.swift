@@ -145,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "LibEvent", "Domain", "TestSupport"],
+            dependencies: ["Storage", "LibEvent", "Domain", "Support", "TestSupport"],
             swiftSettings: swiftSettings + [
                 .unsafeFlags(moduleMapFlags(["CSQLite", "CPostgres", "CEvent", "CEventOpenSSL"]))
             ]
