@@ -1,4 +1,5 @@
 internal import CSimdJSON
+import Synchronization
 
 /// Reads the objects of a JSON array many at a time (simdjson, through Sources/CSimdJSON), each as the
 /// compact JSON `JSONObject.compactBytes` writes for the value jansson reads from the same text, without
@@ -17,7 +18,9 @@ internal import CSimdJSON
 /// an integer outside `Int64`, a duplicate key, a key with NUL, deeper than `maxDepth`, or anything simdjson
 /// refuses) comes with `bytes` nil: the caller reads it with `JSONValue.parsing`, so that what is refused,
 /// and the message, stay jansson's. simdjson checks the whole text of the elements it reads, as jansson does.
-public final class CompactItemReader {
+/// A reader may be handed to another thread (a load reads the next items while it stores these); its reads
+/// take turns.
+public final class CompactItemReader: Sendable {
     /// One element of the array.
     public struct Item: Sendable {
         /// Its first byte and the byte just past its last, as offsets in the bytes read.
@@ -56,15 +59,16 @@ public final class CompactItemReader {
         case end
     }
 
-    private let reader: OpaquePointer
+    /// The C reader and its buffers, one read at a time.
+    private let reader: Mutex<OpaquePointer>
 
     /// A reader and its buffers (simdjson's parser keeps its own, grown to the largest read).
     public init() {
         guard let reader = csimdjson_items_create() else { fatalError("out of memory") }
-        self.reader = reader
+        self.reader = Mutex(reader)
     }
 
-    deinit { csimdjson_items_destroy(reader) }
+    deinit { reader.withLock { csimdjson_items_destroy($0) } }
 
     /// Reads the array's objects from `start` in `bytes` (just after its `[` or a `,`), about `maxBytes` of
     /// their text at a time, each at most `maxDepth` levels deep below the item; `idField` names the id.
@@ -73,6 +77,14 @@ public final class CompactItemReader {
         maxDepth: Int = JSONValue.defaultMaxDepth
     ) -> (items: [Item], stop: Stop) {
         precondition(start >= 0 && start <= bytes.count, "the start is within the bytes")
+        return reader.withLock { reader in
+            Self.read(reader, bytes, from: start, maxBytes: maxBytes, idField: idField, maxDepth: maxDepth)
+        }
+    }
+
+    private static func read(
+        _ reader: OpaquePointer, _ bytes: [UInt8], from start: Int, maxBytes: Int, idField: String, maxDepth: Int
+    ) -> (items: [Item], stop: Stop) {
         var stop = CSIMDJSON_STOP_INCOMPLETE
         var field = Array(idField.utf8)
         let count = bytes.withUnsafeBufferPointer { input in

@@ -48,16 +48,19 @@ package struct DocumentItems: Sendable {
                 singular = document
                 continue
             }
-            if let slot = positions[id.key] {
+            // NB: one lookup for a new id (a data file's load files hundreds of thousands); a later item with
+            // an id taken replaces the earlier one in its place.
+            if let slot = positions.updateValue(slots.count, forKey: id.key) {
+                positions[id.key] = slot
                 itemBytes -= slots[slot]?.bytes.count ?? 0
                 slots[slot] = document
             } else {
-                positions[id.key] = slots.count
                 slots.append(document)
             }
             itemBytes += document.bytes.count
         }
-        cachedDocuments = slots.compactMap { $0 }
+        // NB: with no id twice and no singular object, the items in order are `documents`: shared, not copied.
+        cachedDocuments = singular == nil && slots.count == documents.count ? documents : slots.compactMap { $0 }
         if let singular {
             indentedBytes = singular.bytes.count + (indentation ?? Self.indentation(of: singular.bytes, depth: 1))
         } else {

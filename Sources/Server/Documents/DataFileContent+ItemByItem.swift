@@ -38,8 +38,12 @@ extension DataFileContent {
         // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
         let hasher = DataFileHasher()
         let reader = CompactItemReader()
-        // A collection's items read ahead of the cursor (`element`), the next first.
+        // A collection's items read ahead of the cursor (`element`), the next first, and the read of the items
+        // after them under way on another thread, of the buffer that `buffers` counts.
         var ahead: ArraySlice<CompactItemReader.Item> = []
+        var readAhead: DataFileReadAhead?
+        let aheadReader = CompactItemReader()
+        var buffers = 0
         /// Reads the next part after the bytes not yet passed; false at the end of the file.
         func more() throws(DataFileError) -> Bool {
             guard !ended else { return false }
@@ -58,6 +62,7 @@ extension DataFileContent {
             cursor = 0
             // NB: the offsets of the items read ahead are the old bytes'.
             ahead.removeAll()
+            buffers += 1
             return true
         }
         /// Moves past whitespace; false when the file ends there.
@@ -97,9 +102,21 @@ extension DataFileContent {
             if ahead.first?.start != cursor {
                 ahead = []
                 while true {
-                    let read = reader.read(bytes, from: cursor, idField: idField, maxDepth: Self.maxDepth - 2)
-                    if read.items.isEmpty, read.stop == .incomplete, try more() { continue }
-                    ahead = read.items[...]
+                    var read = ([CompactItemReader.Item](), CompactItemReader.Stop.incomplete)
+                    if let pending = readAhead, pending.buffer == buffers, pending.start <= cursor {
+                        read = pending.wait()
+                    }
+                    readAhead = nil
+                    if read.0.first?.start != cursor {
+                        read = reader.read(bytes, from: cursor, idField: idField, maxDepth: Self.maxDepth - 2)
+                    }
+                    if read.0.isEmpty, read.1 == .incomplete, try more() { continue }
+                    ahead = read.0[...]
+                    if read.1 == .limit, let last = read.0.last {
+                        readAhead = DataFileReadAhead(
+                            aheadReader, bytes, from: last.next + 1, buffer: buffers, idField: idField,
+                            maxDepth: Self.maxDepth - 2)
+                    }
                     break
                 }
             }
