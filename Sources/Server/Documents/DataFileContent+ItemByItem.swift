@@ -2,6 +2,12 @@ import Domain
 import StrictJSON
 
 extension DataFileContent {
+    /// How many bytes of a collection's items `CompactItemReader` reads at once.
+    ///
+    /// NB: simdjson's parser holds about 14 times the text it reads (its tape, strings and indexes), two
+    /// readers are at work, and a load's peak memory is weighed against the file's size (2.5×).
+    static let readBytes = 256 << 10
+
     /// A collection's element as `itemByItem` reads it.
     enum Element {
         /// An object read ahead in bulk, with its compact bytes.
@@ -108,7 +114,9 @@ extension DataFileContent {
                     }
                     readAhead = nil
                     if read.0.first?.start != cursor {
-                        read = reader.read(bytes, from: cursor, idField: idField, maxDepth: Self.maxDepth - 2)
+                        read = reader.read(
+                            bytes, from: cursor, maxBytes: Self.readBytes, idField: idField, maxDepth: Self.maxDepth - 2
+                        )
                     }
                     if read.0.isEmpty, read.1 == .incomplete, try more() { continue }
                     ahead = read.0[...]

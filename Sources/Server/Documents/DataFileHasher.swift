@@ -13,7 +13,7 @@ final class DataFileHasher: Sendable {
     private let slots = DispatchSemaphore(value: pending)
 
     /// How many parts may wait to be hashed.
-    private static let pending = 4
+    private static let pending = 2
 
     /// Hashes `part` after the parts given before it.
     func add(_ part: [UInt8]) {

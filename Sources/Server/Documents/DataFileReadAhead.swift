@@ -18,7 +18,8 @@ final class DataFileReadAhead: Sendable {
         self.start = start
         self.buffer = buffer
         DispatchQueue.global().async {
-            let read = reader.read(bytes, from: start, idField: idField, maxDepth: maxDepth)
+            let read = reader.read(
+                bytes, from: start, maxBytes: DataFileContent.readBytes, idField: idField, maxDepth: maxDepth)
             self.result.withLock { $0 = read }
             self.done.signal()
         }
