@@ -154,7 +154,7 @@ extension DocumentFieldText {
         }
     }
 
-    /// Whether the value at `place` holds a line feed.
+    /// Whether the value at `place` holds a line's end.
     private func isBroken(_ place: Int) -> Bool {
         var (low, high) = (0, broken.count)
         while low < high {

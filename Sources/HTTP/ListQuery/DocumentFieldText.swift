@@ -25,13 +25,17 @@ package struct DocumentFieldText: Sendable {
         case other
     }
 
+    /// What PCRE2 may take for a line's end, whichever newline convention it was built with: a value holding
+    /// one is matched alone.
+    static let newlines = Set("\n\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}".unicodeScalars)
+
     /// Each distinct value's text after a line feed, and a line feed.
     let text: [UInt8]
     /// Where each distinct value starts, and the end of the text (where one after the last would).
     let starts: [Int]
     /// Each distinct value's kind.
     let kinds: [Kind]
-    /// The places of the distinct values whose text holds a line feed, ascending.
+    /// The places of the distinct values whose text holds a line's end (`newlines`), ascending.
     let broken: [Int]
     /// Each item's distinct value, or -1 when it has none (missing or null).
     let values: [Int32]
@@ -69,7 +73,9 @@ package struct DocumentFieldText: Sendable {
             places.append(place)
             text.append(0x0A)
             starts.append(text.count)
-            if !plain, form.contains(0x0A) { broken.append(kinds.count) }
+            if !plain, value.javaScriptString.unicodeScalars.contains(where: Self.newlines.contains) {
+                broken.append(kinds.count)
+            }
             kinds.append(plain ? .plain : .other)
             text.append(contentsOf: form)
             form = []

@@ -13,7 +13,7 @@ import Testing
             .array([]), .object(JSONObject(["a": .integer(1)])), .string("[object Object]"), .string("STRASSE"),
             .string("straße"), .string("\u{212A}ite"), .string("kite"), .string("caf\u{E9}"), .string("cafe\u{301}"),
             .string("a\r\nb"), .string("a\r"), .string("tab\tged"), .string("é tiger"), .string("tiger é"),
-            .string("zz;"), .string("zz\u{37E}"), .string("line\n"),
+            .string("zz;"), .string("zz\u{37E}"), .string("line\n"), .string("a\rb"), .string("a\u{2028}b"),
         ]
         return (0..<20).flatMap { _ in tricky }
     }()
@@ -30,7 +30,7 @@ import Testing
         "f:endsWith=b", "f_like=^ti", "f_like=er$", "f_like=a%5Csb", "f_like=b$", "f_like=^$", "f_like=.*",
         "f_like=e", "f_like=%5B%5Ex%5D%2Bz", "f_like=%C3%9F", "f_like=object", "f_like=a%5Cs*b|^z",
         "f_like=%5Cbtiger%5Cb", "f_like=(a|b)%5Cs(b|t)", "f_like=%5E(%3F%3Atiger)%24", "f_like=caf",
-        "f_like=ite&f_like=^1", "f_like=x*",
+        "f_like=ite&f_like=^1", "f_like=x*", "f_like=%5Eb", "f_like=a$",
     ])
     func passesWhatTheFilterOfEachItemPasses(query: String) throws {
         let parsed = try DocumentQuery(QueryParameters(parsing: Substring(query)))
