@@ -40,7 +40,7 @@ package struct DocumentItems: Sendable {
         fileprivate var renumberings: Int
     }
 
-    init(_ documents: [StoredDocument], indentation: Int? = nil) {
+    package init(_ documents: [StoredDocument], indentation: Int? = nil) {
         slots.reserveCapacity(documents.count)
         positions.reserveCapacity(documents.count)
         for document in documents {

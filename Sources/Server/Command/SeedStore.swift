@@ -46,12 +46,49 @@ final class SeedStore: Journal {
         }
     }
 
+    /// The todos as the plans read them: each todo's compact JSON by id (no tree of its members: the task list
+    /// holds the todos themselves), and every committed entry handed on.
+    private final class HeldTodos: StoreResource {
+        let name = JournalChange.todos
+        let kind = DocumentResource.Kind.collection
+        let fileSize = 0
+        let singular: StoredDocument? = nil
+        private let todos: Mutex<[String: StoredDocument]>
+        let deliver: @Sendable (DocumentEntry) -> Void
+
+        init(_ documents: [StoredDocument], deliver: @escaping @Sendable (DocumentEntry) -> Void) {
+            todos = Mutex(
+                Dictionary(documents.compactMap { document in document.id.map { ($0.key, document) } }) { $1 })
+            self.deliver = deliver
+        }
+
+        /// Built on each read (the store reads it once, at start): in id order.
+        var items: DocumentItems {
+            DocumentItems(
+                todos.withLock { Array($0.values) }.sorted { Int($0.id?.key ?? "") ?? 0 < Int($1.id?.key ?? "") ?? 0 })
+        }
+        var count: Int { todos.withLock { $0.count } }
+        func document(_ id: DocumentID) -> StoredDocument? { todos.withLock { $0[id.key] } }
+        func apply(_ entry: DocumentEntry) {
+            guard let id = entry.id else { return }
+            todos.withLock { todos in
+                todos[id.key] = entry.document.map { StoredDocument(id: id, object: $0, keepsTree: false) }
+            }
+            deliver(entry)
+        }
+    }
+
     private let journal: SQLiteDocumentJournal
     private let store: DocumentStore
     private let snapshot: JournalSnapshot
     /// Where committed entries go (`follow`), shared with the resources' delivery.
+    ///
+    /// NB: the closure is a field of a struct, not a `Mutex`'s value itself: a closure read through the
+    /// generic `inout` of `withLock` is written back wrapped in one more reabstraction thunk each time, so
+    /// every entry cost more than the one before.
     private final class Follower: Sendable {
-        let handler = Mutex<(@Sendable ([JournalEntry]) -> Void)?>(nil)
+        struct Handler { var call: (@Sendable ([JournalEntry]) -> Void)? }
+        let handler = Mutex(Handler())
     }
 
     private let follower = Follower()
@@ -83,13 +120,10 @@ final class SeedStore: Journal {
         let deliver: @Sendable (DocumentEntry) -> Void = { entry in
             let body = entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) }
             let change = JournalChange(collection: entry.resource, id: entry.id?.key, document: body)
-            follower.handler.withLock { $0 }?([JournalEntry(seq: entry.seq, change: change)])
+            follower.handler.withLock { $0.call }?([JournalEntry(seq: entry.seq, change: change)])
         }
-        var resources = [
-            Relayed(
-                DocumentResource(
-                    name: JournalChange.todos, kind: .collection,
-                    documents: todos.compactMap { Self.stored($0) }), deliver: deliver)
+        var resources: [any StoreResource] = [
+            HeldTodos(todos.compactMap { Self.stored($0)?.withoutTree() }, deliver: deliver)
         ]
         for topic in SharedInputs.Topic.allCases {
             let held = rows[topic.rawValue]?.items.first.flatMap { Self.object($0.body) }
@@ -108,7 +142,7 @@ final class SeedStore: Journal {
 
     /// One process writes the file: `handler` hears each entry as it is committed, before its write is answered.
     func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
-        follower.handler.withLock { $0 = handler }
+        follower.handler.withLock { $0.call = handler }
     }
 
     /// Submits a todo write under `key` (the client's `Idempotency-Key`): `answer` makes its response from
@@ -248,7 +282,7 @@ final class SeedStore: Journal {
     /// Every write has committed before it was answered; the WAL is copied into the file and the handler dropped
     /// (it holds the server's models).
     func stop() {
-        follower.handler.withLock { $0 = nil }
+        follower.handler.withLock { $0.call = nil }
         let done = DispatchSemaphore(value: 0)
         store.betweenBatches { [journal] in
             journal.checkpoint()

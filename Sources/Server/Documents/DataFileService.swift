@@ -199,7 +199,7 @@ final class DataFileService: Sendable {
                 committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,
                 seen: FileStamp(path)))
         let service = WeakBox<DataFileService>()
-        store.onCommit.withLock { $0 = { seq in service.value?.committed(seq) } }
+        store.onCommit.withLock { $0.call = { seq in service.value?.committed(seq) } }
         service.value = self
         if !writesBack {
             Log.info("\(path): --data :memory: keeps nothing; the file is left as it is")
