@@ -150,7 +150,7 @@ final class SeedStore: Journal {
     /// storage's refusal is answered as the contract says.
     func submitTodo(
         _ write: TodoWrite, key: String?, answer: @escaping @Sendable (TodoWriteOutcome) -> Response,
-        refusal: @escaping @Sendable (JournalError) -> Response = { Response(error: $0) },
+        refusal: @escaping @Sendable (JournalError) -> Response = { Response(error: SeedStore.seeds($0)) },
         respond: @escaping @Sendable (Response) -> Void
     ) {
         let keyed = key.map { key in
@@ -212,8 +212,8 @@ final class SeedStore: Journal {
                 return .noContent
             },
             refusal: { error in
-                outcome.withLock { $0 = .failure(error) }
-                return Response(error: error)
+                outcome.withLock { $0 = .failure(SeedStore.seeds(error)) }
+                return Response(error: SeedStore.seeds(error))
             }
         ) { _ in completion(outcome.withLock { $0 } ?? .failure(.failed("the write was not answered"))) }
     }
@@ -248,8 +248,8 @@ final class SeedStore: Journal {
                     })
             }, keyed: keyed,
             refusal: { error in
-                outcome.withLock { $0 = .failure(error) }
-                return Response(error: error)
+                outcome.withLock { $0 = .failure(SeedStore.seeds(error)) }
+                return Response(error: SeedStore.seeds(error))
             }
         ) { _ in completion(outcome.withLock { $0 } ?? .failure(.failed("the entry was not written"))) }
     }
@@ -289,6 +289,13 @@ final class SeedStore: Journal {
             done.signal()
         }
         _ = done.wait(timeout: .now() + 5)
+    }
+
+    /// Storage's refusal as the seeds answer it: a commit the SQLite file refused is `storage_error`
+    /// (docs/api.md), where a data file's journal says `storage_unavailable` for the same failure.
+    static func seeds(_ error: JournalError) -> JournalError {
+        if case .unavailable(let reason) = error { return .failed(reason) }
+        return error
     }
 
     /// A todo's id as the store's.

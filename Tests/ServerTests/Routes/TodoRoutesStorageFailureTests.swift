@@ -29,7 +29,7 @@ import Testing
         ] {
             let response = try harness.send(method, target, json: json)
             #expect(response.status == 503)
-            #expect(try ErrorBody(response).error == "storage_unavailable")
+            #expect(try ErrorBody(response).error == "storage_error")
         }
         #expect(try harness.send(.get, "/todos").body == before)
     }
