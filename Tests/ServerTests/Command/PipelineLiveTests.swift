@@ -77,7 +77,7 @@ import Testing
         #expect(albums.status == 502)
     }
 
-    @Test func aHangingUpstreamIs504Within11SecondsWhileTheServerKeepsAnswering() throws {
+    @Test func aHangingUpstreamIs504AfterItsTenSecondTimeoutWhileTheServerKeepsAnswering() throws {
         let server = try serve(upstream: upstream.baseURL.absoluteString)
         #expect(eventually(timeout: 5) { (try? self.postTitles(server.port).count) == 3 })
         try upstream.set("/posts", mode: "hang")
@@ -104,7 +104,9 @@ import Testing
         let (response, elapsed) = outcome.value
         #expect(response?.status == 504)
         #expect(response?.errorCode == "timeout")
-        #expect(elapsed >= 9.5 && elapsed < 11, "answered after \(elapsed) s")
+        // NB: the answer is the 10 s timeout's, not the client's own 15 s: a run of every suite at once on two
+        // cores delays the timer's callback by up to about 2 s (11.76 s was seen in CI), so the bound is 12.5 s.
+        #expect(elapsed >= 9.5 && elapsed < 12.5, "answered after \(elapsed) s")
         #expect(try postTitles(server.port).count == 3)
         #expect(try upstream.wait(timeout: 10) { try upstream.closedEarly().contains("/posts") })
     }
