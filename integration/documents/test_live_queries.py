@@ -151,6 +151,30 @@ def test_a_query_the_get_refuses_is_refused_before_the_stream(data_file, serve):
     assert response.status == 400
 
 
+def test_a_live_window_holding_few_items_past_its_end_reads_them_anew_when_writes_take_them(data_file, serve):
+    # With a margin of 2, a window of 3 holds 7 items; deleting, moving and inserting items around it (more
+    # than it holds) leaves each client with what a fresh GET answers, every time.
+    rng = random.Random(11)
+    server = serve(data_file({"posts": [random_post(rng, i) for i in range(1, 61)]}), "--live-query-margin", "2")
+    paths = ["/posts?_limit=3", "/posts?_sort=views,title&_limit=3", "/posts?userId=1&_sort=-views&_start=2&_end=5",
+             "/posts?_sort=-id&_page=2&_limit=2", "/posts?views_gte=20&_sort=title&_limit=4"]
+    clients = [LiveClient(server, path) for path in paths]
+    try:
+        for client in clients:
+            client.first()
+        for step in range(45):
+            window = [p["id"] for p in server.call("GET", rng.choice(paths))[2]]
+            if step % 3 and window:
+                assert server.call("DELETE", f"/posts/{rng.choice(window)}")[0] == 200
+            else:
+                random_write(server, rng)
+            for client in clients:
+                client.settle(server, note=f"step {step}")
+    finally:
+        for client in clients:
+            client.close()
+
+
 def test_a_live_query_on_50000_items_opens_and_its_writes_arrive(data_file, serve):
     # The first evaluation of a live query narrows its items through the field's index as the plain GET
     # does, and the group takes its items from that index too: read over all 50,000 items, the opening was

@@ -253,3 +253,36 @@ def test_live_queries_nobody_reads_are_cut_off_and_give_their_memory_back(binary
         print(f"{cycles} cycles of {clients} unread live queries on a {size >> 20} MB list: RSS {before} KiB, "
               f"peaks {peaks} KiB, after each cycle {afters} KiB")
         assert afters[-1] - before <= 48 * MIB, f"{(afters[-1] - before) // MIB} MiB kept after {cycles} cycles"
+
+
+def test_live_queries_with_a_window_hold_their_window_not_the_collection(binary, tmp_path):
+    """A live query with `_limit` keeps its window and a margin past it (`--live-query-margin`, 256), not
+    every item that passes its filters: 40 distinct windows over 50,000 posts on one loop (before, about
+    2 MB each: a reference and a sort key per item) grow RSS by a few MiB."""
+    queries = 40
+    posts = [{"id": i, "userId": i % 100 + 1, "title": f"post {i}"} for i in range(1, 50_001)]
+    path = tmp_path / "db.json"
+    path.write_text(json.dumps({"posts": posts}))
+    with Server(str(path), "--threads", "1", binary=binary, data=":memory:", public=None) as server:
+        opened = []
+        try:
+            # The first live query reads the collection (its keys are held once, for every query).
+            first = SSEClient.of(server, "/posts?_limit=1")
+            opened.append(first)
+            assert first.read_head(timeout=60) == 200 and first.next(timeout=60).event == "result"
+            before = settled_rss(server)
+            for n in range(queries):
+                sse = SSEClient.of(server, f"/posts?_limit={10 + n}")
+                opened.append(sse)
+                assert sse.read_head(timeout=60) == 200
+                event = sse.next(timeout=60)
+                assert event.event == "result" and len(event.json()["items"]) == 10 + n
+            after = settled_rss(server)
+            # Still exact: a write at the front of every window reaches each.
+            assert server.call("DELETE", "/posts/1")[0] == 200
+            assert opened[-1].next(timeout=30).json()["deleted"] == [1]
+        finally:
+            for sse in opened:
+                sse.close()
+    print(f"{queries} live windows over 50,000 posts: RSS {before} KiB before, {after} KiB after")
+    assert after - before <= 24 * MIB, f"{(after - before) // MIB} MiB for {queries} windows of at most 49 items"

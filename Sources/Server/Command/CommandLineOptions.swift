@@ -68,6 +68,8 @@ enum CommandLineOptions {
           --max-live-queries N
                              the most live queries (a list GET with Accept: text/event-stream) open at once;
                              more answer 503 too_many_live_queries (LIVESTATE_MAX_LIVE_QUERIES, default 16384)
+          --live-query-margin N  the items a live query with _limit or _end holds past its window; it counts
+                             the others (LIVESTATE_LIVE_QUERY_MARGIN, default 256)
           --max-streams-per-peer N
                              the most open streams (/events and live queries) of one client address; more
                              answer 429 too_many_streams; 0: no cap (LIVESTATE_MAX_STREAMS_PER_PEER, default 512)
@@ -127,7 +129,7 @@ enum CommandLineOptions {
         "max-todos": "LIVESTATE_MAX_TODOS", "journal-retention": "LIVESTATE_JOURNAL_RETENTION",
         "body-files": "LIVESTATE_BODY_FILES", "max-live-queries": "LIVESTATE_MAX_LIVE_QUERIES",
         "max-streams-per-peer": "LIVESTATE_MAX_STREAMS_PER_PEER",
-        "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID",
+        "file": "LIVESTATE_FILE", "id": "LIVESTATE_ID", "live-query-margin": "LIVESTATE_LIVE_QUERY_MARGIN",
         "foreignKeySuffix": "LIVESTATE_FOREIGN_KEY_SUFFIX", "read-only": "LIVESTATE_READ_ONLY",
         "delay": "LIVESTATE_DELAY", "max-file-mb": "LIVESTATE_MAX_FILE_MB",
         "max-checkpoints": "LIVESTATE_MAX_CHECKPOINTS", "routes": "LIVESTATE_ROUTES",
@@ -330,6 +332,9 @@ enum CommandLineOptions {
         }
         if let maxLive = try integer("max-live-queries", in: 1...1_000_000, "a number of live queries") {
             configuration.liveQueries.maxQueries = maxLive
+        }
+        if let margin = try integer("live-query-margin", in: 0...1_000_000, "a number of items") {
+            configuration.liveQueries.windowMargin = margin
         }
         if let perPeer = try integer("max-streams-per-peer", in: 0...1_000_000, "a number of streams") {
             configuration.maxStreamsPerPeer = perPeer

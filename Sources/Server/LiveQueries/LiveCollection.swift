@@ -203,18 +203,23 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     }
 
     /// The items `query` can hold now, in the collection's order, the id of the newest version they show,
-    /// and which of its presence fields some item has then (`LiveQuery.reading(present:)`; they are followed
-    /// from now on, until `untrack`): the candidates an index of the source gives (`narrow`), when the source's items
-    /// are those the collection shows, else every item; nil after shutdown.
+    /// and which of its presence fields some item has then (`LiveQuery.reading(present:)`; with `tracking`
+    /// they are followed from now on, until `untrack`): the candidates an index of the source gives (`narrow`),
+    /// when the source's items are those the collection shows, else every item; nil after shutdown.
     ///
     /// NB: the source changes before its change is published here, so its candidates are taken only when
     /// they show the same event as the collection; a write in between is read again, and a source whose ids
     /// do not line up with the collection's (a catch-up change took a local id) falls back to every item.
-    func snapshot(for query: Query) -> (entries: [LiveEntry<Item>], id: UInt64, present: Set<String>)? {
+    func snapshot(
+        for query: Query, tracking: Bool = true
+    ) -> (entries: [LiveEntry<Item>], id: UInt64, present: Set<String>)? {
         follow()
         let fields = query.presenceFields
         let tracked = state.withLock { state in
-            state.mirror.map { state.presence.track(fields, in: $0, has: Query.item(_:has:)) }
+            state.mirror.map { mirror in
+                tracking
+                    ? state.presence.track(fields, in: mirror, has: Query.item(_:has:)) : state.presence.present(fields)
+            }
         }
         guard var present = tracked else { return nil }
         for _ in 0..<(narrow == nil ? 0 : Self.narrowAttempts) {

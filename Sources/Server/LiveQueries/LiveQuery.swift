@@ -113,6 +113,13 @@ enum LiveWindow: Sendable, Equatable {
         }
     }
 
+    /// The position the window ends at whatever the count (`_limit`, `_end`); nil when it can reach the last
+    /// item (no end, or v1's page envelope, which shows the last page past the end).
+    var end: Int? {
+        if case .range(_, let end) = self { return end }
+        return nil
+    }
+
     /// Whether one write can move the window's edges by more than one place.
     var movesByPages: Bool {
         if case .pageWithin = self { return true }

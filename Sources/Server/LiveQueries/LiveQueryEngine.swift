@@ -25,6 +25,10 @@ final class LiveQueryEngine: Sendable {
         /// The most items those versions may hold together (the newest version is always kept): about
         /// 13 MiB of todos, 40 MiB of photos at the most.
         var historyItems = 131_072
+        /// The items a live query whose window ends (`_limit`, `_end`) holds past that end, per distinct
+        /// query per event loop (`--live-query-margin`); it holds no other item but counts them. nil: every
+        /// item that passes its filters.
+        var windowMargin: Int? = 256
     }
 
     let limits: Limits

@@ -94,7 +94,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         for group in found.values where group.madeAt < version.id {
             lastTested += 1
             let terms = group.terms
-            let change = group.apply(version)
+            let change = group.apply(version) { [collection] query in collection.snapshot(for: query, tracking: false) }
             if group.terms != terms {
                 index.remove(group, terms: terms)
                 index.insert(group, terms: group.terms)
@@ -102,9 +102,11 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             guard let change else { continue }
             lastChanged += 1
             group.resultFrame = nil
-            let frame = LiveFrame.change(id: version.id, change: change)
+            // NB: a group that read its items anew shows a newer version than this one: its id.
+            let id = max(version.id, group.madeAt)
+            let frame = LiveFrame.change(id: id, change: change)
             for client in group.clients {
-                outbox.append(Delivery(frame: frame, id: version.id, client: client, group: group.key))
+                outbox.append(Delivery(frame: frame, id: id, client: client, group: group.key))
             }
         }
         if !isSliceScheduled { deliverSlice() }
@@ -158,10 +160,8 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             // NB: newer than every version (an id of another stream of the server): it holds the result.
             if shown < collection.newestID { frames.append(resultFrame(of: group, id: shown)) }
         case let seen?:
-            if let missed = collection.changes(after: seen, through: shown) {
-                if let change = group.change(since: missed) {
-                    frames.append(LiveFrame.change(id: shown, change: change))
-                }
+            if let missed = collection.changes(after: seen, through: shown), let change = group.change(since: missed) {
+                if let change { frames.append(LiveFrame.change(id: shown, change: change)) }
             } else {
                 frames.append(resultFrame(of: group, id: shown))
             }
@@ -187,7 +187,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         guard let snapshot = collection.snapshot(for: query) else { return nil }
         let group = LiveQueryGroup(
             key: key, query: query, present: snapshot.present, entries: snapshot.entries, madeAt: snapshot.id,
-            encode: collection.encodeItem)
+            margin: collection.engine.limits.windowMargin, encode: collection.encodeItem)
         groups[key] = group
         index.insert(group, terms: group.terms)
         return group

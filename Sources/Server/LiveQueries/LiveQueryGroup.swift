@@ -4,6 +4,11 @@ import HTTP
 /// kept once for all of them (`LiveRanking`), each change is computed and encoded once, and its frame is
 /// shared.
 ///
+/// A query whose window ends (`_limit`) holds its first items up to the window's end plus a margin
+/// (`LiveQueryEngine.Limits.windowMargin`); when writes took so many of them that the window may reach past
+/// the held ones, the group reads its items anew at the collection's newest version (`refill`) and answers
+/// the change up to that version, with its id.
+///
 /// Used on its loop only (`LiveQueryFanout`).
 final class LiveQueryGroup<Query: LiveQuery> {
     /// The query's text, as the group's key in its fan-out.
@@ -14,8 +19,8 @@ final class LiveQueryGroup<Query: LiveQuery> {
     private(set) var present: Set<String>
     /// The equality filter it is indexed under.
     private(set) var terms: LiveIndexTerms?
-    /// The id of the version the group was made at: it shows every version up to it already.
-    let madeAt: UInt64
+    /// The id of the version the group was made (or read anew) at: it shows every version up to it already.
+    private(set) var madeAt: UInt64
     /// The query's items at the fan-out's current version.
     var ranking: LiveRanking<Query>
     /// An item's JSON as the query answers it.
@@ -25,12 +30,18 @@ final class LiveQueryGroup<Query: LiveQuery> {
     var resultFrame: SharedBytes?
     /// The connected clients.
     var clients: [EventClient] = []
+    /// Items held past a window's end; nil: every item that passes.
+    let margin: Int?
+
+    /// The query's items at the collection's newest version, its id, and which of the query's presence fields
+    /// some item has then (`LiveCollection.snapshot(for:)`); nil after shutdown.
+    typealias Refill = (Query) -> (entries: [LiveEntry<Query.Item>], id: UInt64, present: Set<String>)?
 
     /// `present`: which of the query's presence fields some item has at version `madeAt`
     /// (`LiveCollection.snapshot(for:)`).
     init(
         key: String, query: Query, present: Set<String> = [], entries: [LiveEntry<Query.Item>], madeAt: UInt64,
-        encode: @escaping @Sendable (Query.Item) -> [UInt8]
+        margin: Int? = nil, encode: @escaping @Sendable (Query.Item) -> [UInt8]
     ) {
         self.key = key
         self.query = query
@@ -38,7 +49,8 @@ final class LiveQueryGroup<Query: LiveQuery> {
         let reading = query.reading(present: present)
         terms = reading.indexTerms
         self.madeAt = madeAt
-        ranking = LiveRanking(reading, entries: entries)
+        self.margin = margin
+        ranking = LiveRanking(reading, entries: entries, margin: margin)
         self.encode = query.encodeItem ?? encode
     }
 
@@ -49,29 +61,40 @@ final class LiveQueryGroup<Query: LiveQuery> {
 
     /// Applies `version` (one the group does not show yet): the change of the result, nil when it is the same.
     /// A version that changes which of its fields some item has evaluates the query again over every item.
-    func apply(_ version: LiveVersion<Query.Item>) -> LiveResultChange? {
+    /// A bounded group whose held items run short reads them anew with `refill` (then `madeAt` is the
+    /// refill's version: the change shows it).
+    func apply(_ version: LiveVersion<Query.Item>, refill: Refill = { _ in nil }) -> LiveResultChange? {
         if readsAnew(version), let entries = version.entries {
             for (field, isPresent) in version.presence where query.presenceFields.contains(field) {
                 if isPresent { present.insert(field) } else { present.remove(field) }
             }
-            let reading = query.reading(present: present)
-            terms = reading.indexTerms
-            return changingWindow { $0 = LiveRanking(reading, entries: entries) }
+            return changingWindow(refill) { $0 = LiveRanking(self.reading, entries: entries, margin: self.margin) }
         }
         if let replaced = version.replaced {
-            return changingWindow { $0.rebuild(from: replaced) }
+            return changingWindow(refill) { $0.rebuild(from: replaced) }
         }
-        if version.changes.count == 1, !ranking.query.window.movesByPages {
+        // NB: a bounded ranking a few items from running short may need its items read anew: compared whole.
+        if version.changes.count == 1, !ranking.query.window.movesByPages, !ranking.isNearlyShort {
             return ranking.apply(version.changes[0], encode: encode)
         }
-        return changingWindow { $0.place(version.changes) }
+        return changingWindow(refill) { $0.place(version.changes) }
     }
 
-    /// The change of the result that `edit` makes: the window before and after, compared.
-    private func changingWindow(_ edit: (inout LiveRanking<Query>) -> Void) -> LiveResultChange? {
+    /// The query as it reads with `present`.
+    private var reading: Query { query.reading(present: present) }
+
+    /// The change of the result that `edit` makes: the window before and after, compared; a ranking left
+    /// short is read anew with `refill` first.
+    private func changingWindow(_ refill: Refill, _ edit: (inout LiveRanking<Query>) -> Void) -> LiveResultChange? {
         let old = ranking.result
         let oldKeys = ranking.resultKeys
         edit(&ranking)
+        if ranking.isShort, let fresh = refill(query) {
+            present = fresh.present
+            ranking = LiveRanking(reading, entries: fresh.entries, margin: margin)
+            madeAt = fresh.id
+        }
+        terms = ranking.query.indexTerms
         return Self.change(from: old, keys: oldKeys, to: ranking, encode: encode)
     }
 
@@ -85,9 +108,11 @@ final class LiveQueryGroup<Query: LiveQuery> {
         return change.isEmpty && old.total == change.total ? nil : change
     }
 
-    /// The change a client that saw the result before `changes` (oldest first) needs; nil when none.
-    func change(since changes: [LiveItemChange<Query.Item>]) -> LiveResultChange? {
+    /// The change a client that saw the result before `changes` (oldest first) needs (.some(nil) when none);
+    /// nil when the held items cannot tell that result (a bounded ranking rewound past what it holds).
+    func change(since changes: [LiveItemChange<Query.Item>]) -> LiveResultChange?? {
         let earlier = ranking.undoing(changes)
-        return Self.change(from: earlier.result, keys: earlier.resultKeys, to: ranking, encode: encode)
+        guard !earlier.isShort else { return nil }
+        return .some(Self.change(from: earlier.result, keys: earlier.resultKeys, to: ranking, encode: encode))
     }
 }

@@ -1,9 +1,14 @@
-/// One live query's items in its order: every item of the collection that passes its filters, with its
-/// sort key read once, sorted by the key and then by rank (the collection's order). A changed item is
+/// One live query's items in its order: the items of the collection that pass its filters, with their
+/// sort keys read once, sorted by the key and then by rank (the collection's order); with a `margin`, only
+/// the first of them up to the window's end plus the margin (the others are counted, not held). A changed
+/// item is
 /// found and placed by binary search, and the query's window (`_limit`, `_page`, `_start`) is read off the
 /// array, so a write costs its query O(log n) comparisons (and a move of the array's tail), and the
 /// change of the result is worked out from the changed item and the window's edges, never from the whole
 /// result.
+///
+/// A bounded ranking that lost items from its held part until the window may reach past it is `isShort`:
+/// its owner reads it anew (`LiveQueryGroup`).
 ///
 /// ```swift
 /// var ranking = LiveRanking(query, entries: mirror.entries)
@@ -22,33 +27,62 @@ struct LiveRanking<Query: LiveQuery> {
     let query: Query
     /// The query's filter, made once for its loop.
     let passes: (Item) -> Bool
-    /// Every item that passes, in the query's order.
+    /// The first items that pass, in the query's order: every one, or with a `capacity` up to it.
     private(set) var items: [Ranked] = []
+    /// How many items pass.
+    private(set) var total = 0
+    /// The most items held (the window's end plus the margin); nil: every item that passes.
+    let capacity: Int?
+    /// Items held past `capacity` before the held part is cut back to it.
+    private let slack: Int
 
-    /// The query's items among `entries` (the collection, in its order).
-    init(_ query: Query, entries: [LiveEntry<Item>]) {
+    /// The query's items among `entries` (the collection, in its order). With a `margin` and a window that
+    /// ends (`_limit`, `_end`), only the first up to the window's end plus `margin` are held.
+    init(_ query: Query, entries: [LiveEntry<Item>], margin: Int? = nil) {
         self.query = query
         passes = query.itemFilter()
+        let end = query.window.end
+        capacity = margin.flatMap { margin in end.map { $0.addingReportingOverflow(margin + 2).partialValue } }
+        slack = max(2, margin ?? 0)
         rebuild(from: entries)
     }
 
     /// Takes the items from `entries` again (the collection was replaced).
     mutating func rebuild(from entries: [LiveEntry<Item>]) {
         let selected = entries.filter { passes($0.item) }.map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
+        total = selected.count
         // NB: `entries` are in rank order and Swift's sort is stable, so ties stay in rank order.
         items = selected.sorted { query.order($0.sortKey, $1.sortKey) < 0 }
+        // NB: a copy, not `removeLast`, which keeps the storage of every item that passes.
+        if let capacity, items.count > capacity { items = Array(items.prefix(capacity)) }
+    }
+
+    /// Whether the window may reach past the held items: the ranking must be read anew.
+    var isShort: Bool {
+        items.count < total && items.count < query.window.bounds(count: total).upper + 2
+    }
+
+    /// Whether a bounded ranking holds so few items past its window that a change or two can leave it short.
+    var isNearlyShort: Bool {
+        capacity != nil && items.count < total && items.count < query.window.bounds(count: total).upper + 4
     }
 
     /// The result: the window's items and the count that passes.
     var result: LiveResult<Item> {
-        let (lower, upper) = query.window.bounds(count: items.count)
-        return LiveResult(items: items[lower..<upper].map(\.entry.item), total: items.count)
+        let (lower, upper) = heldBounds
+        return LiveResult(items: items[lower..<upper].map(\.entry.item), total: total)
     }
 
     /// The keys of the result's items.
     var resultKeys: [String] {
-        let (lower, upper) = query.window.bounds(count: items.count)
+        let (lower, upper) = heldBounds
         return items[lower..<upper].map(\.entry.key)
+    }
+
+    /// The window's positions among the held items.
+    private var heldBounds: (lower: Int, upper: Int) {
+        let (lower, upper) = query.window.bounds(count: total)
+        return (min(lower, items.count), min(upper, items.count))
     }
 
     // MARK: Changes
@@ -61,8 +95,9 @@ struct LiveRanking<Query: LiveQuery> {
         let added = change.after.flatMap { passes($0.item) ? ranked($0) : nil }
         guard removed != nil || added != nil else { return nil }
         let oldCount = items.count
-        let old = query.window.bounds(count: oldCount)
-        let removedAt = removed.flatMap(index(of:))
+        let oldTotal = total
+        let old = query.window.bounds(count: total)
+        let removedAt = removed.flatMap { holds($0) ? index(of: $0) : nil }
         var edgeIndices = Set<Int>()
         for bound in [old.lower, old.upper] {
             for index in max(0, bound - 2)..<max(0, min(oldCount, bound + 2)) where index != removedAt {
@@ -70,14 +105,17 @@ struct LiveRanking<Query: LiveQuery> {
             }
         }
         let edges = edgeIndices.map { (ranked: items[$0], oldIndex: $0) }
+        if removed != nil { total -= 1 }
         if let removedAt { items.remove(at: removedAt) }
-        let insertedAt = added.map { added in
+        let insertedAt = added.flatMap { added -> Int? in
+            defer { total += 1 }
+            guard takes(added) else { return nil }
             let position = insertionIndex(of: added)
             items.insert(added, at: position)
             return position
         }
-        let new = query.window.bounds(count: items.count)
-        var result = LiveResultChange(total: items.count)
+        let new = query.window.bounds(count: total)
+        var result = LiveResultChange(total: total)
         var deleted: [(index: Int, key: String)] = []
         var inserted: [LiveResultChange.Placed] = []
         let wasIn = removedAt.map { old.lower <= $0 && $0 < old.upper } ?? false
@@ -102,22 +140,41 @@ struct LiveRanking<Query: LiveQuery> {
         }
         result.deleted = deleted.sorted { $0.index < $1.index }.map(\.key)
         result.inserted = inserted.sorted { $0.index < $1.index }
-        guard !result.isEmpty || oldCount != items.count else { return nil }
+        trim()
+        guard !result.isEmpty || oldTotal != total else { return nil }
         return result
     }
 
     /// Applies several changes (or none) without working out the result's change.
     mutating func place(_ changes: [LiveItemChange<Item>]) {
         for change in changes {
-            if let removed = change.before.flatMap({ passes($0.item) ? ranked($0) : nil }),
-                let index = index(of: removed)
-            {
-                items.remove(at: index)
+            if let removed = change.before.flatMap({ passes($0.item) ? ranked($0) : nil }) {
+                total -= 1
+                if holds(removed), let index = index(of: removed) { items.remove(at: index) }
             }
             if let added = change.after.flatMap({ passes($0.item) ? ranked($0) : nil }) {
-                items.insert(added, at: insertionIndex(of: added))
+                if takes(added) { items.insert(added, at: insertionIndex(of: added)) }
+                total += 1
             }
         }
+        trim()
+    }
+
+    /// Whether `ranked` (an item that passes, before a change) is among the held items.
+    private func holds(_ ranked: Ranked) -> Bool {
+        items.count == total || items.last.map { !precedes($0, ranked) } ?? false
+    }
+
+    /// Whether `ranked` (an item that passes, not counted yet) goes among the held items: all are held, or
+    /// it comes before the last held one.
+    private func takes(_ ranked: Ranked) -> Bool {
+        items.count == total || items.last.map { precedes(ranked, $0) } ?? false
+    }
+
+    /// Cuts the held items back to `capacity` once they grew `slack` past it.
+    private mutating func trim() {
+        guard let capacity, items.count > capacity + slack else { return }
+        items = Array(items.prefix(capacity))
     }
 
     /// The query's items before `changes` (oldest first) were applied: each undone, newest first.

@@ -190,6 +190,19 @@ import Testing
         #expect(throws: CommandLineError.self) { try parsed(["--max-streams-per-peer", "-1"]) }
     }
 
+    /// `--live-query-margin`: 256 by default, its variable, and no negative count.
+    @Test func liveQueryMargin() throws {
+        func parsed(_ flags: [String], _ environment: [String: String] = [:]) throws -> Int? {
+            guard case .serve(let configuration) = try CommandLineOptions.parse(flags, environment: environment)
+            else { return nil }
+            return configuration.liveQueries.windowMargin
+        }
+        #expect(try parsed([]) == 256)
+        #expect(try parsed(["--live-query-margin", "0"]) == 0)
+        #expect(try parsed([], ["LIVESTATE_LIVE_QUERY_MARGIN": "8"]) == 8)
+        #expect(throws: CommandLineError.self) { try parsed(["--live-query-margin", "-1"]) }
+    }
+
     /// An options file never widens exposure: a non-loopback host, a static folder outside its folder,
     /// allowed hosts and CORS origins are left out, one line each; a flag still gives them.
     @Test func optionsFileNeverWidensExposure() throws {

@@ -80,8 +80,12 @@ import Testing
         }
         var mirror = LiveMirror(items: (0..<12).map { _ in randomRow() }, key: Self.key)
         let queries = (0..<24).map { _ in Self.randomQuery(&rng) }
-        let groups = queries.map { query in
-            LiveQueryGroup(key: "q", query: query, entries: mirror.entries, madeAt: 0, encode: Self.json)
+        // Half the groups hold only their window's first items and a margin of 0 to 2 past it, read anew from
+        // the collection when writes leave them short.
+        let groups = queries.enumerated().map { index, query in
+            LiveQueryGroup(
+                key: "q", query: query, entries: mirror.entries, madeAt: 0,
+                margin: index % 2 == 0 ? nil : index % 3, encode: Self.json)
         }
         var held = groups.map { $0.ranking.result.items.map(Self.json) }
         var totals = groups.map { $0.ranking.result.total }
@@ -101,7 +105,7 @@ import Testing
             let version = LiveVersion(id: UInt64(step), changes: [change])
             let items = mirror.entries.map(\.item)
             for (index, group) in groups.enumerated() {
-                if let resultChange = group.apply(version) {
+                if let resultChange = group.apply(version, refill: { _ in (mirror.entries, UInt64(step), []) }) {
                     // A change that changes nothing is never sent.
                     #expect(!resultChange.isEmpty || resultChange.total != totals[index])
                     held[index] = Self.applied(resultChange, to: held[index])
@@ -113,12 +117,22 @@ import Testing
             }
             snapshots.append(held)
         }
+        // Some bounded group ran short and read its items anew; it held no more than its window and margin.
+        #expect(groups.contains { $0.margin != nil && $0.madeAt > 0 })
+        for group in groups {
+            if let capacity = group.ranking.capacity { #expect(group.ranking.items.count <= capacity + 2) }
+        }
         // A client that saw the result after step `seen` gets one change that brings it to the newest.
         for seen in [0, 100, 250, history.count - 1] where seen < snapshots.count {
             for (index, group) in groups.enumerated() {
                 let missed = Array(history[seen...])
                 var resumed = snapshots[seen][index]
-                if let change = group.change(since: missed) { resumed = Self.applied(change, to: resumed) }
+                // A bounded group that cannot rewind that far sends a new result instead.
+                guard let change = group.change(since: missed) else {
+                    #expect(group.margin != nil, "resume after \(seen), query \(index)")
+                    continue
+                }
+                if let change { resumed = Self.applied(change, to: resumed) }
                 #expect(resumed == held[index], "resume after \(seen), query \(index)")
             }
         }
