@@ -58,7 +58,7 @@ extension DocumentFieldText {
 
     /// Marks the plain values equal to `value` (`_ne`: the ones it leaves out), or that contain, start or end
     /// with it ignoring ASCII case: one search of the text per match.
-    private func literal(
+    func literal(
         _ operation: DocumentQuery.Operator, _ value: String, into marked: inout [Bool], meter: inout ListQuery.Meter
     ) throws(HTTPError) {
         let escaped = DocumentQuery.literal(value)

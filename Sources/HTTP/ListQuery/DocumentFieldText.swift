@@ -25,6 +25,23 @@ package struct DocumentFieldText: Sendable {
         case other
     }
 
+    /// A distinct value's JSON type: values of the same text and another type are distinct values (`1` and
+    /// `"1"`), which `_where`'s strict equality tells apart.
+    enum ValueType: UInt8 {
+        case string, number, bool, null, array, object
+
+        init(_ value: JSONValue) {
+            switch value {
+            case .string: self = .string
+            case .integer, .real: self = .number
+            case .bool: self = .bool
+            case .null: self = .null
+            case .array: self = .array
+            case .object: self = .object
+            }
+        }
+    }
+
     /// What PCRE2 may take for a line's end, whichever newline convention it was built with: a value holding
     /// one is matched alone.
     static let newlines = Set("\n\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}".unicodeScalars)
@@ -35,6 +52,14 @@ package struct DocumentFieldText: Sendable {
     let starts: [Int]
     /// Each distinct value's kind.
     let kinds: [Kind]
+    /// Each distinct value's type.
+    let types: [ValueType]
+    /// Each distinct value as a number, as JavaScript's relational operators read it (NaN: none); only in
+    /// a text made for `_where` (`init(conditionValues:)`), empty otherwise.
+    let numbers: [Double]
+    /// For each item, how many of the path's leading fields hold an object (`init(conditionValues:)`), empty
+    /// otherwise: `_where`'s conditions on an object's members pass an item whose field is not one.
+    let depths: [UInt8]
     /// The places of the distinct values whose text holds a line's end (`newlines`), ascending.
     let broken: [Int]
     /// Each item's distinct value, or -1 when it has none (missing or null).
@@ -42,28 +67,35 @@ package struct DocumentFieldText: Sendable {
     /// The items whose value is of kind `other`, ascending.
     let others: [Int]
 
-    /// The text of `values` (nil: the item has no value at the field).
+    /// The text of `values` (nil: the item has no value at the field; null is taken as none).
     package init(values: [JSONValue?]) {
+        self.init(values: values, keepsNull: false, depths: [])
+    }
+
+    /// The text of `values`; `keepsNull`: null is a value (`_where`'s), not none; `depths` kept as given.
+    init(values: [JSONValue?], keepsNull: Bool, depths: [UInt8]) {
         var text: [UInt8] = []
         var starts: [Int] = []
         var kinds: [Kind] = []
+        var types: [ValueType] = []
+        var numbers: [Double] = []
         var broken: [Int] = []
         var distinct: [[UInt8]: Int32] = [:]
         var places: [Int32] = []
         var others: [Int] = []
         places.reserveCapacity(values.count)
         for (item, value) in values.enumerated() {
-            guard let value, value != .null else {
+            guard let value, keepsNull || value != .null else {
                 places.append(-1)
                 continue
             }
             var form = Array(value.javaScriptString.utf8)
-            var isArray = false
-            if case .array = value { isArray = true }
-            let plain = !isArray && form.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            let type = ValueType(value)
+            let plain = type != .array && form.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
             if !plain { others.append(item) }
-            // NB: a list and a text of the same characters are told apart (their `:contains` differ).
-            let key = form + [isArray ? 1 : 0]
+            // NB: values of the same text and another type are told apart (a list's `:contains` differs from a
+            // text's, `_where`'s `eq` tells `1` from `"1"`).
+            let key = form + [type.rawValue]
             if let known = distinct[key] {
                 places.append(known)
                 continue
@@ -77,6 +109,8 @@ package struct DocumentFieldText: Sendable {
                 broken.append(kinds.count)
             }
             kinds.append(plain ? .plain : .other)
+            types.append(type)
+            if keepsNull { numbers.append(DocumentWhere.javaScriptNumber(value) ?? .nan) }
             text.append(contentsOf: form)
             form = []
         }
@@ -87,6 +121,9 @@ package struct DocumentFieldText: Sendable {
         self.text = text
         self.starts = starts
         self.kinds = kinds
+        self.types = types
+        self.numbers = numbers
+        self.depths = depths
         self.broken = broken
         self.values = places
         self.others = others

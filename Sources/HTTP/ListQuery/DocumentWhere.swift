@@ -106,7 +106,7 @@ package indirect enum DocumentWhere: Sendable {
         }
     }
 
-    private static func passes(_ value: JSONValue, _ name: String, _ operand: JSONValue) -> Bool {
+    static func passes(_ value: JSONValue, _ name: String, _ operand: JSONValue) -> Bool {
         switch name {
         case "lt": return relation(value, operand).map { $0 < 0 } ?? false
         case "lte": return relation(value, operand).map { $0 <= 0 } ?? false
@@ -162,7 +162,7 @@ package indirect enum DocumentWhere: Sendable {
         return a == b ? 0 : (a < b ? -1 : 1)
     }
 
-    private static func javaScriptNumber(_ value: JSONValue) -> Double? {
+    static func javaScriptNumber(_ value: JSONValue) -> Double? {
         switch value {
         case .null: return 0
         case .bool(let flag): return flag ? 1 : 0

@@ -43,12 +43,28 @@ final class DocumentFieldIndex: Sendable {
         return equalities && query.sortKeys.isEmpty && !marking ? [] : answered
     }
 
+    /// The paths of the fields whose texts answer `query`'s `_where` on `resource` (`DocumentWhere.textPaths`):
+    /// none on a small collection, without `_where`, with a search, or past `capacity` fields.
+    static func conditionPaths(of query: DocumentQuery, on resource: DocumentResource) -> [[String]] {
+        guard let condition = query.condition, query.search == nil,
+            resource.items.count >= DocumentSortIndex.threshold
+        else { return [] }
+        let paths = condition.textPaths
+        return paths.count <= capacity ? paths : []
+    }
+
+    /// The key a `_where` text of the field at `path` is kept under: its path after an empty name, which no
+    /// filter's path holds.
+    private static func conditionKey(_ path: [String]) -> [String] { [""] + path }
+
     /// Making the texts of the fields of `query`'s `filters` that are not kept for the collection as it is now.
-    func missingBuilds(_ query: DocumentQuery, _ filters: [Int], on resource: DocumentResource, idPath: [String])
-        -> [@Sendable () -> Void]
-    {
-        Set(filters.map { query.filters[$0].path }).filter { current($0, resource) == nil }.map { path in
-            { self.build(at: path, on: resource, idPath: idPath) }
+    func missingBuilds(
+        _ query: DocumentQuery, _ filters: [Int], conditions: [[String]] = [], on resource: DocumentResource,
+        idPath: [String]
+    ) -> [@Sendable () -> Void] {
+        let keys = Set(filters.map { query.filters[$0].path } + conditions.map(Self.conditionKey))
+        return keys.filter { current($0, resource) == nil }.map { key in
+            { self.build(at: key, on: resource, idPath: idPath) }
         }
     }
 
@@ -59,22 +75,33 @@ final class DocumentFieldIndex: Sendable {
     /// work budget. Only the window's items are taken when nothing is left to test. Nil when a text, or an
     /// order, is not kept for the collection as it is now (the query is then applied item by item).
     func answer(
-        _ query: DocumentQuery, filters: [Int], range: (index: Int, path: [String], order: DocumentSortIndex.Order)?,
+        _ query: DocumentQuery, filters: [Int], conditions: [[String]] = [],
+        range: (index: Int, path: [String], order: DocumentSortIndex.Order)?,
         on resource: DocumentResource, order: DocumentSortIndex.Order?, idPath: [String]
     ) throws(HTTPError) -> ListQueryPage<StoredDocument>? {
         let texts = filters.compactMap { current(query.filters[$0].path, resource) }
-        let seqs = texts.map(\.seq) + (range.map { [$0.order.seq] } ?? [])
-        guard let seq = seqs.first, texts.count == filters.count, seqs.allSatisfy({ $0 == seq }),
-            query.sortKeys.isEmpty || order?.seq == seq
+        let conditionTexts = conditions.compactMap { current(Self.conditionKey($0), resource) }
+        let seqs = (texts + conditionTexts).map(\.seq) + (range.map { [$0.order.seq] } ?? [])
+        guard let seq = seqs.first, texts.count == filters.count, conditionTexts.count == conditions.count,
+            seqs.allSatisfy({ $0 == seq }), query.sortKeys.isEmpty || order?.seq == seq
         else { return nil }
-        let documents = texts.first?.documents ?? range?.order.collection ?? []
+        let documents = (texts + conditionTexts).first?.documents ?? range?.order.collection ?? []
+        let byPath = Dictionary(zip(conditions, conditionTexts.map(\.text)), uniquingKeysWith: { first, _ in first })
         var rest = query
+        rest.condition = conditions.isEmpty ? query.condition : nil
         for index in Set(filters + (range.map { [$0.index] } ?? [])).sorted(by: >) { rest.filters.remove(at: index) }
         func places(_ meter: inout ListQuery.Meter) throws(HTTPError) -> [Int] {
             var marked =
                 range.map {
                     DocumentSortIndex.marks(query, range: ($0.index, $0.path), order: $0.order, idPath: idPath)
                 } ?? []
+            if let condition = query.condition, !conditions.isEmpty {
+                // NB: nil only without a text of `conditions`, all of which are kept (checked above).
+                guard let passing = try condition.passing(count: documents.count, texts: byPath, meter: &meter) else {
+                    throw ListQuery.tooExpensive("the '_where' condition could not be answered; try again")
+                }
+                marked = passing
+            }
             for (index, kept) in zip(filters, texts) {
                 let passing = try kept.text.passing(query.filters[index], meter: &meter) { documents[$0].object }
                 if marked.isEmpty {
@@ -91,7 +118,7 @@ final class DocumentFieldIndex: Sendable {
             }
             return places
         }
-        if rest.filters.isEmpty {
+        if rest.filters.isEmpty && rest.condition == nil {
             var meter = ListQuery.Meter()
             return rest.page(of: try places(&meter)).map { documents[$0] }
         }
@@ -101,14 +128,23 @@ final class DocumentFieldIndex: Sendable {
             found: { meter throws(HTTPError) in try places(&meter).map { documents[$0] } })
     }
 
-    /// Makes the text of the field at `path` of the collection as it is now, and keeps it.
-    func build(at path: [String], on resource: DocumentResource, idPath: [String]) {
+    /// Makes the text of the field at `key` (a path, or a `_where` field's `conditionKey`) of the collection as
+    /// it is now, and keeps it.
+    func build(at key: [String], on resource: DocumentResource, idPath: [String]) {
         let (items, seq) = resource.itemsAndSeq
         let documents = items.documents
-        let values = documents.map { document in
-            path == idPath ? document.id?.value : document.object.value(at: path)
+        let text: DocumentFieldText
+        if key.first == "" {
+            let path = Array(key.dropFirst())
+            text = DocumentFieldText(
+                conditionValues: documents.map { DocumentFieldText.conditionValue(in: $0.object, at: path) })
+        } else {
+            text = DocumentFieldText(
+                values: documents.map { document in
+                    key == idPath ? document.id?.value : document.object.value(at: key)
+                })
         }
-        let text = DocumentFieldText(values: values)
+        let path = key
         kept.withLock { state in
             state.clock &+= 1
             state.fields[path] = Kept(seq: seq, documents: documents, text: text, used: state.clock)

@@ -117,6 +117,7 @@ extension Router {
             // A range that many items pass, or sorted otherwise, is marked from its field's order too.
             let marked = few ? nil : DocumentSortIndex.range(query, on: resource, anySort: true)
             let fields = DocumentFieldIndex.filters(of: query, on: resource, few: few, marking: marked != nil)
+            let conditions = DocumentFieldIndex.conditionPaths(of: query, on: resource)
             let narrowed = indexed != nil && fields.isEmpty && marked == nil
             let sorts = range == nil && DocumentSortIndex.wanted(query, on: resource, narrowed: narrowed)
             let ordered = [(range ?? marked).map { DocumentQuery(ordering: $0.path) }, sorts ? query : nil]
@@ -125,7 +126,7 @@ extension Router {
             let builds =
                 ordered.compactMap { $0 }.compactMap { sortIndex.missingBuild($0, on: resource, idPath: idPath) }
                 + [searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
-                + fieldIndex.missingBuilds(query, fields, on: resource, idPath: idPath)
+                + fieldIndex.missingBuilds(query, fields, conditions: conditions, on: resource, idPath: idPath)
             return Self.withIndexes(indexes, workers: workers, also: builds) { () throws(HTTPError) in
                 func respond(_ page: ListQueryPage<StoredDocument>) throws(HTTPError) -> Response {
                     let body = try DocumentRelations(store: store, query: query, resource: name).encodeAnswer(page)
@@ -140,9 +141,10 @@ extension Router {
                         (marked.index, marked.path, $0)
                     }
                 }
-                if ranged == nil, !fields.isEmpty || markedRange != nil,
+                if ranged == nil, !fields.isEmpty || markedRange != nil || !conditions.isEmpty,
                     let page = try fieldIndex.answer(
-                        query, filters: fields, range: markedRange, on: resource, order: order, idPath: idPath)
+                        query, filters: fields, conditions: conditions, range: markedRange, on: resource, order: order,
+                        idPath: idPath)
                 {
                     return try respond(page)
                 }

@@ -1,0 +1,262 @@
+import Foundation
+package import StrictJSON
+
+extension DocumentFieldText {
+    /// The text of one field's values as json-server v1's `_where` reads them (`conditionValue(in:at:)` of
+    /// each item): null is a value, each distinct value keeps its type and its number, and each item how
+    /// many of the path's leading fields hold an object.
+    package init(conditionValues: [(value: JSONValue?, depth: UInt8)]) {
+        self.init(values: conditionValues.map(\.value), keepsNull: true, depths: conditionValues.map(\.depth))
+    }
+
+    /// The value at `path` as `_where` reads it, member by member (an array's element is no member), and how
+    /// many of the path's leading fields hold an object (the value itself counted when it is one).
+    package static func conditionValue(in object: JSONObject, at path: [String]) -> (value: JSONValue?, depth: UInt8) {
+        var current = object
+        var depth: UInt8 = 0
+        for (level, key) in path.enumerated() {
+            guard let value = current[key] else { return (nil, depth) }
+            guard case .object(let members) = value else { return (level == path.count - 1 ? value : nil, depth) }
+            depth &+= 1
+            guard level < path.count - 1 else { return (value, depth) }
+            current = members
+        }
+        return (nil, depth)
+    }
+
+    /// Whether each distinct value passes v1's operator `name` with `operand`, as `DocumentWhere` tests one
+    /// value: strict equality by type and text (a number by its value), `lt`… by number or, text against
+    /// text, by code units, `contains`… on text ignoring case. PCRE2 searches the text for a printable ASCII
+    /// operand; the values whose bytes cannot decide (not printable ASCII) are tested one by one.
+    func marks(_ name: String, _ operand: JSONValue, meter: inout ListQuery.Meter) throws(HTTPError) -> [Bool] {
+        var marked = [Bool](repeating: false, count: distinctCount)
+        switch name {
+        case "eq", "ne", "in":
+            var candidates = [operand]
+            if name == "in", case .array(let elements) = operand { candidates = elements }
+            for candidate in candidates { try markEqual(candidate, into: &marked, meter: &meter) }
+            if name == "ne" {
+                for place in marked.indices { marked[place] = !marked[place] }
+            }
+        case "lt", "lte", "gt", "gte":
+            try markRelation(name, operand, into: &marked, meter: &meter)
+        default:
+            let wanted = operand.javaScriptString.lowercased()
+            let operation: DocumentQuery.Operator =
+                name == "contains" ? .contains : name == "startsWith" ? .startsWith : .endsWith
+            try markTexts(name, operand, searching: (operation, wanted), into: &marked, meter: &meter)
+        }
+        return marked
+    }
+
+    /// Marks the values strictly equal to `candidate`.
+    private func markEqual(_ candidate: JSONValue, into marked: inout [Bool], meter: inout ListQuery.Meter)
+        throws(HTTPError)
+    {
+        let type = ValueType(candidate)
+        switch candidate {
+        case .string(let text):
+            try markTexts("eq", candidate, searching: (.equal, text), into: &marked, meter: &meter)
+        case .integer, .real:
+            guard let number = DocumentWhere.javaScriptNumber(candidate) else { return }
+            let (types, numbers) = (self.types, self.numbers)
+            for place in 0..<distinctCount {
+                try meter.check()
+                if types[place] == .number && numbers[place] == number { marked[place] = true }
+            }
+        case .bool, .null:
+            let form = Array(candidate.javaScriptString.utf8)
+            for place in 0..<distinctCount {
+                try meter.check()
+                if types[place] == type && bytes(of: place) == form { marked[place] = true }
+            }
+        case .array, .object: return
+        }
+    }
+
+    /// Marks the text values that pass `name` with `operand`: those PCRE2 finds `searching` in (an
+    /// operation and its printable ASCII operand, non-empty but for equality) among the plain values, and
+    /// the others tested one by one.
+    private func markTexts(
+        _ name: String, _ operand: JSONValue, searching: (DocumentQuery.Operator, String), into marked: inout [Bool],
+        meter: inout ListQuery.Meter
+    ) throws(HTTPError) {
+        let (operation, wanted) = searching
+        let searched = Self.isPlain(wanted) && (operation == .equal || !wanted.isEmpty)
+        if searched {
+            var found = [Bool](repeating: false, count: distinctCount)
+            try literal(operation, wanted, into: &found, meter: &meter)
+            for place in 0..<distinctCount where found[place] && types[place] == .string { marked[place] = true }
+        }
+        // NB: no plain value equals, holds, starts or ends with a text beyond ASCII (`isBeyondASCII`).
+        let plainDecided = searched || Self.isBeyondASCII(wanted)
+        let (types, kinds) = (self.types, self.kinds)
+        for place in 0..<distinctCount where (!plainDecided || kinds[place] == .other) && types[place] == .string {
+            try meter.check()
+            if DocumentWhere.passes(value(at: place), name, operand) { marked[place] = true }
+        }
+    }
+
+    /// Marks the values that order against `operand` as `name` asks, as JavaScript's `<` orders them.
+    private func markRelation(
+        _ name: String, _ operand: JSONValue, into marked: inout [Bool], meter: inout ListQuery.Meter
+    ) throws(HTTPError) {
+        // NB: which orders pass, read once (a loop over 100,000 values in a debug build that compared `name`
+        // at each cost about as much as the rest of it).
+        let (less, equal, greater) =
+            switch name {
+            case "lt": (true, false, false)
+            case "lte": (true, true, false)
+            case "gt": (false, false, true)
+            default: (false, true, true)
+            }
+        let number = DocumentWhere.javaScriptNumber(operand)
+        var wanted: [UInt8]?
+        if case .string(let text) = operand {
+            wanted = Array(text.utf8)
+        }
+        // NB: a plain value is never equal to a text beyond ASCII, and orders against it as its bytes do (an
+        // ASCII byte is less than any other, and a non-ASCII character's code units are past ASCII's).
+        var plainOperand = false
+        if case .string(let text) = operand { plainOperand = Self.isPlain(text) || Self.isBeyondASCII(text) }
+        let (types, kinds, numbers) = (self.types, self.kinds, self.numbers)
+        for place in 0..<distinctCount {
+            try meter.check()
+            if let wanted, types[place] == .string {
+                if kinds[place] == .plain && plainOperand {
+                    let order = order(of: place, against: wanted)
+                    marked[place] = order < 0 ? less : (order == 0 ? equal : greater)
+                } else {
+                    marked[place] = DocumentWhere.passes(value(at: place), name, operand)
+                }
+            } else if let number {
+                let value = numbers[place]
+                // NB: NaN (no number) passes no comparison.
+                marked[place] = value < number ? less : (value == number ? equal : (value > number && greater))
+            }
+        }
+    }
+
+    private static func isPlain(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+
+    /// Whether `text`'s canonical decomposition holds a character beyond ASCII: then no text of ASCII
+    /// characters is canonically equivalent to it or to a text holding it (but for a few characters, such as
+    /// KELVIN SIGN, whose decomposition is ASCII, a non-ASCII text decomposes to non-ASCII characters).
+    private static func isBeyondASCII(_ text: String) -> Bool {
+        text.decomposedStringWithCanonicalMapping.unicodeScalars.contains { !$0.isASCII }
+    }
+
+    /// How the bytes of the value at `place` order against `other`: -1, 0 or 1.
+    private func order(of place: Int, against other: [UInt8]) -> Int {
+        let (start, end) = (starts[place], end(of: place))
+        var offset = 0
+        while start + offset < end && offset < other.count {
+            let (byte, wanted) = (text[start + offset], other[offset])
+            if byte != wanted { return byte < wanted ? -1 : 1 }
+            offset += 1
+        }
+        let (length, otherLength) = (end - start, other.count)
+        return length == otherLength ? 0 : (length < otherLength ? -1 : 1)
+    }
+
+    /// The distinct value at `place` as a JSON value `DocumentWhere` tests as it tests the items holding it (a
+    /// number as its value, a list or an object as an empty one, which no operator tells from it).
+    private func value(at place: Int) -> JSONValue {
+        switch types[place] {
+        case .string: .string(String(decoding: bytes(of: place), as: UTF8.self))
+        case .number: .real(numbers[place])
+        case .bool: .bool(text[starts[place]] == UInt8(ascii: "t"))
+        case .null: .null
+        case .array: .array([])
+        case .object: .object(JSONObject())
+        }
+    }
+}
+
+extension DocumentWhere {
+    /// The paths of the fields whose texts (`DocumentFieldText(conditionValues:)`) answer the condition: each
+    /// field's, and an object's whose conditions name no field.
+    package var textPaths: [[String]] {
+        var paths: [[String]] = []
+        collect(prefix: [], into: &paths)
+        var seen: Set<[String]> = []
+        return paths.filter { seen.insert($0).inserted }
+    }
+
+    private func collect(prefix: [String], into paths: inout [[String]]) {
+        switch self {
+        case .all(let parts), .any(let parts): for part in parts { part.collect(prefix: prefix, into: &paths) }
+        case .not(let inner): inner.collect(prefix: prefix, into: &paths)
+        case .field(let key, _): paths.append(prefix + [key])
+        case .nested(let key, let inner):
+            let before = paths.count
+            inner.collect(prefix: prefix + [key], into: &paths)
+            if paths.count == before { paths.append(prefix + [key]) }
+        }
+    }
+
+    /// Whether each of `count` items passes, from the texts of `textPaths` (by path), within `meter`'s
+    /// budget: each field's operators mark its distinct values, and each item takes its value's mark; nil
+    /// when a text is missing.
+    package func passing(count: Int, texts: [[String]: DocumentFieldText], meter: inout ListQuery.Meter)
+        throws(HTTPError) -> [Bool]?
+    {
+        try passing(prefix: [], count: count, texts: texts, meter: &meter)
+    }
+
+    private func passing(
+        prefix: [String], count: Int, texts: [[String]: DocumentFieldText], meter: inout ListQuery.Meter
+    ) throws(HTTPError) -> [Bool]? {
+        try meter.check()
+        switch self {
+        case .all(let parts), .any(let parts):
+            let all: Bool
+            if case .all = self { all = true } else { all = false }
+            // NB: the first part's result, not a list of every item's `all` first (a pass over 100,000 items
+            // less per level in a debug build).
+            var result: [Bool]?
+            for part in parts {
+                guard let passing = try part.passing(prefix: prefix, count: count, texts: texts, meter: &meter)
+                else { return nil }
+                guard var combined = result else {
+                    result = passing
+                    continue
+                }
+                result = nil
+                for item in 0..<count where passing[item] != all { combined[item] = !all }
+                result = combined
+            }
+            return result ?? [Bool](repeating: all, count: count)
+        case .not(let inner):
+            guard var result = try inner.passing(prefix: prefix, count: count, texts: texts, meter: &meter)
+            else { return nil }
+            for item in 0..<count { result[item] = !result[item] }
+            return result
+        case .field(let key, let operators):
+            guard let text = texts[prefix + [key]] else { return nil }
+            var marked = [Bool](repeating: true, count: text.distinctCount)
+            for (name, operand) in operators {
+                let passing = try text.marks(name, operand, meter: &meter)
+                for place in 0..<marked.count where !passing[place] { marked[place] = false }
+            }
+            var result = [Bool](repeating: false, count: count)
+            let values = text.values
+            for item in 0..<count {
+                let value = values[item]
+                if value >= 0 && marked[Int(value)] { result[item] = true }
+            }
+            return result
+        case .nested(let key, let inner):
+            // An item whose field is not an object passes, whatever the conditions on its members.
+            let path = prefix + [key]
+            var paths: [[String]] = []
+            inner.collect(prefix: path, into: &paths)
+            guard let text = texts[paths.first ?? path],
+                var result = try inner.passing(prefix: path, count: count, texts: texts, meter: &meter)
+            else { return nil }
+            let (depths, level) = (text.depths, path.count)
+            for item in 0..<count where Int(depths[item]) < level { result[item] = true }
+            return result
+        }
+    }
+}
