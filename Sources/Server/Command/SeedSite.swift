@@ -45,12 +45,18 @@ final class SeedSite: Site {
         }
         self.journal = journal
         let start = journal.start()
+        // The state before the newest entries, which go through the view models again once the hub listens,
+        // so a `Last-Event-ID` from before a restart resumes with the events they made (`SeedRewind`).
+        let (count, bytes) = (EventLog.defaultCount, EventLog.defaultBytes)
+        let rewind = SeedRewind(
+            journal.recent(limit: count, bytes: bytes), todos: start.todos, count: count, bytes: bytes)
+        let floor = (rewind.entries.first?.seq).map { $0 - 1 } ?? start.lastSeq
         // The album view model's pipeline loads a selection by waiting for its image entry in the journal.
         let images = JournaledImages()
         // The task list shows the journal's todos and hands `addNewTask`'s inserts to it; the routes' writes
         // name their own commit (with the client's key and the answer).
         models = LiveStateModels(
-            todos: start.todos,
+            todos: rewind.todos,
             commitTodo: { write in
                 journal.write(write, key: nil) { result in
                     if case .failure(let error) = result { Log.warning("a task sent to addNewTask not kept: \(error)") }
@@ -60,36 +66,24 @@ final class SeedSite: Site {
         let shared = SharedInputs(journal: journal, models: models, images: images, loader: client, workers: workers)
         self.shared = shared
         lists = ListSnapshots(models)
-        // Each entry's events take its id; the events that are not journaled the ids after `start.lastSeq`.
+        // Each entry's events take its id; the events that are not journaled the ids after it.
         events = EventHub(
-            ids: EventIDSource(journalFloor: UInt64(start.lastSeq) * EventIDSource.journalBlock),
+            ids: EventIDSource(journalFloor: UInt64(floor) * EventIDSource.journalBlock),
             heartbeat: configuration.heartbeat)
-        // The selection, its image and the keyword's result the journal holds, before the events are attached:
-        // a restarted server shows what it showed, and a new instance what the others show.
-        shared.restore(upTo: start.lastSeq)
+        // The selection, its image and the keyword's result before those entries: a restarted server shows
+        // what it showed, and a new instance what the others show.
+        shared.restore(upTo: floor)
         engine = LiveQueryEngine(following: events, configuration: configuration) { seq, timeout, done in
             journal.whenApplied(seq, timeout: timeout, done)
         }
         live = LiveCollections(engine: engine)
-        // The events of the runs before this one (SQLite: the journal is in the file), so a `Last-Event-ID`
-        // resume survives a restart.
-        let (count, bytes) = events.bufferBounds
-        events.seed(
-            JournalReplay.records(
-                journal.recent(limit: count, bytes: bytes), current: models.todos.currentTasks, count: count,
-                bytes: bytes
-            ) { scratch, scratchImages in
-                SharedInputs(journal: journal, models: scratch, images: scratchImages, loader: client)
-            })
-        events.attach(models, lists: lists, live: live)
         // A selection that cannot be shown is degraded service an operator should see, not only the page.
         selectionLog = models.albums.selectionStatus.sink { status in
             if case .failed(let url, let reason) = status {
                 Log.warning("album selection \(url.prefix(200)) not shown: \(reason)")
             }
         }
-        // Entries are applied in order; each change's event takes the journal's id.
-        journal.follow(after: start.lastSeq) { [models] entries in
+        let apply: @Sendable ([JournalEntry]) -> Void = { [models] entries in
             for entry in entries {
                 guard entry.change.collection == JournalChange.todos else {
                     shared.apply(seq: entry.seq, topic: entry.change.collection, json: entry.change.document ?? "")
@@ -103,6 +97,22 @@ final class SeedSite: Site {
                 models.todos.committed.send(Committed(seq: entry.seq, change: change))
             }
         }
+        events.replaying(
+            after: UInt64(floor) * EventIDSource.journalBlock,
+            last: UInt64(start.lastSeq) * EventIDSource.journalBlock
+        ) {
+            events.attach(models, lists: lists, live: live)
+            apply(rewind.entries)
+        }
+        if !rewind.entries.isEmpty {
+            Log.info(
+                "the newest \(rewind.entries.count) change(s), after entry \(floor), went through the view models"
+                    + " again: a Last-Event-ID from before this start resumes")
+        }
+        // A selection the entries leave pending is downloaded again (its downloader stopped with the server).
+        shared.resumePending()
+        // Entries are applied in order; each change's event takes the journal's id.
+        journal.follow(after: start.lastSeq, apply)
         // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
         shared.loadAtStart()
     }

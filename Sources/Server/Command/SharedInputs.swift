@@ -55,6 +55,8 @@ final class SharedInputs: Sendable {
     /// The journal id of the newest posts and albums entries applied here (`loadAtStart` shows an older
     /// list only if none newer came meanwhile).
     private let appliedLists = Mutex<[Topic: Int64]>([:])
+    /// The newest selection sent into the album view model (`resumePending`).
+    private let shownSelection = Mutex<(seq: Int64, url: String)?>(nil)
 
     init(
         journal: any Journal, models: LiveStateModels, images: JournaledImages, loader: any DataLoader,
@@ -163,30 +165,17 @@ final class SharedInputs: Sendable {
     /// Sends the selection `seq` of `url` into the album view model, whose own pipeline shows it pending and
     /// waits for its image entry (`JournaledImages`).
     private func showPending(selection seq: Int64, url: String) {
+        shownSelection.withLock { $0 = (seq, url) }
         images.expect(selection: seq)
         models.albums.imageUrlSubject.send(url)
     }
 
     // MARK: Start
 
-    /// Applies the input entries `rows` (oldest first) as `follow` did when they were committed (a scratch
-    /// copy rebuilding the events of an earlier run: `JournalReplay`). An image whose selection is older
-    /// than the rows was shown if no selection among them came before it.
-    func replay(_ rows: [JournalRow]) {
-        let firstShown = rows.first { $0.topic == Topic.selection.rawValue || $0.topic == Topic.image.rawValue }
-        if let firstShown, firstShown.topic == Topic.image.rawValue,
-            let image = try? JSONDecoder().decode(Payload.self, from: Data((firstShown.change.document ?? "").utf8)),
-            let selection = image.selection, let url = image.url
-        {
-            showPending(selection: selection, url: url)
-        }
-        for row in rows { apply(seq: row.seq, topic: row.topic, json: row.change.document ?? "") }
-    }
-
     /// Applies the journal's newest selection, image and keyword entries up to `lastSeq` (the entries after
-    /// it are `follow`'s): a restarted server shows the selection, its image and the keyword's result it
-    /// showed, and a new instance what the others show. Call before the events are attached (these are the
-    /// current values, not new events). Blocks until the journal answered (startup only; 10 s at most).
+    /// it are replayed or `follow`'s): a restarted server shows the selection, its image and the keyword's
+    /// result it showed, and a new instance what the others show. Call before the events are attached (these
+    /// are the current values, not new events). Blocks until the journal answered (startup only; 10 s at most).
     func restore(upTo lastSeq: Int64) {
         var newest: [Topic: (seq: Int64, payload: Payload)] = [:]
         for topic in [Topic.selection, .image, .movies] {
@@ -210,11 +199,18 @@ final class SharedInputs: Sendable {
             showPending(selection: selection, url: url)
             apply(seq: seq, topic: .image, image)
         }
-        if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0) {
-            if let url = selection.url { showPending(selection: seq, url: url) }
-            // Still pending: downloaded again, here or by another instance (`SelectionDownloads.resume`).
-            if let url = selection.url { selections.resume(selection: seq, url: url) }
+        if let (seq, selection) = newest[.selection], seq > (newest[.image]?.payload.selection ?? 0),
+            let url = selection.url
+        {
+            showPending(selection: seq, url: url)
         }
+    }
+
+    /// Once the entries up to the start are applied: the newest selection, when no image entry answered it,
+    /// is downloaded again, here or by another instance (`SelectionDownloads.resume`).
+    func resumePending() {
+        guard let (seq, url) = shownSelection.withLock({ $0 }), images.isWaiting(for: seq) else { return }
+        selections.resume(selection: seq, url: url)
     }
 
     /// With `--upstream`: shows the posts and photos of the journal's newest entry (the list another

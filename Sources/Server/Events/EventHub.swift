@@ -26,12 +26,20 @@ final class EventHub: Sendable {
         var fanouts: [ObjectIdentifier: EventFanout] = [:]
         /// Set by `shutdown()`: no new clients, every stream ended.
         var isShutDown = false
-        /// The data of the newest seeded event per topic: the first emission of that topic, when it is the
-        /// same value (a restarted server's current list), is that event, not a new one.
-        var seeded: [EventTopic: [UInt8]] = [:]
+        /// While a restarted server sends its newest entries through the view models again (`replaying`):
+        /// the id of the entry before them, and per topic the newest value emitted meanwhile that none of
+        /// them made (the state before them, which the view models show at attach), kept out of the log.
+        var replay: (floor: UInt64, held: [EventTopic: Held])?
         /// Topics whose current value is read from their source at connect time (its JSON and the id of
         /// the newest event it shows), instead of kept as the last event.
         var currentSources: [EventTopic: @Sendable () -> (json: [UInt8], id: UInt64)] = [:]
+    }
+
+    /// A value emitted during a replay that no replayed entry made: an event only if none replaced it.
+    private struct Held {
+        var json: [UInt8]
+        var diff: [UInt8]?
+        var recorded: @Sendable (UInt64) -> Void
     }
 
     /// Seconds between `: keep-alive` comments; nil sends none.
@@ -108,8 +116,7 @@ final class EventHub: Sendable {
     /// or, for a list without one, found by comparing it with the list before.
     ///
     /// `live` receives each list's carrier (its change and the list) with the id of its event, under the lock
-    /// (so in id order): the live queries of the collection (`LiveCollection.publish(id:version:)`). A list
-    /// that a restarted server finds equal to its newest seeded event is given that event's id.
+    /// (so in id order): the live queries of the collection (`LiveCollection.publish(id:version:)`).
     func attach<Element>(
         _ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element], ListChange<Element>>,
         live: (@Sendable (_ id: UInt64, _ version: Versioned<[Element], ListChange<Element>>) -> Void)? = nil
@@ -149,27 +156,33 @@ final class EventHub: Sendable {
     }
 
     /// Numbers, encodes (through `encode`, under the lock) and records one emission, then hands it to
-    /// every loop; `recorded` gets the event's id, still under the lock (the seeded event's, when the
-    /// emission is that event again). `journaled` is the id the emission's journal entry gives it, carried
-    /// with the value; without one the event takes the next local id of `ids`.
+    /// every loop; `recorded` gets the event's id, still under the lock. `journaled` is the id the emission's
+    /// journal entry gives it, carried with the value; without one the event takes the next local id of `ids`.
+    /// During a replay (`replaying`), an emission that no replayed entry made waits for its end.
     /// Emissions after `shutdown()` are dropped.
     func publish(
         _ topic: EventTopic, journaled: UInt64? = nil, encode: () -> (json: [UInt8], diff: [UInt8]?)?,
-        recorded: (UInt64) -> Void = { _ in }
+        recorded: @escaping @Sendable (UInt64) -> Void = { _ in }
     ) {
         state.withLock { state in
             guard !state.isShutDown, let (json, diff) = encode() else { return }
-            if let seeded = state.seeded.removeValue(forKey: topic), seeded == json {
-                if let id = state.current[topic]?.id { recorded(id) }
-                return
+            if let floor = state.replay?.floor {
+                guard let journaled, journaled > floor else {
+                    state.replay?.held[topic] = Held(json: json, diff: diff, recorded: recorded)
+                    return
+                }
+                state.replay?.held[topic] = nil
             }
-            let id = journaled.map { ids.next(journaled: $0) } ?? ids.next()
-            let record = EventRecord(id: id, topic: topic, json: json, diffJSON: diff)
-            state.log.append(record)
-            if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }
-            feed.send(record)
-            recorded(record.id)
+            record(topic, json: json, diff: diff, id: journaled.map { ids.next(journaled: $0) } ?? ids.next(), &state)
+            recorded(state.log.lastID ?? 0)
         }
+    }
+
+    private func record(_ topic: EventTopic, json: [UInt8], diff: [UInt8]?, id: UInt64, _ state: inout State) {
+        let record = EventRecord(id: id, topic: topic, json: json, diffJSON: diff)
+        state.log.append(record)
+        if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }
+        feed.send(record)
     }
 
     /// Reads the current value of `topic` from `source` whenever a client connects (see `State`).
@@ -177,17 +190,23 @@ final class EventHub: Sendable {
         state.withLock { $0.currentSources[topic] = source }
     }
 
-    /// Puts events of an earlier run (rebuilt from the SQLite journal, oldest first) into the recent-events
-    /// log, before the first emission of this run, so a `Last-Event-ID` from before a restart resumes from
-    /// them; the log's bounds apply as to any event.
-    func seed(_ records: [(record: EventRecord, json: [UInt8])]) {
+    /// Runs `replay`, which attaches the view models built on the state before the entries after `floor` (an
+    /// entry's event id) and sends those entries through them again, oldest first (a restarted server's newest
+    /// entries, `SeedRewind`): their events take their entries' ids, as in the run that committed them, so a
+    /// `Last-Event-ID` from before the restart resumes from the log. What the view models showed before those
+    /// entries is no event of theirs: for a topic that no replayed entry changed it becomes one afterwards,
+    /// numbered after `last` (the newest entry's id), as a start's first values are. Before the first emission.
+    func replaying(after floor: UInt64, last: UInt64, _ replay: () -> Void) {
+        state.withLock { $0.replay = (floor, [:]) }
+        replay()
+        ids.raise(to: last)
         state.withLock { state in
-            for (record, json) in records where record.id > state.log.lastID ?? 0 {
-                state.log.append(record)
-                if record.topic.replaysCurrentValue {
-                    state.current[record.topic] = record
-                    state.seeded[record.topic] = json
-                }
+            let held = state.replay?.held ?? [:]
+            state.replay = nil
+            guard !state.isShutDown else { return }
+            for (topic, value) in held.sorted(by: { $0.key.slot < $1.key.slot }) {
+                record(topic, json: value.json, diff: value.diff, id: ids.next(), &state)
+                value.recorded(state.log.lastID ?? 0)
             }
         }
     }
@@ -208,11 +227,8 @@ final class EventHub: Sendable {
         state.withLock { $0.log.holdsEverything(after: id) }
     }
 
-    /// Every event the log holds, oldest first (a scratch hub's, replaying a journal: `JournalReplay`).
+    /// Every event the log holds, oldest first (what a data file's clean stop saves).
     var recorded: [EventRecord] { state.withLock { $0.log.held } }
-
-    /// The recent-events log's bounds: how many events, how many bytes of frames.
-    var bufferBounds: (count: Int, bytes: Int) { state.withLock { ($0.log.maxCount, $0.log.maxBytes) } }
 
     // MARK: Clients
 
