@@ -44,6 +44,8 @@ struct DocumentLiveQuery: LiveQuery {
             of: [item], has: field.split(separator: ".", omittingEmptySubsequences: false).map(String.init))
     }
 
+    var filtersItems: Bool { !query.filters.isEmpty || query.search != nil || query.condition != nil }
+
     func itemFilter() -> (StoredDocument) -> Bool {
         let test = query.itemTest()
         return { test($0.object) }
@@ -80,15 +82,21 @@ struct DocumentLiveQuery: LiveQuery {
 /// A change is one edit of the collection's live items (`LiveMirror`): the item put or the id removed, a
 /// lookup by key. The live items are read from the resource when the first live query of the collection
 /// opens, with the id of the last change they show, and dropped again at the first write after the last one
-/// closed, so a file nobody follows live pays nothing per write.
+/// closed, so a file nobody follows live pays nothing per write. A sorted live query of a large collection
+/// takes its first items from the sort index the plain `GET` answers from (`sortIndex`).
 final class DocumentLiveFeed: Sendable {
     /// The live queries of the collection.
     let collection: LiveCollection<DocumentLiveQuery>
+    /// The collection's kept sort orders, shared with its `GET` route.
+    let sortIndex = DocumentSortIndex()
     private let resource: DocumentResource
+    /// The sort keys whose order is being built on a worker for a live query.
+    private let building = Mutex<Set<String>>([])
 
     /// Registers `resource`'s live queries with `engine`.
     init(_ resource: DocumentResource, engine: LiveQueryEngine) {
         self.resource = resource
+        let sortIndex = sortIndex
         collection = engine.register(
             resource.name, query: DocumentLiveQuery.self, key: { Self.key(of: $0.id?.value ?? .null) },
             encode: { $0.bytes },
@@ -104,7 +112,34 @@ final class DocumentLiveFeed: Sendable {
                 }
                 let (documents, seq) = resource.documentsAndSeq(whereValueAt: filter.path, isOneOf: filter.values)
                 return (documents, UInt64(max(0, seq)) * EventIDSource.journalBlock)
+            },
+            ordered: { live in
+                // NB: without a sort, the query's order is the collection's own.
+                guard !live.query.sortKeys.isEmpty else {
+                    let (items, seq) = resource.itemsAndSeq
+                    return (items.documents, UInt64(max(0, seq)) * EventIDSource.journalBlock)
+                }
+                guard let order = sortIndex.kept(live.query) else { return nil }
+                return (order.documents, UInt64(max(0, order.seq)) * EventIDSource.journalBlock)
             })
+    }
+
+    /// Builds the order of `query`'s sort keys on `workers` when it is not kept for the collection as it is now
+    /// and no build of it is under way (a client asked again while it builds); whether an order of them is
+    /// kept at all, of whatever state.
+    func buildOrder(_ query: DocumentQuery, idPath: [String], workers: WorkerPool) -> Bool {
+        let kept = sortIndex.kept(query) != nil
+        let sortKey = query.sortKeys.map { ($0.descending ? "-" : "+") + $0.path.joined(separator: "\u{0}") }
+            .joined(separator: "\u{1}")
+        guard let build = sortIndex.missingBuild(query, on: resource, idPath: idPath),
+            building.withLock({ $0.insert(sortKey).inserted })
+        else { return kept }
+        let submitted = workers.submit { [self] in
+            build()
+            building.withLock { _ = $0.remove(sortKey) }
+        }
+        if !submitted { building.withLock { _ = $0.remove(sortKey) } }
+        return kept
     }
 
     /// An id's key: its JSON text.
@@ -129,15 +164,23 @@ final class DocumentLiveFeed: Sendable {
     func reply(
         _ request: Request, query: DocumentQuery, asked: DocumentQuery, idField: String, relations: DocumentRelations
     ) throws(HTTPError) -> Reply {
-        // NB: evaluated once here as the plain GET is (an equality filter narrowed through the field's index), so
-        // a query that cannot be answered is refused before the stream opens.
+        // NB: evaluated once here as the plain GET is (an equality filter narrowed through the field's index, a
+        // large collection's sort taken from its sort index), so a query that cannot be answered is refused
+        // before the stream opens. The GET never refuses a large collection's sort (it builds the index on a
+        // worker first): while the index is not of the collection as it is now, the query is checked unsorted.
         let indexed = query.indexableFilter
         let idPath = [idField]
+        let sorts = DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
+        let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
+        var checked = query
+        if sorts, sorted.presorted == nil, sorted.rank == nil { checked.sortKeys = [] }
         let documents =
-            indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) } ?? resource.items.documents
-        let page = try query.apply(
-            to: documents, narrowed: indexed != nil, object: { $0.object },
-            knownValue: { document, path in path == idPath ? document.id?.value : nil }, bytes: { $0.bytes })
+            indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) } ?? sorted.presorted
+            ?? resource.items.documents
+        let page = try checked.apply(
+            to: documents, narrowed: indexed != nil, presorted: sorted.presorted != nil, rank: sorted.rank,
+            object: { $0.object }, knownValue: { document, path in path == idPath ? document.id?.value : nil },
+            bytes: { $0.bytes })
         var live = DocumentLiveQuery(query: asked, idField: idField)
         if !query.embed.isEmpty || !query.expand.isEmpty {
             // NB: and an answer the GET would refuse for its size (`DocumentRelations`) is refused too.

@@ -18,14 +18,7 @@ import Synchronization
 ///
 /// A collection with a `source` (a data file's: it may be large) follows its items only while a live query
 /// of it is open: the first one reads them from the source, and the first write after the last one closed
-/// drops them.
-///
-/// ```swift
-/// let todos = engine.register("todos", query: ListLiveQuery<Todo>.self, key: { String($0.id) })
-/// todos.publish(id: 65536, items: currentTodos)
-/// // in the GET route, for `Accept: text/event-stream`:
-/// return try todos.reply(request, query: ListLiveQuery(try ListQuery(request.query, for: Todo.self)))
-/// ```
+/// drops them. Usage: `LiveQueryEngine.register`.
 final class LiveCollection<Query: LiveQuery>: Sendable {
     typealias Item = Query.Item
 
@@ -43,9 +36,15 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     /// A query's candidates read from an index of the source (a superset of the items that pass its
     /// filters, in any order) and the id of the newest event they show; nil when no index serves it.
     private let narrow: Narrow?
+    /// The collection's items in a query's order (its sort's, ties in the collection's) as of the event id it
+    /// gives, which may be older than the newest; nil when no kept order serves the query.
+    private let ordered: Narrow?
 
-    /// See `narrow`.
+    /// See `narrow`, `ordered`.
     typealias Narrow = @Sendable (Query) -> (items: [Item], id: UInt64)?
+    /// What `snapshot(for:)` gives: the items, the id of the newest version they show, which presence fields
+    /// some item has then, and with a `total`, the items are the query's first in its order, not candidates.
+    typealias Snapshot = (entries: [LiveEntry<Item>], id: UInt64, present: Set<String>, total: Int?)
 
     private struct State {
         /// The items as of `newestID`; nil while not followed.
@@ -71,7 +70,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     /// Held while the mirror is read from the source, so a second live query waits for the first's read.
     private let reading = Mutex(())
     /// Open live-query streams of this collection.
-    private let streams = Atomic<Int>(0)
+    let streams = Atomic<Int>(0)
     // NB: sent while holding `state`'s lock, so every loop sees the versions in id order.
     private let feed = PassthroughSubject<LiveVersion<Item>, Never>()
 
@@ -79,7 +78,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     init(
         name: String, engine: LiveQueryEngine, key: @escaping @Sendable (Item) -> String,
         encode: @escaping @Sendable (Item) -> [UInt8],
-        source: (@Sendable () -> (items: [Item], id: UInt64))? = nil, narrow: Narrow? = nil
+        source: (@Sendable () -> (items: [Item], id: UInt64))? = nil, narrow: Narrow? = nil, ordered: Narrow? = nil
     ) {
         self.name = name
         self.engine = engine
@@ -87,6 +86,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         encodeItem = encode
         self.source = source
         self.narrow = narrow
+        self.ordered = ordered
     }
 
     // MARK: Versions
@@ -205,14 +205,14 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     /// The items `query` can hold now, in the collection's order, the id of the newest version they show,
     /// and which of its presence fields some item has then (`LiveQuery.reading(present:)`; with `tracking`
     /// they are followed from now on, until `untrack`): the candidates an index of the source gives (`narrow`),
-    /// when the source's items are those the collection shows, else every item; nil after shutdown.
+    /// when the source's items are those the collection shows, else every item; nil after shutdown. A
+    /// bounded query without an equality filter that a kept order serves (`ordered`) gets its first items in
+    /// its order and its `total` instead (`ranked`).
     ///
     /// NB: the source changes before its change is published here, so its candidates are taken only when
     /// they show the same event as the collection; a write in between is read again, and a source whose ids
     /// do not line up with the collection's (a catch-up change took a local id) falls back to every item.
-    func snapshot(
-        for query: Query, tracking: Bool = true
-    ) -> (entries: [LiveEntry<Item>], id: UInt64, present: Set<String>)? {
+    func snapshot(for query: Query, tracking: Bool = true) -> Snapshot? {
         follow()
         let fields = query.presenceFields
         let tracked = state.withLock { state in
@@ -222,6 +222,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             }
         }
         guard var present = tracked else { return nil }
+        if let ranked = ranked(query, present: present) { return ranked }
         for _ in 0..<(narrow == nil ? 0 : Self.narrowAttempts) {
             let reading = query.reading(present: present)
             guard let (items, id) = narrow?(reading) else { break }
@@ -243,7 +244,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             }
             if let found {
                 guard let found else { break }
-                return (found.entries, found.id, present)
+                return (found.entries, found.id, present, nil)
             }
             sched_yield()
         }
@@ -251,7 +252,43 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             state.mirror.map { ($0, state.newestID, state.presence.present(fields)) }
         }
         // NB: the entries are listed outside the lock; the copy shares the mirror's storage until a write.
-        return every.map { ($0.0.entries, $0.1, $0.2) }
+        return every.map { ($0.0.entries, $0.1, $0.2, nil) }
+    }
+
+    /// `query`'s first items in its order and its total at the newest version, read from a kept order
+    /// (`ordered`) of the version it shows, brought up to date by the history's changes since: for a window
+    /// that ends (`LiveRanking.held`) and no equality filter. Nil when no order serves it, the history no longer
+    /// reaches back to it, its items are not those the collection had then, or the changes left it short.
+    private func ranked(_ query: Query, present: Set<String>) -> Snapshot? {
+        let reading = query.reading(present: present)
+        guard reading.indexTerms == nil, reading.window.end != nil, let margin = engine.limits.windowMargin,
+            let (order, orderID) = ordered?(reading),
+            let (items, total) = LiveRanking<Query>.held(of: order, query: reading, margin: margin)
+        else { return nil }
+        let read = state.withLock { state -> ([LiveEntry<Item>], [LiveItemChange<Item>], UInt64)? in
+            guard let mirror = state.mirror, orderID >= state.floor, orderID <= state.newestID,
+                state.presence.present(query.presenceFields) == present
+            else { return nil }
+            let versions = state.history.filter { $0.id > orderID }
+            guard versions.allSatisfy({ $0.presence.isEmpty && $0.replaced == nil }) else { return nil }
+            let changes = versions.flatMap(\.changes)
+            // An item changed since the order's version was the first change's `before` then.
+            var earlier: [String: LiveEntry<Item>?] = [:]
+            for change in changes where earlier[change.key] == nil { earlier[change.key] = .some(change.before) }
+            var held: [LiveEntry<Item>] = []
+            held.reserveCapacity(items.count)
+            for item in items {
+                let itemKey = key(item)
+                let entry = earlier[itemKey] ?? mirror.entry(forKey: itemKey)
+                guard let entry, entry.item == item else { return nil }
+                held.append(entry)
+            }
+            return (held, changes, state.newestID)
+        }
+        guard let (held, changes, id) = read,
+            let ranking = LiveRanking(reading, held: held, total: total, changes: changes, margin: margin)
+        else { return nil }
+        return (ranking.items.map(\.entry), id, present, ranking.total)
     }
 
     /// Stops following the presence of `fields` for a group that read them (`snapshot(for:)`).
@@ -265,7 +302,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
 
     /// Reads the items from the source when the collection is not followed: the writes published meanwhile
     /// wait, then apply after the items read (those the read already shows are skipped by their ids).
-    private func follow() {
+    func follow() {
         guard let source else { return }
         reading.withLock { _ in
             let needed = state.withLock { state in
@@ -331,48 +368,8 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         }
     }
 
-    /// The answer to a `GET` with `Accept: text/event-stream`: the stream of `query`'s result (its text
-    /// `key`, by default the request's query string). Refused with a 503 when the server holds its most live
-    /// queries. A `Last-Event-ID` newer than this instance's events (another instance is ahead) waits until
-    /// this instance caught up with it, as `/events` does.
-    func reply(_ request: Request, query: Query, key: String? = nil) throws(HTTPError) -> Reply {
-        try engine.checkRoom()
-        let key = key ?? request.query.pairs.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let lastEventID = LiveQueryEngine.lastEventID(of: request)
-        let engine = engine
-        return .stream(status: 200, headers: LiveQueryEngine.streamHeaders) { [self] stream in
-            engine.opened()
-            streams.add(1, ordering: .relaxed)
-            stream.onClose { [self] in
-                engine.closed()
-                streams.subtract(1, ordering: .relaxed)
-            }
-            let connect: @Sendable () -> Void = { [self] in
-                fanout(for: stream.loop).add(stream, query: query, key: key, lastEventID: lastEventID)
-            }
-            let connectOnLoop: @Sendable () -> Void = {
-                stream.loop.execute {
-                    guard !stream.isClosed else { return }
-                    connect()
-                }
-            }
-            if !isFollowed {
-                // NB: the first live query of a collection followed on demand reads its items (every key of a
-                // large file) off the loop; the loop goes on serving meanwhile.
-                DispatchQueue.global().async { [self] in
-                    follow()
-                    guard let seen = lastEventID else { return connectOnLoop() }
-                    engine.whenCaughtUp(with: seen, connectOnLoop)
-                }
-                return
-            }
-            guard let seen = lastEventID else { return connect() }
-            engine.whenCaughtUp(with: seen, connectOnLoop)
-        }
-    }
-
     /// Whether the collection's items are at hand: every list is published, or a live query follows them.
-    private var isFollowed: Bool { source == nil || state.withLock { $0.mirror != nil } }
+    var isFollowed: Bool { source == nil || state.withLock { $0.mirror != nil } }
 
     /// Ends every live query of the collection with `frame` last (its resource was removed from the data
     /// file), each fan-out on its loop, and takes no more versions.

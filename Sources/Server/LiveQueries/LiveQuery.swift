@@ -24,6 +24,10 @@ protocol LiveQuery: Sendable {
     /// regular expression's match data).
     func itemFilter() -> (Item) -> Bool
 
+    /// Whether `itemFilter()` can refuse an item; false: every item passes, so they are counted, not tested
+    /// (the default: true).
+    var filtersItems: Bool { get }
+
     /// The values of `item` the query sorts by.
     func sortKey(of item: Item) -> SortKey
 
@@ -59,6 +63,7 @@ protocol LiveQuery: Sendable {
 }
 
 extension LiveQuery {
+    var filtersItems: Bool { true }
     var encodeItem: (@Sendable (Item) -> [UInt8])? { nil }
     var presenceFields: [String] { [] }
     func reading(present _: Set<String>) -> Self { self }
@@ -113,11 +118,18 @@ enum LiveWindow: Sendable, Equatable {
         }
     }
 
-    /// The position the window ends at whatever the count (`_limit`, `_end`); nil when it can reach the last
-    /// item (no end, or v1's page envelope, which shows the last page past the end).
+    /// The position the window ends before whatever the count (`_limit`, `_end`, `_page`; v1's page envelope
+    /// shows the last page when there are fewer pages, which ends before its own page does); nil when it
+    /// reaches the last item (no window, or `_start` alone).
     var end: Int? {
-        if case .range(_, let end) = self { return end }
-        return nil
+        switch self {
+        case .all: return nil
+        case .range(_, let end): return end
+        case .pageWithin(let number, let limit):
+            // NB: a product past Int.max ends nowhere the count can reach.
+            let (end, overflow) = number.multipliedReportingOverflow(by: limit)
+            return overflow ? Int.max : end
+        }
     }
 
     /// Whether one write can move the window's edges by more than one place.

@@ -61,16 +61,17 @@ final class LiveQueryEngine: Sendable {
     /// Registers a collection whose queries are `Query`s; `key` gives an item's id as JSON text, `encode` an
     /// item's JSON as the plain `GET` encodes it; `source`, the items now and the id of the newest event they
     /// show, for a collection followed only while a live query of it is open (`LiveCollection`); `narrow`, a
-    /// query's candidates from an index of the source (`LiveCollection.snapshot(for:)`). Then
+    /// query's candidates from an index of the source, and `ordered`, the items in a query's order from a kept
+    /// order of the source (`LiveCollection.snapshot(for:)`). Then
     /// publish its writes and answer its live `GET`s through the returned `LiveCollection`.
     func register<Query: LiveQuery>(
         _ name: String, query _: Query.Type, key: @escaping @Sendable (Query.Item) -> String,
         encode: @escaping @Sendable (Query.Item) -> [UInt8],
         source: (@Sendable () -> (items: [Query.Item], id: UInt64))? = nil,
-        narrow: LiveCollection<Query>.Narrow? = nil
+        narrow: LiveCollection<Query>.Narrow? = nil, ordered: LiveCollection<Query>.Narrow? = nil
     ) -> LiveCollection<Query> {
         let collection = LiveCollection<Query>(
-            name: name, engine: self, key: key, encode: encode, source: source, narrow: narrow)
+            name: name, engine: self, key: key, encode: encode, source: source, narrow: narrow, ordered: ordered)
         collections.withLock { $0.append { collection.shutdown() } }
         return collection
     }

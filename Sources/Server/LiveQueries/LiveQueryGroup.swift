@@ -33,15 +33,16 @@ final class LiveQueryGroup<Query: LiveQuery> {
     /// Items held past a window's end; nil: every item that passes.
     let margin: Int?
 
-    /// The query's items at the collection's newest version, its id, and which of the query's presence fields
-    /// some item has then (`LiveCollection.snapshot(for:)`); nil after shutdown.
-    typealias Refill = (Query) -> (entries: [LiveEntry<Query.Item>], id: UInt64, present: Set<String>)?
+    /// The query's items at the collection's newest version, its id, which of the query's presence fields
+    /// some item has then, and with a total, the items are its first in its order
+    /// (`LiveCollection.snapshot(for:)`); nil after shutdown.
+    typealias Refill = (Query) -> LiveCollection<Query>.Snapshot?
 
-    /// `present`: which of the query's presence fields some item has at version `madeAt`
-    /// (`LiveCollection.snapshot(for:)`).
+    /// `present`: which of the query's presence fields some item has at version `madeAt`; with a `total`,
+    /// `entries` are the first items that pass in the query's order (`LiveCollection.snapshot(for:)`).
     init(
         key: String, query: Query, present: Set<String> = [], entries: [LiveEntry<Query.Item>], madeAt: UInt64,
-        margin: Int? = nil, encode: @escaping @Sendable (Query.Item) -> [UInt8]
+        margin: Int? = nil, total: Int? = nil, encode: @escaping @Sendable (Query.Item) -> [UInt8]
     ) {
         self.key = key
         self.query = query
@@ -50,7 +51,7 @@ final class LiveQueryGroup<Query: LiveQuery> {
         terms = reading.indexTerms
         self.madeAt = madeAt
         self.margin = margin
-        ranking = LiveRanking(reading, entries: entries, margin: margin)
+        ranking = LiveRanking(reading, entries: entries, margin: margin, total: total)
         self.encode = query.encodeItem ?? encode
     }
 
@@ -91,7 +92,7 @@ final class LiveQueryGroup<Query: LiveQuery> {
         edit(&ranking)
         if ranking.isShort, let fresh = refill(query) {
             present = fresh.present
-            ranking = LiveRanking(reading, entries: fresh.entries, margin: margin)
+            ranking = LiveRanking(reading, entries: fresh.entries, margin: margin, total: fresh.total)
             madeAt = fresh.id
         }
         terms = ranking.query.indexTerms

@@ -37,14 +37,22 @@ struct LiveRanking<Query: LiveQuery> {
     private let slack: Int
 
     /// The query's items among `entries` (the collection, in its order). With a `margin` and a window that
-    /// ends (`_limit`, `_end`), only the first up to the window's end plus `margin` are held.
-    init(_ query: Query, entries: [LiveEntry<Item>], margin: Int? = nil) {
+    /// ends (`_limit`, `_end`, `_page`), only the first up to the window's end plus `margin` are held.
+    ///
+    /// With a `total`, `entries` are instead the first items that pass, already in the query's order (at
+    /// least up to that end plus `margin`, when there are so many), and `total` counts every item that passes.
+    init(_ query: Query, entries: [LiveEntry<Item>], margin: Int? = nil, total: Int? = nil) {
         self.query = query
         passes = query.itemFilter()
-        let end = query.window.end
-        capacity = margin.flatMap { margin in end.map { $0.addingReportingOverflow(margin + 2).partialValue } }
+        // NB: a window ending past any count the collection can reach holds every item (and no sum overflows).
+        capacity = margin.flatMap { margin in query.window.end.flatMap { $0 > Int.max / 4 ? nil : $0 + margin + 2 } }
         slack = max(2, margin ?? 0)
-        rebuild(from: entries)
+        guard let total else {
+            rebuild(from: entries)
+            return
+        }
+        self.total = total
+        items = entries.prefix(capacity ?? entries.count).map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
     }
 
     /// Takes the items from `entries` again (the collection was replaced).
@@ -191,7 +199,7 @@ struct LiveRanking<Query: LiveQuery> {
     }
 
     /// Whether `lhs` comes before `rhs`: by sort key, then by rank.
-    private func precedes(_ lhs: Ranked, _ rhs: Ranked) -> Bool {
+    func precedes(_ lhs: Ranked, _ rhs: Ranked) -> Bool {
         let order = query.order(lhs.sortKey, rhs.sortKey)
         return order != 0 ? order < 0 : lhs.entry.rank < rhs.entry.rank
     }
@@ -213,5 +221,40 @@ struct LiveRanking<Query: LiveQuery> {
         if position < items.count, items[position].entry.key == ranked.entry.key { return position }
         // NB: not reached while sort keys are read the same way each time; a look by key keeps it exact.
         return items.firstIndex { $0.entry.key == ranked.entry.key }
+    }
+}
+
+// MARK: From an order of the collection
+
+extension LiveRanking {
+    /// What a ranking of `query` with `margin` holds of `order` (the collection's items in the query's order,
+    /// ties in the collection's): the first items that pass, up to the window's end plus the margin, and how
+    /// many pass: the other items are only tested, or, when the query filters none, only counted. Nil when
+    /// the window has no end (every item that passes is held).
+    static func held(of order: [Item], query: Query, margin: Int) -> (items: [Item], total: Int)? {
+        guard let end = query.window.end, end <= Int.max / 4 else { return nil }
+        let capacity = end + margin + 2
+        guard query.filtersItems else { return (Array(order.prefix(capacity)), order.count) }
+        let passes = query.itemFilter()
+        var items: [Item] = []
+        var total = 0
+        for item in order where passes(item) {
+            if items.count < capacity { items.append(item) }
+            total += 1
+        }
+        return (items, total)
+    }
+
+    /// The ranking of `query` over the entries `held` (`held(of:query:margin:)`'s items as an earlier version
+    /// had them) and the `total` that passed then, brought up to date by `changes` (the versions since, oldest
+    /// first). Nil when `held` is not in the query's order by sort key and rank (the order was made some other
+    /// way), or when the changes took so many of its items that the window may reach past them.
+    init?(
+        _ query: Query, held: [LiveEntry<Item>], total: Int, changes: [LiveItemChange<Item>], margin: Int
+    ) {
+        self.init(query, entries: held, margin: margin, total: total)
+        for (earlier, later) in zip(items, items.dropFirst()) where !precedes(earlier, later) { return nil }
+        place(changes)
+        guard !isShort else { return nil }
     }
 }

@@ -75,7 +75,7 @@ extension Router {
     ) {
         let name = resource.name
         let idPath = [store.idField]
-        let sortIndex = DocumentSortIndex()
+        let sortIndex = live?.sortIndex ?? DocumentSortIndex()
         let searchIndex = DocumentSearchIndex()
         let fieldIndex = DocumentFieldIndex()
         get("/\(name)") { request in
@@ -89,7 +89,11 @@ extension Router {
                 // NB: a stream cannot follow a reply made on a worker: the indexes a large collection lacks are
                 // built there meanwhile, and the client asked again (livestate.js does, as `EventSource` may not).
                 let builds = indexes.filter { resource, path in resource.needsIndexBuild(at: path) }
-                if !builds.isEmpty {
+                // So is a large collection's sort index, which the live query's first items come from (an order of
+                // an earlier state is brought up to date by the changes since; it is built again meanwhile).
+                let sorts = DocumentSortIndex.wanted(query, on: resource, narrowed: query.indexableFilter != nil)
+                let ordered = !sorts || live.buildOrder(query, idPath: idPath, workers: workers)
+                if !builds.isEmpty || !ordered {
                     _ = workers.submit { for (resource, path) in builds { resource.buildIndex(at: path) } }
                     throw HTTPError(503, "busy", "The server is busy; try again.", headers: ["Retry-After": "1"])
                 }

@@ -67,6 +67,19 @@ final class DocumentSortIndex: Sendable {
         }
     }
 
+    /// The order of `query`'s sort keys kept for the collection as it was at some state (`Order.seq`), not
+    /// necessarily the newest: a live query brings it up to date from the changes since.
+    func kept(_ query: DocumentQuery) -> Order? {
+        let key = Self.key(query)
+        return entries.withLock { state in
+            guard var entry = state.orders[key] else { return nil }
+            state.clock &+= 1
+            entry.used = state.clock
+            state.orders[key] = entry
+            return entry.order
+        }
+    }
+
     /// The build of `query`'s order on `resource` when it is not kept for the collection as it is now.
     func missingBuild(_ query: DocumentQuery, on resource: DocumentResource, idPath: [String]) -> (
         @Sendable () -> Void

@@ -68,18 +68,38 @@ import Testing
         return RowQuery(groups: groups, keys: keys, window: window)
     }
 
-    @Test(arguments: 1...6)
-    func aClientApplyingEachChangeHoldsTheFreshResult(seed: UInt64) {
-        var rng = SeededGenerator(seed: seed)
+    /// Random rows and random writes of them, repeatable from a seed.
+    struct RandomRows {
+        var rng: SeededGenerator
         var nextID = 0
-        func randomRow(id: Int? = nil) -> Row {
+
+        init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
+
+        /// A new row (or a new version of row `id`) with random values.
+        mutating func row(id: Int? = nil) -> Row {
             defer { nextID += 1 }
             return Row(
                 id: id ?? nextID, group: Int.random(in: 0...2, using: &rng), a: Int.random(in: 0...3, using: &rng),
                 b: Int.random(in: 0...3, using: &rng))
         }
-        var mirror = LiveMirror(items: (0..<12).map { _ in randomRow() }, key: Self.key)
-        let queries = (0..<24).map { _ in Self.randomQuery(&rng) }
+
+        /// A random write of `mirror`'s rows: a removal (while more than `kept` rows remain), a change of a row
+        /// (twice as often) or a new row.
+        mutating func edit(of mirror: LiveMirror<Row>, kept: Int = 0) -> LiveEdit<Row> {
+            let ids = mirror.entries.map(\.item.id)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0 where ids.count > kept: return .remove(key: String(ids.randomElement(using: &rng)!))
+            case 1...2 where !ids.isEmpty: return .put(row(id: ids.randomElement(using: &rng)!))
+            default: return .put(row())
+            }
+        }
+    }
+
+    @Test(arguments: 1...6)
+    func aClientApplyingEachChangeHoldsTheFreshResult(seed: UInt64) {
+        var random = RandomRows(seed: seed)
+        var mirror = LiveMirror(items: (0..<12).map { _ in random.row() }, key: Self.key)
+        let queries = (0..<24).map { _ in Self.randomQuery(&random.rng) }
         // Half the groups hold only their window's first items and a margin of 0 to 2 past it, read anew from
         // the collection when writes leave them short.
         let groups = queries.enumerated().map { index, query in
@@ -92,20 +112,12 @@ import Testing
         var history: [LiveItemChange<Row>] = []
         var snapshots: [[[[UInt8]]]] = [held]
         for step in 1...300 {
-            let ids = mirror.entries.map(\.item.id)
-            let edit: LiveEdit<Row>
-            switch Int.random(in: 0..<4, using: &rng) {
-            case 0 where !ids.isEmpty: edit = .remove(key: String(ids.randomElement(using: &rng)!))
-            case 1...2 where !ids.isEmpty:
-                edit = .put(randomRow(id: ids.randomElement(using: &rng)!))
-            default: edit = .put(randomRow())
-            }
-            guard let change = mirror.apply(edit, key: Self.key) else { continue }
+            guard let change = mirror.apply(random.edit(of: mirror), key: Self.key) else { continue }
             history.append(change)
             let version = LiveVersion(id: UInt64(step), changes: [change])
             let items = mirror.entries.map(\.item)
             for (index, group) in groups.enumerated() {
-                if let resultChange = group.apply(version, refill: { _ in (mirror.entries, UInt64(step), []) }) {
+                if let resultChange = group.apply(version, refill: { _ in (mirror.entries, UInt64(step), [], nil) }) {
                     // A change that changes nothing is never sent.
                     #expect(!resultChange.isEmpty || resultChange.total != totals[index])
                     held[index] = Self.applied(resultChange, to: held[index])
