@@ -101,6 +101,59 @@ public final class PatternMatcher {
         return min(start, end)..<end
     }
 
+    /// The segments of a text a search found a match in (`findSegments`), and where it stopped at a limit.
+    public struct SegmentMatches: Sendable {
+        /// The segments holding a match, ascending.
+        public var found: [Int]
+        /// Those of `found` whose match starts in the segment and runs past its end, ascending.
+        public var runningPast: [Int]
+        /// The segment the search was searching from when a match reached a limit, and the limit; nil when
+        /// every segment was searched (`found` holds the matches before it either way).
+        public var stopped: (segment: Int, error: PatternError)?
+    }
+
+    /// Searches `bytes` (valid UTF-8) segment by segment, one match per segment at most: segment `s` is
+    /// `bytes[starts[s] ..< starts[s + 1] - 1]`, and the byte before `starts[s + 1]` (a separator, which the
+    /// pattern may see) ends it; the text from `starts[segments.upperBound]` on is as if not there. After a
+    /// match in a segment the search goes on at the next one, so a text of many values that most of them match
+    /// costs one PCRE2 call per match, in a loop in C. Each call has the pattern's limits.
+    ///
+    /// ```swift
+    /// let bytes = Array("\nab\ncd\n".utf8)  // the segments "ab" and "cd"
+    /// matcher.findSegments(utf8: bytes, starts: [1, 4, 7], segments: 0..<2).found
+    /// ```
+    public func findSegments(utf8 bytes: [UInt8], starts: [Int], segments: Range<Int>) -> SegmentMatches {
+        guard let matchData, let context else {
+            let error = PatternError.failed(code: PCRE2_ERROR_NOMEMORY, message: "out of memory")
+            return SegmentMatches(found: [], runningPast: [], stopped: (segments.lowerBound, error))
+        }
+        guard !segments.isEmpty, segments.lowerBound >= 0, segments.upperBound < starts.count,
+            starts[segments.upperBound] <= bytes.count
+        else { return SegmentMatches(found: [], runningPast: [], stopped: nil) }
+        var (result, stopped, pastCount) = (Int32(0), 0, 0)
+        var runningPast: [Int] = []
+        let found = [Int](unsafeUninitializedCapacity: segments.count) { found, foundCount in
+            runningPast = [Int](unsafeUninitializedCapacity: segments.count) { past, count in
+                result = bytes.withUnsafeBufferPointer { bytes in
+                    starts.withUnsafeBufferPointer { starts in
+                        livestate_find_segments(
+                            pattern.code, matchData, context, bytes.baseAddress, starts.baseAddress,
+                            segments.lowerBound, segments.upperBound, found.baseAddress, &foundCount,
+                            past.baseAddress, &pastCount, &stopped)
+                    }
+                }
+                count = pastCount
+            }
+        }
+        guard result < 0 else { return SegmentMatches(found: found, runningPast: runningPast, stopped: nil) }
+        do {
+            _ = try Self.pairs(result, matchData)
+            return SegmentMatches(found: found, runningPast: runningPast, stopped: nil)
+        } catch {
+            return SegmentMatches(found: found, runningPast: runningPast, stopped: (stopped, error))
+        }
+    }
+
     /// Matches `subject` and answers how many of its (whole match and group) offset pairs are set; nil when
     /// there is no match.
     private func match(_ subject: String) throws(PatternError) -> Int? {

@@ -126,4 +126,27 @@ import Testing
         #expect(try PatternMatcher(Pattern("\\Gt")).firstMatch(utf8: bytes, in: 7..<bytes.count) == nil)
         #expect(try PatternMatcher(Pattern("\\Gt")).firstMatch(utf8: bytes, in: 8..<bytes.count) == 8..<9)
     }
+
+    @Test func findSegmentsFindsOneMatchPerSegmentAndWhetherItRunsPast() throws {
+        // Segments "ab", "xa", "", "aa a": a match in each but the third, the second's running past its end
+        // (into the line feed that ends it and the next).
+        let bytes = Array("\nab\nxa\n\naa a\nab\n".utf8)
+        let starts = [1, 4, 7, 8, 13, 16]
+        let matcher = PatternMatcher(try Pattern("a\\n?"))
+        let found = matcher.findSegments(utf8: bytes, starts: starts, segments: 0..<4)
+        #expect(found.found == [0, 1, 3] && found.runningPast == [1] && found.stopped == nil)
+        // From the second segment; the text after the last searched one is not there.
+        #expect(matcher.findSegments(utf8: bytes, starts: starts, segments: 1..<3).found == [1])
+        #expect(matcher.findSegments(utf8: bytes, starts: starts, segments: 4..<5).found == [4])
+        #expect(matcher.findSegments(utf8: bytes, starts: starts, segments: 2..<3).found == [])
+    }
+
+    @Test func findSegmentsSaysWhereALimitStoppedIt() throws {
+        let value = String(repeating: "a", count: 30)
+        let bytes = Array("\nb\n\(value)\nb\n".utf8)
+        let matcher = PatternMatcher(try Pattern("(?m)^(a|aa)+c|b", limits: PatternLimits(matchLimit: 1_000)))
+        let found = matcher.findSegments(utf8: bytes, starts: [1, 3, 34, 36], segments: 0..<3)
+        #expect(found.found == [0])
+        #expect(found.stopped?.segment == 1 && found.stopped?.error == .limitExceeded(.match))
+    }
 }

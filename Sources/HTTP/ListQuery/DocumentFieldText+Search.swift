@@ -72,26 +72,15 @@ extension DocumentFieldText {
         guard let pattern = try? Pattern(source, limits: Self.scanLimits) else {
             throw ListQuery.tooExpensive("the value '\(value.prefix(40))' cannot be searched for")
         }
-        let matcher = PatternMatcher(pattern)
-        var from = starts[0]
-        var place = 0
-        while from < text.count {
-            try meter.check()
-            let found: Range<Int>?
-            do {
-                found = try matcher.firstMatch(utf8: text, in: from..<text.count)
-            } catch {
-                throw ListQuery.tooExpensive("the value '\(value.prefix(40))' needs too much work to search for")
-            }
-            // NB: a match after the last line feed is in no value.
-            guard let found, found.lowerBound < text.count else { break }
-            place = self.place(of: found.lowerBound, after: place)
-            // NB: a plain value holds no line feed, so a match in it lies within it; a match in any other is
-            // left to the per-item test.
-            if kinds[place] == .plain { marked[place] = true }
-            guard place + 1 < distinctCount else { break }
-            from = starts[place + 1]
+        try meter.check()
+        // NB: one match per value at most, the loop of matches in C (`markSegments`).
+        let found = PatternMatcher(pattern).findSegments(utf8: text, starts: starts, segments: 0..<distinctCount)
+        if found.stopped != nil {
+            throw ListQuery.tooExpensive("the value '\(value.prefix(40))' needs too much work to search for")
         }
+        // NB: a plain value holds no line feed, so a match in it lies within it; a match in any other is left
+        // to the per-item test.
+        for place in found.found where kinds[place] == .plain { marked[place] = true }
     }
 
     /// Marks the values `pattern` matches (a `_like` pattern, compiled as the filter compiles it): the text is
@@ -120,48 +109,28 @@ extension DocumentFieldText {
             throw ListQuery.tooExpensive("the '\(name)' pattern cannot be compiled")
         }
         let joined = PatternMatcher(pattern)
+        var isBroken = [Bool](repeating: false, count: distinctCount)
+        for place in broken { isBroken[place] = true }
         var first = 0
         while first < distinctCount {
             let last = min(first + Self.chunk, distinctCount)
-            var place = first
-            var from = starts[first]
-            while place < last {
-                try meter.check()
-                let found: Range<Int>?
-                do {
-                    // NB: with the line feed after the chunk's last value, which `^` and `$` see there.
-                    found = try joined.firstMatch(utf8: text, in: from..<(end(of: last - 1) + 1))
-                } catch {
-                    // Past the chunk's limit (a pattern that backtracks much): the rest of it one by one, each
-                    // value within the limit of one match, as the filter matches it.
-                    for rest in place..<last where !isBroken(rest) {
-                        try meter.check()
-                        marked[rest] = try matchesAlone(rest)
-                    }
-                    break
+            try meter.check()
+            // NB: the search of a chunk sees the line feed after its last value, where `^` and `$` match; a
+            // match after it is in the next chunk's first value, searched with that chunk.
+            let found = joined.findSegments(utf8: text, starts: starts, segments: first..<last)
+            let stop = found.stopped?.segment ?? last
+            for place in found.found where !isBroken[place] { marked[place] = true }
+            for place in found.runningPast where !isBroken[place] { marked[place] = try matchesAlone(place) }
+            if found.stopped != nil {
+                // Past the chunk's limit (a pattern that backtracks much): the rest of it one by one, each value
+                // within the limit of one match, as the filter matches it.
+                for rest in stop..<last where !isBroken[rest] {
+                    try meter.check()
+                    marked[rest] = try matchesAlone(rest)
                 }
-                // NB: a match after that line feed is in the next chunk's first value, matched with that chunk.
-                guard let found, found.lowerBound < starts[last] else { break }
-                place = self.place(of: found.lowerBound, after: place)
-                if !isBroken(place) {
-                    marked[place] = found.upperBound <= end(of: place) ? true : try matchesAlone(place)
-                }
-                place += 1
-                guard place < last else { break }
-                from = starts[place]
             }
             first = last
         }
-    }
-
-    /// Whether the value at `place` holds a line's end.
-    private func isBroken(_ place: Int) -> Bool {
-        var (low, high) = (0, broken.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if broken[middle] < place { low = middle + 1 } else { high = middle }
-        }
-        return low < broken.count && broken[low] == place
     }
 
     /// How many values one search of a `_like` pattern spans: its match limit is the filter's per value times

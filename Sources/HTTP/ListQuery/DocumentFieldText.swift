@@ -140,15 +140,4 @@ package struct DocumentFieldText: Sendable {
 
     /// The distinct value at `place` as its bytes.
     func bytes(of place: Int) -> [UInt8] { Array(text[starts[place]..<end(of: place)]) }
-
-    /// The place of the distinct value holding byte `offset` (a line feed belongs to the value before it), at
-    /// or after `first`.
-    func place(of offset: Int, after first: Int) -> Int {
-        var (low, high) = (first, distinctCount - 1)
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if starts[middle] <= offset { low = middle } else { high = middle - 1 }
-        }
-        return low
-    }
 }
