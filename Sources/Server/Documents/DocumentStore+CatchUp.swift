@@ -96,6 +96,7 @@ extension DocumentStore {
                 changes += 1
             }
         }
+        for rows in current.resources { resource(named: rows.name)?.tookCurrent(at: current.seq) }
         // NB: nothing differed: the entry's id is reached all the same.
         apply(DocumentEntry(seq: current.seq, resource: "", id: nil, document: nil, isJournaled: false))
         Log.info("data file journal: \(changes) item(s) taken from the database; following from entry \(current.seq)")

@@ -162,15 +162,25 @@ final class DocumentStore: Sendable {
         refusal: @escaping @Sendable (JournalError) -> Response = { Response(error: $0) },
         respond: @escaping @Sendable (Response) -> Void
     ) {
-        let start = pending.withLock { state in
+        let bounded = journal.isShared
+        let start: Bool? = pending.withLock { state in
+            // NB: a database that stalls must not gather writes without end: beyond the bound, none waits.
+            if bounded, state.writes.count >= Self.queueLimit { return nil }
             state.writes.append(
                 Pending(plan: plan, keyed: keyed, respond: respond, refusal: refusal, submitted: .now()))
             defer { state.draining = true }
             return !state.draining
         }
+        guard let start else {
+            return respond(refusal(.busy("\(Self.queueLimit) writes are already waiting for PostgreSQL")))
+        }
         guard start else { return }
         queue.submit { [self] in drain() }
     }
+
+    /// The most writes waiting for a batch on a database several servers share; beyond, a write is refused at
+    /// once with 503 `storage_busy` (`Retry-After: 1`), never applied later.
+    static let queueLimit = 1024
 
     /// Runs `work` on the commit queue, between two batches: a call on the journal's one connection that is
     /// not a batch (a checkpoint's) must not fall inside a batch's transaction on PostgreSQL.

@@ -28,6 +28,14 @@ protocol StoreResource: AnyObject, Sendable {
     var fileSize: Int { get }
     /// Sends one committed entry into its input (entries come in journal order, each once).
     func apply(_ entry: DocumentEntry)
+    /// The store took the items as the database holds them at entry `seq` (this server missed entries that
+    /// retention deleted): every difference was sent to `apply` before, as a catch-up change.
+    func tookCurrent(at seq: Int64)
+}
+
+extension StoreResource {
+    /// Nothing to do: the catch-up changes were the whole of it.
+    func tookCurrent(at seq: Int64) {}
 }
 
 extension DocumentResource: StoreResource {
