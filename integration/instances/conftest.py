@@ -77,3 +77,15 @@ def events_until(client, done, timeout=20, topic=None):
         if event is not None and (topic is None or event.event == topic):
             events.append(event)
     return events
+
+
+# The advisory lock every writer of the journal holds from its ids to its commit (PostgresDocumentJournal.writeLock):
+# a session that holds it makes every batch wait, as a slow commit does.
+WRITER_LOCK = 7428010
+
+
+def todos_in_database(uri, like):
+    """The `(id, title)` of the todos the database holds whose title is `LIKE like`, by title."""
+    out = psql(uri, "SELECT key || '|' || title FROM (SELECT key, body::json ->> 'title' AS title "
+                    f"FROM livestate_doc_items WHERE resource = 'todos') todos WHERE title LIKE '{like}' ORDER BY title")
+    return [(int(line.split("|", 1)[0]), line.split("|", 1)[1]) for line in out.split("\n") if line]

@@ -5,7 +5,7 @@ import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from conftest import events_until
+from conftest import WRITER_LOCK, events_until
 from livestate import SSEClient, wait_until
 
 WRITES = 120
@@ -39,10 +39,10 @@ def test_concurrent_writes_share_commits_and_a_bad_one_fails_alone(three, cluste
         return title, status, body
 
     before = int(sql(cluster, "SELECT count(*) FROM livestate_entries")[0])
-    # A slow commit, as on a busy disk: another session holds the counter row for 2 s, so the first batch
-    # waits and every write that arrives meanwhile queues for the next ones (at most 64 each).
+    # A slow commit, as on a busy disk: another session holds the journal's writer lock for 2 s, so the first
+    # batch waits and every write that arrives meanwhile queues for the next ones.
     holder = subprocess.Popen(
-        ["psql", cluster.uri, "-XAtc", "SELECT 1 FROM livestate_counter FOR UPDATE; SELECT pg_sleep(2)"],
+        ["psql", cluster.uri, "-XAtc", f"SELECT pg_advisory_lock({WRITER_LOCK}); SELECT pg_sleep(2)"],
         stdout=subprocess.DEVNULL)
     wait_until(lambda: sql(cluster, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(2)'"
                            " AND pid <> pg_backend_pid()")[0] == "1", 10, message="the lock holder")

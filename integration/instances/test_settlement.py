@@ -14,6 +14,7 @@ import subprocess
 import time
 
 from burst import in_thread, listed, post, post_all
+from conftest import todos_in_database
 from livestate import Server, wait_until
 from pgproxy import PostgresProxy
 
@@ -58,9 +59,9 @@ def test_a_commit_whose_answer_was_lost_is_resent_with_its_keys_and_answered_onc
         assert "outcome unknown" in a.log()
 
         # Each write applied exactly once, with the todo its answer named, on every instance.
-        rows = sql(cluster, "SELECT id, title FROM todos WHERE title LIKE 'lost answer %' ORDER BY title")
-        assert [r.split("|", 1)[1] for r in rows] == sorted(todos), rows
-        assert {r.split("|", 1)[1]: int(r.split("|")[0]) for r in rows} == {t: b["id"] for t, b in todos.items()}
+        rows = todos_in_database(cluster.uri, "lost answer %")
+        assert [title for _, title in rows] == sorted(todos), rows
+        assert {title: id for id, title in rows} == {t: b["id"] for t, b in todos.items()}
         assert sql(cluster, "SELECT count(*) FROM livestate_entries WHERE resource = 'frameworks'") == ["1"]
         assert sql(cluster, "SELECT count(*) FROM livestate_entries WHERE resource = 'posts'") == ["1"]
         for server in (a, b):
@@ -77,49 +78,50 @@ def test_a_commit_whose_answer_was_lost_is_resent_with_its_keys_and_answered_onc
         proxy.close()
 
 
-def test_a_database_away_past_the_bound_answers_504_with_the_key_and_no_503_is_applied(three, cluster):
-    a, b, _ = three
-    # A batch in flight for sure: another session holds the counter row, so A's first batch waits on it.
-    holder = subprocess.Popen(
-        ["psql", cluster.uri, "-XAtc", "SELECT 1 FROM livestate_counter FOR UPDATE; SELECT pg_sleep(30)"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def test_a_database_away_past_the_bound_answers_504_with_the_key_and_no_503_is_applied(cluster, binary):
+    proxy = PostgresProxy(int(cluster.uri.rsplit(":", 1)[1].split("/")[0]))
+    a = Server(binary=binary, data=proxy.uri(cluster.uri)).start()
+    b = Server(binary=binary, data=cluster.uri).start()
     try:
-        wait_until(lambda: sql(cluster, "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(30)'"
-                                        " AND pid <> pg_backend_pid()") == ["1"], 10, message="the lock holder")
+        # A batch in flight for sure: the proxy holds A's commit, so the database never answers it.
+        proxy.stall()
         in_flight = in_thread(lambda: post_all(a.port, ["away in flight"])[0])
-        wait_until(lambda: sql(cluster, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                                        " AND query LIKE '%livestate_write_batch%'") == ["1"], 10,
-                   message="A's batch waiting on the lock")
+        wait_until(lambda: proxy.stalled == 1, 10, message="A's commit held")
         queued = in_thread(lambda: post_all(a.port, [f"away queued {n}" for n in range(5)]))
         time.sleep(0.3)
         cluster.crash()
+        proxy.passing()
+        while_down = post_all(b.port, [f"away down {n}" for n in range(5)])
+        unknown = in_flight()
+        never_sent = queued() + while_down
+        time.sleep(2)  # past the bound: the database stays away
+        cluster.resume()
+
+        assert unknown.status == 504 and unknown.code == "storage_outcome_unknown", unknown
+        assert unknown.seconds < 5.5, unknown
+        key = unknown.headers.get("idempotency-key")
+        assert key, unknown.headers
+        for answer in never_sent:
+            assert answer.status == 503 and answer.code == "storage_unavailable", answer
+            assert answer.seconds < 5.5, answer
+
+        for server in (a, b):
+            wait_until(lambda: server.call("POST", "/todos", {"title": f"away back {server.port}"})[0] == 201, 15,
+                       message=f":{server.port} writes again")
+        time.sleep(1)
+        refused = todos_in_database(cluster.uri, "away queued %") + todos_in_database(cluster.uri, "away down %")
+        assert refused == [], "a write answered 503 was applied"
+        # The 504 is settled by sending the write again with its key: applied once, whatever the first did.
+        for server in (a, b):
+            status, _, body = server.call("POST", "/todos", {"title": "away in flight"},
+                                          headers={"Idempotency-Key": key})
+            assert status == 201 and body["title"] == "away in flight", (status, body)
+        assert [title for _, title in todos_in_database(cluster.uri, "away in flight")] == ["away in flight"]
+        for server in (a, b):
+            wait_until(lambda: listed(server, "away in flight") == ["away in flight"], 10,
+                       message=f"the settled write once on :{server.port}")
     finally:
-        holder.wait(10)
-    while_down = post_all(b.port, [f"away down {n}" for n in range(5)])
-    unknown = in_flight()
-    never_sent = queued() + while_down
-    time.sleep(2)  # past the bound: the database stays away
-    cluster.resume()
-
-    assert unknown.status == 504 and unknown.code == "storage_outcome_unknown", unknown
-    assert unknown.seconds < 5.5, unknown
-    key = unknown.headers.get("idempotency-key")
-    assert key, unknown.headers
-    for answer in never_sent:
-        assert answer.status == 503 and answer.code == "storage_unavailable", answer
-        assert answer.seconds < 5.5, answer
-
-    for server in (a, b):
-        wait_until(lambda: server.call("POST", "/todos", {"title": f"away back {server.port}"})[0] == 201, 15,
-                   message=f":{server.port} writes again")
-    time.sleep(1)
-    assert sql(cluster, "SELECT count(*) FROM todos WHERE title LIKE 'away queued %' OR title LIKE 'away down %'") \
-        == ["0"], "a write answered 503 was applied"
-    # The 504 is settled by sending the write again with its key: applied once, whatever the first did.
-    for server in (a, b):
-        status, _, body = server.call("POST", "/todos", {"title": "away in flight"}, headers={"Idempotency-Key": key})
-        assert status == 201 and body["title"] == "away in flight", (status, body)
-    assert sql(cluster, "SELECT count(*) FROM todos WHERE title = 'away in flight'") == ["1"]
-    for server in three:
-        wait_until(lambda: listed(server, "away in flight") == ["away in flight"], 10,
-                   message=f"the settled write once on :{server.port}")
+        proxy.passing()
+        a.stop()
+        b.stop()
+        proxy.close()

@@ -4,10 +4,10 @@ waiting behind a stuck batch when its 5 s run out answers 503 `storage_unavailab
 applied later; the stuck batch's write, whose outcome the instance cannot know, answers 504
 `storage_outcome_unknown` with its key. A proxy between instance A and PostgreSQL (pgproxy.py) makes the batch stall."""
 
-import subprocess
 import time
 
 from burst import in_thread, listed, post_all
+from conftest import todos_in_database
 from livestate import Server, wait_until
 from pgproxy import PostgresProxy
 
@@ -16,9 +16,7 @@ BUSY = 76
 
 
 def titles_in_database(cluster, prefix):
-    out = subprocess.run(["psql", cluster.uri, "-XAtc", f"SELECT title FROM todos WHERE title LIKE '{prefix}%'"],
-                         capture_output=True, text=True, check=True)
-    return out.stdout.split("\n")[:-1]
+    return [title for _, title in todos_in_database(cluster.uri, f"{prefix}%")]
 
 
 def proxied(cluster, binary):
@@ -74,6 +72,8 @@ def test_a_write_queued_behind_a_stuck_batch_answers_503_within_its_5_s_and_is_n
         proxy.stall()
         first = in_thread(lambda: post_all(a.port, ["stuck first"])[0])
         wait_until(lambda: proxy.stalled == 1, 10, message="the first batch held")
+        # Its commit is held, and the database cannot be reached to learn whether it committed.
+        proxy.refuse()
         queued = post_all(a.port, [f"stuck queued {n}" for n in range(5)])
         for answer in queued:
             assert answer.status == 503 and answer.code == "storage_unavailable", answer
@@ -88,6 +88,7 @@ def test_a_write_queued_behind_a_stuck_batch_answers_503_within_its_5_s_and_is_n
 
         # The database is reachable again: A writes again, and nothing refused is applied, ever; the write of
         # unknown outcome, sent again with its key, is applied once.
+        proxy.refuse(False)
         proxy.passing()
         wait_until(lambda: a.call("POST", "/todos", {"title": "stuck after"})[0] == 201, 10,
                    message="a write after the stall")

@@ -10,7 +10,7 @@ import Support
 /// from which every entry is applied to the view models (docs/architecture-instances.md).
 final class SeedSite: Site {
     /// The storage: every input is committed in it with its journal entry, and every entry applied from it.
-    let journal: any Journal
+    let journal: SeedStore
     /// The inputs other than todo writes, committed through `journal`.
     let shared: SharedInputs
     /// The seed view models every route and event stream shares.
@@ -32,12 +32,11 @@ final class SeedSite: Site {
     /// before this one, and follows the journal; timers and downloads run on `loop`, through `client`.
     init(configuration: Configuration, loop: EventLoop, client: HTTPClient, workers: WorkerPool) throws {
         self.workers = workers
-        let journal: any Journal
+        let journal: SeedStore
         if PostgresURI.matches(configuration.dataPath) {
-            let postgresLoop = try EventLoop(name: "livestate-postgres")
-            postgresLoop.run()
-            journal = PostgresJournal(
-                uri: configuration.dataPath, loop: postgresLoop, retention: Int64(configuration.journalRetention))
+            journal = try SeedStore(
+                postgres: configuration.dataPath, retention: configuration.journalRetention,
+                maxTodos: configuration.maxTodos)
         } else {
             journal = try SeedStore(
                 path: configuration.dataPath, retention: configuration.journalRetention,

@@ -23,62 +23,14 @@ import Synchronization
 /// store.submitTodo(.insert(title: "Walk the dog", completed: false), key: nil, answer: answer) { respond($0) }
 /// ```
 final class SeedStore: Journal {
-    /// A resource of the store whose committed entries also go to `follow`'s handler.
-    private final class Relayed: StoreResource {
-        let held: DocumentResource
-        let deliver: @Sendable (DocumentEntry) -> Void
-
-        init(_ held: DocumentResource, deliver: @escaping @Sendable (DocumentEntry) -> Void) {
-            self.held = held
-            self.deliver = deliver
-        }
-
-        var name: String { held.name }
-        var kind: DocumentResource.Kind { held.kind }
-        var items: DocumentItems { held.items }
-        var count: Int { held.count }
-        var singular: StoredDocument? { held.singular }
-        var fileSize: Int { 0 }
-        func document(_ id: DocumentID) -> StoredDocument? { held.document(id) }
-        func apply(_ entry: DocumentEntry) {
-            held.committed.send(entry)
-            deliver(entry)
-        }
+    /// The journal's engine, for what the store asks of it beyond `DocumentJournal`.
+    private enum Engine {
+        case sqlite(SQLiteDocumentJournal)
+        /// With the start's newest entries, as the seeds' replay reads them.
+        case postgres(PostgresDocumentJournal, recent: [JournalRow])
     }
 
-    /// The todos as the plans read them: each todo's compact JSON by id (no tree of its members: the task list
-    /// holds the todos themselves), and every committed entry handed on.
-    private final class HeldTodos: StoreResource {
-        let name = JournalChange.todos
-        let kind = DocumentResource.Kind.collection
-        let fileSize = 0
-        let singular: StoredDocument? = nil
-        private let todos: Mutex<[String: StoredDocument]>
-        let deliver: @Sendable (DocumentEntry) -> Void
-
-        init(_ documents: [StoredDocument], deliver: @escaping @Sendable (DocumentEntry) -> Void) {
-            todos = Mutex(
-                Dictionary(documents.compactMap { document in document.id.map { ($0.key, document) } }) { $1 })
-            self.deliver = deliver
-        }
-
-        /// Built on each read (the store reads it once, at start): in id order.
-        var items: DocumentItems {
-            DocumentItems(
-                todos.withLock { Array($0.values) }.sorted { Int($0.id?.key ?? "") ?? 0 < Int($1.id?.key ?? "") ?? 0 })
-        }
-        var count: Int { todos.withLock { $0.count } }
-        func document(_ id: DocumentID) -> StoredDocument? { todos.withLock { $0[id.key] } }
-        func apply(_ entry: DocumentEntry) {
-            guard let id = entry.id else { return }
-            todos.withLock { todos in
-                todos[id.key] = entry.document.map { StoredDocument(id: id, object: $0, keepsTree: false) }
-            }
-            deliver(entry)
-        }
-    }
-
-    private let journal: SQLiteDocumentJournal
+    private let engine: Engine
     private let store: DocumentStore
     private let snapshot: JournalSnapshot
     /// Where committed entries go (`follow`), shared with the resources' delivery.
@@ -99,10 +51,35 @@ final class SeedStore: Journal {
     /// Opens or creates the store at `path` (`:memory:` keeps nothing on disk; a seeds' file of an earlier
     /// version migrates in place), keeping the newest `retention` entries and at most `maxTodos` todos; a file
     /// that cannot be used throws (the server does not start on it).
-    init(path: String, retention: Int, maxTodos: Int) throws(JournalError) {
-        journal = try SQLiteDocumentJournal(path: path, retention: retention, holding: .items)
+    convenience init(path: String, retention: Int, maxTodos: Int) throws(JournalError) {
+        let journal = try SQLiteDocumentJournal(path: path, retention: retention, holding: .items)
         let current = try journal.current()
-        let rows = Dictionary(uniqueKeysWithValues: current.resources.map { ($0.name, $0) })
+        self.init(engine: .sqlite(journal), seq: journal.startSeq, resources: current.resources, maxTodos: maxTodos)
+    }
+
+    /// Opens the seeds' PostgreSQL database at `uri` (a new one gets the first todo; one of an older LiveState
+    /// migrates in place), which several servers share.
+    convenience init(postgres uri: String, retention: Int, maxTodos: Int) throws {
+        let journal = try PostgresDocumentJournal(uri: uri, retention: retention, dataSet: .seeds)
+        let start = try journal.start(source: "the seeds", recent: (EventLog.defaultCount, 2 * EventLog.defaultBytes)) {
+            [DocumentRows(name: JournalChange.todos, kind: .collection, items: [("1", Self.firstTodo)])]
+                + SharedInputs.Topic.allCases.map { DocumentRows(name: $0.rawValue, kind: .singular, items: []) }
+        }
+        self.init(
+            engine: .postgres(journal, recent: DocumentRewind.itemsBefore(start.recent)), seq: start.seq,
+            resources: start.resources, maxTodos: maxTodos)
+    }
+
+    private static let firstTodo = JournalChange(TodoChange.upsert(Todo(id: 1, title: "Buy Milk"))).document ?? ""
+
+    private init(engine: Engine, seq: Int64, resources current: [DocumentRows], maxTodos: Int) {
+        self.engine = engine
+        let journal: any DocumentJournal =
+            switch engine {
+            case .sqlite(let journal): journal
+            case .postgres(let journal, _): journal
+            }
+        let rows = Dictionary(current.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let todoRows = rows[JournalChange.todos]?.items ?? []
         let todos = todoRows.compactMap { row -> Todo? in
             guard
@@ -115,13 +92,9 @@ final class SeedStore: Journal {
         }
         largestTodoID = max(rows[JournalChange.todos]?.largestID ?? 0, Int64(todos.map(\.id).max() ?? 0))
         self.maxTodos = maxTodos
-        snapshot = JournalSnapshot(todos: todos, lastSeq: journal.startSeq)
+        snapshot = JournalSnapshot(todos: todos, lastSeq: seq)
         let follower = follower
-        let deliver: @Sendable (DocumentEntry) -> Void = { entry in
-            let body = entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) }
-            let change = JournalChange(collection: entry.resource, id: entry.id?.key, document: body)
-            follower.handler.withLock { $0.call }?([JournalEntry(seq: entry.seq, change: change)])
-        }
+        let deliver: @Sendable (JournalEntry) -> Void = { entry in follower.handler.withLock { $0.call }?([entry]) }
         var resources: [any StoreResource] = [
             HeldTodos(todos.compactMap { Self.stored($0)?.withoutTree() }, deliver: deliver)
         ]
@@ -134,7 +107,7 @@ final class SeedStore: Journal {
                         documents: held.map { [StoredDocument(id: nil, object: $0)] } ?? []), deliver: deliver))
         }
         store = DocumentStore(
-            resources: [], others: resources, journal: journal, appliedSeq: journal.startSeq, idField: "id",
+            resources: [], others: resources, journal: journal, appliedSeq: seq, idField: "id",
             foreignKeySuffix: "Id")
     }
 
@@ -143,6 +116,7 @@ final class SeedStore: Journal {
     /// One process writes the file: `handler` hears each entry as it is committed, before its write is answered.
     func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
         follower.handler.withLock { $0.call = handler }
+        if case .postgres(let journal, _) = engine { journal.follow { [store] in store.catchUp() } }
     }
 
     /// Submits a todo write under `key` (the client's `Idempotency-Key`): `answer` makes its response from
@@ -150,10 +124,11 @@ final class SeedStore: Journal {
     /// storage's refusal is answered as the contract says.
     func submitTodo(
         _ write: TodoWrite, key: String?, answer: @escaping @Sendable (TodoWriteOutcome) -> Response,
-        refusal: @escaping @Sendable (JournalError) -> Response = { Response(error: SeedStore.seeds($0)) },
+        refusal: (@Sendable (JournalError) -> Response)? = nil,
         respond: @escaping @Sendable (Response) -> Void
     ) {
-        let keyed = key.map { key in
+        let refusal = refusal ?? { [engine] in Response(error: Self.seeds($0, engine)) }
+        let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
             DocumentStore.Keyed(key: WriteKey(key: key, request: JournalChange.todos)) { first in
                 if case .upsert(let todo)? = first.todoChange { return answer(.committed(todo)) }
                 return answer(.committed(nil))
@@ -211,9 +186,9 @@ final class SeedStore: Journal {
                 outcome.withLock { $0 = .success(done) }
                 return .noContent
             },
-            refusal: { error in
-                outcome.withLock { $0 = .failure(SeedStore.seeds(error)) }
-                return Response(error: SeedStore.seeds(error))
+            refusal: { [engine] error in
+                outcome.withLock { $0 = .failure(Self.seeds(error, engine)) }
+                return Response(error: Self.seeds(error, engine))
             }
         ) { _ in completion(outcome.withLock { $0 } ?? .failure(.failed("the write was not answered"))) }
     }
@@ -228,11 +203,34 @@ final class SeedStore: Journal {
         topic: String, json: String, key: String?,
         completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
+        append(topic: topic, json: json, key: key, claimed: nil, completion: completion)
+    }
+
+    /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
+    var claims: (any DocumentDownloadClaims)? {
+        if case .postgres(let journal, _) = engine { return journal }
+        return nil
+    }
+
+    /// Commits an album selection as `append` does, taking its download claim in the commit's transaction
+    /// (`claims`); `claimed` gets its id, before it is applied here, when the claim was taken (not for a key
+    /// committed before).
+    func appendClaimed(
+        topic: String, json: String, key: String?, claimed: @escaping @Sendable (Int64) -> Void,
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
+    ) {
+        append(topic: topic, json: json, key: key, claimed: claimed, completion: completion)
+    }
+
+    private func append(
+        topic: String, json: String, key: String?, claimed: (@Sendable (Int64) -> Void)?,
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
+    ) {
         guard let object = Self.object(json) else { return completion(.failure(.failed("the input is not an object"))) }
         let outcome = Mutex<Result<JournalAppended, JournalError>?>(nil)
-        let keyed = key.map { key in
-            DocumentStore.Keyed(key: WriteKey(key: key, request: topic)) { [journal] first in
-                let seq = (try? journal.keyed([key]))?[key]?.entry.seq ?? 0
+        let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
+            DocumentStore.Keyed(key: WriteKey(key: key, request: topic)) { [self] first in
+                let seq = (try? self.keyed(key))?.entry.seq ?? 0
                 outcome.withLock { $0 = .success(JournalAppended(seq: seq, repeated: true, first: first.document)) }
                 return .noContent
             }
@@ -243,13 +241,14 @@ final class SeedStore: Journal {
                     entries: [.init(resource: topic, id: nil, document: object)], response: .noContent,
                     boundsItems: false,
                     answer: { seqs in
+                        if let claimed, let seq = seqs.first { claimed(seq) }
                         outcome.withLock { $0 = .success(JournalAppended(seq: seqs.first ?? 0)) }
                         return .noContent
-                    })
+                    }, claim: claimed != nil)
             }, keyed: keyed,
-            refusal: { error in
-                outcome.withLock { $0 = .failure(SeedStore.seeds(error)) }
-                return Response(error: SeedStore.seeds(error))
+            refusal: { [engine] error in
+                outcome.withLock { $0 = .failure(Self.seeds(error, engine)) }
+                return Response(error: Self.seeds(error, engine))
             }
         ) { _ in completion(outcome.withLock { $0 } ?? .failure(.failed("the entry was not written"))) }
     }
@@ -260,42 +259,74 @@ final class SeedStore: Journal {
     ) {
         completion(
             Result { () throws(JournalError) in
-                try journal.newest(of: topic).map { ($0.seq, $0.change.document ?? "") }
+                try newest(of: topic).map { ($0.seq, $0.change.document ?? "") }
             })
     }
 
-    /// Every entry committed is applied before its write is answered: an id above the last one applied was
-    /// never given by this file (`done(false)` at once).
+    /// SQLite: every entry committed is applied before its write is answered, so an id above the last one
+    /// applied was never given by this file (`done(false)` at once). PostgreSQL: once a catch-up applied it.
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
-        done(seq <= store.appliedSeq.withLock { $0 })
+        guard case .postgres = engine else { return done(seq <= store.appliedSeq.withLock { $0 }) }
+        store.whenApplied(seq, timeout: timeout, done)
     }
 
     func recent(limit: Int, bytes: Int) -> [JournalRow] {
-        do {
-            return try journal.recent(limit: limit, bytes: bytes)
-        } catch {
-            Log.error("sqlite: the journal's recent entries cannot be read (\(error)); earlier events are not replayed")
-            return []
+        switch engine {
+        case .sqlite(let journal):
+            do {
+                return try journal.recent(limit: limit, bytes: bytes)
+            } catch {
+                Log.error(
+                    "sqlite: the journal's recent entries cannot be read (\(error)); earlier events are not replayed")
+                return []
+            }
+        case .postgres(_, let recent):
+            var rows: [JournalRow] = []
+            var total = 0
+            for row in recent.prefix(limit) {
+                total += (row.change.document?.utf8.count ?? 0) + (row.before?.utf8.count ?? 0)
+                guard rows.isEmpty || total <= bytes else { break }
+                rows.append(row)
+            }
+            return rows
         }
     }
 
-    /// Every write has committed before it was answered; the WAL is copied into the file and the handler dropped
-    /// (it holds the server's models).
+    /// Every write has committed before it was answered; SQLite's WAL is copied into the file, PostgreSQL's
+    /// connection closed, and the handler dropped (it holds the server's models).
     func stop() {
         follower.handler.withLock { $0.call = nil }
         let done = DispatchSemaphore(value: 0)
-        store.betweenBatches { [journal] in
-            journal.checkpoint()
+        store.betweenBatches { [engine] in
+            switch engine {
+            case .sqlite(let journal): journal.checkpoint()
+            case .postgres(let journal, _): journal.stop()
+            }
             done.signal()
         }
         _ = done.wait(timeout: .now() + 5)
     }
 
     /// Storage's refusal as the seeds answer it: a commit the SQLite file refused is `storage_error`
-    /// (docs/api.md), where a data file's journal says `storage_unavailable` for the same failure.
-    static func seeds(_ error: JournalError) -> JournalError {
-        if case .unavailable(let reason) = error { return .failed(reason) }
-        return error
+    /// (docs/api.md), where a data file's journal says `storage_unavailable` for the same failure; PostgreSQL's
+    /// refusals keep their codes (`storage_unavailable`, `storage_busy`, `storage_outcome_unknown`).
+    private static func seeds(_ error: JournalError, _ engine: Engine) -> JournalError {
+        guard case .sqlite = engine, case .unavailable(let reason) = error else { return error }
+        return .failed(reason)
+    }
+
+    private func keyed(_ key: String) throws(JournalError) -> KeyedEntry? {
+        switch engine {
+        case .sqlite(let journal): try journal.keyed([key])[key]
+        case .postgres(let journal, _): try journal.keyed([key])[key]
+        }
+    }
+
+    private func newest(of topic: String) throws(JournalError) -> JournalEntry? {
+        switch engine {
+        case .sqlite(let journal): try journal.newest(of: topic)
+        case .postgres(let journal, _): try journal.newest(of: topic)
+        }
     }
 
     /// A todo's id as the store's.
@@ -315,7 +346,8 @@ final class SeedStore: Journal {
         return StoredDocument(id: id(todo.id), object: object)
     }
 
-    private static func todo(_ object: JSONObject?) -> Todo? {
+    /// The todo `object` holds (nil: none, or not a todo).
+    static func todo(_ object: JSONObject?) -> Todo? {
         guard let object else { return nil }
         let change = JournalChange(
             collection: JournalChange.todos, id: "0", document: String(decoding: object.compactBytes, as: UTF8.self))

@@ -8,16 +8,16 @@ import Synchronization
 /// The downloads of the album selections a server shares through its journal: the instance that took a
 /// selection downloads it and journals its outcome (the image, or why there is none) for every instance
 /// (docs/architecture-instances.md, "Replicate inputs or replay emissions"). With several instances on one
-/// PostgreSQL (`DownloadClaims`) the downloader holds the selection's claim, and should it die another
+/// PostgreSQL (`DocumentDownloadClaims`) the downloader holds the selection's claim, and should it die another
 /// instance takes the claim over and downloads ("A downloader that dies").
 ///
 /// Whether a selection is still pending is the album view model's own answer: its pipeline waits for the
 /// image entry of its latest selection only (`JournaledImages.isWaiting`; `switchToLatest` cancelled the
 /// older waits, and an image entry ends its selection's).
 final class SelectionDownloads: Sendable {
-    private let journal: any Journal
+    private let store: SeedStore
     /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
-    private let claims: (any DownloadClaims)?
+    private let claims: (any DocumentDownloadClaims)?
     /// The album view model's loader: the wait for a selection's image entry.
     private let images: JournaledImages
     /// Downloads a selection from the network (on the instance that downloads it).
@@ -26,15 +26,15 @@ final class SelectionDownloads: Sendable {
     private let workers: WorkerPool?
     /// Downloads in flight, by the journal id of their selection.
     private let downloads = Mutex<[Int64: AnyCancellable]>([:])
-    /// The selections whose download claim this instance holds (`DownloadClaims`).
+    /// The selections whose download claim this instance holds (`DocumentDownloadClaims`).
     private let claimed = Mutex<Set<Int64>>([])
     /// How often every instance checks whether the latest selection, still pending, lost its downloader
     /// (docs/architecture-instances.md, "A downloader that dies").
     static let takeoverCheck = 1.0
 
-    init(journal: any Journal, images: JournaledImages, loader: any DataLoader, workers: WorkerPool?) {
-        self.journal = journal
-        claims = journal as? any DownloadClaims
+    init(store: SeedStore, images: JournaledImages, loader: any DataLoader, workers: WorkerPool?) {
+        self.store = store
+        claims = store.claims
         self.images = images
         self.loader = loader
         self.workers = workers
@@ -78,14 +78,14 @@ final class SelectionDownloads: Sendable {
         guard let json = try? SharedInputs.encoded(payload) else {
             return completion(.failure(.failed("the input cannot be encoded")))
         }
-        guard let claims else {
-            return journal.append(topic: SharedInputs.Topic.selection.rawValue, json: json, key: key) { [self] result in
+        guard claims != nil else {
+            return store.append(topic: SharedInputs.Topic.selection.rawValue, json: json, key: key) { [self] result in
                 completion(result.map { SharedInputs.Shared($0, payload) })
                 // NB: a repeat (its key committed before) was downloaded, or is being, by its first request.
                 if case .success(let appended) = result, !appended.repeated { download(url, selection: appended.seq) }
             }
         }
-        claims.appendClaimed(
+        store.appendClaimed(
             topic: SharedInputs.Topic.selection.rawValue, json: json, key: key,
             claimed: { [self] seq in claimed.withLock { _ = $0.insert(seq) } }
         ) { [self] result in
@@ -168,6 +168,6 @@ final class SelectionDownloads: Sendable {
         }
         // The outcome's key makes it one entry, whichever instances downloaded (one process: no key needed).
         let key = claims == nil ? nil : Self.outcomeKey(seq)
-        journal.append(topic: SharedInputs.Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
+        store.append(topic: SharedInputs.Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
     }
 }

@@ -43,7 +43,7 @@ final class SharedInputs: Sendable {
         var albums: [AlbumModel]?
     }
 
-    let journal: any Journal
+    let journal: SeedStore
     let models: LiveStateModels
     /// The album view model's loader: the wait for a selection's image entry. What it waits for is the
     /// latest selection applied here that is still pending: the view model's own `switchToLatest` cancelled
@@ -59,13 +59,13 @@ final class SharedInputs: Sendable {
     private let shownSelection = Mutex<(seq: Int64, url: String)?>(nil)
 
     init(
-        journal: any Journal, models: LiveStateModels, images: JournaledImages, loader: any DataLoader,
+        journal: SeedStore, models: LiveStateModels, images: JournaledImages, loader: any DataLoader,
         workers: WorkerPool? = nil
     ) {
         self.journal = journal
         self.models = models
         self.images = images
-        selections = SelectionDownloads(journal: journal, images: images, loader: loader, workers: workers)
+        selections = SelectionDownloads(store: journal, images: images, loader: loader, workers: workers)
         // The debounce runs where the keyword was typed; what settled is journaled for every instance.
         let subscription = models.movies.debouncedKeyword.sink { [weak self] keyword in
             self?.append(.movies, Payload(keyword: keyword)) { result in

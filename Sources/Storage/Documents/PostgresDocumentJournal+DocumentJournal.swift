@@ -119,7 +119,7 @@ extension PostgresDocumentJournal: DocumentJournal {
     private func settle(_ seqs: [Int64], after error: PostgresError, until deadline: DispatchTime)
         throws(JournalError) -> [Int64]
     {
-        Log.error("postgres: the answer to a commit of \(seqs.count) change(s) was lost (\(error)); settling it")
+        Log.error("postgres: the answer to a commit of \(seqs.count) change(s) was lost (\(error)); outcome unknown")
         while DispatchTime.now() < deadline {
             let found = script(
                 "SELECT pg_advisory_xact_lock(\(Self.writeLock)); "
