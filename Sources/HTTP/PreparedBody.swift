@@ -1,8 +1,10 @@
 import Deflate
 import Synchronization
 
-/// A body sent many times unchanged (a list snapshot, a static file): its entity tag computed once, and its
-/// gzip form compressed once, on the first request that accepts gzip, then kept beside the identity bytes.
+/// A body sent many times unchanged (a list snapshot, a static file): its entity tag computed once, on the
+/// first request that needs it, and its gzip form compressed once, on the first request that accepts gzip,
+/// then kept beside the identity bytes. Neither is made for a body no request reads: a list written many
+/// times between two reads costs its writes no checksum of the whole list.
 ///
 /// ```swift
 /// let body = PreparedBody(bytes)
@@ -12,8 +14,17 @@ import Synchronization
 package final class PreparedBody: Sendable {
     /// The identity bytes (what `Response.body` holds).
     package let identity: [UInt8]
-    /// The strong entity tag of the identity bytes, quoted (`"…"`); the gzip form's is `gzipTag`.
-    package let etag: String
+    /// The strong entity tag of the identity bytes, quoted (`"…"`); the gzip form's is `gzipTag`. Computed
+    /// on first use when no tag was given.
+    package var etag: String {
+        tag.withLock { tag in
+            if let tag { return tag }
+            let made = "\"\(Checksum.fingerprint(identity))\""
+            tag = made
+            return made
+        }
+    }
+    private let tag: Mutex<String?>
     // NB: compressed under the lock, so concurrent first requests on several loops compress once, not each.
     private let gzip = Mutex<[UInt8]?>(nil)
     /// The negotiated answers per encoding (identity, gzip), with the response headers they were made from.
@@ -41,10 +52,10 @@ package final class PreparedBody: Sendable {
         }
     }
 
-    /// `etag` nil: a tag from the bytes' checksums (`Checksum.fingerprint`).
+    /// `etag` nil: a tag from the bytes' checksums (`Checksum.fingerprint`), made when first read.
     package init(_ identity: [UInt8], etag: String? = nil) {
         self.identity = identity
-        self.etag = etag ?? "\"\(Checksum.fingerprint(identity))\""
+        tag = Mutex(etag)
     }
 
     /// The gzip member of `identity` (compressed on the first call); nil if libdeflate could not allocate.
