@@ -417,3 +417,27 @@ def test_a_like_pattern_most_values_match_answers_within_the_budget(data_file, s
             body, response = get(server, "/posts?" + query)
             assert [item["id"] for item in body] == expected[window.get(query, slice(0, 4))], query
             assert response.header("X-Total-Count") == str(len(expected)), query
+
+
+def test_q_in_keys_most_items_hold_or_beyond_ascii_answers_within_the_budget(data_file, serve, posts):
+    """`q` on 100,000 items searches the text of their string values (keys left out, made once off the loop):
+    text in a key every item holds (`q=author`), text most titles hold, text beyond ASCII, `"` and `\\` answer
+    within the budget, where the search of the items' JSON matched each key or read every item and was
+    refused."""
+    import copy
+    items = copy.deepcopy(posts)
+    server = serve(data_file({"posts": items}), data=":memory:")
+    changes = {20: {"title": "Éclair tiger 20"}, 40: {"title": 'say "hello" \\ back'}, 60: {"author": {"name": "Zoë"}},
+               70: {"title": "the Author's note"}, 80: {"tags": ["café", "x"]}, 90: {"title": "CAFÉ au lait"}}
+    for number_, change in changes.items():
+        assert server.call("PATCH", f"/posts/{number_}", change)[0] == 200
+        items[number_ - 1].update(change)
+    for text, times, window in (("author", 5, slice(None)), ("title", 3, slice(None)), ("é", 3, slice(None)),
+                                ("CAFÉ", 1, slice(None)), ('"hello"', 1, slice(None)), ("\\", 3, slice(None)),
+                                ("zoë", 1, slice(None)), ("a", 5, slice(0, 5)), ("er s", 3, slice(12, 15))):
+        expected = searched(items, text)
+        suffix = {"a": "&_limit=5", "er s": "&_page=5&_limit=3"}.get(text, "")
+        for _ in range(times):
+            body, response = get(server, "/posts?q=" + quote(text) + suffix)
+            assert [post["id"] for post in body] == expected[window], text
+            assert response.header("X-Total-Count") == str(len(expected)), text

@@ -1,4 +1,3 @@
-import Foundation
 package import StrictJSON
 
 extension DocumentFieldText {
@@ -82,14 +81,14 @@ extension DocumentFieldText {
         meter: inout ListQuery.Meter
     ) throws(HTTPError) {
         let (operation, wanted) = searching
-        let searched = Self.isPlain(wanted) && (operation == .equal || !wanted.isEmpty)
+        let searched = wanted.isPlain && (operation == .equal || !wanted.isEmpty)
         if searched {
             var found = [Bool](repeating: false, count: distinctCount)
             try literal(operation, wanted, into: &found, meter: &meter)
             for place in 0..<distinctCount where found[place] && types[place] == .string { marked[place] = true }
         }
         // NB: no plain value equals, holds, starts or ends with a text beyond ASCII (`isBeyondASCII`).
-        let plainDecided = searched || Self.isBeyondASCII(wanted)
+        let plainDecided = searched || wanted.isBeyondASCII
         let (types, kinds) = (self.types, self.kinds)
         for place in 0..<distinctCount where (!plainDecided || kinds[place] == .other) && types[place] == .string {
             try meter.check()
@@ -118,7 +117,7 @@ extension DocumentFieldText {
         // NB: a plain value is never equal to a text beyond ASCII, and orders against it as its bytes do (an
         // ASCII byte is less than any other, and a non-ASCII character's code units are past ASCII's).
         var plainOperand = false
-        if case .string(let text) = operand { plainOperand = Self.isPlain(text) || Self.isBeyondASCII(text) }
+        if case .string(let text) = operand { plainOperand = text.isPlain || text.isBeyondASCII }
         let (types, kinds, numbers) = (self.types, self.kinds, self.numbers)
         for place in 0..<distinctCount {
             try meter.check()
@@ -135,15 +134,6 @@ extension DocumentFieldText {
                 marked[place] = value < number ? less : (value == number ? equal : (value > number && greater))
             }
         }
-    }
-
-    private static func isPlain(_ text: String) -> Bool { text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-
-    /// Whether `text`'s canonical decomposition holds a character beyond ASCII: then no text of ASCII
-    /// characters is canonically equivalent to it or to a text holding it (but for a few characters, such as
-    /// KELVIN SIGN, whose decomposition is ASCII, a non-ASCII text decomposes to non-ASCII characters).
-    private static func isBeyondASCII(_ text: String) -> Bool {
-        text.decomposedStringWithCanonicalMapping.unicodeScalars.contains { !$0.isASCII }
     }
 
     /// How the bytes of the value at `place` order against `other`: -1, 0 or 1.

@@ -9,9 +9,9 @@ extension DocumentFieldText {
     /// the value alone is.
     package static func answers(_ filter: DocumentQuery.Filter) -> Bool {
         switch filter.operator {
-        case .equal, .notEqual: return filter.values.allSatisfy(isPlain)
-        case .oneOf: return filter.values.allSatisfy(isPlain)
-        case .contains, .startsWith, .endsWith: return filter.values.allSatisfy { !$0.isEmpty && isPlain($0) }
+        case .equal, .notEqual: return filter.values.allSatisfy(\.isPlain)
+        case .oneOf: return filter.values.allSatisfy(\.isPlain)
+        case .contains, .startsWith, .endsWith: return filter.values.allSatisfy { !$0.isEmpty && $0.isPlain }
         case .like: return filter.values.allSatisfy(isJoinable)
         default: return false
         }
@@ -139,10 +139,6 @@ extension DocumentFieldText {
 
     /// A search of the whole text for a literal: its work is bounded by the text's size and the budget's meter.
     private static let scanLimits = PatternLimits(matchLimit: UInt32.max)
-
-    private static func isPlain(_ value: String) -> Bool {
-        value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-    }
 
     /// Whether a match of `source` in a value is found at the same place in the values joined by line feeds,
     /// with `^` and `$` at each line's ends: no construct that looks past the match or stops backtracking.

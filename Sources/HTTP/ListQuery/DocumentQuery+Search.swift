@@ -8,12 +8,11 @@ extension DocumentQuery {
     ///
     /// NB: only for ASCII text without `"`, `\` or control characters, which JSON writes as themselves; other
     /// text may be escaped in the bytes, or equal to them only under Unicode's canonical equivalence.
-    /// `limits`: those of the compiled text (nil: a `_like` pattern's).
-    package func searchPrefilter(limits: PatternLimits? = nil) -> PatternMatcher? {
+    package func searchPrefilter() -> PatternMatcher? {
         guard let search, !search.isEmpty,
             search.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
         else { return nil }
-        guard let pattern = try? Pattern(Self.literal(search), limits: limits ?? ListQuery.patternLimits) else {
+        guard let pattern = try? Pattern(Self.literal(search), limits: ListQuery.patternLimits) else {
             return nil
         }
         return PatternMatcher(pattern)

@@ -2,13 +2,13 @@ import Domain
 import HTTP
 import Synchronization
 
-/// A large collection's items as one searchable text (`DocumentSearchText`), kept while the collection is
-/// unchanged: what `q` on 100,000 items answers from within the work budget, as json-server answers it.
+/// A large collection's string values as one searchable text (`DocumentSearchText`), kept while the
+/// collection is unchanged: what `q` on 100,000 items answers from within the work budget, as json-server
+/// answers it.
 ///
-/// The text is the list's own answer (`DocumentResource.snapshot`, made once per change and shared with the
-/// plain `GET`), so keeping it costs only where each item starts. The first search of a collection as it is
-/// now makes it on a worker, off the loop, as a sort index is built; a write makes it stale, and the next
-/// search makes it again. One per collection route.
+/// The first search of a collection as it is now makes it on a worker, off the loop (it reads every item), as
+/// a sort index is built; a write makes it stale, and the next search makes it again. One per collection
+/// route.
 final class DocumentSearchIndex: Sendable {
     /// Collections smaller than this are searched item by item, within the budget.
     static let threshold = DocumentSortIndex.threshold
@@ -22,9 +22,9 @@ final class DocumentSearchIndex: Sendable {
     private let kept = Mutex<Kept?>(nil)
 
     /// Whether `query` on `resource` searches enough items to want the text (not when an equality filter
-    /// narrows the items through a field's index first, nor for a search text the bytes cannot decide).
+    /// narrows the items through a field's index first, nor for a search text it does not answer).
     static func wanted(_ query: DocumentQuery, on resource: DocumentResource, narrowed: Bool) -> Bool {
-        !narrowed && resource.items.count >= threshold && query.searchPrefilter() != nil
+        !narrowed && resource.items.count >= threshold && DocumentSearchText.answers(query)
     }
 
     /// Making the text when it is not kept for the collection as it is now.
@@ -56,11 +56,8 @@ final class DocumentSearchIndex: Sendable {
     /// Makes the text of the collection as it is now, and keeps it.
     func build(on resource: DocumentResource) {
         let (items, seq) = resource.itemsAndSeq
-        let list = resource.snapshot
         let documents = items.documents
-        guard list.seq == seq, list.count == documents.count,
-            let text = DocumentSearchText(joined: list.bytes, lengths: documents.map(\.bytes.count))
-        else { return }
+        let text = DocumentSearchText(objects: documents.lazy.map(\.object))
         kept.withLock { $0 = Kept(seq: seq, documents: documents, text: text) }
     }
 
@@ -68,7 +65,7 @@ final class DocumentSearchIndex: Sendable {
         let seq = resource.itemsAndSeq.seq
         return kept.withLock { kept in
             guard let held = kept, held.seq == seq else {
-                // A stale text is dropped at once: it holds the whole list of an older state.
+                // A stale text is dropped at once: it holds the strings of every item of an older state.
                 kept = nil
                 return nil
             }

@@ -6,21 +6,23 @@ import Testing
     private let items: [JSONObject] = [
         JSONObject(["id": .integer(1), "lantern": .integer(1)]),
         JSONObject(["id": .integer(2), "title": .string("Paper LANTERN")]),
-        JSONObject(["id": .integer(3), "n": .integer(12345), "quote": .string("he said \"lantern\"")]),
+        JSONObject(["id": .integer(3), "n": .integer(12345), "quote": .string("he said \"lantern\" \\o/")]),
         JSONObject([
             "id": .integer(4), "lines": .string("lan\ntern"),
             "deep": .array([.object(JSONObject(["a": .string("x")]))]),
         ]),
         JSONObject(["id": .integer(5), "unicode": .string("LANTERNÉ"), "kelvin": .string("\u{212A}ite")]),
         JSONObject(["id": .integer(6), "separator": .string("x},{y"), "tags": .array([.string("a"), .string("234")])]),
+        JSONObject(["id": .integer(7), "a": .string("caf\u{E9}"), "b": .array([.string("cafe\u{301} au lait")])]),
+        JSONObject(["id": .integer(8), "split": .array([.string("lan"), .string("tern")]), "title": .string("")]),
+        JSONObject(["id": .integer(9), "greek": .string("\u{3A3}\u{3C3}\u{3C2}"), "n": .string("\u{37E}")]),
     ]
 
-    /// The places `q=text` finds through the joined text, and how many items it read to decide.
+    /// The places `q=text` finds through the text, and how many items it read to decide; nil when the text
+    /// does not answer it.
     private func search(_ text: String) throws -> (places: [Int], reads: Int)? {
         let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
-        let joined =
-            Array("[".utf8) + Array(items.map(\.compactBytes).joined(separator: Array(",".utf8))) + Array("]".utf8)
-        let searchText = try #require(DocumentSearchText(joined: joined, lengths: items.map(\.compactBytes.count)))
+        let searchText = DocumentSearchText(objects: items)
         var meter = ListQuery.Meter()
         var reads = 0
         let places = try searchText.search(query, meter: &meter) { place in
@@ -30,28 +32,30 @@ import Testing
         return places.map { ($0, reads) }
     }
 
-    @Test(arguments: ["lantern", "LanTern", "234", "kite", "},{", "x", "tern", "said", "zzz"])
+    @Test(arguments: [
+        "lantern", "LanTern", "234", "kite", "},{", "x", "tern", "said", "zzz", "%22lantern%22", "%5Co%2F", "lan",
+        "%C3%A9", "CAF%C3%89", "%C3%A9%20au", "caf", "%CF%83", "%CE%A3%CF%83%CF%82", "id", "1",
+    ])
     func findsWhatReadingEachItemFinds(text: String) throws {
         let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
         let expected = items.indices.filter { query.searchMatches(items[$0]) }
-        #expect(try search(text)?.places == expected)
+        #expect(try search(text)?.places == expected, "\(text)")
     }
 
-    @Test func readsOnlyTheItemsWhoseBytesCannotTell() throws {
-        // Item 2's match is in a plain value; item 3's string holds escapes, item 5's a non-ASCII character;
-        // item 1's match is in a key and is not read.
+    @Test func readsOnlyTheItemsWhoseTextCannotTell() throws {
+        // Items 1 and 2 hold it in printable ASCII strings (`"` too); item 4's string holds a non-ASCII
+        // character; item 0's is a key, item 3's split by a line feed, item 7's across two strings.
         let found = try #require(try search("lantern"))
         #expect(found.places == [1, 2, 4])
-        #expect(found.reads == 2)
+        #expect(found.reads == 1)
+        // A text beyond ASCII: only the items holding a string beyond printable ASCII are read.
+        let accent = try #require(try search("%C3%A9"))
+        #expect(accent.places == [4, 6] && accent.reads == 4)
     }
 
-    @Test func answersNilForTextTheBytesCannotHold() throws {
-        #expect(try search("%C3%A9t%C3%A9") == nil)
-        #expect(try search("a%22b") == nil)
-    }
-
-    @Test func refusesBytesThatAreNotTheItemsJoined() {
-        #expect(DocumentSearchText(joined: Array("[{},{}]".utf8), lengths: [2, 3]) == nil)
-        #expect(DocumentSearchText(joined: Array("[{},{}]".utf8), lengths: [2, 2])?.count == 2)
+    @Test func answersNilForTextWhoseBytesAndCanonicalFormsDiffer() throws {
+        // A tab, and GREEK QUESTION MARK (canonically a semicolon, so an ASCII string may hold it).
+        #expect(try search("a%09b") == nil)
+        #expect(try search("%CD%BE") == nil)
     }
 }
