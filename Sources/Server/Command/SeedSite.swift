@@ -11,8 +11,8 @@ import Support
 final class SeedSite: Site {
     /// The storage: every input is committed in it with its journal entry, and every entry applied from it.
     let journal: SeedStore
-    /// The inputs other than todo writes, committed through `journal`.
-    let shared: SharedInputs
+    /// The inputs other than todo writes, committed through `journal`, each entry sent into its view model.
+    let inputs: SeedInputs
     /// The seed view models every route and event stream shares.
     let models: LiveStateModels
     /// Their lists, encoded once per change for `GET` and `/events` alike.
@@ -62,8 +62,8 @@ final class SeedSite: Site {
                 }
             }, upstream: configuration.upstream, loader: client, imageLoader: images, scheduler: loop,
             maxTodos: configuration.maxTodos)
-        let shared = SharedInputs(journal: journal, models: models, images: images, loader: client, workers: workers)
-        self.shared = shared
+        let inputs = SeedInputs(models: models, journal: journal, images: images, loader: client, workers: workers)
+        self.inputs = inputs
         lists = ListSnapshots(models)
         // Each entry's events take its id; the events that are not journaled the ids after it.
         events = EventHub(
@@ -71,7 +71,7 @@ final class SeedSite: Site {
             heartbeat: configuration.heartbeat)
         // The selection, its image and the keyword's result before those entries: a restarted server shows
         // what it showed, and a new instance what the others show.
-        shared.restore(upTo: floor)
+        inputs.restore(upTo: floor, from: journal)
         engine = LiveQueryEngine(following: events, configuration: configuration) { seq, timeout, done in
             journal.whenApplied(seq, timeout: timeout, done)
         }
@@ -85,7 +85,7 @@ final class SeedSite: Site {
         let apply: @Sendable ([JournalEntry]) -> Void = { [models] entries in
             for entry in entries {
                 guard entry.change.collection == JournalChange.todos else {
-                    shared.apply(seq: entry.seq, topic: entry.change.collection, json: entry.change.document ?? "")
+                    inputs.apply(seq: entry.seq, topic: entry.change.collection, json: entry.change.document ?? "")
                     continue
                 }
                 guard let change = entry.change.todoChange else {
@@ -109,11 +109,11 @@ final class SeedSite: Site {
                     + " again: a Last-Event-ID from before this start resumes")
         }
         // A selection the entries leave pending is downloaded again (its downloader stopped with the server).
-        shared.resumePending()
+        inputs.selection.resumePending()
         // Entries are applied in order; each change's event takes the journal's id.
         journal.follow(after: start.lastSeq, apply)
         // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
-        shared.loadAtStart()
+        inputs.lists.loadAtStart(journal)
     }
 
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
@@ -139,7 +139,7 @@ final class SeedSite: Site {
 
     func shutdown() {
         selectionLog.cancel()
-        shared.cancel()
+        inputs.cancel()
         journal.stop()
     }
 }

@@ -9,12 +9,12 @@ import Synchronization
 
 /// The seeds' storage on an SQLite file (or `:memory:`) through the one write path a data file's resources
 /// take: a `DocumentStore` over a journal that holds its items (`SQLiteDocumentJournal`, `.items`). The todos
-/// are its collection `todos`, and each other input (`SharedInputs.Topic`) a singular resource of it. A todo
+/// are its collection `todos`, and each other input (`SeedInput.Topic`) a singular resource of it. A todo
 /// write is a plan judged on the batch's view, as the task list judges it (`--max-todos` exactly, an unknown
 /// id), so a batch of writes commits with one disk flush; each committed entry is handed, in journal order,
 /// to the handler `follow` set (the server sends it into its view model's input).
 ///
-/// It answers the seeds' `Journal` protocol, which their inputs (`SharedInputs`, `SelectionDownloads`) and
+/// It answers the seeds' `Journal` protocol, which their inputs (`SeedInputs`, `SelectionDownloads`) and
 /// the restart's replay still speak; the todo routes submit their plans here directly (`submitTodo`).
 ///
 /// ```swift
@@ -63,7 +63,7 @@ final class SeedStore: Journal {
         let journal = try PostgresDocumentJournal(uri: uri, retention: retention, dataSet: .seeds)
         let start = try journal.start(source: "the seeds", recent: (EventLog.defaultCount, 2 * EventLog.defaultBytes)) {
             [DocumentRows(name: JournalChange.todos, kind: .collection, items: [("1", Self.firstTodo)])]
-                + SharedInputs.Topic.allCases.map { DocumentRows(name: $0.rawValue, kind: .singular, items: []) }
+                + SeedInput.Topic.allCases.map { DocumentRows(name: $0.rawValue, kind: .singular, items: []) }
         }
         self.init(
             engine: .postgres(journal, recent: DocumentRewind.itemsBefore(start.recent)), seq: start.seq,
@@ -98,7 +98,7 @@ final class SeedStore: Journal {
         var resources: [any StoreResource] = [
             HeldTodos(todos.compactMap { Self.stored($0)?.withoutTree() }, deliver: deliver)
         ]
-        for topic in SharedInputs.Topic.allCases {
+        for topic in SeedInput.Topic.allCases {
             let held = rows[topic.rawValue]?.items.first.flatMap { Self.object($0.body) }
             resources.append(
                 Relayed(

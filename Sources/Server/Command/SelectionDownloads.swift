@@ -72,24 +72,24 @@ final class SelectionDownloads: Sendable {
     /// A client's repeat (its `key` committed before) is answered from the first selection and takes no
     /// claim: the first one's downloader, or a taker-over, downloads.
     func select(
-        url: String, key: String?, completion: @escaping @Sendable (Result<SharedInputs.Shared, JournalError>) -> Void
+        url: String, key: String?, completion: @escaping @Sendable (Result<SeedInput.Appended, JournalError>) -> Void
     ) {
-        let payload = SharedInputs.Payload(url: url)
-        guard let json = try? SharedInputs.encoded(payload) else {
+        let payload = SeedInput.Payload(url: url)
+        guard let json = try? SeedInput.encoded(payload) else {
             return completion(.failure(.failed("the input cannot be encoded")))
         }
         guard claims != nil else {
-            return store.append(topic: SharedInputs.Topic.selection.rawValue, json: json, key: key) { [self] result in
-                completion(result.map { SharedInputs.Shared($0, payload) })
+            return store.append(topic: SeedInput.Topic.selection.rawValue, json: json, key: key) { [self] result in
+                completion(result.map { SeedInput.Appended($0, payload) })
                 // NB: a repeat (its key committed before) was downloaded, or is being, by its first request.
                 if case .success(let appended) = result, !appended.repeated { download(url, selection: appended.seq) }
             }
         }
         store.appendClaimed(
-            topic: SharedInputs.Topic.selection.rawValue, json: json, key: key,
+            topic: SeedInput.Topic.selection.rawValue, json: json, key: key,
             claimed: { [self] seq in claimed.withLock { _ = $0.insert(seq) } }
         ) { [self] result in
-            completion(result.map { SharedInputs.Shared($0, payload) })
+            completion(result.map { SeedInput.Appended($0, payload) })
             // NB: not claimed (a repeat, a resend after an unknown outcome, or a lock left from an id a
             // rolled-back statement took): `takeOver` settles it.
             guard case .success(let appended) = result, claimed.withLock({ $0.contains(appended.seq) }) else {
@@ -151,7 +151,7 @@ final class SelectionDownloads: Sendable {
         // NB: a newer selection applied here makes this download moot, and so does an outcome another
         // instance journaled first; journaling it anyway would only cost a row, since every instance skips it.
         guard isPending(seq) else { return release(seq) }
-        var payload = SharedInputs.Payload(url: url, selection: seq)
+        var payload = SeedInput.Payload(url: url, selection: seq)
         switch result {
         case .success(let image):
             payload.contentType = image.contentType
@@ -159,7 +159,7 @@ final class SelectionDownloads: Sendable {
         case .failure(let failure):
             payload.failed = failure.reason
         }
-        guard let data = try? SharedInputs.encoded(payload) else { return release(seq) }
+        guard let data = try? SeedInput.encoded(payload) else { return release(seq) }
         let shared: @Sendable (Result<Int64, JournalError>) -> Void = { [self] result in
             release(seq)
             if case .failure(let error) = result {
@@ -168,6 +168,6 @@ final class SelectionDownloads: Sendable {
         }
         // The outcome's key makes it one entry, whichever instances downloaded (one process: no key needed).
         let key = claims == nil ? nil : Self.outcomeKey(seq)
-        store.append(topic: SharedInputs.Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
+        store.append(topic: SeedInput.Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// pipeline (`imageUrlSubject` → a download per URL → `switchToLatest` → `imageSubject`) runs on every
 /// instance, and the "download" of a selection is the wait for that selection's image entry.
 ///
-/// One instance downloads a selection from the network (`SharedInputs`) and journals what it got; every
+/// One instance downloads a selection from the network (`SelectionDownloads`) and journals what it got; every
 /// instance applies the entry, in journal order, and `deliver` hands it to the selection's wait as the
 /// answer of a GET: the image's bytes with its content type (and the entry's id, `LoadResponse.journalSeq`,
 /// which the image carries to its event), or the download's failure in its own words. So the view model

@@ -42,7 +42,7 @@ extension Router {
             return .response(Response(status: 200, headers: headers, body: image.data))
         }
         // `POST /albums/refresh` is with the posts' (`addSharedRefreshes`).
-        addSharedAlbumSelection(site.shared)
+        addSharedAlbumSelection(site)
     }
 
     static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")

@@ -11,6 +11,6 @@ extension Router {
         get("/frameworks") { request in
             try ListQuery.reply(request, cached: snapshot) { frameworks.list.value }
         }
-        addSharedFrameworkSelection(site.shared)
+        addSharedFrameworkSelection(site)
     }
 }

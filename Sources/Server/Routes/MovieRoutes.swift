@@ -12,7 +12,7 @@ extension Router {
             }
             return try .json(movies.search(request.query["q"] ?? ""))
         }
-        let shared = site.shared
+        let journal = site.journal
         put("/movies/keyword") { request in
             let key = try request.idempotencyKey()
             let keyword: String = try request.jsonBody(fields: ["keyword"]).required("keyword")
@@ -23,7 +23,7 @@ extension Router {
             // With a key: the key is journaled first (an entry that changes nothing),
             // so a repeat on any instance is answered from the first and not sent into $keyword again.
             return .later { respond in
-                shared.append(.keyword, .init(keyword: keyword), key: key) { result in
+                SeedInput.append(.keyword, .init(keyword: keyword), key: key, to: journal) { result in
                     switch result {
                     case .success(let first):
                         if !first.repeated { movies.keyword = keyword }

@@ -18,6 +18,6 @@ extension Router {
             return try .json(post)
         }
         // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), journaled.
-        addSharedRefreshes(site.shared)
+        addSharedRefreshes(site)
     }
 }

@@ -7,8 +7,8 @@ import Storage
 extension Router {
     /// `POST /frameworks/selection`: the selection is journaled and answered once applied here, so every
     /// instance's `/events` clients get it with one id (docs/architecture-instances.md).
-    mutating func addSharedFrameworkSelection(_ shared: SharedInputs) {
-        let frameworks = shared.models.frameworks
+    mutating func addSharedFrameworkSelection(_ site: SeedSite) {
+        let (frameworks, journal) = (site.models.frameworks, site.journal)
         post("/frameworks/selection") { request in
             let key = try request.idempotencyKey()
             let name: String = try request.jsonBody(fields: ["name"]).required("name")
@@ -16,7 +16,7 @@ extension Router {
                 throw FrameworkError.unknownName(name)
             }
             return .later { respond in
-                shared.append(.frameworks, .init(name: name), key: key) { result in
+                SeedInput.append(.frameworks, .init(name: name), key: key, to: journal) { result in
                     respond(
                         Self.answer(result) { shared in
                             // NB: the first request's name when the key was committed before.
@@ -30,8 +30,8 @@ extension Router {
 
     /// `POST /albums/selection`: the selection is journaled (every instance shows it pending) and answered
     /// once applied here; this server downloads it and journals the image for all.
-    mutating func addSharedAlbumSelection(_ shared: SharedInputs) {
-        let albums = shared.models.albums
+    mutating func addSharedAlbumSelection(_ site: SeedSite) {
+        let (albums, downloads) = (site.models.albums, site.inputs.selection.downloads)
         post("/albums/selection") { request in
             let key = try request.idempotencyKey()
             let body = try request.jsonBody(fields: ["url", "id"])
@@ -46,7 +46,7 @@ extension Router {
             }
             try AlbumViewModel.check(url: url)
             return .later { respond in
-                shared.selections.select(url: url, key: key) { result in
+                downloads.select(url: url, key: key) { result in
                     respond(Self.answer(result) { try .json(["url": $0.payload.url ?? url], status: 202) })
                 }
             }
@@ -57,17 +57,18 @@ extension Router {
     /// the view model's own network manager) and journal what came, answered once applied here. Refreshes without a key that arrive
     /// while one is in flight share it (one upstream request, one entry); a keyed one is its own (its key is
     /// journaled with it).
-    mutating func addSharedRefreshes(_ shared: SharedInputs) {
+    mutating func addSharedRefreshes(_ site: SeedSite) {
+        let (models, journal) = (site.models, site.journal)
         let posts: @Sendable (String?) -> Future<Response, Never> = { key in
             Self.sharedRefresh(
-                shared, .posts, key: key, embedded: EmbeddedData.posts,
-                upstream: shared.models.posts.load(), payload: { .init(posts: $0) }
+                journal, .posts, key: key, embedded: EmbeddedData.posts,
+                upstream: models.posts.load(), payload: { .init(posts: $0) }
             ) { $0.posts }
         }
         let albums: @Sendable (String?) -> Future<Response, Never> = { key in
             Self.sharedRefresh(
-                shared, .albums, key: key, embedded: EmbeddedData.albums,
-                upstream: shared.models.albums.load(),
+                journal, .albums, key: key, embedded: EmbeddedData.albums,
+                upstream: models.albums.load(),
                 payload: { .init(albums: $0) }
             ) { $0.albums }
         }
@@ -94,16 +95,16 @@ extension Router {
     /// upstream gave this server (every instance shows that list); resolves to 200 with the list applied
     /// here (the first request's, when its key was committed before).
     private static func sharedRefresh<Item: Encodable & Sendable>(
-        _ shared: SharedInputs, _ topic: SharedInputs.Topic, key: String?, embedded: [Item],
-        upstream: Future<[Item], NetworkError>?, payload: @escaping @Sendable ([Item]?) -> SharedInputs.Payload,
-        list: @escaping @Sendable (SharedInputs.Payload) -> [Item]?
+        _ journal: any Journal, _ topic: SeedInput.Topic, key: String?, embedded: [Item],
+        upstream: Future<[Item], NetworkError>?, payload: @escaping @Sendable ([Item]?) -> SeedInput.Payload,
+        list: @escaping @Sendable (SeedInput.Payload) -> [Item]?
     ) -> Future<Response, Never> {
         Future { promise in
             // NB: Reactive's Future takes its promise under its lock, from any thread (Combine's has no @Sendable).
             nonisolated(unsafe) let promise = promise
             let respond: @Sendable (Response) -> Void = { promise(.success($0)) }
             guard let upstream else {
-                shared.append(topic, payload(nil), key: key) { result in
+                SeedInput.append(topic, payload(nil), key: key, to: journal) { result in
                     respond(Self.answer(result) { try .json(list($0.payload) ?? embedded) })
                 }
                 return
@@ -114,7 +115,7 @@ extension Router {
                         if case .failure(let error) = completion { respond(Response(error: error)) }
                     },
                     receiveValue: { items in
-                        shared.append(topic, payload(items), key: key) { result in
+                        SeedInput.append(topic, payload(items), key: key, to: journal) { result in
                             respond(Self.answer(result) { try .json(list($0.payload) ?? embedded) })
                         }
                     }))
@@ -124,7 +125,7 @@ extension Router {
     /// The answer to a shared input: `success` once it is applied here, or the refusal (503 while the
     /// database is unreachable).
     private static func answer(
-        _ result: Result<SharedInputs.Shared, JournalError>, success: (SharedInputs.Shared) throws -> Response
+        _ result: Result<SeedInput.Appended, JournalError>, success: (SeedInput.Appended) throws -> Response
     ) -> Response {
         switch result {
         case .success(let shared):

@@ -1,0 +1,78 @@
+import Domain
+import Foundation
+import Reactive
+import Storage
+import Synchronization
+
+/// The album selection and its image as inputs of the seeds' store: a committed selection goes into the album
+/// view model's own input (`imageUrlSubject`), whose pipeline shows it pending and waits for its image entry
+/// (`JournaledImages`); a committed image entry answers that wait, and the view model's `switchToLatest`
+/// shows it if the selection is still its latest. The instance that took a selection downloads it and
+/// commits the outcome (`SelectionDownloads`).
+final class AlbumSelectionInput: Sendable {
+    private let albums: AlbumViewModel
+    /// The album view model's loader: the wait for a selection's image entry.
+    let images: JournaledImages
+    /// The selections' downloads, one instance each, and their outcomes committed.
+    let downloads: SelectionDownloads
+    /// The newest selection sent into the album view model (`resumePending`).
+    private let shown = Mutex<(seq: Int64, url: String)?>(nil)
+
+    init(_ albums: AlbumViewModel, images: JournaledImages, downloads: SelectionDownloads) {
+        self.albums = albums
+        self.images = images
+        self.downloads = downloads
+    }
+
+    /// A committed selection, with its entry's id: shown pending, and watched for a downloader that dies.
+    func applySelection(seq: Int64, _ payload: SeedInput.Payload) {
+        guard let url = payload.url else { return }
+        showPending(selection: seq, url: url)
+        downloads.applied(selection: seq, url: url)
+    }
+
+    /// A committed image (or why there is none), with its entry's id, for the selection it answers.
+    func applyImage(seq: Int64, _ payload: SeedInput.Payload) {
+        guard let selection = payload.selection else { return }
+        let outcome: JournaledImages.Outcome =
+            if let bytes = payload.data.flatMap({ Data(base64Encoded: $0) }) {
+                .success((bytes, payload.contentType ?? "application/octet-stream"))
+            } else {
+                .failure(LoadFailure(.other, payload.failed ?? "the download failed"))
+            }
+        images.deliver(selection: selection, seq: seq, outcome)
+    }
+
+    /// Shows the newest selection and image up to `lastSeq` (the entries after it are replayed or followed):
+    /// a restarted server shows what it showed, and a new instance what the others show. Startup, before the
+    /// events are attached.
+    func restore(upTo lastSeq: Int64, from journal: any Journal) {
+        let image = SeedInput.latest(.image, upTo: lastSeq, in: journal)
+        // The newest image is shown (as it was, even when a newer selection is still pending); then that
+        // newer selection is recorded as pending.
+        if let (seq, payload) = image, let selection = payload.selection, let url = payload.url {
+            showPending(selection: selection, url: url)
+            applyImage(seq: seq, payload)
+        }
+        if let (seq, payload) = SeedInput.latest(.selection, upTo: lastSeq, in: journal),
+            seq > (image?.payload.selection ?? 0), let url = payload.url
+        {
+            showPending(selection: seq, url: url)
+        }
+    }
+
+    /// Once the entries up to the start are applied: the newest selection, when no image entry answered it,
+    /// is downloaded again, here or by another instance (`SelectionDownloads.resume`).
+    func resumePending() {
+        guard let (seq, url) = shown.withLock({ $0 }), images.isWaiting(for: seq) else { return }
+        downloads.resume(selection: seq, url: url)
+    }
+
+    /// Sends the selection `seq` of `url` into the album view model, whose own pipeline shows it pending and
+    /// waits for its image entry.
+    private func showPending(selection seq: Int64, url: String) {
+        shown.withLock { $0 = (seq, url) }
+        images.expect(selection: seq)
+        albums.imageUrlSubject.send(url)
+    }
+}
