@@ -76,7 +76,7 @@ extension Router {
         let name = resource.name
         let idPath = [store.idField]
         let sortIndex = live?.sortIndex ?? DocumentSortIndex()
-        let searchIndex = DocumentSearchIndex()
+        let searchIndex = DocumentSearchIndex(workers: workers)
         let fieldIndex = DocumentFieldIndex()
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {

@@ -6,9 +6,10 @@ import Synchronization
 /// collection is unchanged: what `q` on 100,000 items answers from within the work budget, as json-server
 /// answers it.
 ///
-/// The first search of a collection as it is now makes it on a worker, off the loop (it reads every item), as
-/// a sort index is built; a write makes it stale, and the next search makes it again. One per collection
-/// route.
+/// The first search of a collection makes it on a worker, off the loop (it reads every item), as a sort index
+/// is built. After a write the next search makes it again on a worker and answers at once from the text of the
+/// earlier state and the items changed since (`DocumentIndexOverlay`), unless items were removed or many
+/// changed, when it waits for the new text. One per collection route.
 final class DocumentSearchIndex: Sendable {
     /// Collections smaller than this are searched item by item, within the budget.
     static let threshold = DocumentSortIndex.threshold
@@ -19,7 +20,19 @@ final class DocumentSearchIndex: Sendable {
         var text: DocumentSearchText
     }
 
-    private let kept = Mutex<Kept?>(nil)
+    private struct State {
+        var text: Kept?
+        /// The overlay of `text` (of the state `of`) for the state `now`.
+        var overlay: (of: Int64, now: Int64, overlay: DocumentIndexOverlay)?
+        var rebuilding = false
+    }
+
+    private let kept = Mutex(State())
+    private let workers: WorkerPool
+
+    init(workers: WorkerPool) {
+        self.workers = workers
+    }
 
     /// Whether `query` on `resource` searches enough items to want the text (not when an equality filter
     /// narrows the items through a field's index first, nor for a search text it does not answer).
@@ -27,23 +40,47 @@ final class DocumentSearchIndex: Sendable {
         !narrowed && resource.items.count >= threshold && DocumentSearchText.answers(query)
     }
 
-    /// Making the text when it is not kept for the collection as it is now.
+    /// Making the text when neither it nor an overlay of an earlier one is kept for the collection as it is now.
     func missingBuild(on resource: DocumentResource) -> (@Sendable () -> Void)? {
-        guard current(resource) == nil else { return nil }
+        guard usable(resource) == nil else { return nil }
         return { self.build(on: resource) }
     }
 
-    /// The items of `resource` that pass `query`'s search, in order, within `meter`'s budget; nil when the
-    /// text is not kept for the collection as it is now (the query then searches item by item).
+    /// The items of `resource` that pass `query`'s search, in order, within `meter`'s budget; nil when no text
+    /// is kept for the collection as it is now, nor an overlay of an earlier one (the query then searches item
+    /// by item).
     func search(_ query: DocumentQuery, on resource: DocumentResource, meter: inout ListQuery.Meter)
         throws(HTTPError) -> [StoredDocument]?
     {
-        guard let kept = current(resource) else { return nil }
+        guard let (kept, overlay) = usable(resource) else { return nil }
         let documents = kept.documents
-        let places = try kept.text.search(query, meter: &meter) { place in
-            query.searchMatches(documents[place].object)
+        guard
+            let places = try kept.text.search(
+                query, meter: &meter,
+                undecided: { place in
+                    query.searchMatches(documents[place].object)
+                })
+        else { return nil }
+        guard let overlay else { return places.map { documents[$0] } }
+        var isChanged = [Bool](repeating: false, count: overlay.documents.count)
+        var added: [Int] = []
+        for place in overlay.changed {
+            try meter.check()
+            isChanged[place] = true
+            if query.searchMatches(overlay.documents[place].object) { added.append(place) }
         }
-        return places?.map { documents[$0] }
+        // NB: the text's places but the changed ones, and the changed ones that pass, merged in order.
+        var found: [StoredDocument] = []
+        var next = 0
+        for place in places where !isChanged[place] {
+            while next < added.count && added[next] < place {
+                found.append(overlay.documents[added[next]])
+                next += 1
+            }
+            found.append(overlay.documents[place])
+        }
+        for place in added[next...] { found.append(overlay.documents[place]) }
+        return found
     }
 
     /// `search` as a query's answer asks for it (`DocumentQuery.apply`'s `searched`).
@@ -53,23 +90,46 @@ final class DocumentSearchIndex: Sendable {
         { meter throws(HTTPError) in try self.search(query, on: resource, meter: &meter) }
     }
 
-    /// Makes the text of the collection as it is now, and keeps it.
+    /// Makes the text of the collection as it is now, and keeps it (unless one of a later state is kept).
     func build(on resource: DocumentResource) {
         let (items, seq) = resource.itemsAndSeq
         let documents = items.documents
         let text = DocumentSearchText(objects: documents.lazy.map(\.object))
-        kept.withLock { $0 = Kept(seq: seq, documents: documents, text: text) }
+        kept.withLock { state in
+            guard (state.text?.seq ?? .min) < seq else { return }
+            state.text = Kept(seq: seq, documents: documents, text: text)
+            state.overlay = nil
+        }
     }
 
-    private func current(_ resource: DocumentResource) -> Kept? {
-        let seq = resource.itemsAndSeq.seq
-        return kept.withLock { kept in
-            guard let held = kept, held.seq == seq else {
-                // A stale text is dropped at once: it holds the strings of every item of an older state.
-                kept = nil
-                return nil
-            }
-            return held
+    /// The kept text, and its overlay for the collection as it is now when it is of an earlier state (whose
+    /// text for now it then starts making on a worker); nil when none is kept, or the kept one is too far from
+    /// now (it is dropped: it holds the strings of every item of an older state).
+    private func usable(_ resource: DocumentResource) -> (Kept, DocumentIndexOverlay?)? {
+        let (items, seq) = resource.itemsAndSeq
+        let (held, cached) = kept.withLock { state in
+            (state.text, state.overlay.flatMap { $0.of == state.text?.seq && $0.now == seq ? $0.overlay : nil })
         }
+        guard let held else { return nil }
+        if held.seq == seq { return (held, nil) }
+        if let cached { return (held, cached) }
+        guard let overlay = DocumentIndexOverlay(kept: held.documents, now: items.documents) else {
+            kept.withLock { state in
+                if state.text?.seq == held.seq { (state.text, state.overlay) = (nil, nil) }
+            }
+            return nil
+        }
+        let start = kept.withLock { state in
+            state.overlay = (held.seq, seq, overlay)
+            defer { state.rebuilding = true }
+            return !state.rebuilding
+        }
+        if start, !workers.submit({ self.rebuilt(on: resource) }) { kept.withLock { $0.rebuilding = false } }
+        return (held, overlay)
+    }
+
+    private func rebuilt(on resource: DocumentResource) {
+        build(on: resource)
+        kept.withLock { $0.rebuilding = false }
     }
 }
