@@ -6,7 +6,7 @@
 ///
 /// - `document tables`, `checkpoints`: the tables of both (on a database from before the steps were recorded,
 ///   `document tables` is recognised by its entries in `livestate_entries`).
-/// - The seeds' data set first has `schema 6`: their former schema script (`PostgresJournal.schemaSix`), which
+/// - The seeds' data set first has `schema 6`: their former schema script (`seedsSchemaSix`), which
 ///   brings a seeds' database of any version 1-5 to 6, and does nothing on a new database. It is recorded
 ///   without being run on a database from before the steps whose `livestate_schema` says 6; one above 6 was
 ///   written by a newer LiveState and is refused (`LSV01`).
@@ -67,12 +67,12 @@ extension PostgresDocumentJournal {
                 DO $$ BEGIN
                     IF to_regclass('livestate_counter') IS NOT NULL THEN
                         RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
-                            USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                            USING ERRCODE = '\(otherDataSetState)';
                     END IF;
                     IF \(seeds) THEN
                         IF EXISTS (SELECT 1 FROM livestate_doc_seed WHERE data_set = 'seeds') THEN
                             RAISE EXCEPTION 'the database holds the seeds'' todos and entries'
-                                USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                                USING ERRCODE = '\(otherDataSetState)';
                         END IF;
                     END IF;
                 END $$;
@@ -84,26 +84,17 @@ extension PostgresDocumentJournal {
                         IF NOT \(seeds) THEN
                             IF EXISTS (SELECT 1 FROM livestate_doc_seed) THEN
                                 RAISE EXCEPTION 'the database holds a data file''s resources'
-                                    USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                                    USING ERRCODE = '\(otherDataSetState)';
                             END IF;
                         ELSIF EXISTS (SELECT 1 FROM livestate_doc_seed WHERE data_set <> 'seeds') THEN
                             RAISE EXCEPTION 'the database holds a data file''s resources'
-                                USING ERRCODE = '\(PostgresEntries.otherDataSetState)';
+                                USING ERRCODE = '\(otherDataSetState)';
                         END IF;
                     END IF;
                 END $$;
                 """
         }
     }
-
-    /// `schema 6`: the seeds' schema script, run only on a seeds' database (it has their counter).
-    static let seedsSchemaSix = """
-        DO $step$ BEGIN
-            IF to_regclass('livestate_counter') IS NOT NULL THEN
-                EXECUTE $schema6$ \(PostgresJournal.schemaSix) $schema6$;
-            END IF;
-        END $step$;
-        """
 
     /// The todo of the JSON value `json` (a seeds' row written by `json_build_object`) as the server encodes a
     /// todo (`JSONCoding`: sorted keys, compact; `to_json` escapes a title as Swift's encoder does).

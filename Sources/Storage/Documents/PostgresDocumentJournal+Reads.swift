@@ -18,7 +18,7 @@ extension PostgresDocumentJournal {
     package func newest(of resource: String) throws(JournalError) -> JournalEntry? {
         let sql = "SELECT seq, resource, key, body FROM livestate_entries WHERE resource = $1 ORDER BY seq DESC LIMIT 1"
         switch wait(for: nil, sql, [resource], until: .now() + 3) {
-        case .success(let rows): return rows.rows.isEmpty ? nil : PostgresEntries.entry(rows, 0)
+        case .success(let rows): return rows.rows.isEmpty ? nil : Self.entry(rows, 0)
         case .failure(let error): throw .unavailable("PostgreSQL did not answer: \(error.message)")
         }
     }

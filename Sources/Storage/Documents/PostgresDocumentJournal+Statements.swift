@@ -36,7 +36,7 @@ extension PostgresDocumentJournal {
     static func keyed(_ rows: PostgresRows) -> [String: KeyedEntry] {
         var found: [String: KeyedEntry] = [:]
         for row in rows.rows.indices {
-            guard let entry = PostgresEntries.entry(rows, row), let key = rows.rows[row][4] else { continue }
+            guard let entry = entry(rows, row), let key = rows.rows[row][4] else { continue }
             found[key] = KeyedEntry(entry: entry, request: rows.rows[row][5] ?? "")
         }
         return found
@@ -158,7 +158,7 @@ extension PostgresDocumentJournal {
                 ALTER TABLE livestate_doc_entries RENAME TO livestate_entries;
             END IF;
         END $$;
-        \(PostgresEntries.table)
+        \(entriesTable)
         CREATE TABLE IF NOT EXISTS livestate_doc_pruned (
             only_row BOOLEAN PRIMARY KEY DEFAULT true CHECK (only_row),
             below BIGINT NOT NULL
@@ -172,7 +172,7 @@ extension PostgresDocumentJournal {
 
     /// The entries of `entriesAfter`'s rows, and where retention's deletions end.
     static func records(_ rows: PostgresRows) -> (entries: [JournalEntry], prunedBelow: Int64?) {
-        let entries = rows.rows.indices.compactMap { PostgresEntries.entry(rows, $0) }
+        let entries = rows.rows.indices.compactMap { entry(rows, $0) }
         return (entries, rows.rows.isEmpty ? nil : rows.integer(0, 4))
     }
 
@@ -201,5 +201,51 @@ extension PostgresDocumentJournal {
             text += "]"
         }
         return text + "]"
+    }
+
+    /// The journal's entries, `livestate_entries`: one row per committed change, as `JournalChange` says it.
+    ///
+    /// - `seq`: the entry's id, commit order (the table's own sequence, taken under `writeLock`); event id
+    ///   `seq × 65536`;
+    /// - `resource`, `key`, `body`: the resource, the item's id text (`''` for a singular resource) and the
+    ///   item after the change (NULL: deleted);
+    /// - `before`: the item before the change as `[place,item]`, or `null` when there was none: a restart
+    ///   rebuilds the state before its newest entries backwards from it (`DocumentRewind`), to make their events
+    ///   again; NULL where it is not known (written by an older server);
+    /// - `write_key`, `write_request`: the `Idempotency-Key` the write was committed under and its request
+    ///   (`POST /posts`; the seeds' topic), unique, kept as long as the entry.
+    ///
+    /// The key index is made only where it is missing: `CREATE INDEX IF NOT EXISTS` would lock the table first,
+    /// and so queue a starting server, and every write behind it, after any open write transaction.
+    static let entriesTable = """
+        CREATE TABLE IF NOT EXISTS livestate_entries (
+            seq BIGSERIAL PRIMARY KEY,
+            resource TEXT NOT NULL,
+            key TEXT NOT NULL,
+            body TEXT,
+            before TEXT,
+            write_key TEXT,
+            write_request TEXT,
+            committed_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        DO $$ BEGIN
+            IF to_regclass('livestate_entries_write_key') IS NULL THEN
+                CREATE UNIQUE INDEX livestate_entries_write_key ON livestate_entries (write_key)
+                    WHERE write_key IS NOT NULL;
+            END IF;
+        END $$;
+        """
+
+    /// The SQLSTATE of a database that holds the other data set (`DataSet`): both would read the same entries.
+    static let otherDataSetState = "LSV02"
+
+    /// The entry of the row `index` of `rows`, whose first columns are `seq, resource, key, body`; nil when one
+    /// of the first three is missing.
+    static func entry(_ rows: PostgresRows, _ index: Int) -> JournalEntry? {
+        let row = rows.rows[index]
+        guard row.count > 3, let seq = rows.integer(index, 0), let resource = row[1], let key = row[2] else {
+            return nil
+        }
+        return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[3]))
     }
 }

@@ -14,12 +14,12 @@ import Support
 ///   start reads the state in one query; a singular resource is its row with key `''`. Each entry keeps the
 ///   item before it with its place (`before`), so a start can take the items back before its newest entries
 ///   and make their events again (`DocumentRewind`).
-/// - `livestate_entries` (`PostgresEntries`, the seeds' table too): one row per committed change (`seq`:
+/// - `livestate_entries` (`entriesTable`, both data sets): one row per committed change (`seq`:
 ///   commit order, the event id's base; body NULL for a delete), which the other servers read after a
 ///   `NOTIFY livestate_documents`; a write's first entry keeps its `Idempotency-Key` and request
 ///   (`write_key`, unique, and `write_request`), so the same request sent again to any server is answered
 ///   from it. A database of an older server kept them in `livestate_doc_entries`, renamed at start. A
-///   database the seeds use is refused (not retried).
+///   database of the other data set is refused (not retried).
 /// - `livestate_doc_seed`: one row once a file filled the database.
 /// - `livestate_doc_pruned`: where retention's deletions end: the entries below `below` may be gone. Every
 ///   60 s one server deletes all but the newest `retention` entries; a server that finds it missed deleted
@@ -45,7 +45,7 @@ import Support
 package final class PostgresDocumentJournal: @unchecked Sendable {
     // NB: @unchecked because every var is touched on `loop` only: the calls hop there first.
 
-    /// The advisory lock every document writer holds until its commit (the todos' journal uses 7428001–2).
+    /// The advisory lock every writer holds until its commit (positive: the claims' keys are negative).
     static let writeLock = 7_428_010
     /// The channel every batch notifies with its last entry's id.
     static let channel = "livestate_documents"
@@ -114,7 +114,7 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
             {
                 throw error  // NB: not retried: a newer LiveState's database stays newer
             }
-            if case .failure(let error) = schema, error.sqlState == PostgresEntries.otherDataSetState {
+            if case .failure(let error) = schema, error.sqlState == Self.otherDataSetState {
                 // NB: not retried: the other data set's servers keep using the database.
                 throw PostgresError(
                     .refused,
@@ -168,7 +168,7 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
             let rows = try step(
                 session, Self.newestEntries, [String(recent.count), String(recent.bytes)], until: deadline)
             let entries = rows.rows.indices.compactMap { index -> JournalRow? in
-                guard let entry = PostgresEntries.entry(rows, index) else { return nil }
+                guard let entry = Self.entry(rows, index) else { return nil }
                 return JournalRow(seq: entry.seq, change: entry.change, before: rows.rows[index][4])
             }
             try step(session, "COMMIT", until: deadline)

@@ -13,7 +13,7 @@
 /// Statements are sent on the connection's loop; `done` is called there once.
 ///
 /// ```swift
-/// PostgresJournal.migrations.migrate(connection) { result in … }   // on the connection's loop
+/// PostgresDocumentJournal.migrations(for: .seeds).migrate(connection) { result in … }   // on the connection's loop
 /// ```
 struct PostgresMigrations: Sendable {
     /// One named step: SQL run inside the step's transaction.
