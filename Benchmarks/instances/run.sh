@@ -89,7 +89,8 @@ start() {
     fi
     pids+=($!)
     for _ in $(seq 1 600); do   # an instance on PostgreSQL waits for its schema first
-        port=$(sed -n 's/^listening on http:\/\/.*:\([0-9]*\)$/\1/p' "$work/$name.out" | head -1)
+        # NB: the instance (started in the background) may not have made its output file yet.
+        port=$(sed -n 's/^listening on http:\/\/.*:\([0-9]*\)$/\1/p' "$work/$name.out" 2>/dev/null | head -1 || true)
         [ -n "$port" ] && break
         sleep 0.05
     done
