@@ -23,6 +23,7 @@
 #                                     Benchmarks/livequery/regex.py; REGEX_SIZE=50000 ROUNDS=2 REGEX_WRITES=5,
 #                                     LIVESTATE_BIN (needed) and LIVESTATE_OLD_BIN, taking turns
 #   PARTS="fanout writes"             both, the fan-out first (default: fanout)
+#   Benchmarks/livequery/open.py      (run alone) how long a sorted live window takes to open on a large file
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 parts=${PARTS:-fanout}
