@@ -136,16 +136,42 @@ package final class TaskListViewModel: Sendable {
         commit(.delete(id: id))
     }
 
-    /// The `addNewTask` sink: hands the insert of the trimmed title on, unless the list is full.
+    /// The one judgement of a todo write, which `addNewTask`'s sink asks of this list and storage's plan of the
+    /// list it commits to (exact under concurrent writes): the change `write` makes to a list of `count`
+    /// todos in which `todo` finds a todo by its id, an insert taking the id `nextID`; or why it is refused:
+    /// a title `addNewTask`'s filter drops (`TodoTitle`), a list already holding `maxCount` todos, an id the
+    /// list does not hold.
+    package static func judge(
+        _ write: TodoWrite, count: Int, maxCount: Int, nextID: Int, todo: (Int) -> Todo?
+    ) -> Result<TodoChange, TodoError> {
+        do throws(TodoError) {
+            switch write {
+            case .insert(let title, let completed):
+                let title = try TodoTitle.validated(title)
+                guard count < maxCount else { throw .tooManyTodos(limit: maxCount) }
+                return .success(.upsert(Todo(id: nextID, title: title, completed: completed)))
+            case .update(let id, let title, let completed):
+                guard let before = todo(id) else { throw .notFound(id: id) }
+                let title = try title.map { title throws(TodoError) in try TodoTitle.validated(title) }
+                return .success(
+                    .upsert(Todo(id: id, title: title ?? before.title, completed: completed ?? before.completed)))
+            case .delete(let id):
+                guard todo(id) != nil else { throw .notFound(id: id) }
+                return .success(.delete(id: id))
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The `addNewTask` sink: hands the insert of the trimmed title on, unless this list refuses it (full).
     private func submit(_ title: String) {
         let add = pending.withLock { $0 }
-        let outcome: Result<Void, TodoError>
-        if currentTasks.count < maxCount {
-            (add?.commit ?? commit)(.insert(title: title, completed: add?.completed ?? false))
-            outcome = .success(())
-        } else {
-            outcome = .failure(.tooManyTodos(limit: maxCount))
-        }
+        let write = TodoWrite.insert(title: title, completed: add?.completed ?? false)
+        let todos = currentTasks
+        let outcome = Self.judge(
+            write, count: todos.count, maxCount: maxCount, nextID: (todos.last?.id ?? 0) + 1, todo: todo(id:)
+        ).map { _ in (add?.commit ?? commit)(write) }
         pending.withLock { $0?.outcome = outcome }
     }
 

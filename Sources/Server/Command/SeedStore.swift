@@ -10,9 +10,10 @@ import Synchronization
 /// The seeds' storage on an SQLite file (or `:memory:`) through the one write path a data file's resources
 /// take: a `DocumentStore` over a journal that holds its items (`SQLiteDocumentJournal`, `.items`). The todos
 /// are its collection `todos`, and each other input (`SeedInput.Topic`) a singular resource of it. A todo
-/// write is a plan judged on the batch's view, as the task list judges it (`--max-todos` exactly, an unknown
-/// id), so a batch of writes commits with one disk flush; each committed entry is handed, in journal order,
-/// to the handler `follow` set (the server sends it into its view model's input).
+/// write is a plan judged on the batch's view by the task list's own judgement (`TaskListViewModel.judge`:
+/// the title rule, `--max-todos` exactly, an unknown id), so a batch of writes commits with one disk flush;
+/// each committed entry is handed, in journal order, to the handler `follow` set (the server sends it into
+/// its view model's input).
 ///
 /// It answers the seeds' `Journal` protocol, which their inputs (`SeedInputs`, `SelectionDownloads`) and
 /// the restart's replay still speak; the todo routes submit their plans here directly (`submitTodo`).
@@ -136,7 +137,7 @@ final class SeedStore: Journal {
         }
         store.submit(
             { [largestTodoID, maxTodos] view throws(HTTPError) in
-                let (outcome, todo) = Self.judge(write, on: view, largest: largestTodoID, maxTodos: maxTodos)
+                let (outcome, todo) = try Self.judge(write, on: view, largest: largestTodoID, maxTodos: maxTodos)
                 let entries: [DocumentStore.Planned] =
                     switch (outcome, write) {
                     case (.committed, .delete(let id)):
@@ -151,26 +152,23 @@ final class SeedStore: Journal {
             }, keyed: keyed, refusal: refusal, respond: respond)
     }
 
-    /// What a todo write does on the batch's view: the outcome, and the todo it writes.
+    /// What a todo write does on the batch's view, as the task list judges it (`TaskListViewModel.judge`,
+    /// the one judgement: its title rule, `--max-todos`, an unknown id): the outcome, and the todo it writes.
+    /// A title the rule refuses (the routes refuse it before) is answered as the routes answer it.
     private static func judge(
         _ write: TodoWrite, on view: DocumentView, largest: Int64, maxTodos: Int
-    ) -> (TodoWriteOutcome, StoredDocument?) {
+    ) throws(HTTPError) -> (TodoWriteOutcome, StoredDocument?) {
         let todos = JournalChange.todos
-        switch write {
-        case .insert(let title, let completed):
-            guard view.count(todos) < maxTodos else { return (.full(limit: maxTodos), nil) }
-            let id = Int(max(view.counters.maxID[todos] ?? 0, largest) + 1)
-            let todo = Todo(id: id, title: title, completed: completed)
-            return (.committed(todo), stored(todo))
-        case .update(let id, let title, let completed):
-            guard let before = Self.todo(view.document(todos, Self.id(id))) else {
-                return (.notFound(id: id), nil)
-            }
-            let todo = Todo(id: id, title: title ?? before.title, completed: completed ?? before.completed)
-            return (.committed(todo), stored(todo))
-        case .delete(let id):
-            guard view.document(todos, Self.id(id)) != nil else { return (.notFound(id: id), nil) }
-            return (.committed(nil), nil)
+        let judged = TaskListViewModel.judge(
+            write, count: view.count(todos), maxCount: maxTodos,
+            nextID: Int(max(view.counters.maxID[todos] ?? 0, largest) + 1)
+        ) { id in Self.todo(view.document(todos, Self.id(id))) }
+        switch judged {
+        case .success(.upsert(let todo)): return (.committed(todo), stored(todo))
+        case .success: return (.committed(nil), nil)
+        case .failure(.tooManyTodos(let limit)): return (.full(limit: limit), nil)
+        case .failure(.notFound(let id)): return (.notFound(id: id), nil)
+        case .failure(let refusal): throw HTTPError(refusal.status, refusal.code, refusal.message)
         }
     }
 

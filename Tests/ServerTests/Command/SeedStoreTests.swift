@@ -1,6 +1,7 @@
 import Dispatch
 import Domain
 import Foundation
+import HTTP
 import Storage
 import Synchronization
 import Testing
@@ -112,6 +113,27 @@ import Testing
         #expect(try answer(reopened, .insert(title: "after", completed: false))?.get().todo?.id == newest + 1)
         #expect(
             answer(reopened, .update(id: 99, title: "nowhere", completed: nil)) == .success(.notFound(id: 99)))
+    }
+
+    @Test func theStoreJudgesATitleAsTheTaskListDoesAndKeepsNothingItRefuses() throws {
+        do {
+            let store = try open()
+            let done = DispatchSemaphore(value: 0)
+            let status = Mutex<Int?>(nil)
+            store.submitTodo(.insert(title: "  ab ", completed: false), key: nil, answer: { _ in .noContent }) {
+                response in
+                status.withLock { $0 = response.status }
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + 10)
+            #expect(status.withLock { $0 } == 422)
+            // Nothing was kept: the next todo takes the next id, trimmed as the task list's filter trims it.
+            #expect(
+                try answer(store, .insert(title: "  Walk the dog ", completed: false))?.get().todo
+                    == Todo(id: 2, title: "Walk the dog", completed: false))
+            store.stop()
+        }
+        #expect(try open().start().todos.map(\.title) == ["Buy Milk", "Walk the dog"])
     }
 
     @Test func aKeyedWriteSentAgainIsAnsweredFromTheFirstAlsoAfterARestart() throws {
