@@ -8,10 +8,11 @@ import Synchronization
 /// `:endsWith` on 100,000 items answer from within the work budget, as json-server answers them (and an
 /// equality filter that most items pass, with them or before a sort).
 ///
-/// The first such filter on a field of the collection as it is now makes the text on a worker, off the loop
-/// (it reads every item), as a sort index is built; a write makes it stale, and the next filter on the field
-/// makes it again. At most `capacity` fields are kept, the least recently used dropped first. One per
-/// collection route.
+/// The first such filter on a field makes the text on a worker, off the loop (it reads every item), as a sort
+/// index is built. After a write the next filter on the field makes it again on a worker, and meanwhile an
+/// unsorted query without a range answers at once from the text of the earlier state and the items changed
+/// since (`DocumentIndexOverlay`); a sorted one, or one after a delete or many changes, waits for the new text.
+/// At most `capacity` fields are kept, the least recently used dropped first. One per collection route.
 final class DocumentFieldIndex: Sendable {
     /// The most fields kept (each about the size of the field's values, and one reference per item).
     static let capacity = 4
@@ -21,9 +22,29 @@ final class DocumentFieldIndex: Sendable {
         var documents: [StoredDocument]
         var text: DocumentFieldText
         var used: UInt64
+        /// Its overlay for the state `now`, once made.
+        var overlay: (now: Int64, overlay: DocumentIndexOverlay)?
     }
 
-    private let kept = Mutex<(fields: [[String]: Kept], clock: UInt64)>(([:], 0))
+    /// A kept text, and its overlay for the collection as it is now (`now`) when it is of an earlier state.
+    struct Usable {
+        var kept: Kept
+        var overlay: DocumentIndexOverlay?
+        var now: Int64
+    }
+
+    private let kept = Mutex<(fields: [[String]: Kept], clock: UInt64, rebuilding: Set<[String]>)>(([:], 0, []))
+    private let workers: WorkerPool
+
+    init(workers: WorkerPool) {
+        self.workers = workers
+    }
+
+    /// Whether a text of an earlier state may answer `query` with its overlay: no sort (the orders are of one
+    /// state) and no range.
+    private static func overlays(_ query: DocumentQuery) -> Bool {
+        query.sortKeys.isEmpty && query.rangeFilter == nil
+    }
 
     /// The places in `query.filters` of the filters the texts of their fields answer on `resource`: none on a
     /// small collection, with a search or `_where`, or when the equality filters alone answer (`few`: one of
@@ -57,13 +78,23 @@ final class DocumentFieldIndex: Sendable {
     /// filter's path holds.
     private static func conditionKey(_ path: [String]) -> [String] { [""] + path }
 
-    /// Making the texts of the fields of `query`'s `filters` that are not kept for the collection as it is now.
+    /// Making the texts of the fields of `query`'s `filters` that are not kept for the collection as it is now
+    /// (nor, for a query an earlier one answers with its overlay, for an earlier state).
     func missingBuilds(
         _ query: DocumentQuery, _ filters: [Int], conditions: [[String]] = [], on resource: DocumentResource,
         idPath: [String]
     ) -> [@Sendable () -> Void] {
         let keys = Set(filters.map { query.filters[$0].path } + conditions.map(Self.conditionKey))
-        return keys.filter { current($0, resource) == nil }.map { key in
+        let overlays = Self.overlays(query)
+        let found = Dictionary(
+            keys.compactMap { key in usable(key, resource, overlays: overlays, idPath: idPath).map { (key, $0) } },
+            uniquingKeysWith: { first, _ in first })
+        // NB: `_where`'s texts answer together, so of one state: those of an earlier one are made again.
+        let conditionSeqs = Set(conditions.compactMap { found[Self.conditionKey($0)]?.kept.seq })
+        return keys.filter { key in
+            guard let usable = found[key] else { return true }
+            return key.first == "" && conditionSeqs.count > 1 && usable.overlay != nil
+        }.map { key in
             { self.build(at: key, on: resource, idPath: idPath) }
         }
     }
@@ -79,13 +110,27 @@ final class DocumentFieldIndex: Sendable {
         range: (index: Int, path: [String], order: DocumentSortIndex.Order)?,
         on resource: DocumentResource, order: DocumentSortIndex.Order?, idPath: [String]
     ) throws(HTTPError) -> ListQueryPage<StoredDocument>? {
-        let texts = filters.compactMap { current(query.filters[$0].path, resource) }
-        let conditionTexts = conditions.compactMap { current(Self.conditionKey($0), resource) }
-        let seqs = (texts + conditionTexts).map(\.seq) + (range.map { [$0.order.seq] } ?? [])
-        guard let seq = seqs.first, texts.count == filters.count, conditionTexts.count == conditions.count,
-            seqs.allSatisfy({ $0 == seq }), query.sortKeys.isEmpty || order?.seq == seq
+        let overlays = Self.overlays(query)
+        let found = filters.compactMap { usable(query.filters[$0].path, resource, overlays: overlays, idPath: idPath) }
+        let conditionFound = conditions.compactMap {
+            usable(Self.conditionKey($0), resource, overlays: overlays, idPath: idPath)
+        }
+        let (texts, conditionTexts) = (found.map(\.kept), conditionFound.map(\.kept))
+        // NB: each text is of the state now, or of an earlier one with its overlay for now (`_where`'s all of
+        // one state); a range's order and the sort's are of the state now.
+        guard texts.count == filters.count, conditionTexts.count == conditions.count,
+            let now = (found + conditionFound).first?.now ?? range?.order.seq,
+            (found + conditionFound).allSatisfy({ $0.now == now }), range.map({ $0.order.seq == now }) ?? true,
+            query.sortKeys.isEmpty || order?.seq == now, Set(conditionTexts.map(\.seq)).count <= 1
         else { return nil }
-        let documents = (texts + conditionTexts).first?.documents ?? range?.order.collection ?? []
+        // NB: with an overlay, the text's places are those of its items, which the collection now holds at the
+        // same places, and more after them.
+        let documents =
+            (found + conditionFound).lazy.compactMap(\.overlay).first?.documents
+            ?? (texts + conditionTexts).first?.documents ?? range?.order.collection ?? []
+        func overlaid(_ passing: [Bool], _ usable: Usable, _ test: (JSONObject) -> Bool) -> [Bool] {
+            usable.overlay.map { $0.passing(passing) { test($0.object) } } ?? passing
+        }
         let byPath = Dictionary(zip(conditions, conditionTexts.map(\.text)), uniquingKeysWith: { first, _ in first })
         var rest = query
         rest.condition = conditions.isEmpty ? query.condition : nil
@@ -97,13 +142,19 @@ final class DocumentFieldIndex: Sendable {
                 } ?? []
             if let condition = query.condition, !conditions.isEmpty {
                 // NB: nil only without a text of `conditions`, all of which are kept (checked above).
-                guard let passing = try condition.passing(count: documents.count, texts: byPath, meter: &meter) else {
+                let count = conditionTexts[0].documents.count
+                guard let passing = try condition.passing(count: count, texts: byPath, meter: &meter) else {
                     throw ListQuery.tooExpensive("the '_where' condition could not be answered; try again")
                 }
-                marked = passing
+                marked = overlaid(passing, conditionFound[0], condition.matches)
             }
-            for (index, kept) in zip(filters, texts) {
-                let passing = try kept.text.passing(query.filters[index], meter: &meter) { documents[$0].object }
+            for (index, usable) in zip(filters, found) {
+                let (kept, earlier) = (usable.kept, usable.kept.documents)
+                var single = DocumentQuery.sortingOnly(query)
+                single.filters = [query.filters[index]]
+                let passing = overlaid(
+                    try kept.text.passing(query.filters[index], meter: &meter) { earlier[$0].object }, usable,
+                    single.itemTest())
                 if marked.isEmpty {
                     marked = passing
                 } else {
@@ -146,6 +197,7 @@ final class DocumentFieldIndex: Sendable {
         }
         let path = key
         kept.withLock { state in
+            guard (state.fields[path]?.seq ?? .min) < seq else { return }
             state.clock &+= 1
             state.fields[path] = Kept(seq: seq, documents: documents, text: text, used: state.clock)
             if state.fields.count > Self.capacity,
@@ -156,19 +208,40 @@ final class DocumentFieldIndex: Sendable {
         }
     }
 
-    private func current(_ path: [String], _ resource: DocumentResource) -> Kept? {
-        let seq = resource.itemsAndSeq.seq
-        return kept.withLock { state in
-            guard var held = state.fields[path] else { return nil }
-            guard held.seq == seq else {
-                // A stale text is dropped at once: it holds the field of every item of an older state.
-                state.fields[path] = nil
-                return nil
-            }
+    /// The text kept at `key`, and its overlay for the collection as it is now when it is of an earlier
+    /// state and `overlays` (whose text for now it then starts making on a worker); nil when none is kept, it
+    /// is of an earlier state and `overlays` is false, or it is too far from now (then it is dropped: it holds
+    /// the field of every item of an older state).
+    private func usable(_ key: [String], _ resource: DocumentResource, overlays: Bool, idPath: [String]) -> Usable? {
+        let (items, seq) = resource.itemsAndSeq
+        let held: Kept? = kept.withLock { state in
+            guard var held = state.fields[key] else { return nil }
             state.clock &+= 1
             held.used = state.clock
-            state.fields[path] = held
+            state.fields[key] = held
             return held
         }
+        guard let held else { return nil }
+        if held.seq == seq { return Usable(kept: held, overlay: nil, now: seq) }
+        guard overlays else { return nil }
+        if let cached = held.overlay, cached.now == seq { return Usable(kept: held, overlay: cached.overlay, now: seq) }
+        guard let overlay = DocumentIndexOverlay(kept: held.documents, now: items.documents) else {
+            kept.withLock { state in
+                if state.fields[key]?.seq == held.seq { state.fields[key] = nil }
+            }
+            return nil
+        }
+        let start = kept.withLock { state in
+            if state.fields[key]?.seq == held.seq { state.fields[key]?.overlay = (seq, overlay) }
+            return state.rebuilding.insert(key).inserted
+        }
+        if start {
+            let submitted = workers.submit {
+                self.build(at: key, on: resource, idPath: idPath)
+                self.kept.withLock { _ = $0.rebuilding.remove(key) }
+            }
+            if !submitted { kept.withLock { _ = $0.rebuilding.remove(key) } }
+        }
+        return Usable(kept: held, overlay: overlay, now: seq)
     }
 }

@@ -77,7 +77,7 @@ extension Router {
         let idPath = [store.idField]
         let sortIndex = live?.sortIndex ?? DocumentSortIndex()
         let searchIndex = DocumentSearchIndex(workers: workers)
-        let fieldIndex = DocumentFieldIndex()
+        let fieldIndex = DocumentFieldIndex(workers: workers)
         get("/\(name)") { request in
             if let live, LiveQueryEngine.wantsStream(request) {
                 // NB: the live query leaves out the parameters the GET ignores at each version, not just now.
