@@ -25,10 +25,8 @@ final class DataFileSite: Site {
     /// Loads the file, reconciles it with its journal, attaches its resources to their hub and starts
     /// following the file's edits (and, on PostgreSQL, the other servers' commits) on `loop`.
     init(path: String, configuration: Configuration, loop: EventLoop) throws {
-        let dataFile =
-            PostgresURI.matches(configuration.dataPath)
-            ? try DataFileService(path: path, database: configuration.dataPath, configuration: configuration)
-            : try DataFileService(path: path, dataPath: configuration.dataPath, configuration: configuration)
+        let journal = try DataFileService.journal(for: path, configuration: configuration)
+        let dataFile = try DataFileService(path: path, journal: journal, configuration: configuration)
         self.dataFile = dataFile
         resourceList = ResourceListStream { [store = dataFile.store] in
             store.resources.map { (name: $0.name, collection: $0.kind == .collection) }

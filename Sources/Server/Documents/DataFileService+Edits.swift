@@ -116,7 +116,7 @@ extension DataFileService {
         let done = DispatchSemaphore(value: 0)
         store.submit({ view throws(HTTPError) in
             // NB: read here, inside the batch, so a write committed after the save was seen is counted too.
-            let unshown = (try? journal?.entries(after: fileSeq)) ?? []
+            let unshown = journal.unshown(after: fileSeq)
             var touched = Set(unshown.map { "\($0.change.collection)/\($0.change.id ?? "")" })
             touched.formUnion(view.changedInBatch)
             if !touched.isEmpty { touchedAny.withLock { $0 = true } }

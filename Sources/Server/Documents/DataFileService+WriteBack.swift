@@ -79,7 +79,7 @@ extension DataFileService {
         }
         reportSlow(bytes.count)
         do {
-            try journal?.markFile(seq: seq, hash: hash, top: top)
+            try journal.markFile(seq: seq, hash: hash, top: top)
         } catch {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
         }
@@ -105,25 +105,9 @@ extension DataFileService {
                 + " its size is the cost of each rewrite")
     }
 
-    /// Saves the resources as they are now into a new file `db-<milliseconds since 1970>.json` in `folder`,
-    /// laid out as the data file is written (json-server's snapshot, `s` + Enter); answers its path.
-    ///
-    /// The snapshot is taken on the writer queue, so it never runs beside a rewrite of the file, and written
-    /// as the file is (a temporary file, fsync, rename): a crash leaves no half snapshot.
-    func saveSnapshot(into folder: String, now: Date = Date()) throws(AtomicFileError) -> String {
-        let name = "db-\(Int64(now.timeIntervalSince1970 * 1000)).json"
-        let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
-        let bytes = writer.sync { () -> [UInt8] in
-            let state = currentState()
-            return encoder.run { state.encoded() }
-        }
-        try AtomicFile.replace(path, with: bytes)
-        return path
-    }
-
     /// The resources' items and the file's values as they are now, and the newest entry the items may show
     /// (read after them: they show no entry after it); what the file and a snapshot are written from.
-    private func currentState() -> FileState {
+    func currentState() -> FileState {
         let resources = store.resources.map { (name: $0.name, kind: $0.kind, items: $0.items) }
         let size = store.resources.reduce(0) { $0 + $1.fileSize }
         let top = store.newestSent
@@ -132,7 +116,7 @@ extension DataFileService {
     }
 
     /// What `currentState` read.
-    private struct FileState: Sendable {
+    struct FileState: Sendable {
         var resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]
         var values: [DataFileValue]
         var order: [String]

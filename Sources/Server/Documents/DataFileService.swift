@@ -87,10 +87,8 @@ final class DataFileService: Sendable {
     /// Told of each change of the set of resources (`App` attaches the new topics, ends the removed ones'
     /// streams and rebuilds the routes).
     let onResources = Mutex<(@Sendable (ResourceChange) -> Void)?>(nil)
-    /// The file's SQLite journal; nil when the data lives in PostgreSQL (`database`).
-    let journal: SQLiteDocumentJournal?
-    /// The PostgreSQL database several servers share; nil with an SQLite journal.
-    let database: PostgresDocumentJournal?
+    /// The journal: an SQLite file beside the data file, or the PostgreSQL database several servers share.
+    let journal: any DataFileJournal
     let sync: Mutex<Sync>
     let writer = DispatchQueue(label: "livestate-datafile-writer")
     /// Encodes and hashes the rewrites, at the lowest CPU priority: the fan-out and the commits come first.
@@ -99,183 +97,38 @@ final class DataFileService: Sendable {
     /// The entries `start(on:)` sends through the view models, taken once.
     let replay: Mutex<[JournalEntry]>
 
-    /// Loads `path` (created with an example when missing) and reconciles it with the journal at `dataPath`.
-    init(path: String, dataPath: String, configuration: Configuration) throws {
+    /// Serves the file at `path` from `journal` (`journal(for:configuration:)`): reads the file (or, on
+    /// PostgreSQL, fills an empty database with it) and reconciles it with the journal (`startServing`).
+    init(path: String, journal: any DataFileJournal, configuration: Configuration) throws {
         self.path = path
-        writesBack = dataPath != ":memory:"
-        linkAtStart = AtomicFile.linkTarget(path)
-        if !FileManager.default.fileExists(atPath: path) {
-            guard FileManager.default.createFile(atPath: path, contents: Data(DataFileContent.example.utf8)) else {
-                throw DataFileError("\(path) does not exist and cannot be created")
-            }
-            Log.info("\(path) did not exist: created it with an example (posts, comments, profile)")
-        }
-        if writesBack { try DataFileMount.refuseSingleFile(path) }
-        let content = try Self.load(path, idField: configuration.idField)
-        let journal: SQLiteDocumentJournal
-        do {
-            journal = try SQLiteDocumentJournal(path: dataPath, retention: configuration.journalRetention)
-        } catch {
-            throw DataFileError(error.description)
-        }
         self.journal = journal
+        let start = try journal.startServing(path, configuration: configuration)
+        writesBack = start.writesBack
+        linkAtStart = start.linkAtStart
         checkpoints = journal
-        seededDatabase = false
+        seededDatabase = start.seededDatabase
         maxCheckpoints = configuration.maxCheckpoints
-        database = nil
-        values = DataFileValues(content.values, order: content.order, resources: [])
-        // The file and the entries after its last mark are the state (see `SQLiteDocumentJournal`).
-        var resources = content.resources
-        var dirty = content.assignedIDs
-        var replay = Replay(floor: nil, entries: [])
-        let mark = try journal.fileMark()
-        if let mark {
-            let asWritten = mark.hash == content.hash && !content.assignedIDs
-            // After `kill -9`: the file is as the server wrote it, so the newest entries go through the view
-            // models once the hub listens (`start(on:)`), which make their events again.
-            let replays = asWritten && mark.top != nil
-            // NB: a page at a time, holding only the newest ones a replay may take: a file that could not be
-            // written for long (a person's broken save, a full disk) may have any number of entries after its
-            // mark, and reading them at once would take memory without bound.
-            var (held, applied, lastApplied) = ([JournalEntry](), 0, mark.seq)
-            var loaded = ResourcesAfterEntries(resources, idField: configuration.idField)
-            var after = mark.seq
-            while true {
-                let page = try journal.entries(after: after, limit: Self.loadPage)
-                held += page
-                let older = held.count - (replays ? Self.replayable(held) : 0)
-                if older > 0 {
-                    try loaded.apply(held[..<older])
-                    (applied, lastApplied) = (applied + older, held[older - 1].seq)
-                    held.removeFirst(older)
-                }
-                guard page.count == Self.loadPage, let last = page.last else { break }
-                after = last.seq
-            }
-            if applied + held.count > 0 {
-                dirty = true
-                if replays, let top = mark.top {
-                    replay = Self.replay(&held, top: top, last: lastApplied, count: EventLog.defaultCount)
-                }
-                try loaded.apply(held[...])
-                resources = loaded.resources
-                let count = applied + held.count + replay.entries.count
-                Log.info(
-                    mark.hash == content.hash
-                        ? "\(path): \(count) acknowledged change(s) the file did not show yet were put back"
-                        : "\(path) was edited while stopped; \(count) change(s) it did not show were kept")
-            }
-        }
-        let firstEvent = replay.entries.first.map { UInt64($0.seq - 1) } ?? UInt64(journal.startSeq)
-        let ids = EventIDSource(journalFloor: firstEvent * EventIDSource.journalBlock)
-        self.ids = ids
-        self.replay = Mutex(replay.entries)
-        resumeFloor = replay.floor.map { UInt64($0) * EventIDSource.journalBlock }
-        startSeq = journal.startSeq
-        // A clean stop's events lead exactly here only if the file is as that stop left it and nothing was
-        // committed after it; they are taken out either way.
-        var saved = try journal.takeEvents()
-        if let found = saved,
-            mark == nil || dirty || found.seq != mark?.seq || found.hash != mark?.hash
-                || content.hash != mark?.hash
-        {
-            saved = nil
-        }
-        // NB: a file that does not show the state yet keeps its old mark until it is written, so the entries
-        // it lacks are put back again if the server dies first.
-        if !dirty { try journal.markFile(seq: journal.startSeq, hash: content.hash, top: journal.startSeq) }
-        let fileSeq = dirty ? (mark?.seq ?? 0) : journal.startSeq
+        values = start.values
+        ids = start.ids
+        replay = Mutex(start.replay)
+        resumeFloor = start.resumeFloor
+        startSeq = start.seq
         (topics, store) = Self.store(
-            resources, journal: journal, appliedSeq: journal.startSeq, configuration: configuration)
+            start.resources, journal: journal, appliedSeq: start.seq, configuration: configuration)
         let byName = Dictionary(uniqueKeysWithValues: topics.map { ($0.rawValue, $0) })
-        restoredEvents = (saved?.events ?? []).compactMap { event in
+        restoredEvents = start.savedEvents.compactMap { event in
             guard event.id > 0, let topic = byName[event.topic] else { return nil }
             return EventRecord(
                 id: UInt64(event.id), topic: topic, frame: Array(event.frame.utf8),
                 diffFrame: event.diffFrame.map { Array($0.utf8) })
         }
-        sync = Mutex(
-            Sync(
-                committedSeq: journal.startSeq, fileSeq: fileSeq, fileHash: content.hash,
-                seen: FileStamp(path)))
-        let service = WeakBox<DataFileService>()
-        store.onCommit.withLock { $0.call = { seq in service.value?.committed(seq) } }
-        service.value = self
-        if !writesBack {
-            Log.info("\(path): --data :memory: keeps nothing; the file is left as it is")
-        } else if dirty, replay.entries.isEmpty {
-            scheduleWriteBack()
+        sync = Mutex(start.sync)
+        if writesBack {
+            let service = WeakBox<DataFileService>()
+            store.onCommit.withLock { $0.call = { seq in service.value?.committed(seq) } }
+            service.value = self
         }
-    }
-
-    /// Serves the resources of the PostgreSQL database at `uri`, which several servers share: `path` fills an
-    /// empty database once (a missing file: the example); from then on the database is the truth, and the file
-    /// is neither read, written back nor watched (docs/own-data.md, "Several instances").
-    init(path: String, database uri: String, configuration: Configuration) throws {
-        self.path = path
-        writesBack = false
-        linkAtStart = nil
-        let database: PostgresDocumentJournal
-        do {
-            database = try PostgresDocumentJournal(uri: uri, retention: configuration.journalRetention)
-        } catch {
-            throw DataFileError("cannot start the PostgreSQL connection: \(error)")
-        }
-        var seed: DataFileContent?
-        // NB: twice the recent-events log's bytes: the events of the entries read fill it, and none past it.
-        let start = try database.start(source: path, recent: (EventLog.defaultCount, 2 * EventLog.defaultBytes)) {
-            let exists = FileManager.default.fileExists(atPath: path)
-            let bytes = exists ? try Self.read(path) : Array(DataFileContent.example.utf8)
-            do throws(DataFileError) {
-                let content = try DataFileContent(bytes: bytes, idField: configuration.idField)
-                seed = content
-                return content.resources.map { resource in
-                    DocumentRows(
-                        name: resource.name, kind: resource.kind,
-                        items: resource.documents.map { ($0.id?.key ?? "", String(decoding: $0.bytes, as: UTF8.self)) })
-                }
-            } catch {
-                throw DataFileError("\(path): \(error.description)")
-            }
-        }
-        Log.info(
-            start.seeded
-                ? "data file \(path) seeded the database; the database is the truth, the file is not written back"
-                : "the database already holds the data (\(path) was not read); the database is the truth, "
-                    + "the file is not written back")
-        // The state before the newest entries, which `start(on:)` sends into the view models again, so their
-        // events are made again with their ids, as the running servers hold them.
-        let rewind = DocumentRewind(start.resources, recent: start.recent, count: EventLog.defaultCount)
-        let resources = try rewind.resources.map { rows in
-            DataFileContent.Resource(
-                name: rows.name, kind: rows.kind,
-                documents: try rows.items.map { key, body -> StoredDocument in
-                    let object = try Self.object(body)
-                    let id: DocumentID? =
-                        rows.kind == .singular
-                        ? nil : DocumentID(pathSegment: key).withValue(object[configuration.idField])
-                    return StoredDocument(id: id, object: object)
-                })
-        }
-        journal = nil
-        self.database = database
-        checkpoints = database
-        seededDatabase = start.seeded
-        maxCheckpoints = configuration.maxCheckpoints
-        restoredEvents = []
-        let floor = rewind.entries.first.map { $0.seq - 1 }
-        resumeFloor = floor.map { UInt64($0) * EventIDSource.journalBlock }
-        replay = Mutex(rewind.entries)
-        startSeq = start.seq
-        if let floor {
-            Log.info(
-                "the newest \(rewind.entries.count) change(s), after entry \(floor), go through the view models"
-                    + " again: a Last-Event-ID from before this start resumes")
-        }
-        values = Self.ownValues(path, seed: seed, resources: Set(resources.map(\.name)), idField: configuration.idField)
-        ids = EventIDSource(journalFloor: UInt64(floor ?? start.seq) * EventIDSource.journalBlock)
-        (topics, store) = Self.store(resources, journal: database, appliedSeq: start.seq, configuration: configuration)
-        sync = Mutex(Sync(committedSeq: start.seq, fileSeq: start.seq, fileHash: "", seen: nil))
+        if start.writeBackNow { scheduleWriteBack() }
     }
 
     /// Once the hub listens to the view models: replays through them the acknowledged entries the file did not
@@ -294,7 +147,7 @@ final class DataFileService: Sendable {
             scheduleWriteBack()
         }
         // NB: only now: the other servers' entries go after the replayed ones, into the state they lead to.
-        database?.follow { [store] in store.catchUp() }
+        journal.follow { [store] in store.catchUp() }
         guard writesBack else { return }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -319,23 +172,8 @@ final class DataFileService: Sendable {
             watch = nil
         }
         writer.sync { writeBack() }
-        if let journal, writesBack {
-            do {
-                if let mark = try journal.fileMark(), sync.withLock({ $0.fileSeq >= $0.committedSeq }) {
-                    let saved = events.map { record in
-                        SQLiteDocumentJournal.SavedEvent(
-                            id: Int64(record.id), topic: record.topic.rawValue,
-                            frame: String(decoding: record.frame.bytes, as: UTF8.self),
-                            diffFrame: record.diffFrame.map { String(decoding: $0.bytes, as: UTF8.self) })
-                    }
-                    try journal.saveEvents(saved, seq: mark.seq, hash: mark.hash)
-                }
-            } catch {
-                Log.warning("\(path): the recent events were not saved (\(error)); a restart serves current values")
-            }
-        }
-        journal?.checkpoint()
-        database?.stop()
+        let showsAll = writesBack && sync.withLock { $0.fileSeq >= $0.committedSeq }
+        journal.stop(saving: showsAll ? events : nil, of: path)
     }
 }
 
