@@ -6,7 +6,7 @@ import Support
 /// the change (`{"id":1,"title":"Buy Milk","completed":false}`; nil for a delete); the whole list, which an
 /// instance that missed entries deleted by retention takes instead, is the collection with no id and the
 /// list as a JSON array. Both engines store a todo entry with the todo before an update or delete beside it
-/// (`livestate_entries.before`, `TodoJournalEntry`), from which a restart rebuilds the lists of its events.
+/// (`livestate_entries.before`), from which a restart rebuilds the lists of its events (`SeedRewind`).
 extension JournalChange {
     /// The todos' collection, also their `/events` topic.
     package static let todos = "todos"

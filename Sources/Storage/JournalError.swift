@@ -1,6 +1,5 @@
 /// Why storage did not commit a change, or cannot say whether it did: storage's own errors, for both
-/// engines and for every journal (the seeds' `Journal`, a data file's `DocumentJournal` and its
-/// checkpoints), with the engine's code kept (an operator looks up SQLite's result code or PostgreSQL's
+/// engines and for every journal (`DocumentJournal`, the seeds' and a data file's, and its checkpoints), with the engine's code kept (an operator looks up SQLite's result code or PostgreSQL's
 /// SQLSTATE). The server maps each case to its answer in one place (`Server/Errors`; docs/api.md: 503,
 /// 504, 422).
 ///

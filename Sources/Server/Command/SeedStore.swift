@@ -15,15 +15,15 @@ import Synchronization
 /// each committed entry is handed, in journal order, to the handler `follow` set (the server sends it into
 /// its view model's input).
 ///
-/// It answers the seeds' `Journal` protocol, which their inputs (`SeedInputs`, `SelectionDownloads`) and
-/// the restart's replay still speak; the todo routes submit their plans here directly (`submitTodo`).
+/// The seeds' inputs (`SeedInputs`, `SelectionDownloads`) commit through `append`, the restart reads
+/// `recent` (`SeedRewind`), and the todo routes submit their plans here (`submitTodo`).
 ///
 /// ```swift
 /// let store = try SeedStore(path: "livestate.sqlite", retention: 100_000, maxTodos: 1000)
 /// store.follow(after: store.start().lastSeq) { entries in … }
 /// store.submitTodo(.insert(title: "Walk the dog", completed: false), key: nil, answer: answer) { respond($0) }
 /// ```
-final class SeedStore: Journal {
+final class SeedStore: Sendable {
     /// The journal's engine, for what the store asks of it beyond `DocumentJournal`.
     private enum Engine {
         case sqlite(SQLiteDocumentJournal)

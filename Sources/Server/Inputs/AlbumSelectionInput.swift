@@ -46,7 +46,7 @@ final class AlbumSelectionInput: Sendable {
     /// Shows the newest selection and image up to `lastSeq` (the entries after it are replayed or followed):
     /// a restarted server shows what it showed, and a new instance what the others show. Startup, before the
     /// events are attached.
-    func restore(upTo lastSeq: Int64, from journal: any Journal) {
+    func restore(upTo lastSeq: Int64, from journal: SeedStore) {
         let image = SeedInput.latest(.image, upTo: lastSeq, in: journal)
         // The newest image is shown (as it was, even when a newer selection is still pending); then that
         // newer selection is recorded as pending.

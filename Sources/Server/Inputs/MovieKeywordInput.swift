@@ -12,7 +12,7 @@ final class MovieKeywordInput: Sendable {
     private let debounced = Mutex<AnyCancellable?>(nil)
 
     /// Commits each keyword `movies` settles on into `journal`.
-    init(_ movies: MovieSearchViewModel, journal: any Journal) {
+    init(_ movies: MovieSearchViewModel, journal: SeedStore) {
         self.movies = movies
         let subscription = movies.debouncedKeyword.sink { keyword in
             SeedInput.append(.movies, .init(keyword: keyword), to: journal) { result in
@@ -28,7 +28,7 @@ final class MovieKeywordInput: Sendable {
     }
 
     /// Shows the result of the newest keyword up to `lastSeq` (startup, before the events are attached).
-    func restore(upTo lastSeq: Int64, from journal: any Journal) {
+    func restore(upTo lastSeq: Int64, from journal: SeedStore) {
         if let (seq, payload) = SeedInput.latest(.movies, upTo: lastSeq, in: journal) { apply(seq: seq, payload) }
     }
 

@@ -85,7 +85,7 @@ enum SeedInput {
     /// `completion` gets it once applied here — the first request's payload when the key was committed
     /// before — or why not.
     static func append(
-        _ topic: Topic, _ payload: Payload, key: String? = nil, to journal: any Journal,
+        _ topic: Topic, _ payload: Payload, key: String? = nil, to journal: SeedStore,
         completion: @escaping @Sendable (Result<Appended, JournalError>) -> Void
     ) {
         guard let json = try? encoded(payload) else {
@@ -96,8 +96,7 @@ enum SeedInput {
 
     /// The newest entry of `topic` up to `lastSeq`, with its payload. Blocks until the journal answered
     /// (startup only; 10 s at most).
-    static func latest(_ topic: Topic, upTo lastSeq: Int64, in journal: any Journal) -> (seq: Int64, payload: Payload)?
-    {
+    static func latest(_ topic: Topic, upTo lastSeq: Int64, in journal: SeedStore) -> (seq: Int64, payload: Payload)? {
         let answer = Mutex<(seq: Int64, json: String)?>(nil)
         let done = DispatchSemaphore(value: 0)
         journal.latest(topic: topic.rawValue) { result in

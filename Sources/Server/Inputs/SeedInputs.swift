@@ -48,7 +48,7 @@ struct SeedInputs: Sendable {
 
     /// Shows the selection, its image and the keyword's result of the entries up to `lastSeq` (startup,
     /// before the events are attached).
-    func restore(upTo lastSeq: Int64, from journal: any Journal) {
+    func restore(upTo lastSeq: Int64, from journal: SeedStore) {
         keyword.restore(upTo: lastSeq, from: journal)
         selection.restore(upTo: lastSeq, from: journal)
     }

@@ -37,7 +37,7 @@ final class UpstreamLists: Sendable {
     /// fetch once in all; instances that start at the same moment may each fetch and commit, and then all
     /// show the last list committed. The fetch is the view model's own (`load()`: the seed's
     /// `NetworkManager.getData`).
-    func loadAtStart(_ journal: any Journal) {
+    func loadAtStart(_ journal: SeedStore) {
         let (posts, albums) = (posts, albums)
         // NB: the posts and the albums share one upstream (`LiveStateModels`).
         guard posts.upstream != nil else { return }
@@ -50,7 +50,7 @@ final class UpstreamLists: Sendable {
     }
 
     private func startList<Item: Sendable>(
-        _ topic: SeedInput.Topic, _ journal: any Journal,
+        _ topic: SeedInput.Topic, _ journal: SeedStore,
         fetch: @escaping @Sendable () -> Future<[Item], NetworkError>?,
         payload: @escaping @Sendable ([Item]) -> SeedInput.Payload,
         list: @escaping @Sendable (SeedInput.Payload) -> [Item]?, show: @escaping @Sendable ([Item]) -> Void

@@ -95,7 +95,7 @@ extension Router {
     /// upstream gave this server (every instance shows that list); resolves to 200 with the list applied
     /// here (the first request's, when its key was committed before).
     private static func sharedRefresh<Item: Encodable & Sendable>(
-        _ journal: any Journal, _ topic: SeedInput.Topic, key: String?, embedded: [Item],
+        _ journal: SeedStore, _ topic: SeedInput.Topic, key: String?, embedded: [Item],
         upstream: Future<[Item], NetworkError>?, payload: @escaping @Sendable ([Item]?) -> SeedInput.Payload,
         list: @escaping @Sendable (SeedInput.Payload) -> [Item]?
     ) -> Future<Response, Never> {

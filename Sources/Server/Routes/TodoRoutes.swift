@@ -93,18 +93,12 @@ extension Router {
         }
     }
 
-    /// Commits a write under `key` and answers `respond` with its outcome: a plan of the seeds' store (SQLite),
-    /// or a write of `journal` (PostgreSQL).
+    /// Commits a write under `key` as a plan of the seeds' store and answers `respond` with its outcome.
     private static func committing(
-        _ journal: any Journal, key: String?, status: Int, respond: @escaping Reply.Respond,
+        _ store: SeedStore, key: String?, status: Int, respond: @escaping Reply.Respond,
         headers: @escaping @Sendable (Todo) -> HTTPHeaders = { _ in [:] }
     ) -> TaskListViewModel.Commit {
         { write in
-            guard let store = journal as? SeedStore else {
-                return journal.write(write, key: key) { result in
-                    respond(answer(result, status: status, headers: headers))
-                }
-            }
             store.submitTodo(
                 write, key: key, answer: { answer(.success($0), status: status, headers: headers) }, respond: respond)
         }

@@ -56,7 +56,7 @@ package struct DocumentRewind: Sendable {
         entries = undone.reversed()
     }
 
-    /// `recent` (newest first) as the seeds' replay reads it (`TodoJournalEntry`): each row's item before it as
+    /// `recent` (newest first) as the seeds' replay reads it (`SeedRewind`): each row's item before it as
     /// the item itself (nil: the entry created it), up to the first row whose item before is not known (an
     /// entry of an older server), which the replay could not undo.
     package static func itemsBefore(_ recent: [JournalRow]) -> [JournalRow] {

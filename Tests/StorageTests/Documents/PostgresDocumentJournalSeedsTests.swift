@@ -59,8 +59,13 @@ struct PostgresDocumentJournalSeedsTests {
         // The seeds' replay walks back from the todos through the rows, each with its todo before it.
         var lists = [fixtureTodos]
         for row in DocumentRewind.itemsBefore(start.recent) {
-            let entry = try #require(TodoJournalEntry(row))
-            lists.insert(try #require(entry.reverted(lists[0])), at: 0)
+            let change = try #require(row.change.todoChange)
+            let before = try row.before.map { try JSONDecoder().decode(Todo.self, from: Data($0.utf8)) }
+            switch (change, before) {
+            case (_, let before?): lists.insert(TodoChange.upsert(before).applied(to: lists[0]), at: 0)
+            case (.upsert(let todo), nil): lists.insert(lists[0].filter { $0.id != todo.id }, at: 0)
+            default: Issue.record("entry \(row.seq) cannot be undone")
+            }
         }
         #expect(lists.count == fixtureSeqs.count + 1 && lists[0] == [fixtureTodos[0]])
         #expect(lists[4].map(\.id) == [1, 2, 3, 4, 5] && lists[4][1].completed == false)
