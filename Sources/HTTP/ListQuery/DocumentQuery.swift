@@ -202,11 +202,13 @@ package struct DocumentQuery: Sendable {
         return pageWindow(count: selected.count).page(of: selected)
     }
 
-    /// A test of single items against every filter and the search (a live query's), its pattern matchers
-    /// made once for the thread that uses it; an item whose `like` match fails passes not.
-    package func itemTest() -> (JSONObject) -> Bool {
+    /// Tests items against the filters and search, matchers made once per thread; a failed `like` passes not.
+    package func itemTest() -> (JSONObject) -> Bool { { [check = itemCheck()] in (try? check($0)) ?? false } }
+
+    /// `itemTest()`, except that a `like` match past its limit refuses the query, as the whole list's does.
+    package func itemCheck() -> (JSONObject) throws(HTTPError) -> Bool {
         let matchers = filters.map { filter in (filter, filter.patterns.map(PatternMatcher.init)) }
-        return { object in (try? matches(object, matchers, search: search)) ?? false }
+        return { object throws(HTTPError) in try matches(object, matchers, search: search) }
     }
 
     /// Whether some string value of `object`, at any depth, holds the search text (`q`), ignoring case; true

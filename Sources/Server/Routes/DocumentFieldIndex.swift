@@ -128,8 +128,11 @@ final class DocumentFieldIndex: Sendable {
         let documents =
             (found + conditionFound).lazy.compactMap(\.overlay).first?.documents
             ?? (texts + conditionTexts).first?.documents ?? range?.order.collection ?? []
-        func overlaid(_ passing: [Bool], _ usable: Usable, _ test: (JSONObject) -> Bool) -> [Bool] {
-            usable.overlay.map { $0.passing(passing) { test($0.object) } } ?? passing
+        func overlaid(_ passing: [Bool], _ usable: Usable, _ test: (JSONObject) throws(HTTPError) -> Bool)
+            throws(HTTPError) -> [Bool]
+        {
+            guard let overlay = usable.overlay else { return passing }
+            return try overlay.passing(passing) { (item) throws(HTTPError) in try test(item.object) }
         }
         let byPath = Dictionary(zip(conditions, conditionTexts.map(\.text)), uniquingKeysWith: { first, _ in first })
         var rest = query
@@ -146,15 +149,15 @@ final class DocumentFieldIndex: Sendable {
                 guard let passing = try condition.passing(count: count, texts: byPath, meter: &meter) else {
                     throw ListQuery.tooExpensive("the '_where' condition could not be answered; try again")
                 }
-                marked = overlaid(passing, conditionFound[0], condition.matches)
+                marked = try overlaid(passing, conditionFound[0], condition.matches)
             }
             for (index, usable) in zip(filters, found) {
                 let (kept, earlier) = (usable.kept, usable.kept.documents)
                 var single = DocumentQuery.sortingOnly(query)
                 single.filters = [query.filters[index]]
-                let passing = overlaid(
+                let passing = try overlaid(
                     try kept.text.passing(query.filters[index], meter: &meter) { earlier[$0].object }, usable,
-                    single.itemTest())
+                    single.itemCheck())
                 if marked.isEmpty {
                     marked = passing
                 } else {

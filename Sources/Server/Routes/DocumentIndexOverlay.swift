@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 
 /// How a text kept for an earlier state of a large collection (`DocumentSearchIndex`, `DocumentFieldIndex`)
 /// answers for the collection as it is now, while the text for now is made on a worker: after a few writes
@@ -31,11 +32,11 @@ struct DocumentIndexOverlay {
     }
 
     /// Whether each item now passes: `passing` (by place among the text's items) for the items the text holds,
-    /// `test` of each changed or added item.
-    func passing(_ passing: [Bool], test: (StoredDocument) -> Bool) -> [Bool] {
+    /// `test` of each changed or added item (whose error, a match past its limit, refuses the query).
+    func passing(_ passing: [Bool], test: (StoredDocument) throws(HTTPError) -> Bool) throws(HTTPError) -> [Bool] {
         var result = passing
         result.append(contentsOf: repeatElement(false, count: documents.count - passing.count))
-        for place in changed { result[place] = test(documents[place]) }
+        for place in changed { result[place] = try test(documents[place]) }
         return result
     }
 }

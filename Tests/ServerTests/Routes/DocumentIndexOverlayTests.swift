@@ -1,4 +1,5 @@
 import Domain
+import HTTP
 import StrictJSON
 import Testing
 
@@ -17,8 +18,22 @@ import Testing
         let overlay = try #require(DocumentIndexOverlay(kept: kept, now: now))
         #expect(overlay.changed == [3, 10, 11])
         // The text's marks for the items it holds, and the changed and added items tested alone.
-        let passing = overlay.passing([Bool](repeating: true, count: 10)) { $0.object["n"] == .integer(0) }
+        let passing = try overlay.passing([Bool](repeating: true, count: 10)) { $0.object["n"] == .integer(0) }
         #expect(passing == [true, true, true, false, true, true, true, true, true, true, true, false])
+    }
+
+    @Test func aChangedItemWhoseTestIsRefusedRefusesTheAnswer() throws {
+        let kept = Self.items(4)
+        var now = kept
+        now[1] = StoredDocument(id: nil, object: JSONObject(["n": .integer(10)]))
+        let overlay = try #require(DocumentIndexOverlay(kept: kept, now: now))
+        // A `_like` match past its limit on a changed item: the query is refused, as the whole list's answer
+        // is, rather than the item silently left out.
+        #expect(throws: HTTPError.self) {
+            _ = try overlay.passing([true, true, true, true]) { (_) throws(HTTPError) in
+                throw ListQuery.tooExpensive("the '_like' pattern needs too much work")
+            }
+        }
     }
 
     @Test func answersNilWhenItemsWereRemovedOrManyChanged() {
