@@ -60,10 +60,12 @@ final class LiveQueryGroup<Query: LiveQuery> {
         !version.presence.isEmpty && query.presenceFields.contains { version.presence[$0] != nil }
     }
 
+    // NB: specialized for a data file's queries, as `LiveQueryFanout.apply` is.
     /// Applies `version` (one the group does not show yet): the change of the result, nil when it is the same.
     /// A version that changes which of its fields some item has evaluates the query again over every item.
     /// A bounded group whose held items run short reads them anew with `refill` (then `madeAt` is the
     /// refill's version: the change shows it).
+    @_specialize(where Query == DocumentLiveQuery)
     func apply(_ version: LiveVersion<Query.Item>, refill: Refill = { _ in nil }) -> LiveResultChange? {
         if readsAnew(version), let entries = version.entries {
             for (field, isPresent) in version.presence where query.presenceFields.contains(field) {

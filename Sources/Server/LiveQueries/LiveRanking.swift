@@ -95,9 +95,11 @@ struct LiveRanking<Query: LiveQuery> {
 
     // MARK: Changes
 
+    // NB: specialized for a data file's queries, as `LiveQueryFanout.apply` is.
     /// Applies one changed item and gives the change of the result (nil when neither the items nor the
     /// total changed). Only the changed item and the items at the window's edges can enter or leave it: a
     /// removal and an insertion move any other item by one place at most.
+    @_specialize(where Query == DocumentLiveQuery)
     mutating func apply(_ change: LiveItemChange<Item>, encode: (Item) -> [UInt8]) -> LiveResultChange? {
         let removed = change.before.flatMap { passes($0.item) ? ranked($0) : nil }
         let added = change.after.flatMap { passes($0.item) ? ranked($0) : nil }
@@ -154,6 +156,7 @@ struct LiveRanking<Query: LiveQuery> {
     }
 
     /// Applies several changes (or none) without working out the result's change.
+    @_specialize(where Query == DocumentLiveQuery)
     mutating func place(_ changes: [LiveItemChange<Item>]) {
         for change in changes {
             if let removed = change.before.flatMap({ passes($0.item) ? ranked($0) : nil }) {
@@ -199,12 +202,14 @@ struct LiveRanking<Query: LiveQuery> {
     }
 
     /// Whether `lhs` comes before `rhs`: by sort key, then by rank.
+    @_specialize(where Query == DocumentLiveQuery)
     func precedes(_ lhs: Ranked, _ rhs: Ranked) -> Bool {
         let order = query.order(lhs.sortKey, rhs.sortKey)
         return order != 0 ? order < 0 : lhs.entry.rank < rhs.entry.rank
     }
 
     /// The first index whose item does not come before `ranked`: where it is, or goes.
+    @_specialize(where Query == DocumentLiveQuery)
     private func insertionIndex(of ranked: Ranked) -> Int {
         var low = 0
         var high = items.count
