@@ -86,10 +86,12 @@ def test_clients_ahead_of_a_lagging_instance_are_held_then_a_storm_costs_no_quer
         assert [int(e.id) > int(last.id) for e in got] == [True] * len(got)
         titles = [t["title"] for t in got[0].json()]
         assert "while B lags 4" in titles and "after B caught up" in titles
-    # B logs a release line when it held clients (none when its own wake-up won the race after SIGCONT).
+    # B logs each catch-up a held client started (none when its own wake-up won the race after SIGCONT).
+    # Held clients share a catch-up: one queued serves every client that comes before it starts, so 20
+    # clients cost a few queries at most, never one each.
     time.sleep(0.2)
     before = max(held_counts(b) or [0])
-    assert before <= 1, held_counts(b)
+    assert before <= 3, held_counts(b)
     resume_at = events_until(watcher, lambda es: any("after B caught up" in e.data for e in es))[-1]
     for client in held:
         client.close()

@@ -20,17 +20,23 @@ extension DocumentStore {
             self?.waiting.withLock { $0.removeAll { $0 === waiter } }
             waiter.call(false)
         }
-        catchUp()
+        guard catchUp() else { return }
+        let queries = heldCatchUps.withLock { count in
+            count += 1
+            return count
+        }
+        Log.info("store: catch-up queries \(queries) for held clients")
     }
 
     /// Applies, on the commit queue, the entries other servers committed since the last one applied here
-    /// (a server that shares its database calls it when they announce a commit).
-    func catchUp() {
+    /// (a server that shares its database calls it when they announce a commit). False when one is queued
+    /// already, which then applies them.
+    @discardableResult func catchUp() -> Bool {
         let start = catchUpQueued.withLock { queued in
             defer { queued = true }
             return !queued
         }
-        guard start else { return }
+        guard start else { return false }
         queue.submit { [self] in
             catchUpQueued.withLock { $0 = false }
             while true {
@@ -47,6 +53,7 @@ extension DocumentStore {
                 if entries.count < 1000 { return }
             }
         }
+        return true
     }
 
     /// Sends the entries of other servers into the view models, in order (the ones applied already skipped).

@@ -104,6 +104,9 @@ final class DocumentStore: Sendable {
     let catchUpQueued = Mutex(false)
     /// The callers of `whenApplied` waiting for an entry not applied yet.
     let waiting = Mutex<[AppliedWaiter]>([])
+    /// The catch-ups (each a query of the journal) started because a client came with an entry not applied
+    /// here, each logged as it starts, so what a reconnect storm cost shows in the log.
+    let heldCatchUps = Mutex(0)
     /// The thread every batch and catch-up runs on, one at a time (its name shows where the flushes run).
     let queue = BackgroundThread(name: "livestate-write", priority: .normal)
     private let pending = Mutex<(writes: [Pending], draining: Bool)>(([], false))
