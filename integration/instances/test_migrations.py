@@ -10,12 +10,13 @@ with one line, nothing in it changed.
 import glob
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
-from conftest import psql
-from livestate import Server
+from conftest import events_until, psql
+from livestate import Server, SSEClient
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -63,6 +64,23 @@ def test_a_seeds_database_of_schema_6_keeps_its_todos_and_keys_and_writes(cluste
     with Server(binary=binary, data=cluster.uri) as server:
         titles = [todo["title"] for todo in server.call("GET", "/todos")[2]]
         assert titles == [todo["title"] for todo in SEEDS_TODOS] + ["after the upgrade"]
+
+
+def test_a_new_seeds_database_gives_event_ids_above_every_earlier_deployments(cluster, binary):
+    # Event ids of the seeds on PostgreSQL start from the clock (microseconds since 1970), so an id a browser
+    # kept from an earlier deployment, on another database, is below every id of a new one: its stream is
+    # answered at once, not held for 5 s as an id this server never gave.
+    earlier = int(time.time() * 1_000_000) // 65536 * 65536
+    with Server(binary=binary, data=cluster.uri) as server:
+        assert server.call("POST", "/todos", {"title": "first of a new database"})[0] == 201
+        started = time.monotonic()
+        client = SSEClient.of(server, "/events?topics=todos", headers={"Last-Event-ID": str(earlier)})
+        assert client.read_head() == 200
+        got = events_until(client, lambda es: len(es) >= 1, topic="todos")
+        assert time.monotonic() - started < 3, "the browser's id of an earlier deployment was held"
+        assert int(got[0].id) > earlier
+        assert "first of a new database" in got[0].data
+        client.close()
 
 
 def test_a_data_files_database_of_the_older_binary_keeps_its_keys_and_checkpoints_and_writes(

@@ -125,6 +125,9 @@ extension PostgresDocumentJournal {
     /// - the seeds' own tables, view and functions go, and `livestate_schema` says 7, so a LiveState that only
     ///   knows version 6 or older refuses the database instead of starting its own tables in it.
     ///
+    /// On a new database, the entries' ids start above every clock-based event id given until now (microseconds
+    /// since 1970 over the 65,536 event ids of an entry), as the seeds' counter did.
+    ///
     /// Every server of the seeds must be stopped before a server of this version starts on their database.
     static let seedsAsDocuments = """
         ALTER TABLE livestate_doc_seed ADD COLUMN data_set TEXT NOT NULL DEFAULT 'file';
@@ -132,7 +135,13 @@ extension PostgresDocumentJournal {
         DO $seeds$
         DECLARE given bigint;
         BEGIN
-            IF to_regclass('livestate_counter') IS NULL THEN RETURN; END IF;
+            IF to_regclass('livestate_counter') IS NULL THEN
+                -- A new database: its ids start from the clock, as the seeds' counter did, so an event id a
+                -- browser kept from an earlier deployment is below every new one, not held as unknown.
+                PERFORM setval(pg_get_serial_sequence('livestate_entries', 'seq'),
+                    (extract(epoch FROM clock_timestamp()) * 1000000)::bigint / 65536 + 1);
+                RETURN;
+            END IF;
             UPDATE livestate_entries e SET
                 body = CASE WHEN e.body IS NOT NULL THEN \(todo("e.body::json")) END,
                 before = CASE WHEN e.seq <= c.replay_floor THEN NULL
