@@ -11,6 +11,7 @@ import pytest
 
 selenium = pytest.importorskip("selenium")
 from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
@@ -76,7 +77,10 @@ def open_page(driver, server):
 
 
 def wait(driver, seconds):
-    return WebDriverWait(driver, seconds, poll_frequency=0.02)
+    # NB: the page renders a list anew on each update, so an element found just before one is stale after it:
+    # the condition is read again rather than failing the wait.
+    return WebDriverWait(
+        driver, seconds, poll_frequency=0.02, ignored_exceptions=[StaleElementReferenceException])
 
 
 def click(driver, element):
