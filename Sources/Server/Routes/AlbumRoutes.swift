@@ -41,8 +41,35 @@ extension Router {
             ]
             return .response(Response(status: 200, headers: headers, body: image.data))
         }
-        // `POST /albums/refresh` is with the posts' (`addSharedRefreshes`).
-        addSharedAlbumSelection(site)
+        addListRefresh(
+            "/albums/refresh", .albums, journal: site.journal, embedded: EmbeddedData.albums,
+            upstream: { albums.load() }, payload: { .init(albums: $0) }, list: { $0.albums })
+        addAlbumSelection(site)
+    }
+
+    /// `POST /albums/selection`: the selection is committed (every instance shows it pending) and answered
+    /// once applied here; this server downloads it and commits the image for all (`SelectionDownloads`).
+    private mutating func addAlbumSelection(_ site: SeedSite) {
+        let (albums, downloads) = (site.models.albums, site.inputs.selection.downloads)
+        post("/albums/selection") { request in
+            let key = try request.idempotencyKey()
+            let body = try request.jsonBody(fields: ["url", "id"])
+            let given: (url: String?, id: Int?) = (try body.optional("url"), try body.optional("id"))
+            let url: String
+            switch given {
+            case (let given?, nil): url = given
+            case (nil, let id?):
+                guard let album = albums.album(id: id) else { throw AlbumError.unknownPhoto(id: id) }
+                url = album.url
+            default: throw HTTPError.badRequest("give either 'url' or 'id'", code: "invalid_field")
+            }
+            try AlbumViewModel.check(url: url)
+            return .later { respond in
+                downloads.select(url: url, key: key) { result in
+                    respond(Response.committed(result) { try .json(["url": $0.payload.url ?? url], status: 202) })
+                }
+            }
+        }
     }
 
     static let noImage = HTTPError.notFound("No image has been downloaded yet; POST /albums/selection first.")

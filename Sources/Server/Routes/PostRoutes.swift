@@ -17,7 +17,9 @@ extension Router {
             guard let post = posts.post(id: id) else { throw HTTPError.notFound("There is no post with id \(id).") }
             return try .json(post)
         }
-        // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), journaled.
-        addSharedRefreshes(site)
+        // `NetworkManager.getData(endPoint: .posts)` again (the embedded set without --upstream), committed.
+        addListRefresh(
+            "/posts/refresh", .posts, journal: site.journal, embedded: EmbeddedData.posts,
+            upstream: { posts.load() }, payload: { .init(posts: $0) }, list: { $0.posts })
     }
 }
