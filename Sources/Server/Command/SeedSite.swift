@@ -82,26 +82,16 @@ final class SeedSite: Site {
                 Log.warning("album selection \(url.prefix(200)) not shown: \(reason)")
             }
         }
-        let apply: @Sendable ([JournalEntry]) -> Void = { [models] entries in
-            for entry in entries {
-                guard entry.change.collection == JournalChange.todos else {
-                    inputs.apply(seq: entry.seq, topic: entry.change.collection, json: entry.change.document ?? "")
-                    continue
-                }
-                guard let change = entry.change.todoChange else {
-                    Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
-                    continue
-                }
-                // NB: the list it makes carries the entry's id and its change to its event (`Versioned`).
-                models.todos.committed.send(Committed(seq: entry.seq, change: change))
-            }
+        journal.deliverTodos { [models] committed in
+            // NB: the list it makes carries the entry's id and its change to its event (`Versioned`).
+            models.todos.committed.send(committed)
         }
         events.replaying(
             after: UInt64(floor) * EventIDSource.journalBlock,
             last: UInt64(start.lastSeq) * EventIDSource.journalBlock
         ) {
             events.attach(models, lists: lists, live: live)
-            apply(rewind.entries)
+            journal.replay(rewind.entries)
         }
         if !rewind.entries.isEmpty {
             Log.info(
@@ -110,8 +100,9 @@ final class SeedSite: Site {
         }
         // A selection the entries leave pending is downloaded again (its downloader stopped with the server).
         inputs.selection.resumePending()
-        // Entries are applied in order; each change's event takes the journal's id.
-        journal.follow(after: start.lastSeq, apply)
+        // Each resource sends its entries, in order, into its view model; each change's event takes the
+        // entry's id. With PostgreSQL, the others' commits from now on.
+        journal.follow()
         // The upstream lists: the journal's, or fetched once and journaled (not one fetch per instance).
         inputs.lists.loadAtStart(journal)
     }

@@ -2,19 +2,32 @@ import Domain
 import Reactive
 import Storage
 import StrictJSON
+import Support
 import Synchronization
 
-/// The resources of the seeds' store: each input a singular resource relayed to the seeds' handler, and the
-/// todos held as the plans read them.
+/// The resources of the seeds' store: the todos, and each other input a singular resource. Each holds what
+/// the plans read and sends its committed entries into its own view model's input (`SeedStore.deliverTodos`,
+/// `SeedStore.deliver(_:to:)`), in journal order, on the store's delivery thread.
 extension SeedStore {
-    /// A resource of the store whose committed entries also go to `follow`'s handler.
-    final class Relayed: StoreResource {
-        let held: DocumentResource
-        let deliver: @Sendable (JournalEntry) -> Void
+    /// Where a resource's committed entries go: its view model's input, set once the view models exist.
+    ///
+    /// NB: the closure is a field of a struct, not a `Mutex`'s value itself: a closure read through the
+    /// generic `inout` of `withLock` is written back wrapped in one more reabstraction thunk each time, so
+    /// every entry cost more than the one before.
+    struct Input<Value: Sendable>: Sendable {
+        var call: (@Sendable (Value) -> Void)?
+    }
 
-        init(_ held: DocumentResource, deliver: @escaping @Sendable (JournalEntry) -> Void) {
+    /// An input other than the todos (`SeedInput.Topic`): its newest value as the plans read it, and each
+    /// committed value sent into its view model's input with the entry's id.
+    final class HeldInput: StoreResource {
+        let held: DocumentResource
+        let input = Mutex(Input<(seq: Int64, payload: SeedInput.Payload)>())
+        private let deliveries: BackgroundThread
+
+        init(_ held: DocumentResource, deliveries: BackgroundThread) {
             self.held = held
-            self.deliver = deliver
+            self.deliveries = deliveries
         }
 
         var name: String { held.name }
@@ -24,46 +37,66 @@ extension SeedStore {
         var singular: StoredDocument? { held.singular }
         var fileSize: Int { 0 }
         func document(_ id: DocumentID) -> StoredDocument? { held.document(id) }
+
         func apply(_ entry: DocumentEntry) {
             held.committed.send(entry)
-            deliver(SeedStore.journalEntry(entry))
+            // NB: read on the delivery thread: an image entry's payload is megabytes of base64.
+            deliveries.submit { [self] in
+                deliver(seq: entry.seq, json: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
+            }
+        }
+
+        /// Sends the value `json` of entry `seq` into the input (on the delivery thread, or at start).
+        func deliver(seq: Int64, json: String?) {
+            guard let payload = json.flatMap({ SeedInput.Payload(json: $0) }) else {
+                return Log.error("journal entry \(seq) (\(name)) cannot be read; skipped")
+            }
+            input.withLock { $0.call }?((seq, payload))
         }
     }
 
-    /// The todos as the plans read them: each todo's compact JSON by id (no tree of its members: the task list
-    /// holds the todos themselves), and every committed entry handed on.
+    /// The todos as the plans read them: the task list's own `Todo` values by id, so the list and the store
+    /// share each todo (its title is one string in memory); a plan's read encodes the one todo it asks for.
     final class HeldTodos: StoreResource {
         let name = JournalChange.todos
         let kind = DocumentResource.Kind.collection
         let fileSize = 0
         let singular: StoredDocument? = nil
-        private let todos: Mutex<[String: StoredDocument]>
+        private let todos: Mutex<[Int: Todo]>
         /// Catch-up changes were applied (`tookCurrent` hands on the whole list).
         private let caughtUp = Mutex(false)
-        let deliver: @Sendable (JournalEntry) -> Void
+        let input = Mutex(Input<Committed<TodoChange>>())
+        private let deliveries: BackgroundThread
 
-        init(_ documents: [StoredDocument], deliver: @escaping @Sendable (JournalEntry) -> Void) {
-            todos = Mutex(
-                Dictionary(documents.compactMap { document in document.id.map { ($0.key, document) } }) { $1 })
-            self.deliver = deliver
+        init(_ todos: [Todo], deliveries: BackgroundThread) {
+            self.todos = Mutex(Dictionary(todos.map { ($0.id, $0) }) { $1 })
+            self.deliveries = deliveries
         }
 
-        /// Built on each read (the store reads it once, at start): in id order.
+        /// Built on each read (the store reads it at start and after missing entries): in id order.
         var items: DocumentItems {
-            DocumentItems(
-                todos.withLock { Array($0.values) }.sorted { Int($0.id?.key ?? "") ?? 0 < Int($1.id?.key ?? "") ?? 0 })
+            DocumentItems(todos.withLock { Array($0.values) }.sorted { $0.id < $1.id }.compactMap(SeedStore.stored))
         }
         var count: Int { todos.withLock { $0.count } }
-        func document(_ id: DocumentID) -> StoredDocument? { todos.withLock { $0[id.key] } }
+        func document(_ id: DocumentID) -> StoredDocument? {
+            guard let id = Int(id.key), let todo = todos.withLock({ $0[id] }) else { return nil }
+            return SeedStore.stored(todo)
+        }
+
         func apply(_ entry: DocumentEntry) {
-            guard let id = entry.id else { return }
-            todos.withLock { todos in
-                todos[id.key] = entry.document.map { StoredDocument(id: id, object: $0, keepsTree: false) }
+            guard let id = entry.id.flatMap({ Int($0.key) }) else { return }
+            var change = TodoChange.delete(id: id)
+            if let document = entry.document {
+                guard let todo = SeedStore.todo(document) else {
+                    return Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
+                }
+                change = .upsert(todo)
             }
+            todos.withLock { $0[id] = change.todo }
             // NB: catch-up changes (entries this server missed were deleted by retention) go on as one whole
             // list, so the list's clients get it once, not item by item.
             guard entry.isJournaled else { return caughtUp.withLock { $0 = true } }
-            deliver(SeedStore.journalEntry(entry))
+            send(Committed(seq: entry.seq, change: change))
         }
 
         /// The list as the database holds it at `seq`, handed on as one change (`TodoChange.all`).
@@ -73,17 +106,26 @@ extension SeedStore {
                 return caughtUp
             }
             guard taken else { return }
-            let list = todos.withLock { Array($0.values) }.compactMap { SeedStore.todo($0.object) }.sorted {
-                $0.id < $1.id
+            send(Committed(seq: seq, change: .all(todos.withLock { Array($0.values) }.sorted { $0.id < $1.id })))
+        }
+
+        /// A change of an entry read again at start, as this store's todos hold it when it left the todo so.
+        func held(_ change: TodoChange) -> TodoChange {
+            guard case .upsert(let todo) = change, let held = todos.withLock({ $0[todo.id] }), held == todo else {
+                return change
             }
-            deliver(JournalEntry(seq: seq, change: JournalChange(TodoChange.all(list))))
+            return .upsert(held)
+        }
+
+        private func send(_ committed: Committed<TodoChange>) {
+            deliveries.submit { [self] in input.withLock { $0.call }?(committed) }
         }
     }
+}
 
-    /// A committed entry as the seeds' handler reads it.
-    static func journalEntry(_ entry: DocumentEntry) -> JournalEntry {
-        let body = entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) }
-        return JournalEntry(
-            seq: entry.seq, change: JournalChange(collection: entry.resource, id: entry.id?.key, document: body))
+extension TodoChange {
+    /// The todo an upsert leaves; nil for a delete or a whole list.
+    fileprivate var todo: Todo? {
+        if case .upsert(let todo) = self { todo } else { nil }
     }
 }

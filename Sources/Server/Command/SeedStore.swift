@@ -12,15 +12,17 @@ import Synchronization
 /// are its collection `todos`, and each other input (`SeedInput.Topic`) a singular resource of it. A todo
 /// write is a plan judged on the batch's view by the task list's own judgement (`TaskListViewModel.judge`:
 /// the title rule, `--max-todos` exactly, an unknown id), so a batch of writes commits with one disk flush;
-/// each committed entry is handed, in journal order, to the handler `follow` set (the server sends it into
-/// its view model's input).
+/// each resource sends its committed entries, in journal order, into its own view model's input
+/// (`deliverTodos`, `deliver(_:to:)`) on a thread of their own, and a write is answered once its entries are
+/// in, so the next batch commits while a view model is still busy with the one before.
 ///
 /// The seeds' inputs (`SeedInputs`, `SelectionDownloads`) commit through `append`, the restart reads
 /// `recent` (`SeedRewind`), and the todo routes submit their plans here (`submitTodo`).
 ///
 /// ```swift
 /// let store = try SeedStore(path: "livestate.sqlite", retention: 100_000, maxTodos: 1000)
-/// store.follow(after: store.start().lastSeq) { entries in … }
+/// store.deliverTodos { committed in models.todos.committed.send(committed) }
+/// store.follow()
 /// store.submitTodo(.insert(title: "Walk the dog", completed: false), key: nil, answer: answer) { respond($0) }
 /// ```
 final class SeedStore: Sendable {
@@ -34,17 +36,12 @@ final class SeedStore: Sendable {
     private let engine: Engine
     private let store: DocumentStore
     private let snapshot: JournalSnapshot
-    /// Where committed entries go (`follow`), shared with the resources' delivery.
-    ///
-    /// NB: the closure is a field of a struct, not a `Mutex`'s value itself: a closure read through the
-    /// generic `inout` of `withLock` is written back wrapped in one more reabstraction thunk each time, so
-    /// every entry cost more than the one before.
-    private final class Follower: Sendable {
-        struct Handler { var call: (@Sendable ([JournalEntry]) -> Void)? }
-        let handler = Mutex(Handler())
-    }
-
-    private let follower = Follower()
+    /// The todos, and each other input by its name: where their committed entries are sent.
+    private let todos: HeldTodos
+    private let inputs: [String: HeldInput]
+    /// Where committed entries are sent into the view models, in journal order, and then each write answered:
+    /// off the write thread, so a slow view model does not hold the next batch's commit.
+    private let deliveries: BackgroundThread
     /// The largest todo id the file has held: a new todo's id is above it and every id a batch took.
     private let largestTodoID: Int64
     private let maxTodos: Int
@@ -94,29 +91,59 @@ final class SeedStore: Sendable {
         largestTodoID = max(rows[JournalChange.todos]?.largestID ?? 0, Int64(todos.map(\.id).max() ?? 0))
         self.maxTodos = maxTodos
         snapshot = JournalSnapshot(todos: todos, lastSeq: seq)
-        let follower = follower
-        let deliver: @Sendable (JournalEntry) -> Void = { entry in follower.handler.withLock { $0.call }?([entry]) }
-        var resources: [any StoreResource] = [
-            HeldTodos(todos.compactMap { Self.stored($0)?.withoutTree() }, deliver: deliver)
-        ]
+        let deliveries = BackgroundThread(name: "livestate-apply", priority: .normal)
+        self.deliveries = deliveries
+        self.todos = HeldTodos(todos, deliveries: deliveries)
+        var inputs: [String: HeldInput] = [:]
         for topic in SeedInput.Topic.allCases {
             let held = rows[topic.rawValue]?.items.first.flatMap { Self.object($0.body) }
-            resources.append(
-                Relayed(
-                    DocumentResource(
-                        name: topic.rawValue, kind: .singular,
-                        documents: held.map { [StoredDocument(id: nil, object: $0)] } ?? []), deliver: deliver))
+            inputs[topic.rawValue] = HeldInput(
+                DocumentResource(
+                    name: topic.rawValue, kind: .singular,
+                    documents: held.map { [StoredDocument(id: nil, object: $0)] } ?? []),
+                deliveries: deliveries)
         }
+        self.inputs = inputs
         store = DocumentStore(
-            resources: [], others: resources, journal: journal, appliedSeq: seq, idField: "id",
-            foreignKeySuffix: "Id")
+            resources: [], others: [self.todos] + SeedInput.Topic.allCases.compactMap { inputs[$0.rawValue] },
+            journal: journal, appliedSeq: seq, idField: "id", foreignKeySuffix: "Id")
     }
 
     func start() -> JournalSnapshot { snapshot }
 
-    /// One process writes the file: `handler` hears each entry as it is committed, before its write is answered.
-    func follow(after seq: Int64, _ handler: @escaping @Sendable ([JournalEntry]) -> Void) {
-        follower.handler.withLock { $0.call = handler }
+    /// Sends each committed todo change into `input` (the task list's), with its entry's id.
+    func deliverTodos(to input: @escaping @Sendable (Committed<TodoChange>) -> Void) {
+        todos.input.withLock { $0.call = input }
+    }
+
+    /// Sends each committed value of `topic` into `input` (its view model's), with its entry's id.
+    func deliver(_ topic: SeedInput.Topic, to input: @escaping @Sendable (Int64, SeedInput.Payload) -> Void) {
+        inputs[topic.rawValue]?.input.withLock { $0.call = { input($0.seq, $0.payload) } }
+    }
+
+    /// Sends entries read from the journal (the newest, undone at start: `SeedRewind`) into their inputs
+    /// again, oldest first, as if just committed; returns once they are in. A todo keeps the value this store
+    /// holds when the entry left it so.
+    func replay(_ entries: [JournalEntry]) {
+        let (todos, inputs) = (todos, inputs)
+        deliveries.run {
+            for entry in entries {
+                guard entry.change.collection == JournalChange.todos else {
+                    inputs[entry.change.collection]?.deliver(seq: entry.seq, json: entry.change.document)
+                    continue
+                }
+                guard let change = entry.change.todoChange else {
+                    Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
+                    continue
+                }
+                todos.input.withLock { $0.call }?(Committed(seq: entry.seq, change: todos.held(change)))
+            }
+        }
+    }
+
+    /// Follows the commits of the other servers on the database (PostgreSQL), once every input is set and the
+    /// start's entries replayed; one process writes an SQLite file.
+    func follow() {
         if case .postgres(let journal, _) = engine { journal.follow { [store] in store.catchUp() } }
     }
 
@@ -129,6 +156,7 @@ final class SeedStore: Sendable {
         respond: @escaping @Sendable (Response) -> Void
     ) {
         let refusal = refusal ?? { [engine] in Response(error: Self.seeds($0, engine)) }
+        let respond = answeredAfterDelivery(respond)
         let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
             DocumentStore.Keyed(key: WriteKey(key: key, request: JournalChange.todos)) { first in
                 if case .upsert(let todo)? = first.todoChange { return answer(.committed(todo)) }
@@ -225,6 +253,7 @@ final class SeedStore: Sendable {
         completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
         guard let object = Self.object(json) else { return completion(.failure(.failed("the input is not an object"))) }
+        let completion = answeredAfterDelivery(completion)
         let outcome = Mutex<Result<JournalAppended, JournalError>?>(nil)
         let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
             DocumentStore.Keyed(key: WriteKey(key: key, request: topic)) { [self] first in
@@ -263,7 +292,9 @@ final class SeedStore: Sendable {
 
     /// SQLite: every entry committed is applied before its write is answered, so an id above the last one
     /// applied was never given by this file (`done(false)` at once). PostgreSQL: once a catch-up applied it.
+    /// `done` runs once the entry is in its view model (after the deliveries before it).
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
+        let done = answeredAfterDelivery(done)
         guard case .postgres = engine else { return done(seq <= store.appliedSeq.withLock { $0 }) }
         store.whenApplied(seq, timeout: timeout, done)
     }
@@ -290,17 +321,26 @@ final class SeedStore: Sendable {
         }
     }
 
+    /// `call` made to run on the delivery thread, after every entry committed before it is in its view model:
+    /// a write is answered, and a waiter released, once a request that follows it reads its change.
+    private func answeredAfterDelivery<Value: Sendable>(
+        _ call: @escaping @Sendable (Value) -> Void
+    ) -> @Sendable (Value) -> Void {
+        { [deliveries] value in deliveries.submit { call(value) } }
+    }
+
     /// Every write has committed before it was answered; SQLite's WAL is copied into the file, PostgreSQL's
-    /// connection closed, and the handler dropped (it holds the server's models).
+    /// connection closed, and the inputs dropped (they hold the server's models).
     func stop() {
-        follower.handler.withLock { $0.call = nil }
+        todos.input.withLock { $0.call = nil }
+        for input in inputs.values { input.input.withLock { $0.call = nil } }
         let done = DispatchSemaphore(value: 0)
-        store.betweenBatches { [engine] in
+        store.betweenBatches { [engine, deliveries] in
             switch engine {
             case .sqlite(let journal): journal.checkpoint()
             case .postgres(let journal, _): journal.stop()
             }
-            done.signal()
+            deliveries.submit { done.signal() }
         }
         _ = done.wait(timeout: .now() + 5)
     }
@@ -339,7 +379,8 @@ final class SeedStore: Sendable {
         return object
     }
 
-    private static func stored(_ todo: Todo) -> StoredDocument? {
+    /// A todo as the store's item (its compact JSON, as its entry holds it).
+    static func stored(_ todo: Todo) -> StoredDocument? {
         guard let body = JournalChange(TodoChange.upsert(todo)).document, let object = object(body) else { return nil }
         return StoredDocument(id: id(todo.id), object: object)
     }

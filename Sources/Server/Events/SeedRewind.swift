@@ -48,7 +48,13 @@ struct SeedRewind {
         }
         let rewind = DocumentRewind([todosRows] + inputs, recent: rows, count: count)
         let rewound = rewind.resources.first { $0.name == JournalChange.todos }?.items ?? []
-        todos = rewound.compactMap { try? JSONDecoder().decode(Todo.self, from: Data($0.body.utf8)) }
+        // NB: a todo the entries left as it is now is the store's own value, so the task list and the store
+        // share it (one title in memory).
+        let held = Dictionary(current.map { ($0.id, $0) }) { $1 }
+        todos = rewound.compactMap { row in
+            guard let todo = try? JSONDecoder().decode(Todo.self, from: Data(row.body.utf8)) else { return nil }
+            return held[todo.id] == todo ? held[todo.id] : todo
+        }
         entries = rewind.entries
     }
 

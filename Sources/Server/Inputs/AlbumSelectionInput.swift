@@ -18,10 +18,13 @@ final class AlbumSelectionInput: Sendable {
     /// The newest selection sent into the album view model (`resumePending`).
     private let shown = Mutex<(seq: Int64, url: String)?>(nil)
 
-    init(_ albums: AlbumViewModel, images: JournaledImages, downloads: SelectionDownloads) {
+    /// Takes the committed selections and images of `journal`.
+    init(_ albums: AlbumViewModel, images: JournaledImages, downloads: SelectionDownloads, journal: SeedStore) {
         self.albums = albums
         self.images = images
         self.downloads = downloads
+        journal.deliver(.selection) { [weak self] seq, payload in self?.applySelection(seq: seq, payload) }
+        journal.deliver(.image) { [weak self] seq, payload in self?.applyImage(seq: seq, payload) }
     }
 
     /// A committed selection, with its entry's id: shown pending, and watched for a downloader that dies.

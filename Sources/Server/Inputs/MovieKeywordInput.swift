@@ -20,16 +20,19 @@ final class MovieKeywordInput: Sendable {
             }
         }
         debounced.withLock { $0 = subscription }
+        journal.deliver(.movies) { seq, payload in Self.apply(seq: seq, payload, to: movies) }
     }
 
     /// A committed keyword, with its entry's id.
-    func apply(seq: Int64, _ payload: SeedInput.Payload) {
+    private static func apply(seq: Int64, _ payload: SeedInput.Payload, to movies: MovieSearchViewModel) {
         movies.committed.send(Committed(seq: seq, change: payload.keyword ?? ""))
     }
 
     /// Shows the result of the newest keyword up to `lastSeq` (startup, before the events are attached).
     func restore(upTo lastSeq: Int64, from journal: SeedStore) {
-        if let (seq, payload) = SeedInput.latest(.movies, upTo: lastSeq, in: journal) { apply(seq: seq, payload) }
+        if let (seq, payload) = SeedInput.latest(.movies, upTo: lastSeq, in: journal) {
+            Self.apply(seq: seq, payload, to: movies)
+        }
     }
 
     /// Stops committing keywords (shutdown).

@@ -4,13 +4,13 @@ import Reactive
 import Storage
 import Support
 
-/// Where each committed input entry of the seeds goes: its view model's own input, through the input that
-/// owns it (`SeedInput.Topic`), with the entry's id, which the view model's output carries to its event.
-/// Entries are applied in journal order, on the thread that applies the journal.
+/// The seeds' inputs other than todo writes, each registered with the store as the input of its resource
+/// (`SeedStore.deliver(_:to:)`): the store sends each committed entry, in journal order, into its view
+/// model's own input with the entry's id, which the view model's output carries to its event.
 ///
 /// ```swift
 /// let inputs = SeedInputs(models: models, journal: journal, images: images, loader: client, workers: workers)
-/// inputs.apply(seq: 42, topic: "frameworks", json: #"{"name":"Combine"}"#)
+/// // a committed {"name":"Combine"} of `frameworks` now goes into `models.frameworks.committed`
 /// ```
 struct SeedInputs: Sendable {
     let frameworks: FrameworkListViewModel
@@ -22,28 +22,15 @@ struct SeedInputs: Sendable {
         models: LiveStateModels, journal: SeedStore, images: JournaledImages, loader: any DataLoader,
         workers: WorkerPool?
     ) {
-        frameworks = models.frameworks
+        let frameworks = models.frameworks
+        self.frameworks = frameworks
+        journal.deliver(.frameworks) { seq, payload in
+            frameworks.committed.send(Committed(seq: seq, change: payload.name ?? ""))
+        }
         keyword = MovieKeywordInput(models.movies, journal: journal)
         let downloads = SelectionDownloads(store: journal, images: images, loader: loader, workers: workers)
-        selection = AlbumSelectionInput(models.albums, images: images, downloads: downloads)
-        lists = UpstreamLists(posts: models.posts, albums: models.albums)
-    }
-
-    /// Sends the entry `seq` of `topic` holding `json` into its view model's input.
-    func apply(seq: Int64, topic name: String, json: String) {
-        guard let topic = SeedInput.Topic(rawValue: name), let payload = SeedInput.Payload(json: json) else {
-            Log.error("journal entry \(seq) (\(name.prefix(40))) cannot be read; skipped")
-            return
-        }
-        switch topic {
-        case .frameworks: frameworks.committed.send(Committed(seq: seq, change: payload.name ?? ""))
-        case .movies: keyword.apply(seq: seq, payload)
-        case .selection: selection.applySelection(seq: seq, payload)
-        case .image: selection.applyImage(seq: seq, payload)
-        case .posts: lists.applyPosts(seq: seq, payload)
-        case .albums: lists.applyAlbums(seq: seq, payload)
-        case .keyword: break
-        }
+        selection = AlbumSelectionInput(models.albums, images: images, downloads: downloads, journal: journal)
+        lists = UpstreamLists(posts: models.posts, albums: models.albums, journal: journal)
     }
 
     /// Shows the selection, its image and the keyword's result of the entries up to `lastSeq` (startup,

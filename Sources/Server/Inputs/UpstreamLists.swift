@@ -14,9 +14,12 @@ final class UpstreamLists: Sendable {
     /// list only if none newer came meanwhile).
     private let applied = Mutex<[SeedInput.Topic: Int64]>([:])
 
-    init(posts: PostViewModel, albums: AlbumViewModel) {
+    /// Takes the committed lists of `journal`.
+    init(posts: PostViewModel, albums: AlbumViewModel, journal: SeedStore) {
         self.posts = posts
         self.albums = albums
+        journal.deliver(.posts) { [weak self] seq, payload in self?.applyPosts(seq: seq, payload) }
+        journal.deliver(.albums) { [weak self] seq, payload in self?.applyAlbums(seq: seq, payload) }
     }
 
     /// A committed posts list, with its entry's id.

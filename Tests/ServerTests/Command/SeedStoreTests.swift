@@ -158,8 +158,8 @@ import Testing
 
     @Test func aKeyedInputSentAgainGetsTheFirstRequestsJSONAndAnotherKindIsRefused() throws {
         let store = try open()
-        let heard = Mutex<[JournalEntry]>([])
-        store.follow(after: store.start().lastSeq) { entries in heard.withLock { $0 += entries } }
+        let heard = Mutex<[(seq: Int64, name: String?)]>([])
+        store.deliver(.frameworks) { seq, payload in heard.withLock { $0.append((seq, payload.name)) } }
         let first = try #require(
             try appended(store, topic: "frameworks", json: #"{"name":"Combine"}"#, key: "k")?.get())
         let again = try #require(try appended(store, topic: "frameworks", json: #"{"name":"UIKit"}"#, key: "k")?.get())
@@ -168,20 +168,19 @@ import Testing
         #expect(
             appended(store, topic: "keyword", json: #"{"keyword":"x"}"#, key: "k").map { $0.map(\.seq) }
                 == .failure(.keyReused))
-        #expect(
-            heard.withLock { $0 } == [
-                JournalEntry(seq: first.seq, change: .input(topic: "frameworks", json: #"{"name":"Combine"}"#))
-            ])
+        #expect(heard.withLock { $0.map(\.seq) } == [first.seq] && heard.withLock { $0.map(\.name) } == ["Combine"])
         let latest = Mutex<(seq: Int64, json: String)?>(nil)
         store.latest(topic: "frameworks") { result in latest.withLock { $0 = try? result.get() } }
         #expect(latest.withLock { $0?.seq } == first.seq && latest.withLock { $0?.json } == #"{"name":"Combine"}"#)
     }
 
-    /// Each entry reaches `follow`'s handler, in id order, before its write is answered.
-    @Test func everyEntryIsHandedOnInOrderBeforeItsAnswer() throws {
+    /// Each resource sends its entries into its own input, in id order, before their writes are answered.
+    @Test func eachResourceSendsItsEntriesIntoItsOwnInputInOrderBeforeTheirAnswers() throws {
         let store = try open()
-        let heard = Mutex<[Int64]>([])
-        store.follow(after: store.start().lastSeq) { entries in heard.withLock { $0 += entries.map(\.seq) } }
+        let todos = Mutex<[Int64]>([])
+        let frameworks = Mutex<[Int64]>([])
+        store.deliverTodos { committed in todos.withLock { $0.append(committed.seq) } }
+        store.deliver(.frameworks) { seq, _ in frameworks.withLock { $0.append(seq) } }
         let seen = Mutex<[Bool]>([])
         let group = DispatchGroup()
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -189,17 +188,71 @@ import Testing
                 group.enter()
                 store.write(.insert(title: "t\(thread)-\(index)", completed: false), key: nil) { result in
                     let id = (try? result.get().todo?.id) ?? nil
-                    seen.withLock { $0.append(id != nil && !heard.withLock { $0 }.isEmpty) }
+                    seen.withLock { $0.append(id != nil && !todos.withLock { $0 }.isEmpty) }
+                    group.leave()
+                }
+                group.enter()
+                store.append(topic: "frameworks", json: #"{"name":"Combine"}"#) { result in
+                    let seq = (try? result.get()) ?? 0
+                    seen.withLock { $0.append(frameworks.withLock { $0 }.contains(seq)) }
                     group.leave()
                 }
             }
         }
         _ = group.wait(timeout: .now() + 30)
-        let seqs = heard.withLock { $0 }
-        #expect(seqs.count == 40 && seqs == seqs.sorted() && Set(seqs).count == 40)
-        #expect(seen.withLock { $0 }.allSatisfy { $0 })
-        store.whenApplied(seqs.last ?? 0, timeout: 0) { applied in #expect(applied) }
-        store.whenApplied((seqs.last ?? 0) + 1, timeout: 0) { applied in #expect(!applied) }
+        let (todoSeqs, frameworkSeqs) = (todos.withLock { $0 }, frameworks.withLock { $0 })
+        #expect(todoSeqs.count == 40 && todoSeqs == todoSeqs.sorted())
+        #expect(frameworkSeqs.count == 40 && frameworkSeqs == frameworkSeqs.sorted())
+        #expect(Set(todoSeqs).isDisjoint(with: frameworkSeqs))
+        #expect(seen.withLock { $0 }.count == 80 && seen.withLock { $0 }.allSatisfy { $0 })
+        let last = max(todoSeqs.last ?? 0, frameworkSeqs.last ?? 0)
+        #expect(applied(store, last) == true)
+        #expect(applied(store, last + 1) == false)
+    }
+
+    /// A view model slow to take an entry holds no commit: the next write commits meanwhile, and is answered
+    /// once the slow entry and its own are in.
+    @Test func aSlowDeliveryDoesNotHoldTheNextCommit() throws {
+        let store = try open()
+        let release = DispatchSemaphore(value: 0)
+        let heard = Mutex<[String?]>([])
+        store.deliver(.frameworks) { _, payload in
+            if payload.name == "Slow" { _ = release.wait(timeout: .now() + 10) }
+            heard.withLock { $0.append(payload.name) }
+        }
+        let answered = Mutex<[String]>([])
+        let bothAnswered = DispatchGroup()
+        for name in ["Slow", "Next"] {
+            bothAnswered.enter()
+            store.append(topic: "frameworks", json: #"{"name":"\#(name)"}"#) { _ in
+                answered.withLock { $0.append(name) }
+                bothAnswered.leave()
+            }
+        }
+        // The second entry is committed (the journal holds it) while the first is still being taken.
+        let deadline = Date().addingTimeInterval(5)
+        let newest = Mutex<String?>(nil)
+        while Date() < deadline, newest.withLock({ $0 }) != #"{"name":"Next"}"# {
+            Thread.sleep(forTimeInterval: 0.01)
+            store.latest(topic: "frameworks") { result in newest.withLock { $0 = (try? result.get())?.json } }
+        }
+        #expect(newest.withLock { $0 } == #"{"name":"Next"}"#)
+        #expect(answered.withLock { $0 }.isEmpty && heard.withLock { $0 }.isEmpty)
+        release.signal()
+        #expect(bothAnswered.wait(timeout: .now() + 10) == .success)
+        #expect(heard.withLock { $0 } == ["Slow", "Next"] && answered.withLock { $0 } == ["Slow", "Next"])
+    }
+
+    /// What `whenApplied` answers for `seq` (nil: no answer within 10 s).
+    private func applied(_ store: SeedStore, _ seq: Int64) -> Bool? {
+        let answer = Mutex<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        store.whenApplied(seq, timeout: 0) { applied in
+            answer.withLock { $0 = applied }
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + 10)
+        return answer.withLock { $0 }
     }
 
     @Test func aMemoryStoreWorksAndKeepsNothing() throws {
