@@ -384,3 +384,56 @@ def test_a_live_v1_page_holds_its_page_and_a_margin_and_follows_writes(data_file
     finally:
         for client in clients:
             client.close()
+
+
+def test_a_sorts_order_follows_the_writes_so_windows_open_and_refill_from_it_after_many(data_file, serve):
+    # A sort's order is kept up to date from every write while a live query of it is open: after 300 writes
+    # (more than the 256 versions a collection remembers), the window's refills and a new unbounded query of the
+    # same sort (`_start` alone) read it, instead of sorting the 100,000 items on the one loop (`--threads 1`),
+    # which kept a plain GET waiting for seconds in a debug build.
+    posts = [{"id": i, "userId": i % 100, "title": f"post {i * 7919 % 100_000:05d}"} for i in range(1, 100_001)]
+    server = serve(data_file({"posts": posts}), "--threads", "1", "--live-query-margin", "2")
+    window = open_live(server, "/posts?_sort=title&_limit=3")
+    tail = None
+    try:
+        window.take(window.sse.next(timeout=60))
+        assert [post["title"] for post in window.items] == ["post 00000", "post 00001", "post 00002"]
+        for step in range(300):
+            if step % 10 == 0:
+                # Deletes in the window take its few held items: it reads them anew.
+                while (event := window.sse.next(timeout=0.05)) is not None:
+                    window.take(event)
+                assert server.call("DELETE", f"/posts/{window.items[0]['id']}")[0] == 200
+                window.take(window.sse.next(timeout=30))
+            else:
+                assert server.call("POST", "/posts", {"userId": 1, "title": f"zz {step:03d}"})[0] == 201
+        window.settle(server, timeout=60, note="after 300 writes")
+        opened = {}
+
+        def open_tail():
+            nonlocal tail
+            tail = LiveClient(server, "/posts?_sort=title&_start=99990")
+            tail.take(tail.sse.next(timeout=60))
+            opened["at"] = time.monotonic()
+
+        worker = threading.Thread(target=open_tail)
+        worker.start()
+        time.sleep(0.05)
+        asked = time.monotonic()
+        status, _, item = server.call("GET", "/posts/5")
+        waited = time.monotonic() - asked
+        worker.join(60)
+        assert status == 200 and item["id"] == 5
+        assert waited < 1.0, f"a plain GET waited {waited:.2f} s for the live query's opening"
+        assert "at" in opened
+        assert [post["title"] for post in tail.items][-3:] == ["zz 297", "zz 298", "zz 299"]
+        tail.settle(server, timeout=60, note="opened")
+        assert server.call("POST", "/posts", {"userId": 1, "title": "zzz"})[0] == 201
+        assert server.call("DELETE", f"/posts/{window.items[1]['id']}")[0] == 200
+        for client in (window, tail):
+            client.settle(server, timeout=60, note="after the tail opened")
+        assert tail.items[-1]["title"] == "zzz"
+    finally:
+        window.close()
+        if tail is not None:
+            tail.close()

@@ -58,6 +58,21 @@ struct DocumentLiveQuery: LiveQuery {
 
     func order(_ lhs: DocumentSortKey, _ rhs: DocumentSortKey) -> Int { query.order(lhs, rhs) }
 
+    var ordering: (key: String, query: DocumentLiveQuery)? {
+        guard !query.sortKeys.isEmpty else { return nil }
+        var sorting = DocumentQuery.sortingOnly(query)
+        sorting.window = .all
+        sorting.embed = []
+        sorting.expand = []
+        return (Self.sortName(query), DocumentLiveQuery(query: sorting, idField: idField))
+    }
+
+    /// A name of `query`'s sort keys: two queries sort alike when their names are equal.
+    static func sortName(_ query: DocumentQuery) -> String {
+        query.sortKeys.map { ($0.descending ? "-" : "+") + $0.path.joined(separator: "\u{0}") }
+            .joined(separator: "\u{1}")
+    }
+
     var window: LiveWindow {
         if query.envelope, case .page(let number, let limit) = query.window {
             return .pageWithin(number: number, limit: limit)
@@ -129,8 +144,7 @@ final class DocumentLiveFeed: Sendable {
     /// kept at all, of whatever state.
     func buildOrder(_ query: DocumentQuery, idPath: [String], workers: WorkerPool) -> Bool {
         let kept = sortIndex.kept(query) != nil
-        let sortKey = query.sortKeys.map { ($0.descending ? "-" : "+") + $0.path.joined(separator: "\u{0}") }
-            .joined(separator: "\u{1}")
+        let sortKey = DocumentLiveQuery.sortName(query)
         guard let build = sortIndex.missingBuild(query, on: resource, idPath: idPath),
             building.withLock({ $0.insert(sortKey).inserted })
         else { return kept }

@@ -28,11 +28,13 @@ extension LiveCollection {
                     connect()
                 }
             }
-            if !isFollowed {
+            if !isFollowed || needsOrder(query) {
                 // NB: the first live query of a collection followed on demand reads its items (every key of a
-                // large file) off the loop; the loop goes on serving meanwhile.
+                // large file) off the loop, and the first of a sort makes its sort's order there (from a kept
+                // order, or by sorting every item); the loop goes on serving meanwhile.
                 DispatchQueue.global().async { [self] in
                     follow()
+                    prepareOrder(for: query)
                     guard let seen = lastEventID else { return connectOnLoop() }
                     engine.whenCaughtUp(with: seen, connectOnLoop)
                 }

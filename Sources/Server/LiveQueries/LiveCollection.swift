@@ -38,15 +38,19 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     private let narrow: Narrow?
     /// The collection's items in a query's order (its sort's, ties in the collection's) as of the event id it
     /// gives, which may be older than the newest; nil when no kept order serves the query.
-    private let ordered: Narrow?
+    let ordered: Narrow?
 
     /// See `narrow`, `ordered`.
     typealias Narrow = @Sendable (Query) -> (items: [Item], id: UInt64)?
     /// What `snapshot(for:)` gives: the items, the id of the newest version they show, which presence fields
-    /// some item has then, and with a `total`, the items are the query's first in its order, not candidates.
-    typealias Snapshot = (entries: [LiveEntry<Item>], id: UInt64, present: Set<String>, total: Int?)
+    /// some item has then, and with a `total`, the items are the query's first in its order, not candidates
+    /// (with their sort keys, when read from a kept order).
+    typealias Snapshot = (
+        entries: [LiveEntry<Item>], id: UInt64, present: Set<String>, total: Int?, sortKeys: [Query.SortKey]?
+    )
 
-    private struct State {
+    /// NB: not private, for the extensions in other files; nothing else reads it.
+    struct State {
         /// The items as of `newestID`; nil while not followed.
         var mirror: LiveMirror<Item>?
         /// The writes published while the mirror is read from the source, in id order.
@@ -61,12 +65,16 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         var floor: UInt64 = 0
         /// Whether some item has each field a live query reads by presence.
         var presence = LivePresence()
+        /// The items in the order of each sort live queries use, as of `newestID`.
+        var orders = LiveOrders<Query>()
+        /// Until when the items are followed with no live query open: an order was made for one about to open.
+        var keptUntil: ContinuousClock.Instant?
         /// Per event loop (or test scheduler), its fan-out.
         var fanouts: [ObjectIdentifier: LiveQueryFanout<Query>] = [:]
         var isShutDown = false
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// Held while the mirror is read from the source, so a second live query waits for the first's read.
     private let reading = Mutex(())
     /// Open live-query streams of this collection.
@@ -147,12 +155,15 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
                 return
             }
             guard state.mirror != nil else { return }
-            if source != nil, streams.load(ordering: .relaxed) == 0 {
+            if source != nil, streams.load(ordering: .relaxed) == 0,
+                state.keptUntil.map({ $0 < .now }) ?? true
+            {
                 // NB: nobody follows the collection: drop what following it holds (a large file's keys).
                 state.mirror = nil
                 state.history = []
                 state.heldItems = 0
                 state.presence.removeAll()
+                state.orders.removeAll()
                 return
             }
             apply(id: id, edits: edits, in: &state)
@@ -175,6 +186,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
 
     private func record(_ version: LiveVersion<Item>, in state: inout State) {
         state.newestID = version.id
+        state.orders.apply(version)
         var kept = version
         kept.entries = nil
         state.history.append(kept)
@@ -244,7 +256,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             }
             if let found {
                 guard let found else { break }
-                return (found.entries, found.id, present, nil)
+                return (found.entries, found.id, present, nil, nil)
             }
             sched_yield()
         }
@@ -252,43 +264,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             state.mirror.map { ($0, state.newestID, state.presence.present(fields)) }
         }
         // NB: the entries are listed outside the lock; the copy shares the mirror's storage until a write.
-        return every.map { ($0.0.entries, $0.1, $0.2, nil) }
-    }
-
-    /// `query`'s first items in its order and its total at the newest version, read from a kept order
-    /// (`ordered`) of the version it shows, brought up to date by the history's changes since: for a window
-    /// that ends (`LiveRanking.held`) and no equality filter. Nil when no order serves it, the history no longer
-    /// reaches back to it, its items are not those the collection had then, or the changes left it short.
-    private func ranked(_ query: Query, present: Set<String>) -> Snapshot? {
-        let reading = query.reading(present: present)
-        guard reading.indexTerms == nil, reading.window.end != nil, let margin = engine.limits.windowMargin,
-            let (order, orderID) = ordered?(reading),
-            let (items, total) = LiveRanking<Query>.held(of: order, query: reading, margin: margin)
-        else { return nil }
-        let read = state.withLock { state -> ([LiveEntry<Item>], [LiveItemChange<Item>], UInt64)? in
-            guard let mirror = state.mirror, orderID >= state.floor, orderID <= state.newestID,
-                state.presence.present(query.presenceFields) == present
-            else { return nil }
-            let versions = state.history.filter { $0.id > orderID }
-            guard versions.allSatisfy({ $0.presence.isEmpty && $0.replaced == nil }) else { return nil }
-            let changes = versions.flatMap(\.changes)
-            // An item changed since the order's version was the first change's `before` then.
-            var earlier: [String: LiveEntry<Item>?] = [:]
-            for change in changes where earlier[change.key] == nil { earlier[change.key] = .some(change.before) }
-            var held: [LiveEntry<Item>] = []
-            held.reserveCapacity(items.count)
-            for item in items {
-                let itemKey = key(item)
-                let entry = earlier[itemKey] ?? mirror.entry(forKey: itemKey)
-                guard let entry, entry.item == item else { return nil }
-                held.append(entry)
-            }
-            return (held, changes, state.newestID)
-        }
-        guard let (held, changes, id) = read,
-            let ranking = LiveRanking(reading, held: held, total: total, changes: changes, margin: margin)
-        else { return nil }
-        return (ranking.items.map(\.entry), id, present, ranking.total)
+        return every.map { ($0.0.entries, $0.1, $0.2, nil, nil) }
     }
 
     /// Stops following the presence of `fields` for a group that read them (`snapshot(for:)`).
@@ -321,6 +297,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
                 state.floor = state.newestID
                 state.history = []
                 state.heldItems = 0
+                state.orders.removeAll()
                 state.presence.reread(from: mirror, has: Query.item(_:has:))
                 // NB: those the read shows already have ids at or below the read's: `apply` skips them.
                 for write in pending { apply(id: write.id, edits: write.edits, in: &state) }

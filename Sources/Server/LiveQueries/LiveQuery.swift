@@ -18,7 +18,7 @@ protocol LiveQuery: Sendable {
     /// The collection's item.
     associatedtype Item: Sendable & Equatable
     /// What an item is sorted by, read once per item version.
-    associatedtype SortKey
+    associatedtype SortKey: Sendable
 
     /// A test of single items, made on the thread that uses it (it may hold per-thread state such as a
     /// regular expression's match data).
@@ -60,6 +60,12 @@ protocol LiveQuery: Sendable {
 
     /// Whether `item` has a value, `null` included, at `field` (one of some query's `presenceFields`).
     static func item(_ item: Item, has field: String) -> Bool
+
+    /// This query's sort alone, and a key naming it: a query with no filter and no window whose
+    /// `sortKey(of:)` and `order` are this one's. The collection keeps the order of each such sort its live
+    /// queries use up to date from the changes (`LiveOrders`). nil (the default): no kept order serves the
+    /// query (it has no sort: its order is the collection's own).
+    var ordering: (key: String, query: Self)? { get }
 }
 
 extension LiveQuery {
@@ -68,6 +74,7 @@ extension LiveQuery {
     var presenceFields: [String] { [] }
     func reading(present _: Set<String>) -> Self { self }
     static func item(_: Item, has _: String) -> Bool { false }
+    var ordering: (key: String, query: Self)? { nil }
 }
 
 /// The field and values a query is indexed under (`?completed=false` → `completed`, `["false"]`).

@@ -39,10 +39,12 @@ final class LiveQueryGroup<Query: LiveQuery> {
     typealias Refill = (Query) -> LiveCollection<Query>.Snapshot?
 
     /// `present`: which of the query's presence fields some item has at version `madeAt`; with a `total`,
-    /// `entries` are the first items that pass in the query's order (`LiveCollection.snapshot(for:)`).
+    /// `entries` are the first items that pass in the query's order (`LiveCollection.snapshot(for:)`), with
+    /// their `sortKeys` when given.
     init(
         key: String, query: Query, present: Set<String> = [], entries: [LiveEntry<Query.Item>], madeAt: UInt64,
-        margin: Int? = nil, total: Int? = nil, encode: @escaping @Sendable (Query.Item) -> [UInt8]
+        margin: Int? = nil, total: Int? = nil, sortKeys: [Query.SortKey]? = nil,
+        encode: @escaping @Sendable (Query.Item) -> [UInt8]
     ) {
         self.key = key
         self.query = query
@@ -51,7 +53,7 @@ final class LiveQueryGroup<Query: LiveQuery> {
         terms = reading.indexTerms
         self.madeAt = madeAt
         self.margin = margin
-        ranking = LiveRanking(reading, entries: entries, margin: margin, total: total)
+        ranking = LiveRanking(reading, entries: entries, margin: margin, total: total, sortKeys: sortKeys)
         self.encode = query.encodeItem ?? encode
     }
 
@@ -94,7 +96,8 @@ final class LiveQueryGroup<Query: LiveQuery> {
         edit(&ranking)
         if ranking.isShort, let fresh = refill(query) {
             present = fresh.present
-            ranking = LiveRanking(reading, entries: fresh.entries, margin: margin, total: fresh.total)
+            ranking = LiveRanking(
+                reading, entries: fresh.entries, margin: margin, total: fresh.total, sortKeys: fresh.sortKeys)
             madeAt = fresh.id
         }
         terms = ranking.query.indexTerms

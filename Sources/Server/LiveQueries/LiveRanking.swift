@@ -19,7 +19,7 @@ struct LiveRanking<Query: LiveQuery> {
     typealias Item = Query.Item
 
     /// An item of the query's result with its sort key.
-    struct Ranked {
+    struct Ranked: Sendable {
         var entry: LiveEntry<Item>
         var sortKey: Query.SortKey
     }
@@ -40,8 +40,12 @@ struct LiveRanking<Query: LiveQuery> {
     /// ends (`_limit`, `_end`, `_page`), only the first up to the window's end plus `margin` are held.
     ///
     /// With a `total`, `entries` are instead the first items that pass, already in the query's order (at
-    /// least up to that end plus `margin`, when there are so many), and `total` counts every item that passes.
-    init(_ query: Query, entries: [LiveEntry<Item>], margin: Int? = nil, total: Int? = nil) {
+    /// least up to that end plus `margin`, when there are so many), and `total` counts every item that passes;
+    /// `sortKeys`, when given, are their sort keys (read from a kept order, not again from each item).
+    init(
+        _ query: Query, entries: [LiveEntry<Item>], margin: Int? = nil, total: Int? = nil,
+        sortKeys: [Query.SortKey]? = nil
+    ) {
         self.query = query
         passes = query.itemFilter()
         // NB: a window ending past any count the collection can reach holds every item (and no sum overflows).
@@ -52,7 +56,12 @@ struct LiveRanking<Query: LiveQuery> {
             return
         }
         self.total = total
-        items = entries.prefix(capacity ?? entries.count).map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
+        let count = min(capacity ?? entries.count, entries.count)
+        if let sortKeys, sortKeys.count == entries.count {
+            items = (0..<count).map { Ranked(entry: entries[$0], sortKey: sortKeys[$0]) }
+        } else {
+            items = entries.prefix(count).map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
+        }
     }
 
     /// Takes the items from `entries` again (the collection was replaced).
@@ -253,9 +262,10 @@ extension LiveRanking {
     /// The ranking of `query` over the entries `held` (`held(of:query:margin:)`'s items as an earlier version
     /// had them) and the `total` that passed then, brought up to date by `changes` (the versions since, oldest
     /// first). Nil when `held` is not in the query's order by sort key and rank (the order was made some other
-    /// way), or when the changes took so many of its items that the window may reach past them.
+    /// way), or when the changes took so many of its items that the window may reach past them. Without a
+    /// `margin`, `held` is every item that passes.
     init?(
-        _ query: Query, held: [LiveEntry<Item>], total: Int, changes: [LiveItemChange<Item>], margin: Int
+        _ query: Query, held: [LiveEntry<Item>], total: Int, changes: [LiveItemChange<Item>], margin: Int?
     ) {
         self.init(query, entries: held, margin: margin, total: total)
         for (earlier, later) in zip(items, items.dropFirst()) where !precedes(earlier, later) { return nil }

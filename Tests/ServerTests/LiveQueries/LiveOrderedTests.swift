@@ -107,3 +107,83 @@ import Testing
         #expect(snapshot?.entries.map(\.item) == items)
     }
 }
+
+/// A sorted live query reads its first items from its sort's order, which the collection keeps up to date
+/// from every change once a query of that sort read it (`LiveOrders`): any window, the unbounded ones (no
+/// window, `_start` alone) included, and long after the source's kept order fell out of the history.
+@Suite struct LiveSortOrderTests {
+    typealias Row = LiveRankingTests.Row
+    typealias RowQuery = LiveRankingTests.RowQuery
+
+    /// Six sorts: fewer than the orders a collection keeps (`LiveOrders.capacity`).
+    static let sorts: [[(field: Int, descending: Bool)]] = [
+        [(0, false)], [(0, true)], [(1, false)], [(2, true)], [(0, false), (1, true)], [(1, true), (2, false)],
+    ]
+
+    static func query(_ rng: inout some RandomNumberGenerator) -> RowQuery {
+        let keys = sorts[Int.random(in: 0..<sorts.count, using: &rng)]
+        let start = Int.random(in: 0...4, using: &rng)
+        let window: LiveWindow
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: window = .all
+        case 1: window = .range(start: start, end: nil)
+        case 2:
+            window = .pageWithin(number: Int.random(in: 1...4, using: &rng), limit: Int.random(in: 1...3, using: &rng))
+        default: window = .range(start: start, end: start + Int.random(in: 0...4, using: &rng))
+        }
+        let groups: Set<Int>? = Bool.random(using: &rng) ? nil : [Int.random(in: 0...2, using: &rng)]
+        return RowQuery(groups: groups, keys: keys, window: window, keepsOrder: true)
+    }
+
+    @Test(arguments: 1...6)
+    func everyReadOfASortAfterItsFirstIsFromItsOrderAndFresh(seed: UInt64) {
+        var random = LiveRankingTests.RandomRows(seed: seed)
+        let kept = LiveOrderedTests.KeptOrder()
+        let rows = LiveOrderedTests().collection(kept)
+        var mirror = LiveMirror(items: (0..<30).map { _ in random.row() }, key: LiveRankingTests.key)
+        rows.publish(id: 1, items: mirror.entries.map(\.item))
+        // The source's order is of version 1 only: after 24 versions the history no longer reaches it.
+        kept.rows.withLock { $0 = (mirror.entries.map(\.item), 1) }
+        var seen = Set<String>()
+        var group: LiveQueryGroup<RowQuery>?
+        var held: [[UInt8]] = []
+        for step in 2...400 {
+            let edit = random.edit(of: mirror, kept: 5)
+            _ = mirror.apply(edit, key: LiveRankingTests.key)
+            rows.publish(id: UInt64(step), edits: [edit])
+            let fresh = { (query: RowQuery) in query.evaluate(mirror.entries.map(\.item)) }
+            // One group follows the writes from its creation and refills from the order it ran short.
+            if let group, let version = rows.changes(after: UInt64(step - 1), through: UInt64(step)) {
+                let change = group.apply(LiveVersion(id: UInt64(step), changes: version)) { query in
+                    rows.snapshot(for: query, tracking: false)
+                }
+                if let change { held = LiveRankingTests.applied(change, to: held) }
+                #expect(held == fresh(group.query).items.map(LiveRankingTests.json), "step \(step)")
+            }
+            let query = Self.query(&random.rng)
+            // Off the loop, before a query opens, the order is made when it is not kept: from every item.
+            let prepared = Int.random(in: 0..<4, using: &random.rng) == 0
+            if prepared { rows.prepareOrder(for: query) }
+            guard let snapshot = rows.snapshot(for: query), let name = query.ordering?.key else {
+                Issue.record("no snapshot")
+                return
+            }
+            #expect(snapshot.id == UInt64(step))
+            // Only a sort read first after step 25 without `prepareOrder` finds no order that the history
+            // reaches (the source's is of version 1): then every item is read.
+            let fromOrder = snapshot.total != nil
+            if prepared || seen.contains(name) || step <= 25 { #expect(fromOrder, "step \(step)") }
+            if fromOrder { seen.insert(name) }
+            let made = LiveQueryGroup(
+                key: "q", query: query, entries: snapshot.entries, madeAt: snapshot.id, margin: 1,
+                total: snapshot.total, sortKeys: snapshot.sortKeys, encode: LiveRankingTests.json)
+            #expect(made.ranking.result.items == fresh(query).items, "step \(step)")
+            #expect(made.ranking.result.total == fresh(query).total, "step \(step)")
+            if group == nil || step % 50 == 0, fromOrder {
+                group = made
+                held = made.ranking.result.items.map(LiveRankingTests.json)
+            }
+        }
+        #expect(seen.count > 3)
+    }
+}

@@ -18,6 +18,8 @@ import Testing
         var groups: Set<Int>?
         var keys: [(field: Int, descending: Bool)]
         var window: LiveWindow
+        /// Whether its collection keeps its sort's order up to date (`LiveQuery.ordering`).
+        var keepsOrder = false
 
         func itemFilter() -> (Row) -> Bool { { row in groups?.contains(row.group) ?? true } }
         func sortKey(of item: Row) -> [Int] { keys.map { [item.a, item.b, item.id][$0.field] } }
@@ -29,6 +31,11 @@ import Testing
         }
         var indexTerms: LiveIndexTerms? { nil }
         static func indexValue(of item: Row, field: String) -> String? { nil }
+        var ordering: (key: String, query: RowQuery)? {
+            guard keepsOrder, !keys.isEmpty else { return nil }
+            let name = keys.map { "\($0.descending ? "-" : "+")\($0.field)" }.joined(separator: ",")
+            return (name, RowQuery(groups: nil, keys: keys, window: .all, keepsOrder: true))
+        }
     }
 
     static func key(_ row: Row) -> String { String(row.id) }
@@ -117,7 +124,9 @@ import Testing
             let version = LiveVersion(id: UInt64(step), changes: [change])
             let items = mirror.entries.map(\.item)
             for (index, group) in groups.enumerated() {
-                if let resultChange = group.apply(version, refill: { _ in (mirror.entries, UInt64(step), [], nil) }) {
+                if let resultChange = group.apply(
+                    version, refill: { _ in (mirror.entries, UInt64(step), [], nil, nil) })
+                {
                     // A change that changes nothing is never sent.
                     #expect(!resultChange.isEmpty || resultChange.total != totals[index])
                     held[index] = Self.applied(resultChange, to: held[index])

@@ -1,0 +1,127 @@
+/// A live collection's items in the order of each sort its live queries use (`LiveQuery.ordering`), kept up
+/// to date from every version as it is recorded: a changed item is found and placed by binary search, so a
+/// sorted live query opens or refills from its sort's order as the collection is now, whatever the number of
+/// writes since the order was first read, and never sorts the collection on an event loop.
+///
+/// An order starts from a kept order of the source (a data file's sort index, perhaps of an earlier version,
+/// brought up to date by the history's changes), or, off the loop, from every item sorted
+/// (`LiveCollection.prepareOrder(for:)`). At most `capacity` orders are kept, the least recently used dropped
+/// first; a version that replaced the collection drops them all, and so does the collection when nobody
+/// follows it any more.
+///
+/// ```swift
+/// var orders = LiveOrders<DocumentLiveQuery>()
+/// orders.keep(.init(query: sorting, items: ranked), key: "+title")   // the collection by `?_sort=title`
+/// orders.apply(version)                        // each version, in id order
+/// let (items, total) = LiveOrders.held(of: orders.items("+title")!, query: query, margin: 256)
+/// ```
+struct LiveOrders<Query: LiveQuery> {
+    typealias Ranked = LiveRanking<Query>.Ranked
+
+    /// The most orders kept (each about 40 bytes per item).
+    static var capacity: Int { 8 }
+
+    /// One sort's order: its query (`LiveQuery.ordering`) and every item, by sort key and then by rank.
+    struct Order: Sendable {
+        let query: Query
+        var items: [Ranked]
+
+        /// Places `changes` (oldest first): each item before the change taken out, after it put in, each found
+        /// by binary search.
+        mutating func place(_ changes: [LiveItemChange<Query.Item>]) {
+            for change in changes {
+                if let before = change.before {
+                    let ranked = Ranked(entry: before, sortKey: query.sortKey(of: before.item))
+                    let position = index(of: ranked)
+                    if position < items.count, items[position].entry.key == before.key {
+                        items.remove(at: position)
+                    } else if let found = items.firstIndex(where: { $0.entry.key == before.key }) {
+                        // NB: not reached while sort keys are read the same way each time.
+                        items.remove(at: found)
+                    }
+                }
+                if let after = change.after {
+                    let ranked = Ranked(entry: after, sortKey: query.sortKey(of: after.item))
+                    items.insert(ranked, at: index(of: ranked))
+                }
+            }
+        }
+
+        /// The first index whose item does not come before `ranked` (by sort key, then by rank).
+        private func index(of ranked: Ranked) -> Int {
+            var low = 0
+            var high = items.count
+            while low < high {
+                let middle = (low + high) / 2
+                let order = query.order(items[middle].sortKey, ranked.sortKey)
+                if order < 0 || (order == 0 && items[middle].entry.rank < ranked.entry.rank) {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            return low
+        }
+    }
+
+    private var orders: [String: (order: Order, used: UInt64)] = [:]
+    private var clock: UInt64 = 0
+
+    /// Whether an order of `key` is kept.
+    func keeps(_ key: String) -> Bool { orders[key] != nil }
+
+    /// The collection's items in the order of `key`, with their sort keys, as of the newest version applied;
+    /// nil when it is not kept.
+    mutating func items(_ key: String) -> [Ranked]? {
+        guard var kept = orders[key] else { return nil }
+        clock &+= 1
+        kept.used = clock
+        orders[key] = kept
+        return kept.order.items
+    }
+
+    /// Keeps `order` (the collection's items, every one, in a sort's order as of the newest version) as the
+    /// order of `key`, dropping the least recently used one past `capacity`.
+    mutating func keep(_ order: Order, key: String) {
+        clock &+= 1
+        orders[key] = (order, clock)
+        if orders.count > Self.capacity, let oldest = orders.min(by: { $0.value.used < $1.value.used })?.key {
+            orders[oldest] = nil
+        }
+    }
+
+    /// Places the changes of `version` (the one after those applied) in every kept order; a version that
+    /// replaced the collection drops them.
+    mutating func apply(_ version: LiveVersion<Query.Item>) {
+        guard !orders.isEmpty else { return }
+        guard version.replaced == nil else { return removeAll() }
+        for key in Array(orders.keys) {
+            // NB: taken out while it changes, so placing the changes does not copy its storage.
+            guard var kept = orders.removeValue(forKey: key) else { continue }
+            kept.order.place(version.changes)
+            orders[key] = kept
+        }
+    }
+
+    /// Drops every order.
+    mutating func removeAll() { orders.removeAll() }
+
+    /// What a ranking of `query` holds of `order` (the collection's items in the query's order): the first
+    /// items that pass, up to the window's end plus `margin` (every one when the window has no end or there is
+    /// no margin), and how many pass: the others are only tested, or, when the query filters none, only
+    /// counted.
+    static func held(of order: [Ranked], query: Query, margin: Int?) -> (items: [Ranked], total: Int) {
+        // NB: a window ending past any count the collection can reach holds every item (and no sum overflows).
+        let capacity = margin.flatMap { margin in query.window.end.flatMap { $0 > Int.max / 4 ? nil : $0 + margin + 2 }
+        }
+        guard query.filtersItems else { return (capacity.map { Array(order.prefix($0)) } ?? order, order.count) }
+        let passes = query.itemFilter()
+        var items: [Ranked] = []
+        var total = 0
+        for ranked in order where passes(ranked.entry.item) {
+            if items.count < capacity ?? .max { items.append(ranked) }
+            total += 1
+        }
+        return (items, total)
+    }
+}
