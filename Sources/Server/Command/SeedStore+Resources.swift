@@ -78,6 +78,8 @@ extension SeedStore {
             DocumentItems(todos.withLock { Array($0.values) }.sorted { $0.id < $1.id }.compactMap(SeedStore.stored))
         }
         var count: Int { todos.withLock { $0.count } }
+        /// Every todo's id is an integer: the store's counters need not make `items` (a copy of every todo).
+        var knownIDs: (largest: Int64, allStrings: Bool)? { (Int64(todos.withLock { $0.keys.max() } ?? 0), false) }
         func document(_ id: DocumentID) -> StoredDocument? {
             guard let id = Int(id.key), let todo = todos.withLock({ $0[id] }) else { return nil }
             return SeedStore.stored(todo)

@@ -8,6 +8,11 @@ struct DocumentCounters: Sendable {
 
     init(_ resources: [any StoreResource]) {
         for resource in resources {
+            if let known = resource.knownIDs {
+                maxID[resource.name] = known.largest
+                if known.allStrings { stringIDs.insert(resource.name) }
+                continue
+            }
             let items = resource.items
             var largest: Int64 = 0
             var strings = 0

@@ -31,11 +31,17 @@ protocol StoreResource: AnyObject, Sendable {
     /// The store took the items as the database holds them at entry `seq` (this server missed entries that
     /// retention deleted): every difference was sent to `apply` before, as a catch-up change.
     func tookCurrent(at seq: Int64)
+    /// Its largest integer id and whether every id is a string, when it knows them without making `items`
+    /// (nil: the store reads `items` once at start, `DocumentCounters`).
+    var knownIDs: (largest: Int64, allStrings: Bool)? { get }
 }
 
 extension StoreResource {
     /// Nothing to do: the catch-up changes were the whole of it.
     func tookCurrent(at seq: Int64) {}
+
+    /// Not known: read from `items`.
+    var knownIDs: (largest: Int64, allStrings: Bool)? { nil }
 }
 
 extension DocumentResource: StoreResource {
