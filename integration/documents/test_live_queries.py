@@ -437,3 +437,28 @@ def test_a_sorts_order_follows_the_writes_so_windows_open_and_refill_from_it_aft
         window.close()
         if tail is not None:
             tail.close()
+
+
+def test_the_size_check_of_a_sorted_live_query_looks_at_its_sorted_page_while_the_sort_index_is_stale(data_file, serve):
+    # A live query is refused as its plain GET is; its `_expand` size check looks at the page in the sort's
+    # order also when the sort index is older than the collection (a write came since it was built). The first
+    # 100 posts by title all expand user 1, whose 40 KB make the answer 64 times what it reads; the first 100
+    # in the file's order expand user 2, a small one: checked on those, the query opened (200).
+    posts = [{"id": i, "userId": 2, "title": f"b {i:05d}"} for i in range(1, 6001)]
+    for post in posts[-100:]:
+        post["userId"], post["title"] = 1, f"a {post['id']:05d}"
+    users = [{"id": 1, "bio": "x" * 40_000}, {"id": 2, "bio": "short"}]
+    server = serve(data_file({"posts": posts, "users": users}))
+    path = "/posts?_sort=title&_limit=100&_expand=user"
+    assert server.call("GET", path)[0] == 400
+    assert server.call("PATCH", "/posts/3", {"title": "b 00003 again"})[0] == 200
+    deadline = time.monotonic() + 30
+    while True:
+        client = LiveClient(server, path)
+        status = client.sse.read_head(timeout=30)
+        client.close()
+        if status != 503:
+            break
+        assert time.monotonic() < deadline, "the live query was answered 503 for 30 s"
+        time.sleep(0.2)
+    assert status == 400

@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import HTTP
 import StrictJSON
 import Synchronization
@@ -181,7 +182,8 @@ final class DocumentLiveFeed: Sendable {
         // NB: evaluated once here as the plain GET is (an equality filter narrowed through the field's index, a
         // large collection's sort taken from its sort index), so a query that cannot be answered is refused
         // before the stream opens. The GET never refuses a large collection's sort (it builds the index on a
-        // worker first): while the index is not of the collection as it is now, the query is checked unsorted.
+        // worker first): while the index is not of the collection as it is now, the query is checked unsorted,
+        // and the page its relations are checked on is read from the sort's order the live queries keep.
         let indexed = query.indexableFilter
         let idPath = [idField]
         let sorts = DocumentSortIndex.wanted(query, on: resource, narrowed: indexed != nil)
@@ -197,8 +199,18 @@ final class DocumentLiveFeed: Sendable {
             bytes: { $0.bytes })
         var live = DocumentLiveQuery(query: asked, idField: idField)
         if !query.embed.isEmpty || !query.expand.isEmpty {
+            var items = page.items
+            if sorts, sorted.presorted == nil, sorted.rank == nil {
+                let reading = DocumentLiveQuery(query: query, idField: idField)
+                guard let answer = collection.sortedAnswer(reading) else {
+                    // NB: the order is made off the loop meanwhile; the client asks again (as for an index).
+                    DispatchQueue.global().async { [collection] in collection.prepareOrder(for: reading) }
+                    throw HTTPError(503, "busy", "The server is busy; try again.", headers: ["Retry-After": "1"])
+                }
+                items = answer
+            }
             // NB: and an answer the GET would refuse for its size (`DocumentRelations`) is refused too.
-            _ = try relations.encodeList(page.items)
+            _ = try relations.encodeList(items)
             live.encodeItem = { @Sendable document in relations.encode(document) }
         }
         return try collection.reply(request, query: live)

@@ -80,6 +80,19 @@ extension LiveCollection {
         _ = sortOrder(orderKey, sorting, present: nil, fields: [], everyItem: true)
     }
 
+    /// The items `query` answers (its window), read from its sort's kept order as the collection is now: the
+    /// page a sorted query's checks look at when the source's sort index is older than the collection. Nil
+    /// when the query has no sort or its order is not kept (the collection is not followed, or no live query
+    /// of that sort made it).
+    func sortedAnswer(_ query: Query) -> [Item]? {
+        guard let (orderKey, sorting) = query.ordering, !needsOrder(query),
+            let order = sortOrder(orderKey, sorting, present: nil, fields: [])
+        else { return nil }
+        let (items, total) = LiveOrders<Query>.held(of: order.items, query: query, margin: 0)
+        let (lower, upper) = query.window.bounds(count: total)
+        return items[min(lower, items.count)..<min(upper, items.count)].map(\.entry.item)
+    }
+
     /// Whether `query` has a sort whose order is not kept: it is made off the loop before the query opens.
     func needsOrder(_ query: Query) -> Bool {
         guard let orderKey = query.ordering?.key else { return false }
