@@ -95,7 +95,7 @@ let package = Package(
         // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",
-            dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Reactive", "StrictJSON", "Support"],
+            dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Deflate", "Reactive", "StrictJSON", "Support"],
             // Compiled into the binary as `PackageResources.openapi_json` (no bundle, no file read at run time).
             resources: [
                 .embedInCode("Resources/openapi.json"), .embedInCode("Resources/data-page.html"),

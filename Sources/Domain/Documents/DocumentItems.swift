@@ -72,6 +72,18 @@ package struct DocumentItems: Sendable {
         }
     }
 
+    /// The items a data file's load filed as it read them: no pass over them again. `indentation` as for
+    /// `init(_:indentation:)`.
+    package init(loaded: DocumentItemsLoad, indentation: Int?) {
+        slots = loaded.slots
+        positions = loaded.positions
+        cachedDocuments = loaded.documents
+        itemBytes = loaded.itemBytes
+        indentedBytes =
+            itemBytes + loaded.count * Self.itemLead
+            + (indentation ?? loaded.documents.reduce(0) { $0 + Self.indentation(of: $1.bytes, depth: 2) })
+    }
+
     /// What indenting `bytes`, compact JSON at `depth`, adds to them.
     private static func indentation(of bytes: [UInt8], depth: Int) -> Int {
         JSONValue.indentedCount(compact: bytes, indent: 2, depth: depth) - bytes.count

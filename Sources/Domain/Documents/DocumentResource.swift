@@ -58,10 +58,15 @@ package final class DocumentResource: Sendable {
     /// `indentation`: what indenting them adds to their compact JSON in the file, when the reader of the file
     /// summed it from their trees (`JSONValue.indentationSize`); nil: counted from their bytes, a pass over
     /// every byte.
-    package init(name: String, kind: Kind, documents: [StoredDocument], indentation: Int? = nil) {
+    package convenience init(name: String, kind: Kind, documents: [StoredDocument], indentation: Int? = nil) {
+        self.init(name: name, kind: kind, items: DocumentItems(documents, indentation: indentation))
+    }
+
+    /// A resource holding `items` (a data file's load files a collection's items as it reads them).
+    package init(name: String, kind: Kind, items: DocumentItems) {
         self.name = name
         self.kind = kind
-        state = Mutex(DocumentItems(documents, indentation: indentation))
+        state = Mutex(items)
         let applying = committed.sink { [weak self] entry in self?.apply(entry) }
         subscription.withLock { $0 = applying }
     }

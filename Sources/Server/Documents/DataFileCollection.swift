@@ -1,5 +1,7 @@
+import Dispatch
 import Domain
 import StrictJSON
+import Synchronization
 
 extension DataFileContent {
     /// An item given a new id at load because an earlier item of its collection had its id.
@@ -23,15 +25,13 @@ extension DataFileContent {
     struct Collection {
         let name: String
         let idField: String
-        /// The items in order; nil where an item gets a new id (its object is in `unnumbered`).
-        private var documents: [StoredDocument?] = []
-        /// The items that get a new id, in order: the object, its place, and the id an earlier item has.
+        /// The items with an id of their own, in order, filed by it as they are read.
+        private var filed = DocumentItemsLoad()
+        /// The items that get a new id, in order: the object, its place among all the collection's items,
+        /// and the id an earlier item has.
         private var unnumbered: [(object: JSONObject, index: Int, taken: DocumentID?)] = []
         private var largest: Int64 = 0
         private var stringIDs = 0
-        /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
-        private var itemBytes = 0
-        private var seen = DataFileIDs()
         /// What indenting the items adds to their compact JSON in the file (`Resource.indentation`).
         private var indentation = 0
 
@@ -40,6 +40,9 @@ extension DataFileContent {
             self.idField = idField
         }
 
+        /// Makes room for `count` items in all (an estimate: room no item takes is given back at the end).
+        mutating func expect(_ count: Int) { filed.expect(count) }
+
         /// Stores the item `element`, the collection's `index`th.
         mutating func add(_ element: JSONValue, at index: Int) throws(DataFileError) {
             guard case .object(let object) = element else {
@@ -47,7 +50,6 @@ extension DataFileContent {
             }
             // NB: a null id is none: the item gets one, as one without the field does.
             guard let raw = object[idField], raw != .null else {
-                documents.append(nil)
                 unnumbered.append((object, index, nil))
                 return
             }
@@ -57,14 +59,13 @@ extension DataFileContent {
                 )
             }
             // NB: json-server serves a second item with a taken id, but its item routes only reach the first.
-            guard seen.insert(id) else {
-                documents.append(nil)
+            guard !filed.contains(id) else {
                 unnumbered.append((object, index, id))
                 return
             }
             if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
             indentation += element.indentationSize(indent: 2, depth: 2)
-            store(StoredDocument(id: id, object: object, keepsTree: itemBytes <= StoredDocument.treeLimit))
+            store(StoredDocument(id: id, object: object, keepsTree: filed.itemBytes <= StoredDocument.treeLimit))
         }
 
         /// Stores the item `item` read in bulk (its compact `bytes`), the collection's `index`th; one without
@@ -79,74 +80,86 @@ extension DataFileContent {
             case .none, .other:
                 return try add(.object(StoredDocument(id: nil, compact: bytes).object), at: index)
             }
-            guard seen.insert(id) else {
+            // NB: without its tree: the items of a collection that stays within the limit get theirs at the end.
+            guard store(StoredDocument(id: id, compact: bytes)) else {
                 return try add(.object(StoredDocument(id: nil, compact: bytes).object), at: index)
             }
             if case .integer(let number) = item.id { largest = max(largest, number) } else { stringIDs += 1 }
             indentation += item.indentation
-            // NB: without its tree: the items of a collection that stays within the limit get theirs at the end.
-            store(StoredDocument(id: id, compact: bytes))
         }
 
-        /// Appends `document`; past the limit the collection's items drop their trees.
-        private mutating func store(_ document: StoredDocument) {
-            let keptTrees = itemBytes <= StoredDocument.treeLimit
-            itemBytes += document.bytes.count
-            if keptTrees, itemBytes > StoredDocument.treeLimit {
+        /// Files `document` after the others (false: an earlier item has its id, nothing is filed); past the
+        /// limit the collection's items drop their trees.
+        @discardableResult
+        private mutating func store(_ document: StoredDocument) -> Bool {
+            let keptTrees = filed.itemBytes <= StoredDocument.treeLimit
+            guard filed.append(document) else { return false }
+            if keptTrees, filed.itemBytes > StoredDocument.treeLimit {
                 // This item takes the collection past the limit: it and the items before it drop their trees.
-                documents = documents.map { $0?.withoutTree() }
-                documents.append(document.withoutTree())
-            } else {
-                documents.append(document)
+                filed.replace(with: filed.documents.map { $0.withoutTree() })
             }
+            return true
         }
 
         /// The collection as a resource, whether any item was given an id, and those renamed.
         mutating func resource() -> (resource: Resource, assignedIDs: Bool, renamed: [RenamedID]) {
             let finished = finish()
-            return (
-                Resource(
-                    name: name, kind: .collection, documents: finished.documents, indentation: finished.indentation),
-                finished.assignedIDs, finished.renamed
-            )
+            var resource = Resource(
+                name: name, kind: .collection, documents: finished.documents, indentation: finished.indentation)
+            // NB: after `documents`, whose change drops it.
+            if !finished.assignedIDs { resource.filed = filed }
+            return (resource, finished.assignedIDs, finished.renamed)
         }
 
         /// The items in order, whether any was given an id, and those renamed.
         private mutating func finish() -> (
             documents: [StoredDocument], assignedIDs: Bool, indentation: Int, renamed: [RenamedID]
         ) {
-            if itemBytes <= StoredDocument.treeLimit { documents = documents.map { $0?.withTree() } }
-            guard !unnumbered.isEmpty else { return (documents.compactMap { $0 }, false, indentation, []) }
+            filed.trim()
+            if filed.itemBytes <= StoredDocument.treeLimit { filed.replace(with: Self.withTrees(filed.documents)) }
+            guard !unnumbered.isEmpty else { return (filed.documents, false, indentation, []) }
             var result: [StoredDocument] = []
             var renamed: [RenamedID] = []
-            result.reserveCapacity(documents.count)
-            var next = unnumbered.makeIterator()
-            for document in documents {
-                if let document {
-                    result.append(document)
-                    continue
-                }
-                guard let (object, index, taken) = next.next() else { continue }
+            var assigned = Set<String>()
+            let keepsTrees = filed.itemBytes <= StoredDocument.treeLimit
+            result.reserveCapacity(filed.count + unnumbered.count)
+            var stored = filed.documents.makeIterator()
+            for (object, index, taken) in unnumbered {
+                while result.count < index, let document = stored.next() { result.append(document) }
                 // An item without an id gets one, the way a POST would give it.
+                func isTaken(_ id: DocumentID) -> Bool { filed.contains(id) || assigned.contains(id.key) }
                 let value: JSONValue
                 if stringIDs > 0 && largest == 0 {
                     var id = DocumentID.random()
-                    while seen.contains(id) { id = DocumentID.random() }
+                    while isTaken(id) { id = DocumentID.random() }
                     value = id.value
                 } else {
                     largest += 1
-                    while seen.contains(DocumentID(.integer(largest))!) { largest += 1 }
+                    while isTaken(DocumentID(.integer(largest))!) { largest += 1 }
                     value = .integer(largest)
                 }
                 let id = DocumentID(value)!
-                _ = seen.insert(id)
+                assigned.insert(id.key)
                 if let taken { renamed.append(RenamedID(resource: name, index: index, old: taken.key, new: id.key)) }
                 let numbered = DataFileContent.withID(object, idField: idField, value: value)
                 indentation += JSONValue.object(numbered).indentationSize(indent: 2, depth: 2)
-                result.append(
-                    StoredDocument(id: id, object: numbered, keepsTree: itemBytes <= StoredDocument.treeLimit))
+                result.append(StoredDocument(id: id, object: numbered, keepsTree: keepsTrees))
             }
+            while let document = stored.next() { result.append(document) }
             return (result, true, indentation, renamed)
+        }
+
+        /// `documents` with their trees, parsed from their bytes on both cores: a small collection's items
+        /// are read without them (tens of thousands of jansson parses at the end of a load).
+        private static func withTrees(_ documents: [StoredDocument]) -> [StoredDocument] {
+            let halves = Mutex<[Int: [StoredDocument]]>([:])
+            let middle = documents.count / 2
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                let part = half == 0 ? documents[..<middle] : documents[middle...]
+                let treed = part.map { $0.withTree() }
+                halves.withLock { $0[half] = treed }
+            }
+            return halves.withLock { ($0[0] ?? []) + ($0[1] ?? []) }
         }
     }
 }

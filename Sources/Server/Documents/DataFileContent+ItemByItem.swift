@@ -8,6 +8,20 @@ extension DataFileContent {
     /// readers are at work, and a load's peak memory is weighed against the file's size (2.5×).
     static let readBytes = 256 << 10
 
+    /// After how many items a collection's room is made for the rest (`expectedItems`).
+    static let sampledItems = 1024
+
+    /// How many items a collection may hold when its first `sampledItems` took `sampled` of the `bytes`
+    /// from its start to the end of the file: as many as that pace would fit, and at most one per 128 bytes
+    /// (a collection of small items after larger ones grows from there as before).
+    ///
+    /// NB: `bytes` comes from the file's size before it was read, which a write meanwhile may have changed:
+    /// it is taken within 0 and the largest file read.
+    static func expectedItems(_ bytes: Int, sampled: Int) -> Int {
+        let bytes = min(max(bytes, 0), DataFileService.maxFileBytes)
+        return min(bytes / 128, Int((Double(sampledItems) * Double(bytes) / Double(max(sampled, 1))).rounded(.up)))
+    }
+
     /// A collection's element as `itemByItem` reads it.
     enum Element {
         /// An object read ahead in bulk, with its compact bytes.
@@ -31,7 +45,7 @@ extension DataFileContent {
     /// the compact bytes it is stored as, without its tree: jansson's parse, the tree and the writer were
     /// three quarters of a 100 MB file's load. An item it leaves (a real, a duplicate key, anything it does
     /// not take as written) is read by jansson as before, so the rules and the messages stay jansson's.
-    static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String)
+    static func itemByItem(_ next: () throws(DataFileError) -> [UInt8], idField: String, size: Int? = nil)
         throws(DataFileError) -> (
             resources: [Resource], values: [DataFileValue], order: [String], assignedIDs: Bool,
             renamedIDs: [RenamedID], hash: String
@@ -40,6 +54,8 @@ extension DataFileContent {
         // The bytes read and not yet passed (those before `cursor` are dropped as the next part comes).
         var bytes: [UInt8] = []
         var cursor = 0
+        // How many of the file's bytes came before `bytes`.
+        var passed = 0
         var ended = false
         // NB: jansson takes a raw NUL as the end of its input; the whole-text read refuses it.
         let hasher = DataFileHasher()
@@ -59,6 +75,7 @@ extension DataFileContent {
                 ended = true
                 return false
             }
+            passed += cursor
             if cursor == bytes.count {
                 bytes = part
             } else {
@@ -160,9 +177,13 @@ extension DataFileContent {
                     // A value resource's elements: an array whose first element is not an object. NB: one whose
                     // later element is not gives nil (`add` refuses it), and the whole-text read takes it.
                     var listed: [JSONValue]?
+                    let begun = passed + cursor
                     if try !take(UInt8(ascii: "]")) {
                         var index = 0
                         repeat {
+                            if index == Self.sampledItems, let size, passed + cursor > begun {
+                                collection.expect(Self.expectedItems(size - begun, sampled: passed + cursor - begun))
+                            }
                             // NB: a value resource's elements are values, not items read ahead.
                             let read = listed == nil ? try element() : try value(depth: 2).map(Element.tree)
                             switch read {

@@ -84,9 +84,7 @@ extension DataFileService {
         let topics = resources.enumerated().map { index, resource in
             EventTopic.document(resource.name, index: index, collection: resource.kind == .collection)
         }
-        let models = resources.map {
-            DocumentResource(name: $0.name, kind: $0.kind, documents: $0.documents, indentation: $0.indentation)
-        }
+        let models = resources.map { $0.model() }
         let store = DocumentStore(
             resources: models, journal: journal, appliedSeq: appliedSeq, idField: configuration.idField,
             foreignKeySuffix: configuration.foreignKeySuffix, maxFileSize: configuration.maxFileSize)
@@ -129,7 +127,7 @@ extension DataFileService {
                     } catch {
                         throw DataFileError("cannot be read: \(error)")
                     }
-                }, idField: idField)
+                }, idField: idField, size: FileIdentity(path).map { Int($0.size) })
         } catch {
             throw DataFileError("\(path): \(error.description)")
         }

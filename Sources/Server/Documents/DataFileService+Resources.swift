@@ -37,9 +37,7 @@ extension DataFileService {
         // NB: a slot is never given twice in a run (a removed resource's clients may still hold its topic), and
         // there is no limit to them (`TopicMask`).
         for resource in new {
-            let model = DocumentResource(
-                name: resource.name, kind: resource.kind, documents: resource.documents,
-                indentation: resource.indentation)
+            let model = resource.model()
             let topic = EventTopic.document(resource.name, index: slot, collection: resource.kind == .collection)
             added[resource.name] = (model, topic)
             slot += 1

@@ -6,9 +6,9 @@ import Testing
 
 /// `DataFileContent`: a data file read item by item, a part at a time, gives what the whole-text read gives.
 @Suite struct DataFileContentTests {
-    /// The content of `text` read in parts of `size` bytes.
-    private func read(_ text: String, partSize size: Int, idField: String = "id") throws(DataFileError)
-        -> DataFileContent
+    /// The content of `text` read in parts of `size` bytes (the file's size told when `sized`).
+    private func read(_ text: String, partSize size: Int, idField: String = "id", sized: Bool = false)
+        throws(DataFileError) -> DataFileContent
     {
         let bytes = Array(text.utf8)
         var offset = 0
@@ -18,7 +18,7 @@ import Testing
                 offset += part.count
                 return part
             },
-            whole: { bytes }, idField: idField)
+            whole: { bytes }, idField: idField, size: sized ? bytes.count : nil)
     }
 
     /// Names, kinds, ids and items' bytes, the kept values and the keys' order, as one comparable text.
@@ -219,5 +219,53 @@ import Testing
                     DataFileContent.RenamedID(resource: "posts", index: 4, old: "1", new: "6"),
                 ])
         }
+    }
+
+    /// A large collection read in bulk is served from the items filed as they were read, with room made
+    /// from the file's size; one with an id given at load, or whose items change, is filed again.
+    @Test func aCollectionFiledAsItWasReadServesItsItemsByID() throws {
+        let posts = (1...5000).map { #"{"id": \#($0), "title": "post \#($0)", "n": \#($0 % 3)}"# }
+        let text = """
+            {"posts": [\(posts.joined(separator: ",\n"))],
+             "late": [\((1...3000).map { #"{"id": \#($0)}"# }.joined(separator: ", ")), {"id": "7"}, {"x": 1}],
+             "profile": {"name": "x"}}
+            """
+        for size in [4096, 1 << 20] {
+            let content = try read(text, partSize: size, sized: true)
+            #expect(summary(content) == summary(try read(text, partSize: Int.max / 2)))
+            let loaded = content.resources[0]
+            let filed = try #require(loaded.filed)
+            #expect(filed.count == 5000)
+            let model = loaded.model()
+            #expect(model.items.count == 5000)
+            #expect(model.items.documents.map(\.bytes) == loaded.documents.map(\.bytes))
+            #expect(
+                model.fileSize
+                    == DocumentResource(name: "posts", kind: .collection, documents: loaded.documents).fileSize)
+            for id in [1, 2500, 5000] {
+                let key = try #require(DocumentID(.string(String(id))))
+                let item = try #require(model.items.document(key))
+                #expect(
+                    String(decoding: item.bytes, as: UTF8.self)
+                        == #"{"id":\#(id),"title":"post \#(id)","n":\#(id % 3)}"#)
+            }
+            // Ids given at load: filed from the items in their final order.
+            #expect(content.resources[1].filed == nil)
+            #expect(content.resources[1].model().items.count == 3002)
+            #expect(content.resources[2].filed == nil)
+            var changed = loaded
+            changed.documents.removeLast()
+            #expect(changed.filed == nil)
+            #expect(changed.model().items.count == 4999)
+        }
+    }
+
+    /// The room made for a collection follows the pace of its first items, within one item per 128 bytes
+    /// and the largest file read, and is none for a file that shrank since its size was taken.
+    @Test func theRoomMadeForACollectionIsBounded() {
+        #expect(DataFileContent.expectedItems(100_000_000, sampled: 200_000) == 512_000)
+        #expect(DataFileContent.expectedItems(100_000_000, sampled: 10_000) == 781_250)
+        #expect(DataFileContent.expectedItems(1 << 40, sampled: 1) == DataFileService.maxFileBytes / 128)
+        #expect(DataFileContent.expectedItems(-4096, sampled: 2048) == 0)
     }
 }
