@@ -243,6 +243,33 @@ import Testing
         #expect(heard.withLock { $0 } == ["Slow", "Next"] && answered.withLock { $0 } == ["Slow", "Next"])
     }
 
+    /// The start's newest entries, read again, go into the same inputs as a commit's, oldest first, each to
+    /// its own resource's input only; one of another resource or not readable reaches none.
+    @Test func aReplayGoesIntoEachResourcesOwnInputInOrder() throws {
+        let store = try open()
+        let heard = Mutex<[String]>([])
+        store.deliverTodos { committed in heard.withLock { $0.append("todos \(committed.seq) \(committed.change)") } }
+        store.deliver(.frameworks) { seq, payload in
+            heard.withLock { $0.append("frameworks \(seq) \(payload.name ?? "")") }
+        }
+        store.deliver(.movies) { seq, payload in
+            heard.withLock { $0.append("movies \(seq) \(payload.keyword ?? "")") }
+        }
+        store.replay([
+            JournalEntry(seq: 7, change: .input(topic: "frameworks", json: #"{"name":"Combine"}"#)),
+            JournalEntry(seq: 8, change: JournalChange(TodoChange.upsert(Todo(id: 1, title: "Buy Milk")))),
+            JournalEntry(seq: 9, change: .input(topic: "movies", json: #"{"keyword":"star"}"#)),
+            JournalEntry(seq: 10, change: .input(topic: "keyword", json: #"{"keyword":"x"}"#)),
+            JournalEntry(seq: 11, change: .input(topic: "frameworks", json: "not json")),
+            JournalEntry(seq: 12, change: JournalChange(TodoChange.delete(id: 1))),
+        ])
+        #expect(
+            heard.withLock { $0 } == [
+                "frameworks 7 Combine", "todos 8 \(TodoChange.upsert(Todo(id: 1, title: "Buy Milk")))", "movies 9 star",
+                "todos 12 \(TodoChange.delete(id: 1))",
+            ])
+    }
+
     /// What `whenApplied` answers for `seq` (nil: no answer within 10 s).
     private func applied(_ store: SeedStore, _ seq: Int64) -> Bool? {
         let answer = Mutex<Bool?>(nil)
