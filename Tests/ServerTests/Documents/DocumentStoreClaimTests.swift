@@ -15,28 +15,6 @@ import Testing
 /// PostgreSQL, the server whose store committed a selection with its claim holds it; without it, none is held.
 @Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct DocumentStoreClaimTests {
-    /// A new database on the test cluster (the cluster's own holds the seeds' tables of other suites); its URI.
-    private func freshDatabase() throws -> String {
-        let name = "livestate_claims_\(UInt32.random(in: 0...UInt32.max))"
-        let cluster = try TestPostgres.uri()
-        let loop = try EventLoop(name: "claims-test")
-        loop.run()
-        defer { loop.stop() }
-        let created = Mutex<Bool?>(nil)
-        loop.execute {
-            PostgresConnection.open(cluster, on: loop, timeout: 5) { opened in
-                guard case .success(let connection) = opened else { return created.withLock { $0 = false } }
-                connection.script("CREATE DATABASE \(name)") { result in
-                    created.withLock { $0 = (try? result.get()) != nil }
-                    connection.close()
-                }
-            }
-        }
-        #expect(eventually(timeout: 10) { created.withLock { $0 } == true })
-        let slash = try #require(cluster.lastIndex(of: "/"))
-        return String(cluster[..<slash]) + "/" + name
-    }
-
     /// Commits the selection `url` through `store`, claimed when `claim`; its journal id.
     private func select(_ url: String, through store: DocumentStore, claim: Bool) throws -> Int64 {
         let seq = Mutex<Int64?>(nil)
@@ -63,7 +41,7 @@ struct DocumentStoreClaimTests {
     }
 
     @Test func aPlansClaimIsTakenWithItsCommit() throws {
-        let uri = try freshDatabase()
+        let uri = try PostgresTestDatabase.fresh("claims")
         let rows = [DocumentRows(name: "selection", kind: .singular, items: [])]
         let mine = try PostgresDocumentJournal(uri: uri, dataSet: .seeds)
         let other = try PostgresDocumentJournal(uri: uri, dataSet: .seeds)
