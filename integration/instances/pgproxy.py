@@ -1,8 +1,8 @@
 """A TCP proxy on loopback between one instance and PostgreSQL: a test double at the outside edge.
 
 It forwards bytes both ways and, when told, misbehaves on the next write batch the instance commits (the
-statement that holds `COMMIT`, the batch's last: its outcome is unknown to the instance from the moment it is
-sent; a pattern of one's own picks another statement):
+statement that calls `livestate_doc_write…`, the batch's last, which commits it: its outcome is unknown to the
+instance from the moment it is sent; a pattern of one's own picks another statement):
 
 - `cut_after_commit()`: the statement reaches PostgreSQL and runs (it commits), but its whole answer is
   withheld: at its ReadyForQuery (sent after the commit) both sides are closed, so the instance loses
@@ -19,7 +19,7 @@ import socket
 import struct
 import threading
 
-PATTERN = b"COMMIT"
+PATTERN = b"livestate_doc_write"
 
 
 class PostgresProxy:

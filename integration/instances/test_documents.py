@@ -14,7 +14,7 @@ import time
 import pytest
 from conftest import events_until
 from livestate import Server, SSEClient, wait_until
-from pgproxy import PostgresProxy
+from pgproxy import PATTERN, PostgresProxy
 
 TOPICS = {"posts", "comments", "profile"}
 # The file's own bytes: the items keep this member order (title before id) in every answer.
@@ -305,8 +305,9 @@ def through_proxy(cluster, binary, db_file, pattern):
 
 def test_a_batch_the_database_never_answers_is_503_within_5_s_and_never_applied(start, db_file, cluster, binary):
     (b,) = start(db_file)
-    # The batch's last statement before its commit (the one that notifies the others) is held.
-    proxy, a = through_proxy(cluster, binary, db_file, b"pg_notify($2")
+    # The batch's first statement (a server's first batch reads under the writers' lock) is held: nothing of it
+    # was written.
+    proxy, a = through_proxy(cluster, binary, db_file, b"livestate_doc_read_v1")
     try:
         proxy.stall()
         began = time.monotonic()
@@ -327,7 +328,7 @@ def test_a_batch_the_database_never_answers_is_503_within_5_s_and_never_applied(
 
 def test_a_commit_whose_answer_is_lost_is_settled_before_it_is_answered(start, db_file, cluster, binary):
     (b,) = start(db_file)
-    proxy, a = through_proxy(cluster, binary, db_file, b"COMMIT")
+    proxy, a = through_proxy(cluster, binary, db_file, PATTERN)
     try:
         proxy.cut_after_commit()
         status, _, created = a.call("POST", "/posts", {"title": "committed, answer lost"})
@@ -362,10 +363,11 @@ def test_an_instance_started_while_the_database_is_down_waits_and_says_so(start,
 
 def test_an_instance_stopped_inside_a_batch_does_not_hold_the_others_writes(start, db_file, cluster, binary):
     (b,) = start(db_file)
-    proxy, a = through_proxy(cluster, binary, db_file, b"pg_notify($2")
+    proxy, a = through_proxy(cluster, binary, db_file, PATTERN)
     answers = []
     try:
-        # A's batch holds the writer lock in PostgreSQL and its last statement is held on the way; A then stops.
+        # A's batch (a server's first reads under the writers' lock) holds the lock in PostgreSQL and its last
+        # statement, which commits, is held on the way; A then stops.
         proxy.stall()
         writer = threading.Thread(target=lambda: answers.append(a.call("POST", "/posts", {"title": "stopped"})[0]))
         writer.start()
@@ -415,7 +417,7 @@ def test_a_keyed_write_sent_again_to_another_instance_is_answered_from_its_entry
 
 def test_a_504_names_the_key_that_settles_the_write_once(start, db_file, cluster, binary):
     (b,) = start(db_file)
-    proxy, a = through_proxy(cluster, binary, db_file, b"COMMIT")
+    proxy, a = through_proxy(cluster, binary, db_file, PATTERN)
     try:
         # The commit reaches the database, its answer is lost, and the database cannot be reached again
         # within the 5 s a write is answered in: the outcome is unknown.

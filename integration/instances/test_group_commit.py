@@ -1,6 +1,8 @@
 """Group commit: todo writes that reach one instance together share one PostgreSQL commit, and each keeps
 its own answer (docs/architecture-instances.md, "Group commit")."""
 
+import re
+import signal
 import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -76,6 +78,14 @@ def test_concurrent_writes_share_commits_and_a_bad_one_fails_alone(three, cluste
         _, _, listed = server.call("GET", "/todos")
         mine = sorted(t["title"] for t in listed if t["title"].startswith("group commit"))
         assert mine == expected, f"{server.base}: {len(mine)} of {len(expected)}"
+
+    # At a clean stop, A says how many todo writes it committed, in how many commits.
+    a.proc.send_signal(signal.SIGTERM)
+    a.proc.wait(10)
+    said = re.search(r"postgres: (\d+) todo writes in (\d+) commits \(largest batch (\d+)\)", a.log())
+    assert said, a.log()[-2000:]
+    writes, shared, largest = map(int, said.groups())
+    assert (writes, shared) == (rows, commits) and largest >= rows / commits, said.group(0)
 
 
 class SSEClientOn:

@@ -223,6 +223,8 @@ final class DocumentStore: Sendable {
             let seqs = try journal.commitBatch(after: appliedSeq.withLock { $0 }, keys: keys, until: deadline) {
                 others, keyed in
                 applyCommitted(others)
+                // NB: a journal may plan a batch twice (`DocumentJournal.commitBatch`): the second plan answers anew.
+                (responses, planned, answers, sameAs) = (Array(repeating: nil, count: batch.count), [], [:], [])
                 planRan = true
                 var view = DocumentView(store: self, counters: counters.withLock { $0 })
                 var fileSize = resources.reduce(0) { $0 + $1.fileSize }

@@ -5,7 +5,7 @@ import Domain
 /// the first run gave them: a `Last-Event-ID` from before the restart then resumes as if the server had not
 /// stopped (what a data file's SQLite journal does after `kill -9`, from the file).
 ///
-/// Each entry keeps its item before it (`PostgresDocumentJournal.logAndRemove`): `[place,item]`, or `null`
+/// Each entry keeps its item before it (`PostgresDocumentJournal.batchFunction`): `[place,item]`, or `null`
 /// when there was none. Walking from the current items back, newest entry first, an entry is undone by putting
 /// that item back at its place (or removing the one it created). The walk stops at `count` entries, and
 /// before an entry it cannot undo exactly: one an older server wrote without `before`, one of a resource

@@ -29,9 +29,6 @@ extension PostgresDocumentJournal: DocumentDownloadClaims {
         loop.schedule(after: seconds, work)
     }
 
-    /// The claims of the entries `seqs`, taken in a batch's transaction (no one holds them: the ids are new).
-    static let takeClaims = "SELECT pg_try_advisory_lock(-k) FROM unnest($1::bigint[]) AS k"
-
     /// The claims of `seqs` given back: a session lock outlives the rollback of the transaction that took it.
     static let releaseClaims = "SELECT pg_advisory_unlock(-k) FROM unnest($1::bigint[]) AS k"
 

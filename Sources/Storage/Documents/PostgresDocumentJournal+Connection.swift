@@ -40,7 +40,11 @@ extension PostgresDocumentJournal {
                     outageSince = nil
                 }
                 opened.onClose = { [weak self] error in self?.lost(error) }
-                opened.onNotification = { [weak self] _, _, _ in self?.onCommitted?() }
+                // NB: this session's own commits are applied by the store that made them: no catch-up for them.
+                let own = opened.backendPID
+                opened.onNotification = { [weak self] _, _, sender in
+                    if sender != own { self?.onCommitted?() }
+                }
                 opened.query("SET statement_timeout = '3s'") { _ in }
                 // NB: a server stopped (SIGSTOP, a VM paused) inside a batch would hold `writeLock`, and so every
                 // server's writes, for as long as its socket lives: PostgreSQL ends such a session instead.
@@ -92,12 +96,12 @@ extension PostgresDocumentJournal {
         try wait(for: session, sql, parameters, until: deadline).get()
     }
 
-    /// Ends a transaction that failed: rolled back when its session still answers, else the session is closed
-    /// (PostgreSQL then rolls it back and frees its lock). The download `claims` it took are given back (a
-    /// session lock outlives the rollback).
-    func abandon(_ session: PostgresConnection, releasing claims: [Int64] = []) {
+    /// Ends a transaction that failed: rolled back when its session still answers (`rollingBack`; not for a
+    /// statement that was its own transaction), else the session is closed (PostgreSQL then rolls it back and
+    /// frees its lock). The download `claims` it took are given back (a session lock outlives the rollback).
+    func abandon(_ session: PostgresConnection, rollingBack: Bool = true, releasing claims: [Int64] = []) {
         loop.execute {
-            session.query("ROLLBACK") { _ in }
+            if rollingBack { session.query("ROLLBACK") { _ in } }
             if !claims.isEmpty { session.query(Self.releaseClaims, [Self.array(claims)]) { _ in } }
         }
     }

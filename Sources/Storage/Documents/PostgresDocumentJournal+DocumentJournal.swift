@@ -2,6 +2,7 @@ package import Dispatch
 import Domain
 import Foundation
 import Support
+import Synchronization
 
 /// The batches of `DocumentStore` on the shared database: each planned and committed under `writeLock`.
 extension PostgresDocumentJournal: DocumentJournal {
@@ -11,74 +12,103 @@ extension PostgresDocumentJournal: DocumentJournal {
         after seq: Int64, keys: [String], until deadline: DispatchTime,
         _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
     ) throws(JournalError) -> [Int64] {
+        // NB: writes that waited their time behind a catch-up are refused here, not by closing a good connection.
+        guard DispatchTime.now() < deadline - Self.settleTime else {
+            throw .unavailable("PostgreSQL did not take the change in time")
+        }
+        // NB: planned on the items as this server has them, when the last batch found no one else writing; planned
+        // again under the lock when the database had moved on.
+        if let first = expectedID.withLock({ $0 }),
+            let seqs = try commitAtOnce(plan([], [:]), after: seq, keys: keys, first: first, until: deadline)
+        {
+            return seqs
+        }
+        return try commitLocked(after: seq, keys: keys, until: deadline, plan)
+    }
+
+    /// Commits `writes`, planned without reading, in one statement (`tryCommit`); nil when the database had
+    /// moved on (nothing written) or when `writes` change nothing.
+    private func commitAtOnce(
+        _ writes: [JournalWrite], after seq: Int64, keys: [String], first: Int64, until deadline: DispatchTime
+    ) throws(JournalError) -> [Int64]? {
+        let (rows, seqs, claims) = Self.rows(writes, first: first)
+        // NB: a plan that writes nothing may still read the state (a checkpoint): it reads the others' entries first.
+        guard !rows.isEmpty else { return nil }
+        let sql = Self.tryCommit(
+            rows, after: seq, keys: keys, first: first, claims: claims, numbering: dataSet == .seeds)
+        let used = Mutex<PostgresConnection?>(nil)
+        let answer = wait(for: nil, sql, isScript: true, until: deadline - Self.settleTime) { connection in
+            used.withLock { $0 = connection }
+        }
+        switch answer {
+        case .success(let found) where found.rows.first?.first == "t":
+            committed(writes, next: first + Int64(rows.count))
+            return seqs
+        case .success:
+            expectedID.withLock { $0 = nil }
+            return nil
+        case .failure(let error) where error.kind != .outcomeUnknown:
+            expectedID.withLock { $0 = nil }
+            if let session = used.withLock({ $0 }) { abandon(session, rollingBack: false, releasing: claims) }
+            throw .unavailable("PostgreSQL did not commit: \(error.message)")
+        case .failure(let error):
+            expectedID.withLock { $0 = nil }
+            let settled = try settle(rows[0], seqs, after: error, until: deadline)
+            tally(writes)
+            return settled
+        }
+    }
+
+    /// Commits a batch planned under the writers' lock on what the others committed (`lockAndRead`,
+    /// `writeAndCommit`).
+    private func commitLocked(
+        after seq: Int64, keys: [String], until deadline: DispatchTime,
+        _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]
+    ) throws(JournalError) -> [Int64] {
         // NB: the commit is sent by this time, so that an answer lost with the connection can still be settled.
         let statements = deadline - Self.settleTime
-        // NB: writes that waited their time behind a catch-up are refused here, not by closing a good connection.
+        expectedID.withLock { $0 = nil }
         guard DispatchTime.now() < statements else { throw .unavailable("PostgreSQL did not take the change in time") }
-        let session: PostgresConnection
-        var seqs: [Int64] = []
-        do throws(PostgresError) {
-            session = try begin(until: statements)
-        } catch {
-            throw .unavailable("PostgreSQL is unreachable: \(error.message)")
-        }
-        var behind: Int64?
-        var claims: [Int64] = []
-        do throws(PostgresError) {
-            try step(session, "SELECT pg_advisory_xact_lock(\(Self.writeLock))", until: statements)
-            let found = Self.records(try step(session, Self.entriesAfter, [String(seq), "100000"], until: statements))
-            if let below = found.prunedBelow, seq + 1 < below {
-                behind = below
-                throw PostgresError(.refused, "entries this server has not applied were deleted")
+        let used = Mutex<PostgresConnection?>(nil)
+        let answer = wait(
+            for: nil, Self.lockAndRead(after: seq, keys: keys), isScript: true, until: statements
+        ) { connection in used.withLock { $0 = connection } }
+        guard case .success(let found) = answer, let session = used.withLock({ $0 }) else {
+            if let session = used.withLock({ $0 }) { abandon(session) }
+            guard case .failure(let error) = answer else {
+                throw .unavailable("PostgreSQL is unreachable: no connection")
             }
-            // NB: under the lock too: a write sent again to another server meanwhile is answered from its entry.
-            let keyed =
-                keys.isEmpty
-                ? [:] : Self.keyed(try step(session, Self.keyedEntries, [Self.json([keys])], until: statements))
-            let writes = plan(found.entries, keyed)
-            let count = writes.reduce(0) { $0 + $1.changes.count }
-            guard count > 0 else {
-                try step(session, "COMMIT", until: statements)
-                return []
-            }
-            let taken = try step(
-                session,
-                "SELECT nextval(pg_get_serial_sequence('livestate_entries', 'seq')) FROM generate_series(1, $1::int)",
-                [String(count)], until: statements)
-            // NB: one session takes them under the lock: ascending, and no other writer's in between.
-            seqs = taken.rows.indices.compactMap { taken.integer($0, 0) }.sorted()
-            guard seqs.count == count else { throw PostgresError(.refused, "no journal ids were given") }
-            var rows: [BatchRow] = []
-            rows.reserveCapacity(count)
-            var claimed: [Int64] = []
-            for write in writes {
-                if write.claim, !write.changes.isEmpty { claimed.append(seqs[rows.count]) }
-                for (index, change) in write.changes.enumerated() {
-                    let key = index == 0 ? write.key : nil
-                    rows.append((change.collection, change.key, seqs[rows.count], change.document, key))
-                }
-            }
-            let batch = Self.batch(rows)
-            try step(session, Self.logAndRemove, [batch], until: statements)
-            let keep = Self.keepAndNotify(numbering: dataSet == .seeds)
-            try step(session, keep, [batch, Self.channel], until: statements)
-            if !claimed.isEmpty {
-                claims = claimed
-                try step(session, Self.takeClaims, [Self.array(claimed)], until: statements)
-            }
-        } catch {
-            abandon(session, releasing: claims)
-            if let behind { throw .behind(prunedBelow: behind) }
             throw .unavailable("PostgreSQL did not take the change: \(error.message)")
         }
-        switch wait(for: session, "COMMIT", until: statements) {
-        case .success: return seqs
+        let read = Self.batchRead(found)
+        if read.prunedBelow > seq + 1 {
+            abandon(session)
+            throw .behind(prunedBelow: read.prunedBelow)
+        }
+        let writes = plan(read.entries, read.keyed)
+        let (rows, seqs, claims) = Self.rows(writes, first: read.next)
+        guard !rows.isEmpty else {
+            if case .failure(let error) = wait(for: session, "COMMIT", until: statements) {
+                abandon(session)
+                throw .unavailable("PostgreSQL did not take the change: \(error.message)")
+            }
+            if read.entries.isEmpty { expectedID.withLock { $0 = read.next } }
+            return []
+        }
+        let script = Self.writeAndCommit(rows, first: read.next, claims: claims, numbering: dataSet == .seeds)
+        switch wait(for: session, script, isScript: true, until: statements) {
+        case .success:
+            // NB: no one else wrote meanwhile: the next batch may be planned without reading first.
+            if read.entries.isEmpty { committed(writes, next: read.next + Int64(rows.count)) } else { tally(writes) }
+            return seqs
         case .failure(let error) where error.kind != .outcomeUnknown:
             abandon(session, releasing: claims)
             throw .unavailable("PostgreSQL did not commit: \(error.message)")
         case .failure(let error):
             abandon(session)
-            return try settle(seqs, after: error, until: deadline)
+            let settled = try settle(rows[0], seqs, after: error, until: deadline)
+            tally(writes)
+            return settled
         }
     }
 
@@ -87,6 +117,9 @@ extension PostgresDocumentJournal: DocumentJournal {
         case .success(let rows):
             let found = Self.records(rows)
             if let below = found.prunedBelow, seq + 1 < below { throw .behind(prunedBelow: below) }
+            if let last = found.entries.last {
+                expectedID.withLock { expected in expected = expected.map { max($0, last.seq + 1) } }
+            }
             return found.entries
         case .failure(let error): throw .unavailable(error.message)
         }
@@ -115,15 +148,20 @@ extension PostgresDocumentJournal: DocumentJournal {
     }
 
     /// A commit whose answer was lost: once the writer lock is free (the session that sent it has ended) its
-    /// first entry is there or not; when the database cannot say before `deadline`, the outcome stays unknown.
-    private func settle(_ seqs: [Int64], after error: PostgresError, until deadline: DispatchTime)
+    /// first entry (`first`, the id `seqs[0]`) is there or not; when the database cannot say before `deadline`,
+    /// the outcome stays unknown. The entry is matched by its change and key too: a batch planned without reading
+    /// may have found its first id taken by another server's entry.
+    private func settle(_ first: BatchRow, _ seqs: [Int64], after error: PostgresError, until deadline: DispatchTime)
         throws(JournalError) -> [Int64]
     {
         Log.error("postgres: the answer to a commit of \(seqs.count) change(s) was lost (\(error)); outcome unknown")
+        let key = first.writeKey.map { Self.literal($0.key) } ?? "NULL"
+        let entry = """
+            SELECT count(*) FROM livestate_entries WHERE seq = \(seqs[0]) AND resource = \(Self.literal(first.resource))
+            AND key = \(Self.literal(first.key)) AND write_key IS NOT DISTINCT FROM \(key)
+            """
         while DispatchTime.now() < deadline {
-            let found = script(
-                "SELECT pg_advisory_xact_lock(\(Self.writeLock)); "
-                    + "SELECT count(*) FROM livestate_entries WHERE seq = \(seqs[0])", until: deadline)
+            let found = script("SELECT pg_advisory_xact_lock(\(Self.writeLock)); " + entry, until: deadline)
             switch found {
             case .success(let rows) where rows.integer() == 1: return seqs
             case .success: throw .unavailable("PostgreSQL did not commit the change")

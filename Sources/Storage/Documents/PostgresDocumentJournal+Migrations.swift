@@ -12,6 +12,7 @@
 ///   written by a newer LiveState and is refused (`LSV01`).
 /// - Then `seeds as documents`: the data set's column, and a seeds' database's todos, inputs and entries moved
 ///   into the document tables (`seedsAsDocuments`).
+/// - Last, for both, `batch function`: the function that writes a batch (`batchFunction`).
 extension PostgresDocumentJournal {
     /// What a document database holds: a data file's resources or the seeds' (todos and their other inputs).
     package enum DataSet: Sendable {
@@ -26,6 +27,7 @@ extension PostgresDocumentJournal {
         let documents: [PostgresMigrations.Step] = [
             ("document tables", documentTables), ("checkpoints", checkpointSchema),
         ]
+        let batch: PostgresMigrations.Step = ("batch function", batchFunction)
         let olderDocuments = """
             IF to_regclass('livestate_doc_seed') IS NOT NULL AND to_regclass('livestate_entries') IS NOT NULL
                 AND to_regclass('livestate_doc_entries') IS NULL THEN
@@ -34,7 +36,8 @@ extension PostgresDocumentJournal {
             """
         switch dataSet {
         case .file:
-            return PostgresMigrations(lock: writeLock, check: check(dataSet), older: olderDocuments, steps: documents)
+            return PostgresMigrations(
+                lock: writeLock, check: check(dataSet), older: olderDocuments, steps: documents + [batch])
         case .seeds:
             return PostgresMigrations(
                 lock: writeLock, check: check(dataSet),
@@ -47,7 +50,7 @@ extension PostgresDocumentJournal {
                         HAVING max(version) = 6;
                     END IF;
                     """,
-                steps: [("schema 6", seedsSchemaSix)] + documents + [("seeds as documents", seedsAsDocuments)])
+                steps: [("schema 6", seedsSchemaSix)] + documents + [("seeds as documents", seedsAsDocuments), batch])
         }
     }
 

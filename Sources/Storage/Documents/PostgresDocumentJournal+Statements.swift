@@ -57,68 +57,6 @@ extension PostgresDocumentJournal {
         """
     }
 
-    /// A batch's entries (`$1`: `batch`'s rows, each entry's id as the number), each with its item before it,
-    /// and the deletion of the items of every key the batch deleted.
-    ///
-    /// `before` is `[place,item]` (the item's place in its collection and its JSON, byte for byte) or `null`
-    /// (there was none), so that a restarted server can take the state back before its newest entries and
-    /// make their events again (`DocumentRewind`). Within a batch, an entry's item before it is the key's
-    /// previous entry's, and its place the one that entry left: the place it had before the batch, or, since
-    /// the key's last entry that created it, that entry's id (`keepAndNotify` places it there too).
-    static let logAndRemove = """
-        WITH w AS (
-            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body,
-                e->>4 AS write_key, e->>5 AS write_request
-            FROM json_array_elements($1::json) AS e
-        ), previous AS (
-            SELECT w.*, i.place AS old_place, i.body AS old_body, lag(w.body) OVER key_order AS prev_body,
-                row_number() OVER key_order = 1 AS first
-            FROM w LEFT JOIN livestate_doc_items i ON i.resource = w.resource AND i.key = w.key
-            WINDOW key_order AS (PARTITION BY w.resource, w.key ORDER BY w.seq)
-        ), created AS (
-            SELECT previous.*, CASE WHEN first THEN old_body IS NULL ELSE prev_body IS NULL END AS creates
-            FROM previous
-        ), placed AS (
-            SELECT created.*, max(CASE WHEN creates THEN seq END) OVER (
-                PARTITION BY resource, key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING
-            ) AS created_at
-            FROM created
-        ), logged AS (
-            INSERT INTO livestate_entries (seq, resource, key, body, before, write_key, write_request)
-            SELECT seq, resource, key, body,
-                CASE WHEN creates THEN 'null'
-                    ELSE '[' || coalesce(created_at, old_place) || ',' || coalesce(prev_body, old_body) || ']' END,
-                write_key, write_request
-            FROM placed
-        )
-        DELETE FROM livestate_doc_items i USING w WHERE w.body IS NULL AND i.resource = w.resource AND i.key = w.key
-        """
-
-    /// Each key's last item of the batch, where it was or, when the batch created it, at the id of the entry
-    /// that did (the end of its collection, where a server applying the entries puts it), and the wake-up of
-    /// the other servers with the batch's last id. Runs after `logAndRemove`, whose entries say which ones
-    /// created their item. `numbering` (the seeds' data set): each collection's largest integer id is kept too.
-    static func keepAndNotify(numbering: Bool) -> String {
-        """
-        WITH w AS (
-            SELECT (e->>2)::bigint AS seq, e->>0 AS resource, e->>1 AS key, nullif((e->3)::text, 'null') AS body
-            FROM json_array_elements($1::json) AS e
-        ), last AS (
-            SELECT DISTINCT ON (resource, key) seq, resource, key, body FROM w ORDER BY resource, key, seq DESC
-        ), created AS (
-            SELECT e.resource, e.key, max(e.seq) AS seq FROM livestate_entries e
-            WHERE e.seq IN (SELECT seq FROM w) AND e.before = 'null' GROUP BY e.resource, e.key
-        ), kept AS (
-            INSERT INTO livestate_doc_items (resource, key, place, body)
-            SELECT last.resource, last.key, coalesce(created.seq, last.seq), last.body
-            FROM last LEFT JOIN created ON created.resource = last.resource AND created.key = last.key
-            WHERE last.body IS NOT NULL
-            ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
-        )\(numbering ? ", numbered AS (\(largestIDs(of: "w")))" : "")
-        SELECT pg_notify($2, max(seq)::text) FROM w
-        """
-    }
-
     /// Keeps each collection's largest integer id among the rows of `rows` (columns `resource`, `key`) in
     /// `livestate_doc_item_ids` (the seeds' data set), where it stays when the item is deleted: the seeds'
     /// todos never number a new one with a deleted one's id.
@@ -239,13 +177,15 @@ extension PostgresDocumentJournal {
     /// The SQLSTATE of a database that holds the other data set (`DataSet`): both would read the same entries.
     static let otherDataSetState = "LSV02"
 
-    /// The entry of the row `index` of `rows`, whose first columns are `seq, resource, key, body`; nil when one
-    /// of the first three is missing.
-    static func entry(_ rows: PostgresRows, _ index: Int) -> JournalEntry? {
+    /// The entry of the row `index` of `rows`, whose columns from `first` on are `seq, resource, key, body`;
+    /// nil when one of the first three is missing.
+    static func entry(_ rows: PostgresRows, _ index: Int, from first: Int = 0) -> JournalEntry? {
         let row = rows.rows[index]
-        guard row.count > 3, let seq = rows.integer(index, 0), let resource = row[1], let key = row[2] else {
+        guard row.count > first + 3, let seq = rows.integer(index, first), let resource = row[first + 1],
+            let key = row[first + 2]
+        else {
             return nil
         }
-        return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[3]))
+        return JournalEntry(seq: seq, change: JournalChange(resource: resource, key: key, body: row[first + 3]))
     }
 }

@@ -3,6 +3,7 @@ import Domain
 import Foundation
 package import LibEvent
 import Support
+import Synchronization
 
 /// A data file's resources in a PostgreSQL database that several servers share (`--data postgres://…` with a
 /// `FILE.json`): the database is the truth, the file only fills an empty database once. It can hold the seeds'
@@ -66,6 +67,11 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
     private let retention: Int64
     /// What the database holds: a data file's resources or the seeds'; the other is refused.
     let dataSet: DataSet
+    /// The writes committed by this server's batches (the seeds': their todo writes), logged at `stop`.
+    let committedWrites = Mutex(BatchTally())
+    /// The id the next entry takes, when this server's last batch found no one else writing (nil: unknown, the
+    /// next batch reads under the lock first); what a batch planned without reading expects (`commitBatch`).
+    let expectedID = Mutex<Int64?>(nil)
 
     /// A journal of the database at `uri`, holding `dataSet`, on a loop of its own that keeps the newest
     /// `retention` entries; nothing is sent until `start`.
@@ -290,6 +296,10 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
 
     /// Stops reconnecting and closes the connection (shutdown).
     package func stop() {
+        let tally = committedWrites.withLock { $0 }
+        Log.info(
+            "postgres: \(tally.writes) \(dataSet == .seeds ? "todo writes" : "writes") in \(tally.commits) commits"
+                + " (largest batch \(tally.largest))")
         loop.execute { [self] in
             stopped = true
             followTimer?.cancel()

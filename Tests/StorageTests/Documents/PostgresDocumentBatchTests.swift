@@ -1,0 +1,64 @@
+import Dispatch
+import Domain
+import Foundation
+import TestSupport
+import Testing
+
+@testable import LibEvent
+@testable import Storage
+
+/// A batch's two round trips on a real PostgreSQL (`TestPostgres`): its values go in as literals of the simple
+/// protocol, byte for byte, and its ids are the ones read under the writers' lock or the batch is refused.
+@Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
+struct PostgresDocumentBatchTests {
+    private let file = [DocumentRows(name: "posts", kind: .collection, items: [("1", #"{"id":1}"#)])]
+
+    @Test func valuesHoldingTheLiteralsTagComeBackByteForByteAndTheirKeyAnswersAgain() throws {
+        let database = try DocumentDatabase()
+        let journal = try PostgresDocumentJournal(uri: database.uri)
+        defer { journal.stop() }
+        let start = try journal.start(source: "db.json") { file }
+        let key = "$v$'; COMMIT; $v1$"
+        let body = #"{"title":"$v$ $v1$ $v2$ '' \\ ","id":"$v$"}"#
+        let write = WriteKey(key: key, request: "POST /posts $v$")
+        let seqs = try journal.commitBatch(after: start.seq, keys: [key], until: .now() + 5) { _, keyed in
+            #expect(keyed.isEmpty)
+            return [JournalWrite(changes: [JournalChange(collection: "posts", id: "$v$", document: body)], key: write)]
+        }
+        #expect(seqs.count == 1)
+        var found: [String: KeyedEntry] = [:]
+        let none = try journal.commitBatch(after: seqs[0], keys: [key, "other"], until: .now() + 5) { _, keyed in
+            found = keyed
+            return []
+        }
+        #expect(none.isEmpty && Array(found.keys) == [key])
+        #expect(found[key]?.request == write.request && found[key]?.entry.seq == seqs[0])
+        #expect(found[key]?.entry.change.document == body && found[key]?.entry.change.id == "$v$")
+        let restarted = try PostgresDocumentJournal(uri: database.uri)
+        defer { restarted.stop() }
+        let items = try restarted.start(source: "db.json") { [] }.resources[0].items
+        #expect(items.map(\.key) == ["1", "$v$"] && items.last?.body == body)
+    }
+
+    @Test func aBatchWhoseIdsWereTakenWithoutTheLockIsRefusedAndTheNextCommits() throws {
+        let database = try DocumentDatabase()
+        let journal = try PostgresDocumentJournal(uri: database.uri)
+        defer { journal.stop() }
+        let start = try journal.start(source: "db.json") { file }
+        let post = JournalWrite(changes: [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)])
+        #expect {
+            _ = try journal.commitBatch(after: start.seq, keys: [], until: .now() + 5) { _, _ in
+                // NB: another session takes an id between the batch's read and its write.
+                _ = try? database.run("SELECT nextval(pg_get_serial_sequence('livestate_entries', 'seq'))")
+                return [post]
+            }
+        } throws: { error in
+            guard case .unavailable(let message) = error as? JournalError else { return false }
+            return message.contains("journal ids moved")
+        }
+        #expect(try journal.committed(after: start.seq, limit: 10).isEmpty)
+        let seqs = try journal.commitBatch(after: start.seq, keys: [], until: .now() + 5) { _, _ in [post, post] }
+        let entries = try journal.committed(after: start.seq, limit: 10)
+        #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1 && entries.map(\.seq) == seqs)
+    }
+}
