@@ -3,10 +3,12 @@
 //   userId  GET /posts?userId=K&_limit=10                 (an equality filter, indexed by the server)
 //   regex   GET /posts?title_like=benchmark.{0,K}&_limit=10  (a regex, which no index serves; every POST of
 //           the benchmark passes it, so every write touches every one of these queries)
+//   sorted  GET /posts?_sort=title&_start=K                (no window's end: it holds every item from K on,
+//           and each POST of the benchmark goes near the front of it, before the others' titles)
 // with Accept: text/event-stream, prints "ready" once each has its first event (`event: result`), then
 // reads and drops whatever comes (so no connection is cut off as a slow reader) until it is killed.
 //
-// Usage: hold HOST PORT N userId|regex
+// Usage: hold HOST PORT N userId|regex|sorted
 #define _GNU_SOURCE
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -21,7 +23,7 @@
 
 static struct event_base *base;
 static const char *host;
-static int port, n, regex, n_ready;
+static int port, n, regex, sorted, n_ready;
 
 struct conn {
     int index;
@@ -57,7 +59,11 @@ static void on_event(struct bufferevent *bev, short what, void *arg) {
         int one = 1;
         setsockopt(bufferevent_getfd(bev), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         char request[256];
-        int len = regex
+        int len = sorted
+            ? snprintf(request, sizeof request,
+                       "GET /posts?_sort=title&_start=%d HTTP/1.1\r\nHost: %s:%d\r\nAccept: text/event-stream\r\n\r\n",
+                       c->index, host, port)
+            : regex
             ? snprintf(request, sizeof request,
                        "GET /posts?title_like=benchmark.%%7B0,%d%%7D&_limit=10 HTTP/1.1\r\nHost: %s:%d\r\n"
                        "Accept: text/event-stream\r\n\r\n", c->index, host, port)
@@ -75,13 +81,14 @@ static void on_event(struct bufferevent *bev, short what, void *arg) {
 
 int main(int argc, char **argv) {
     if (argc != 5) {
-        fprintf(stderr, "usage: %s HOST PORT N userId|regex\n", argv[0]);
+        fprintf(stderr, "usage: %s HOST PORT N userId|regex|sorted\n", argv[0]);
         return 2;
     }
     host = argv[1];
     port = atoi(argv[2]);
     n = atoi(argv[3]);
     regex = strcmp(argv[4], "regex") == 0;
+    sorted = strcmp(argv[4], "sorted") == 0;
     base = event_base_new();
     struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons(port)};
     inet_pton(AF_INET, host, &address.sin_addr);
