@@ -93,6 +93,14 @@ extension LiveCollection {
         return items[min(lower, items.count)..<min(upper, items.count)].map(\.entry.item)
     }
 
+    /// Counts a group of `query` that reads its sort's order (`change` 1) or no longer does (-1): an order no
+    /// group reads is dropped a few seconds later (`LiveOrders`).
+    func useOrder(of query: Query, by change: Int) {
+        // NB: a query with an equality filter reads its items through the field's index, not the order.
+        guard query.indexTerms == nil, let orderKey = query.ordering?.key else { return }
+        state.withLock { $0.orders.use(orderKey, by: change) }
+    }
+
     /// Whether `query` has a sort whose order is not kept: it is made off the loop before the query opens.
     func needsOrder(_ query: Query) -> Bool {
         guard let orderKey = query.ordering?.key else { return false }

@@ -5,9 +5,10 @@
 ///
 /// An order starts from a kept order of the source (a data file's sort index, perhaps of an earlier version,
 /// brought up to date by the history's changes), or, off the loop, from every item sorted
-/// (`LiveCollection.prepareOrder(for:)`). At most `capacity` orders are kept, the least recently used dropped
-/// first; a version that replaced the collection drops them all, and so does the collection when nobody
-/// follows it any more.
+/// (`LiveCollection.prepareOrder(for:)`). An order no live query group uses (`use(_:by:)`) is dropped at the
+/// first version `idle` after its last group went, so a write places its change only in the orders of sorts
+/// open now. At most `capacity` orders are kept, the least recently used dropped first; a version that replaced
+/// the collection drops them all, and so does the collection when nobody follows it any more.
 ///
 /// ```swift
 /// var orders = LiveOrders<DocumentLiveQuery>()
@@ -64,8 +65,20 @@ struct LiveOrders<Query: LiveQuery> {
         }
     }
 
-    private var orders: [String: (order: Order, used: UInt64)] = [:]
+    /// An order, when it was last read (`clock`), how many groups use it, and since when none does.
+    private struct Kept {
+        var order: Order
+        var used: UInt64
+        var groups = 0
+        var idleSince: ContinuousClock.Instant? = .now
+    }
+
+    private var orders: [String: Kept] = [:]
     private var clock: UInt64 = 0
+    /// How long an order no group uses is kept (it may be made for a query about to open).
+    private let idle: Duration
+
+    init(idle: Duration = .seconds(5)) { self.idle = idle }
 
     /// Whether an order of `key` is kept.
     func keeps(_ key: String) -> Bool { orders[key] != nil }
@@ -84,20 +97,35 @@ struct LiveOrders<Query: LiveQuery> {
     /// order of `key`, dropping the least recently used one past `capacity`.
     mutating func keep(_ order: Order, key: String) {
         clock &+= 1
-        orders[key] = (order, clock)
+        var kept = Kept(order: order, used: clock)
+        if let groups = orders[key]?.groups, groups > 0 {
+            kept.groups = groups
+            kept.idleSince = nil
+        }
+        orders[key] = kept
         if orders.count > Self.capacity, let oldest = orders.min(by: { $0.value.used < $1.value.used })?.key {
             orders[oldest] = nil
         }
     }
 
-    /// Places the changes of `version` (the one after those applied) in every kept order; a version that
-    /// replaced the collection drops them.
+    /// Counts a group of live queries that reads the order of `key` (`change` 1) or no longer does (-1).
+    mutating func use(_ key: String, by change: Int) {
+        guard var kept = orders[key] else { return }
+        kept.groups += change
+        kept.idleSince = kept.groups > 0 ? nil : .now
+        orders[key] = kept
+    }
+
+    /// Places the changes of `version` (the one after those applied) in every kept order, after dropping those
+    /// no group used for `idle`; a version that replaced the collection drops them all.
     mutating func apply(_ version: LiveVersion<Query.Item>) {
         guard !orders.isEmpty else { return }
         guard version.replaced == nil else { return removeAll() }
+        let now = ContinuousClock.now
         for key in Array(orders.keys) {
             // NB: taken out while it changes, so placing the changes does not copy its storage.
             guard var kept = orders.removeValue(forKey: key) else { continue }
+            if let idleSince = kept.idleSince, now - idleSince > idle { continue }
             kept.order.place(version.changes)
             orders[key] = kept
         }

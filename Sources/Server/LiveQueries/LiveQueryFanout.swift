@@ -194,6 +194,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             encode: collection.encodeItem)
         groups[key] = group
         index.insert(group, terms: group.terms)
+        collection.useOrder(of: query, by: 1)
         return group
     }
 
@@ -216,6 +217,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             groups[key] = nil
             index.remove(group, terms: group.terms)
             collection.untrack(group.query.presenceFields)
+            collection.useOrder(of: group.query, by: -1)
         }
     }
 
