@@ -9,9 +9,10 @@ import Synchronization
 /// equality filter that most items pass, with them or before a sort).
 ///
 /// The first such filter on a field makes the text on a worker, off the loop (it reads every item), as a sort
-/// index is built. After a write the next filter on the field makes it again on a worker, and meanwhile an
-/// unsorted query without a range answers at once from the text of the earlier state and the items changed
-/// since (`DocumentIndexOverlay`); a sorted one, or one after a delete or many changes, waits for the new text.
+/// index is built. After a write the next filter on the field makes it again on a worker, and meanwhile the
+/// query answers at once from the text of the earlier state and the items changed, added or removed since
+/// (`DocumentIndexOverlay`), sorted or ranged by the sort index's order of the collection as it is now; after
+/// many changes it waits for the new text.
 /// At most `capacity` fields are kept, the least recently used dropped first. One per collection route.
 final class DocumentFieldIndex: Sendable {
     /// The most fields kept (each about the size of the field's values, and one reference per item).
@@ -38,12 +39,6 @@ final class DocumentFieldIndex: Sendable {
 
     init(workers: WorkerPool) {
         self.workers = workers
-    }
-
-    /// Whether a text of an earlier state may answer `query` with its overlay: no sort (the orders are of one
-    /// state) and no range.
-    private static func overlays(_ query: DocumentQuery) -> Bool {
-        query.sortKeys.isEmpty && query.rangeFilter == nil
     }
 
     /// The places in `query.filters` of the filters the texts of their fields answer on `resource`: none on a
@@ -79,15 +74,14 @@ final class DocumentFieldIndex: Sendable {
     private static func conditionKey(_ path: [String]) -> [String] { [""] + path }
 
     /// Making the texts of the fields of `query`'s `filters` that are not kept for the collection as it is now
-    /// (nor, for a query an earlier one answers with its overlay, for an earlier state).
+    /// (nor, with its overlay, for an earlier state).
     func missingBuilds(
         _ query: DocumentQuery, _ filters: [Int], conditions: [[String]] = [], on resource: DocumentResource,
         idPath: [String]
     ) -> [@Sendable () -> Void] {
         let keys = Set(filters.map { query.filters[$0].path } + conditions.map(Self.conditionKey))
-        let overlays = Self.overlays(query)
         let found = Dictionary(
-            keys.compactMap { key in usable(key, resource, overlays: overlays, idPath: idPath).map { (key, $0) } },
+            keys.compactMap { key in usable(key, resource, idPath: idPath).map { (key, $0) } },
             uniquingKeysWith: { first, _ in first })
         // NB: `_where`'s texts answer together, so of one state: those of an earlier one are made again.
         let conditionSeqs = Set(conditions.compactMap { found[Self.conditionKey($0)]?.kept.seq })
@@ -110,10 +104,9 @@ final class DocumentFieldIndex: Sendable {
         range: (index: Int, path: [String], order: DocumentSortIndex.Order)?,
         on resource: DocumentResource, order: DocumentSortIndex.Order?, idPath: [String]
     ) throws(HTTPError) -> ListQueryPage<StoredDocument>? {
-        let overlays = Self.overlays(query)
-        let found = filters.compactMap { usable(query.filters[$0].path, resource, overlays: overlays, idPath: idPath) }
+        let found = filters.compactMap { usable(query.filters[$0].path, resource, idPath: idPath) }
         let conditionFound = conditions.compactMap {
-            usable(Self.conditionKey($0), resource, overlays: overlays, idPath: idPath)
+            usable(Self.conditionKey($0), resource, idPath: idPath)
         }
         let (texts, conditionTexts) = (found.map(\.kept), conditionFound.map(\.kept))
         // NB: each text is of the state now, or of an earlier one with its overlay for now (`_where`'s all of
@@ -123,8 +116,8 @@ final class DocumentFieldIndex: Sendable {
             (found + conditionFound).allSatisfy({ $0.now == now }), range.map({ $0.order.seq == now }) ?? true,
             query.sortKeys.isEmpty || order?.seq == now, Set(conditionTexts.map(\.seq)).count <= 1
         else { return nil }
-        // NB: with an overlay, the text's places are those of its items, which the collection now holds at the
-        // same places, and more after them.
+        // NB: the marks are of the collection's places now: an overlay puts a text's marks of an earlier state
+        // at its items' places now.
         let documents =
             (found + conditionFound).lazy.compactMap(\.overlay).first?.documents
             ?? (texts + conditionTexts).first?.documents ?? range?.order.collection ?? []
@@ -212,10 +205,9 @@ final class DocumentFieldIndex: Sendable {
     }
 
     /// The text kept at `key`, and its overlay for the collection as it is now when it is of an earlier
-    /// state and `overlays` (whose text for now it then starts making on a worker); nil when none is kept, it
-    /// is of an earlier state and `overlays` is false, or it is too far from now (then it is dropped: it holds
-    /// the field of every item of an older state).
-    private func usable(_ key: [String], _ resource: DocumentResource, overlays: Bool, idPath: [String]) -> Usable? {
+    /// state (whose text for now it then starts making on a worker); nil when none is kept, or it is too far
+    /// from now (then it is dropped: it holds the field of every item of an older state).
+    private func usable(_ key: [String], _ resource: DocumentResource, idPath: [String]) -> Usable? {
         let (items, seq) = resource.itemsAndSeq
         let held: Kept? = kept.withLock { state in
             guard var held = state.fields[key] else { return nil }
@@ -226,7 +218,6 @@ final class DocumentFieldIndex: Sendable {
         }
         guard let held else { return nil }
         if held.seq == seq { return Usable(kept: held, overlay: nil, now: seq) }
-        guard overlays else { return nil }
         if let cached = held.overlay, cached.now == seq { return Usable(kept: held, overlay: cached.overlay, now: seq) }
         guard let overlay = DocumentIndexOverlay(kept: held.documents, now: items.documents) else {
             kept.withLock { state in

@@ -76,6 +76,7 @@ extension Router {
         let name = resource.name
         let idPath = [store.idField]
         let sortIndex = live?.sortIndex ?? DocumentSortIndex()
+        sortIndex.rebuilds(on: workers)
         let searchIndex = DocumentSearchIndex(workers: workers)
         let fieldIndex = DocumentFieldIndex(workers: workers)
         get("/\(name)") { request in

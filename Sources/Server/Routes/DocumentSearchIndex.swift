@@ -8,8 +8,8 @@ import Synchronization
 ///
 /// The first search of a collection makes it on a worker, off the loop (it reads every item), as a sort index
 /// is built. After a write the next search makes it again on a worker and answers at once from the text of the
-/// earlier state and the items changed since (`DocumentIndexOverlay`), unless items were removed or many
-/// changed, when it waits for the new text. One per collection route.
+/// earlier state and the items changed, added or removed since (`DocumentIndexOverlay`), unless many changed,
+/// when it waits for the new text. One per collection route.
 final class DocumentSearchIndex: Sendable {
     /// Collections smaller than this are searched item by item, within the budget.
     static let threshold = DocumentSortIndex.threshold
@@ -62,17 +62,15 @@ final class DocumentSearchIndex: Sendable {
                 })
         else { return nil }
         guard let overlay else { return places.map { documents[$0] } }
-        var isChanged = [Bool](repeating: false, count: overlay.documents.count)
         var added: [Int] = []
         for place in overlay.changed {
             try meter.check()
-            isChanged[place] = true
             if query.searchMatches(overlay.documents[place].object) { added.append(place) }
         }
-        // NB: the text's places but the changed ones, and the changed ones that pass, merged in order.
+        // NB: the text's items still there unchanged, and the changed ones that pass, merged in order.
         var found: [StoredDocument] = []
         var next = 0
-        for place in places where !isChanged[place] {
+        for place in overlay.surviving(places) {
             while next < added.count && added[next] < place {
                 found.append(overlay.documents[added[next]])
                 next += 1

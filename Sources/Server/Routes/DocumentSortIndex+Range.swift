@@ -54,13 +54,14 @@ extension DocumentSortIndex {
         let runs = query.rangePlaces(in: order.documents) { document in
             range.path == idPath ? document.id?.value : document.object.value(at: range.path)
         }
-        var found: [StoredDocument] = []
-        for run in runs { found += order.documents[run] }
         let rest = query.without(filterAt: range.index)
-        if !query.sortKeys.isEmpty { return Ranged(documents: found, presorted: true, rest: rest) }
-        guard found.count <= Self.maxReordered else { return nil }
-        let positions = order.positions
-        let placed = found.map { (positions[ObjectIdentifier($0)] ?? 0, $0) }
-        return Ranged(documents: placed.sorted { $0.0 < $1.0 }.map(\.1), presorted: false, rest: rest)
+        if !query.sortKeys.isEmpty {
+            var found: [StoredDocument] = []
+            for run in runs { found += order.documents[run] }
+            return Ranged(documents: found, presorted: true, rest: rest)
+        }
+        guard runs.reduce(0, { $0 + $1.count }) <= Self.maxReordered else { return nil }
+        let places = runs.flatMap { run in run.map { order.placesByRank[$0] } }.sorted()
+        return Ranged(documents: places.map { order.collection[$0] }, presorted: false, rest: rest)
     }
 }

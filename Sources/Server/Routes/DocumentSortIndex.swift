@@ -3,38 +3,84 @@ import HTTP
 import StrictJSON
 import Synchronization
 
-/// A large collection's items in the order of a query's sort keys, kept while the collection is unchanged:
-/// the index a `_sort` of 100,000 items answers from within the work budget, as json-server answers it.
+/// A large collection's items in the order of a query's sort keys, kept and brought up to date with each
+/// write: the index a `_sort` of 100,000 items answers from within the work budget, as json-server answers it.
 ///
 /// Sorting every item on each request costs more than the budget (about 1.7 million comparisons); so the
 /// first request of a sort builds the order on a worker, off the loop, as a field's index is built, and
 /// every later one with the same sort keys takes the items in that order and only filters and pages them.
-/// A write makes the kept orders stale (they are built again by the next request that sorts), and at most
-/// `capacity` orders are kept, the least recently used dropped first. One per collection route.
+/// After a write the next request makes the order of the collection as it is now from the kept one and the
+/// items changed, added or removed since, each placed by binary search (`DocumentSortIndex+Changes`), rather
+/// than sorting every item again; so do a live query's first items (`kept`). At most `capacity` orders are
+/// kept, the least recently used dropped first. One per collection route.
 final class DocumentSortIndex: Sendable {
     /// Collections smaller than this are sorted per request, within the budget.
     static let threshold = 5_000
     /// The most orders kept (each one reference per item: 800 KB for 100,000 items).
     static let capacity = 8
 
-    /// The items in order, each one's place in it, and in the collection (by identity); the collection's
-    /// places in order; the collection's items in its order; the state it is of.
-    struct Order {
+    /// The items in order, each one's place in it (its rank), and the collection's places in order; the
+    /// collection's items in its order; the state it is of.
+    struct Order: Sendable {
         var documents: [StoredDocument]
-        var ranks: [ObjectIdentifier: Int]
-        var positions: [ObjectIdentifier: Int]
         var placesByRank: [Int]
         var collection: [StoredDocument]
         var seq: Int64
+        /// The order sorted in full that this one was made from (itself, when it was).
+        let built: Built
+        /// Each rank in `built` made a rank in this order, -1 for an item no longer held; empty: the same.
+        var rankOfBuiltRank: [Int] = []
+        /// The items changed or added since `built`, each with its place (`Placed`).
+        var placed: [ObjectIdentifier: Placed] = [:]
+
+        /// An item's rank: its place in `documents`; nil for one the order does not hold.
+        func rank(of document: StoredDocument) -> Int? {
+            let id = ObjectIdentifier(document)
+            if let placed = placed[id] { return placed.rank }
+            guard let rank = built.ranks[id] else { return nil }
+            guard !rankOfBuiltRank.isEmpty else { return rank }
+            return rankOfBuiltRank[rank] >= 0 ? rankOfBuiltRank[rank] : nil
+        }
+    }
+
+    /// An order of every item (sorted, or made again from a later state's order), with each item's rank.
+    final class Built: Sendable {
+        let documents: [StoredDocument]
+        let ranks: [ObjectIdentifier: Int]
+        let placesByRank: [Int]
+        let collection: [StoredDocument]
+
+        init(documents: [StoredDocument], placesByRank: [Int], collection: [StoredDocument]) {
+            var ranks: [ObjectIdentifier: Int] = [:]
+            ranks.reserveCapacity(documents.count)
+            for rank in documents.indices { ranks[ObjectIdentifier(documents[rank])] = rank }
+            self.documents = documents
+            self.ranks = ranks
+            self.placesByRank = placesByRank
+            self.collection = collection
+        }
+    }
+
+    /// An item changed or added since an order was built: the rank in the built order it goes before, its sort
+    /// key, and its rank in the order made with it.
+    struct Placed: Sendable {
+        var point: Int
+        var key: DocumentSortKey
+        var rank: Int
     }
 
     private struct Entry {
-        var seq: Int64
         var order: Order
         var used: UInt64
     }
 
-    private let entries = Mutex<(orders: [String: Entry], clock: UInt64)>(([:], 0))
+    private let entries = Mutex<(orders: [String: Entry], clock: UInt64, rebuilding: Set<String>)>(([:], 0, []))
+    /// Where an order made from many changes is built again (`rebuilds(on:)`).
+    private let workers = Mutex<WorkerPool?>(nil)
+
+    /// Builds again on `workers` an order made from more than `DocumentIndexOverlay.limit` changed items, so
+    /// that the next one is made from few.
+    func rebuilds(on workers: WorkerPool) { self.workers.withLock { $0 = workers } }
 
     /// Whether `query` on `resource` sorts enough items to want an index (none when an equality filter
     /// narrows the items through a field's index first).
@@ -54,17 +100,25 @@ final class DocumentSortIndex: Sendable {
         return (documents, seq)
     }
 
-    /// The items in the order of `query`'s sort keys, when that order is kept for the collection as it is now.
-    func sorted(_ query: DocumentQuery, on resource: DocumentResource) -> Order? {
+    /// The items in the order of `query`'s sort keys for the collection as it is now: kept, or made from the
+    /// kept order of an earlier state when at most `placing` of the items changed or added since are yet to
+    /// be placed (each costs a few dozen comparisons); nil otherwise.
+    func sorted(_ query: DocumentQuery, on resource: DocumentResource, placing: Int = DocumentIndexOverlay.limit)
+        -> Order?
+    {
         let key = Self.key(query)
-        let seq = resource.itemsAndSeq.seq
-        return entries.withLock { state in
-            guard var entry = state.orders[key], entry.seq == seq else { return nil }
-            state.clock &+= 1
-            entry.used = state.clock
-            state.orders[key] = entry
-            return entry.order
+        let (items, seq) = resource.itemsAndSeq
+        guard let order = kept(query), order.seq <= seq else { return nil }
+        if order.seq == seq { return order }
+        guard let made = Self.order(query, from: order, now: items.documents, seq: seq, placing: placing) else {
+            return nil
         }
+        let rebuild = entries.withLock { state in
+            if let entry = state.orders[key], entry.order.seq < seq { state.orders[key]?.order = made }
+            return made.placed.count > DocumentIndexOverlay.limit && state.rebuilding.insert(key).inserted
+        }
+        if rebuild { self.rebuild(key) }
+        return made
     }
 
     /// The order of `query`'s sort keys kept for the collection as it was at some state (`Order.seq`), not
@@ -80,12 +134,17 @@ final class DocumentSortIndex: Sendable {
         }
     }
 
-    /// The build of `query`'s order on `resource` when it is not kept for the collection as it is now.
+    /// The build of `query`'s order on `resource` when it is not kept for the collection as it is now, nor
+    /// made at once from an earlier one: on a worker, it is made from the earlier one however many items
+    /// changed, up to `DocumentIndexOverlay`'s bound, else sorted in full.
     func missingBuild(_ query: DocumentQuery, on resource: DocumentResource, idPath: [String]) -> (
         @Sendable () -> Void
     )? {
         guard sorted(query, on: resource) == nil else { return nil }
-        return { self.build(query, on: resource, idPath: idPath) }
+        return {
+            guard self.sorted(query, on: resource, placing: Self.changesLimit) == nil else { return }
+            self.build(query, on: resource, idPath: idPath)
+        }
     }
 
     /// How a query's answer takes the kept order: without a filter, the items in that order (`presorted`);
@@ -96,8 +155,7 @@ final class DocumentSortIndex: Sendable {
     ) {
         guard let order = sorted(query, on: resource) else { return (nil, nil) }
         if query.filters.isEmpty && query.search == nil && query.condition == nil { return (order.documents, nil) }
-        let ranks = order.ranks
-        return (nil, { ranks[ObjectIdentifier($0)] ?? Int.max })
+        return (nil, { order.rank(of: $0) ?? Int.max })
     }
 
     /// Sorts the collection's items by `query`'s sort keys, without the work budget (on a worker), and keeps
@@ -112,25 +170,53 @@ final class DocumentSortIndex: Sendable {
                 to: documents, bounded: false, object: { $0.object },
                 knownValue: { document, path in path == idPath ? document.id?.value : nil })
         else { return }
-        var ranks: [ObjectIdentifier: Int] = [:]
-        ranks.reserveCapacity(order.items.count)
-        for (place, document) in order.items.enumerated() { ranks[ObjectIdentifier(document)] = place }
         var positions: [ObjectIdentifier: Int] = [:]
         positions.reserveCapacity(documents.count)
         for (place, document) in documents.enumerated() { positions[ObjectIdentifier(document)] = place }
+        let built = Built(
+            documents: order.items, placesByRank: order.items.map { positions[ObjectIdentifier($0)] ?? 0 },
+            collection: documents)
+        keep(
+            Order(
+                documents: built.documents, placesByRank: built.placesByRank, collection: documents, seq: seq,
+                built: built), for: query)
+    }
+
+    private func keep(_ order: Order, for query: DocumentQuery) {
         let key = Self.key(query)
-        let kept = Order(
-            documents: order.items, ranks: ranks, positions: positions,
-            placesByRank: order.items.map { positions[ObjectIdentifier($0)] ?? 0 }, collection: documents, seq: seq)
         entries.withLock { state in
             state.clock &+= 1
-            state.orders[key] = Entry(seq: seq, order: kept, used: state.clock)
+            state.orders[key] = Entry(order: order, used: state.clock)
             if state.orders.count > Self.capacity,
                 let oldest = state.orders.min(by: { $0.value.used < $1.value.used })?.key
             {
                 state.orders[oldest] = nil
             }
         }
+    }
+
+    /// Builds again, on a worker, the order kept under `key` from its items in order (no item is read or
+    /// compared), so that the orders made after it are made from few changes.
+    private func rebuild(_ key: String) {
+        let submitted = workers.withLock { $0 }?.submit {
+            let order = self.entries.withLock { $0.orders[key]?.order }
+            if let order {
+                let built = Built(
+                    documents: order.documents, placesByRank: order.placesByRank, collection: order.collection)
+                let rebuilt = Order(
+                    documents: built.documents, placesByRank: built.placesByRank, collection: built.collection,
+                    seq: order.seq, built: built)
+                self.entries.withLock { state in
+                    // NB: kept unless an order of a later state, made from another built order, is kept.
+                    if let entry = state.orders[key], entry.order.seq <= order.seq || entry.order.built === order.built
+                    {
+                        state.orders[key]?.order = rebuilt
+                    }
+                }
+            }
+            self.entries.withLock { _ = $0.rebuilding.remove(key) }
+        }
+        if submitted != true { entries.withLock { _ = $0.rebuilding.remove(key) } }
     }
 
     private static func key(_ query: DocumentQuery) -> String {

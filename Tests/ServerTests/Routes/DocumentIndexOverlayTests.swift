@@ -10,6 +10,12 @@ import Testing
         (0..<count).map { StoredDocument(id: nil, object: JSONObject(["n": .integer(Int64($0))])) }
     }
 
+    private static func identified(_ range: Range<Int>) -> [StoredDocument] {
+        range.map {
+            StoredDocument(id: DocumentID(.integer(Int64($0))), object: JSONObject(["n": .integer(Int64($0))]))
+        }
+    }
+
     @Test func findsTheItemsChangedInPlaceAndAdded() throws {
         let kept = Self.items(10)
         var now = kept
@@ -36,11 +42,31 @@ import Testing
         }
     }
 
-    @Test func answersNilWhenItemsWereRemovedOrManyChanged() {
-        let kept = Self.items(DocumentIndexOverlay.limit + 10)
-        #expect(DocumentIndexOverlay(kept: kept, now: Array(kept.dropFirst())) == nil)
+    @Test func linesUpTheItemsLeftAfterARemoval() throws {
+        let kept = Self.identified(0..<8)
+        // 2 and 5 removed, 3 changed in place, 8 added.
+        let changed = StoredDocument(id: kept[3].id, object: JSONObject(["n": .integer(30)]))
+        let now = [kept[0], kept[1], changed, kept[4], kept[6], kept[7]] + Self.identified(8..<9)
+        let overlay = try #require(DocumentIndexOverlay(kept: kept, now: now))
+        #expect(overlay.removed == [2, 5])
+        #expect(overlay.changed == [2, 6])
+        #expect(overlay.replaced == [3, nil])
+        #expect(overlay.placesNow() == [0, 1, -1, 2, 3, -1, 4, 5])
+        // The text's places 0, 3, 4 and 7 pass: now at 0, (3 is changed), 3 and 5.
+        #expect(overlay.surviving([0, 3, 4, 7]) == [0, 3, 5])
+        let passing = try overlay.passing([true, false, true, true, true, true, false, true]) {
+            $0.object["n"] == .integer(30)
+        }
+        #expect(passing == [true, false, true, true, false, true, false])
+    }
+
+    @Test func answersNilWhenManyChanged() {
+        let kept = Self.identified(0..<(DocumentIndexOverlay.limit + 10))
+        let more = Self.identified(kept.count..<(kept.count + DocumentIndexOverlay.limit + 1))
+        #expect(DocumentIndexOverlay(kept: kept, now: Array(kept.dropFirst()))?.removed == [0])
         #expect(DocumentIndexOverlay(kept: kept, now: Self.items(kept.count)) == nil)
-        #expect(DocumentIndexOverlay(kept: kept, now: kept + Self.items(DocumentIndexOverlay.limit + 1)) == nil)
+        #expect(DocumentIndexOverlay(kept: kept, now: kept + more) == nil)
+        #expect(DocumentIndexOverlay(kept: kept, now: Array(kept.dropLast(DocumentIndexOverlay.limit + 1))) == nil)
         #expect(DocumentIndexOverlay(kept: kept, now: kept)?.changed == [])
     }
 }
