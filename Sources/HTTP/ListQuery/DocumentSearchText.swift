@@ -40,6 +40,34 @@ package struct DocumentSearchText: Sendable {
         self.others = others
     }
 
+    /// The text of the string values `strings` holds (`CompactStringValues`): the same text as
+    /// `init(objects:)` makes of the objects, read from their bytes.
+    package init(strings: CompactStringValues) {
+        text = strings.text
+        starts = strings.starts
+        others = strings.others
+    }
+
+    /// The text of the string values of the objects written as `compact` (`JSONObject.compactBytes` each),
+    /// read from their bytes in C (`CompactStringValues`).
+    package init(compact: [[UInt8]]) {
+        // NB: plain loops, not `joined` or `enumerated`, which cost several times more in a debug build.
+        var total = 2
+        for bytes in compact { total += bytes.count + 1 }
+        var list: [UInt8] = []
+        list.reserveCapacity(total)
+        list.append(UInt8(ascii: "["))
+        for bytes in compact {
+            list.append(contentsOf: bytes)
+            list.append(UInt8(ascii: ","))
+        }
+        if compact.isEmpty { list.append(UInt8(ascii: "]")) } else { list[list.count - 1] = UInt8(ascii: "]") }
+        guard let strings = CompactStringValues(list: list, count: compact.count) else {
+            preconditionFailure("an item's compact bytes are the writer's JSON of an object")
+        }
+        self.init(strings: strings)
+    }
+
     /// How many items it holds.
     package var count: Int { others.count }
 

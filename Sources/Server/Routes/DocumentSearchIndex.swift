@@ -6,8 +6,8 @@ import Synchronization
 /// collection is unchanged: what `q` on 100,000 items answers from within the work budget, as json-server
 /// answers it.
 ///
-/// The first search of a collection makes it on a worker, off the loop (it reads every item), as a sort index
-/// is built. After a write the next search makes it again on a worker and answers at once from the text of the
+/// The first search of a collection makes it on a worker, off the loop (from the items' bytes, in C: about
+/// 0.1 s for 100,000 items in a debug build), as a sort index is built. After a write the next search makes it again on a worker and answers at once from the text of the
 /// earlier state and the items changed, added or removed since (`DocumentIndexOverlay`), unless many changed,
 /// when it waits for the new text. One per collection route.
 final class DocumentSearchIndex: Sendable {
@@ -92,7 +92,7 @@ final class DocumentSearchIndex: Sendable {
     func build(on resource: DocumentResource) {
         let (items, seq) = resource.itemsAndSeq
         let documents = items.documents
-        let text = DocumentSearchText(objects: documents.lazy.map(\.object))
+        let text = DocumentSearchText(compact: documents.map(\.bytes))
         kept.withLock { state in
             guard (state.text?.seq ?? .min) < seq else { return }
             state.text = Kept(seq: seq, documents: documents, text: text)

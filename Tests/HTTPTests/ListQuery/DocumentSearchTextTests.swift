@@ -20,9 +20,10 @@ import Testing
 
     /// The places `q=text` finds through the text, and how many items it read to decide; nil when the text
     /// does not answer it.
-    private func search(_ text: String) throws -> (places: [Int], reads: Int)? {
+    private func search(_ text: String, fromBytes: Bool = false) throws -> (places: [Int], reads: Int)? {
         let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
-        let searchText = DocumentSearchText(objects: items)
+        let searchText =
+            fromBytes ? DocumentSearchText(compact: items.map(\.compactBytes)) : DocumentSearchText(objects: items)
         var meter = ListQuery.Meter()
         var reads = 0
         let places = try searchText.search(query, meter: &meter) { place in
@@ -40,6 +41,8 @@ import Testing
         let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
         let expected = items.indices.filter { query.searchMatches(items[$0]) }
         #expect(try search(text)?.places == expected, "\(text)")
+        // The same text read from the items' bytes (in C), as a collection's search text is made.
+        #expect(try search(text, fromBytes: true)?.places == expected, "\(text)")
     }
 
     @Test func readsOnlyTheItemsWhoseTextCannotTell() throws {
@@ -51,6 +54,8 @@ import Testing
         // A text beyond ASCII: only the items holding a string beyond printable ASCII are read.
         let accent = try #require(try search("%C3%A9"))
         #expect(accent.places == [4, 6] && accent.reads == 4)
+        #expect(try search("lantern", fromBytes: true)?.reads == 1)
+        #expect(try search("%C3%A9", fromBytes: true)?.reads == 4)
     }
 
     @Test func answersNilForTextWhoseBytesAndCanonicalFormsDiffer() throws {
