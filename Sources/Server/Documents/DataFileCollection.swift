@@ -25,7 +25,10 @@ extension DataFileContent {
     struct Collection {
         let name: String
         let idField: String
-        /// The items with an id of their own, in order, filed by it as they are read.
+        /// The items with an id of their own, in order, filed by it on a queue of their own (`batch` waits
+        /// to go there), and once all are: `filed`.
+        private let filer = DataFileFiler()
+        private var batch: [StoredDocument] = []
         private var filed = DocumentItemsLoad()
         /// The items that get a new id, in order: the object, its place among all the collection's items,
         /// and the id an earlier item has.
@@ -34,6 +37,12 @@ extension DataFileContent {
         private var stringIDs = 0
         /// What indenting the items adds to their compact JSON in the file (`Resource.indentation`).
         private var indentation = 0
+        /// The items' bytes so far: past `StoredDocument.treeLimit` they are kept without their trees.
+        private var itemBytes = 0
+        private var seen = DataFileIDs()
+
+        /// How many items go to the filer at once.
+        private static let batchSize = 1024
 
         init(name: String, idField: String) {
             self.name = name
@@ -41,7 +50,7 @@ extension DataFileContent {
         }
 
         /// Makes room for `count` items in all (an estimate: room no item takes is given back at the end).
-        mutating func expect(_ count: Int) { filed.expect(count) }
+        mutating func expect(_ count: Int) { filer.expect(count) }
 
         /// Stores the item `element`, the collection's `index`th.
         mutating func add(_ element: JSONValue, at index: Int) throws(DataFileError) {
@@ -59,13 +68,13 @@ extension DataFileContent {
                 )
             }
             // NB: json-server serves a second item with a taken id, but its item routes only reach the first.
-            guard !filed.contains(id) else {
+            guard seen.insert(id) else {
                 unnumbered.append((object, index, id))
                 return
             }
             if case .integer(let number) = raw { largest = max(largest, number) } else { stringIDs += 1 }
             indentation += element.indentationSize(indent: 2, depth: 2)
-            store(StoredDocument(id: id, object: object, keepsTree: filed.itemBytes <= StoredDocument.treeLimit))
+            store(StoredDocument(id: id, object: object, keepsTree: itemBytes <= StoredDocument.treeLimit))
         }
 
         /// Stores the item `item` read in bulk (its compact `bytes`), the collection's `index`th; one without
@@ -80,25 +89,34 @@ extension DataFileContent {
             case .none, .other:
                 return try add(.object(StoredDocument(id: nil, compact: bytes).object), at: index)
             }
-            // NB: without its tree: the items of a collection that stays within the limit get theirs at the end.
-            guard store(StoredDocument(id: id, compact: bytes)) else {
+            guard seen.insert(id) else {
                 return try add(.object(StoredDocument(id: nil, compact: bytes).object), at: index)
             }
             if case .integer(let number) = item.id { largest = max(largest, number) } else { stringIDs += 1 }
             indentation += item.indentation
+            // NB: without its tree: the items of a collection that stays within the limit get theirs at the end.
+            store(StoredDocument(id: id, compact: bytes))
         }
 
-        /// Files `document` after the others (false: an earlier item has its id, nothing is filed); past the
-        /// limit the collection's items drop their trees.
-        @discardableResult
-        private mutating func store(_ document: StoredDocument) -> Bool {
-            let keptTrees = filed.itemBytes <= StoredDocument.treeLimit
-            guard filed.append(document) else { return false }
-            if keptTrees, filed.itemBytes > StoredDocument.treeLimit {
+        /// Files `document`, whose id no earlier item has, after the others; past the limit the collection's
+        /// items drop their trees.
+        private mutating func store(_ document: StoredDocument) {
+            let keptTrees = itemBytes <= StoredDocument.treeLimit
+            itemBytes += document.bytes.count
+            batch.append(document)
+            if keptTrees, itemBytes > StoredDocument.treeLimit {
                 // This item takes the collection past the limit: it and the items before it drop their trees.
-                filed.replace(with: filed.documents.map { $0.withoutTree() })
+                send()
+                filer.replaceAll { $0.withoutTree() }
+            } else if batch.count >= Self.batchSize {
+                send()
             }
-            return true
+        }
+
+        /// Hands the items waiting to the filer.
+        private mutating func send() {
+            filer.file(batch)
+            batch = []
         }
 
         /// The collection as a resource, whether any item was given an id, and those renamed.
@@ -115,31 +133,31 @@ extension DataFileContent {
         private mutating func finish() -> (
             documents: [StoredDocument], assignedIDs: Bool, indentation: Int, renamed: [RenamedID]
         ) {
+            send()
+            filed = filer.finish()
             filed.trim()
-            if filed.itemBytes <= StoredDocument.treeLimit { filed.replace(with: Self.withTrees(filed.documents)) }
+            if itemBytes <= StoredDocument.treeLimit { filed.replace(with: Self.withTrees(filed.documents)) }
             guard !unnumbered.isEmpty else { return (filed.documents, false, indentation, []) }
             var result: [StoredDocument] = []
             var renamed: [RenamedID] = []
-            var assigned = Set<String>()
-            let keepsTrees = filed.itemBytes <= StoredDocument.treeLimit
+            let keepsTrees = itemBytes <= StoredDocument.treeLimit
             result.reserveCapacity(filed.count + unnumbered.count)
             var stored = filed.documents.makeIterator()
             for (object, index, taken) in unnumbered {
                 while result.count < index, let document = stored.next() { result.append(document) }
                 // An item without an id gets one, the way a POST would give it.
-                func isTaken(_ id: DocumentID) -> Bool { filed.contains(id) || assigned.contains(id.key) }
                 let value: JSONValue
                 if stringIDs > 0 && largest == 0 {
                     var id = DocumentID.random()
-                    while isTaken(id) { id = DocumentID.random() }
+                    while seen.contains(id) { id = DocumentID.random() }
                     value = id.value
                 } else {
                     largest += 1
-                    while isTaken(DocumentID(.integer(largest))!) { largest += 1 }
+                    while seen.contains(DocumentID(.integer(largest))!) { largest += 1 }
                     value = .integer(largest)
                 }
                 let id = DocumentID(value)!
-                assigned.insert(id.key)
+                _ = seen.insert(id)
                 if let taken { renamed.append(RenamedID(resource: name, index: index, old: taken.key, new: id.key)) }
                 let numbered = DataFileContent.withID(object, idField: idField, value: value)
                 indentation += JSONValue.object(numbered).indentationSize(indent: 2, depth: 2)
