@@ -591,3 +591,30 @@ def test_the_first_sort_after_a_write_answers_from_the_earlier_order_and_the_cha
     sorting = max(firsts.values())
     for query in queries:
         assert min(waits[query]) < sorting / 3, (query, firsts, waits[query])
+
+
+def test_where_on_many_fields_and_q_with_a_control_character_answer_on_100000_items(data_file, serve, posts):
+    """`_where` naming 5 or 6 fields answers from their texts (4 fields were refused as reading every item),
+    and `q` with a control character reads only the items holding a string that is not printable ASCII (it
+    read every item and was refused)."""
+    import copy
+    items = copy.deepcopy(posts)
+    for index in (10, 20_000, 99_000):
+        items[index]["title"] = f"line\nbreak {index}"
+    server = serve(data_file({"posts": items}), data=":memory:")
+    conditions = [
+        {"and": [{"views": {"gt": 900000}}, {"published": {"eq": True}}, {"title": {"contains": "tiger"}},
+                 {"author": {"name": {"ne": "alpha"}}}, {"id": {"gt": 50000}}]},
+        {"or": [{"views": {"lt": 100}}, {"id": {"in": [3, 4, 99999]}}, {"title": {"startsWith": "zebra"}},
+                {"author": {"name": {"eq": "quiet"}}, "published": {"eq": False}, "tags": {"contains": "x"}}]},
+    ]
+    for condition in conditions:
+        for _ in range(3):
+            body, response = get(server, "/posts?_where=" + quote(json.dumps(condition)) + "&_limit=20")
+            expected = [item["id"] for item in items if where(item, condition)]
+            assert [post["id"] for post in body] == expected[:20], condition
+            assert response.header("X-Total-Count") == str(len(expected)), condition
+    for text, expected in (("e\nb", [11, 20_001, 99_001]), ("LINE\n", [11, 20_001, 99_001]), ("\t", [])):
+        for _ in range(3):
+            body, _ = get(server, "/posts?q=" + quote(text))
+            assert [post["id"] for post in body] == expected, text

@@ -71,11 +71,12 @@ package struct DocumentSearchText: Sendable {
     /// How many items it holds.
     package var count: Int { others.count }
 
-    /// Whether `search` answers `query`'s search text (`q`): printable ASCII, or text whose canonical
-    /// decomposition holds a character beyond ASCII.
+    /// Whether `search` answers `query`'s search text (`q`): printable ASCII, text whose canonical
+    /// decomposition holds a character beyond ASCII, or text with a control character (both found only in the
+    /// items holding a string that is not printable ASCII).
     package static func answers(_ query: DocumentQuery) -> Bool {
         guard let search = query.search, !search.isEmpty else { return false }
-        return search.isPlain || search.isBeyondASCII
+        return search.isPlain || search.isBeyondASCII || search.hasControl
     }
 
     /// The places of the items that hold the search text of `query` (`q`) in a string value, ignoring case, in
@@ -87,7 +88,7 @@ package struct DocumentSearchText: Sendable {
         guard Self.answers(query), let search = query.search else { return nil }
         var found: [Int] = []
         guard search.isPlain else {
-            // NB: no string of ASCII characters holds it, nor a canonical equivalent of it.
+            // NB: no string of printable ASCII characters holds it, nor a canonical equivalent of it.
             for place in 0..<count where others[place] {
                 try meter.check()
                 if undecided(place) { found.append(place) }

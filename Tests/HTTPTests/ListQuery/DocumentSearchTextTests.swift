@@ -59,8 +59,17 @@ import Testing
     }
 
     @Test func answersNilForTextWhoseBytesAndCanonicalFormsDiffer() throws {
-        // A tab, and GREEK QUESTION MARK (canonically a semicolon, so an ASCII string may hold it).
-        #expect(try search("a%09b") == nil)
+        // GREEK QUESTION MARK (canonically a semicolon, so an ASCII string may hold it).
         #expect(try search("%CD%BE") == nil)
+    }
+
+    @Test func textWithAControlCharacterReadsOnlyTheItemsThatAreNotPrintableASCII() throws {
+        // Item 3's string holds a line feed; the items holding only printable ASCII strings are not read.
+        for text in ["n%0At", "N%0AT", "%0A", "a%09b"] {
+            let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
+            let found = try #require(try search(text), "\(text)")
+            #expect(found.places == items.indices.filter { query.searchMatches(items[$0]) }, "\(text)")
+            #expect(found.reads == 4, "\(text)")
+        }
     }
 }
