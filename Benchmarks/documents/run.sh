@@ -78,7 +78,10 @@ start() {
         local args=(--port "$port")
         [ -n "$file" ] && args+=("${data_flags[@]}" "$file")
         [ -z "$file" ] && args+=(--data "${seed_data:-:memory:}")
-        env ${live_env:-} "$LIVESTATE_BIN" "${args[@]}" ${live_args:-} >"$work/$side.out" 2>"$work/$side.err" </dev/null &
+        # NB: without this script's LIVESTATE_DATA, which the server reads as its --data: `journal` made it
+        # keep one journal named so in the current folder for every round, not one beside each copy.
+        env -u LIVESTATE_DATA ${live_env:-} "$LIVESTATE_BIN" "${args[@]}" ${live_args:-} \
+            >"$work/$side.out" 2>"$work/$side.err" </dev/null &
     elif [[ "$peer" == *"{file}"* ]]; then
         local command=${peer//\{file\}/$file}
         # NB: word splitting on purpose: the command carries its own arguments.
