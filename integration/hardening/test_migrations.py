@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from livestate import Server
+from livestate import Server, SSEClient
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "migrations"
 
@@ -95,6 +95,30 @@ def test_a_data_files_journal_of_the_older_binary_keeps_its_keys_and_checkpoints
         assert titles == ["json-server", "second post", "third ✓"]
         assert server.call("POST", "/posts", {"title": "after a restart"})[0] == 201
     assert applied_steps(journal) == FILE_STEPS
+
+
+def test_a_resume_from_before_the_upgrade_gets_the_events_the_older_binarys_clean_stop_saved(binary, data_file):
+    # The older binary marked its journal with a hash of another form; the file is as it left it, so the
+    # events its clean stop saved still lead here: a client that saw them all is sent nothing, and one that
+    # missed the last gets exactly that event, not the current values of every topic.
+    journal = str(data_file) + ".livestate"
+    db = sqlite3.connect(journal)
+    saved = [(str(id), topic) for (id, topic) in db.execute("SELECT id, topic FROM livestate_doc_events ORDER BY id")]
+    db.close()
+    assert len(saved) == 6
+    with Server(str(data_file), binary=binary, data=journal) as server:
+        def resume(last_event_id):
+            seen = []
+            with SSEClient.of(server, "/events?topics=posts,comments,profile",
+                              headers={"Last-Event-ID": last_event_id}) as client:
+                assert client.read_head() == 200
+                while (event := client.next(timeout=0.7)) is not None:
+                    if event.comment is None:
+                        seen.append((event.id, event.event))
+            return seen
+
+        assert resume(saved[-1][0]) == []
+        assert resume(saved[-2][0]) == [saved[-1]]
 
 
 @pytest.mark.parametrize("kind", ["seeds", "data file"])

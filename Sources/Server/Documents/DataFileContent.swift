@@ -204,10 +204,7 @@ struct DataFileContent: Sendable {
     /// The bytes' fingerprint: their CRC-32, Adler-32 and length (`Checksum.fingerprint`, vectorised).
     ///
     /// NB: not FNV-1a, which took a byte at a time and cost a 100 MB file's load 0.15 s of CPU. A journal
-    /// marked by a build that used it holds a hash of another form, so its first start takes the file as
-    /// edited while stopped: the entries the file does not show are put back all the same; the events saved
-    /// by a clean stop are dropped (a client resumes with the current values), and after `kill -9` the
-    /// entries put back make no events again.
+    /// marked by a build that used it is recognised at start by `DataFileLegacyHash`.
     static func hash(_ bytes: [UInt8]) -> String { Checksum.fingerprint(bytes) }
 
     /// The file a missing data file is created with: a small example, as json-server's.

@@ -18,8 +18,11 @@ extension SQLiteDocumentJournal: DataFileJournal {
         var dirty = content.assignedIDs
         var replay = DataFileService.Replay(floor: nil, entries: [])
         let mark = try fileMark()
+        // Whether the file is as the server last wrote it (a mark of an older build's hash form is checked
+        // in that form).
+        let showsMark = mark.map { $0.hash == content.hash || DataFileLegacyHash.matches($0.hash, path: path) }
         if let mark {
-            let asWritten = mark.hash == content.hash && !content.assignedIDs
+            let asWritten = showsMark == true && !content.assignedIDs
             // After `kill -9`: the file is as the server wrote it, so the newest entries go through the view
             // models once the hub listens (`start(on:)`), which make their events again.
             let replays = asWritten && mark.top != nil
@@ -50,7 +53,7 @@ extension SQLiteDocumentJournal: DataFileJournal {
                 resources = loaded.resources
                 let count = applied + held.count + replay.entries.count
                 Log.info(
-                    mark.hash == content.hash
+                    showsMark == true
                         ? "\(path): \(count) acknowledged change(s) the file did not show yet were put back"
                         : "\(path) was edited while stopped; \(count) change(s) it did not show were kept")
             }
@@ -61,7 +64,7 @@ extension SQLiteDocumentJournal: DataFileJournal {
         var saved = try takeEvents()
         if let found = saved,
             mark == nil || dirty || found.seq != mark?.seq || found.hash != mark?.hash
-                || content.hash != mark?.hash
+                || showsMark != true
         {
             saved = nil
         }
