@@ -35,6 +35,9 @@ final class DocumentFieldIndex: Sendable {
         var now: Int64
     }
 
+    /// The places of the items that pass a query's search in the collection as it is now (`documents`).
+    typealias Searched = (inout ListQuery.Meter) throws(HTTPError) -> (documents: [StoredDocument], places: [Int])?
+
     private let kept = Mutex<(fields: [[String]: Kept], clock: UInt64, rebuilding: Set<[String]>)>(([:], 0, []))
     private let workers: WorkerPool
 
@@ -43,11 +46,11 @@ final class DocumentFieldIndex: Sendable {
     }
 
     /// The places in `query.filters` of the filters the texts of their fields answer on `resource`: none on a
-    /// small collection, with a search or `_where`, or when the equality filters alone answer (`few`: one of
+    /// small collection, with `_where`, or when the equality filters alone answer (`few`: one of
     /// them leaves few items; or there is no sort of the many they leave, nor a range marked beside them:
     /// `marking`).
     static func filters(of query: DocumentQuery, on resource: DocumentResource, few: Bool, marking: Bool) -> [Int] {
-        guard !few, resource.items.count >= DocumentSortIndex.threshold, query.search == nil, query.condition == nil
+        guard !few, resource.items.count >= DocumentSortIndex.threshold, query.condition == nil
         else { return [] }
         var paths: Set<[String]> = []
         var answered: [Int] = []
@@ -61,10 +64,9 @@ final class DocumentFieldIndex: Sendable {
     }
 
     /// The paths of the fields whose texts answer `query`'s `_where` on `resource` (`DocumentWhere.textPaths`):
-    /// none on a small collection, without `_where`, with a search, or past `capacity` fields.
+    /// none on a small collection, without `_where`, or past `capacity` fields.
     static func conditionPaths(of query: DocumentQuery, on resource: DocumentResource) -> [[String]] {
-        guard let condition = query.condition, query.search == nil,
-            resource.items.count >= DocumentSortIndex.threshold
+        guard let condition = query.condition, resource.items.count >= DocumentSortIndex.threshold
         else { return [] }
         let paths = condition.textPaths
         return paths.count <= capacity ? paths : []
@@ -98,12 +100,15 @@ final class DocumentFieldIndex: Sendable {
     /// order of its `range` filter's field, are kept for one state of the collection: the items that pass
     /// them, from the marks of their values (and of the range's runs), in the collection's order or walked
     /// in the sort index's order of that state (`order`), and the rest of the query applied to them as one
-    /// work budget. Only the window's items are taken when nothing is left to test. Nil when a text, or an
-    /// order, is not kept for the collection as it is now (the query is then applied item by item).
+    /// work budget. Only the window's items are taken when nothing is left to test. `searched`: the places in
+    /// the collection as it is now of the items that pass the query's search (`DocumentSearchIndex.places`),
+    /// which the marks are intersected with; without it the items marked are searched one by one. Nil when a
+    /// text, or an order, is not kept for the collection as it is now (the query is then applied item by item).
     func answer(
         _ query: DocumentQuery, filters: [Int], conditions: [[String]] = [],
         range: (index: Int, path: [String], order: DocumentSortIndex.Order)?,
-        on resource: DocumentResource, order: DocumentSortIndex.Order?, idPath: [String]
+        on resource: DocumentResource, order: DocumentSortIndex.Order?, idPath: [String],
+        searched: Searched? = nil
     ) throws(HTTPError) -> ListQueryPage<StoredDocument>? {
         let found = filters.compactMap { usable(query.filters[$0].path, resource, idPath: idPath) }
         let conditionFound = conditions.compactMap {
@@ -131,6 +136,7 @@ final class DocumentFieldIndex: Sendable {
         let byPath = Dictionary(zip(conditions, conditionTexts.map(\.text)), uniquingKeysWith: { first, _ in first })
         var rest = query
         rest.condition = conditions.isEmpty ? query.condition : nil
+        if searched != nil { rest.search = nil }
         for index in Set(filters + (range.map { [$0.index] } ?? [])).sorted(by: >) { rest.filters.remove(at: index) }
         func places(_ meter: inout ListQuery.Meter) throws(HTTPError) -> [Int] {
             var marked =
@@ -152,6 +158,19 @@ final class DocumentFieldIndex: Sendable {
                 let passing = try overlaid(
                     try kept.text.passing(query.filters[index], meter: &meter) { earlier[$0].object }, usable,
                     single.itemCheck())
+                if marked.isEmpty {
+                    marked = passing
+                } else {
+                    for place in marked.indices where !passing[place] { marked[place] = false }
+                }
+            }
+            if let searched, query.search != nil {
+                // NB: of the state now, as the marks are; nil only when the text went meanwhile.
+                guard let found = try searched(&meter), found.documents.count == documents.count else {
+                    throw ListQuery.tooExpensive("the search ('q') could not be answered; try again")
+                }
+                var passing = [Bool](repeating: false, count: documents.count)
+                for place in found.places { passing[place] = true }
                 if marked.isEmpty {
                     marked = passing
                 } else {

@@ -149,7 +149,7 @@ extension Router {
                 if ranged == nil, !fields.isEmpty || markedRange != nil || !conditions.isEmpty,
                     let page = try fieldIndex.answer(
                         query, filters: fields, conditions: conditions, range: markedRange, on: resource, order: order,
-                        idPath: idPath)
+                        idPath: idPath, searched: searches ? searchIndex.placing(query, on: resource) : nil)
                 {
                     return try respond(page)
                 }

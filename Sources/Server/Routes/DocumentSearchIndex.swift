@@ -52,6 +52,15 @@ final class DocumentSearchIndex: Sendable {
     func search(_ query: DocumentQuery, on resource: DocumentResource, meter: inout ListQuery.Meter)
         throws(HTTPError) -> [StoredDocument]?
     {
+        guard let (documents, places) = try places(query, on: resource, meter: &meter) else { return nil }
+        return places.map { documents[$0] }
+    }
+
+    /// The places in the collection as it is now (`documents`) of the items that pass `query`'s search, in
+    /// order, within `meter`'s budget; nil as for `search`. What a field's text or a range intersects with.
+    func places(_ query: DocumentQuery, on resource: DocumentResource, meter: inout ListQuery.Meter)
+        throws(HTTPError) -> (documents: [StoredDocument], places: [Int])?
+    {
         guard let (kept, overlay) = usable(resource) else { return nil }
         let documents = kept.documents
         guard
@@ -61,24 +70,24 @@ final class DocumentSearchIndex: Sendable {
                     query.searchMatches(documents[place].object)
                 })
         else { return nil }
-        guard let overlay else { return places.map { documents[$0] } }
+        guard let overlay else { return (documents, places) }
         var added: [Int] = []
         for place in overlay.changed {
             try meter.check()
             if query.searchMatches(overlay.documents[place].object) { added.append(place) }
         }
         // NB: the text's items still there unchanged, and the changed ones that pass, merged in order.
-        var found: [StoredDocument] = []
+        var found: [Int] = []
         var next = 0
         for place in overlay.surviving(places) {
             while next < added.count && added[next] < place {
-                found.append(overlay.documents[added[next]])
+                found.append(added[next])
                 next += 1
             }
-            found.append(overlay.documents[place])
+            found.append(place)
         }
-        for place in added[next...] { found.append(overlay.documents[place]) }
-        return found
+        found.append(contentsOf: added[next...])
+        return (overlay.documents, found)
     }
 
     /// `search` as a query's answer asks for it (`DocumentQuery.apply`'s `searched`).
@@ -86,6 +95,11 @@ final class DocumentSearchIndex: Sendable {
         -> [StoredDocument]?
     {
         { meter throws(HTTPError) in try self.search(query, on: resource, meter: &meter) }
+    }
+
+    /// `places` as a field's text asks for it (`DocumentFieldIndex.answer`'s `searched`).
+    func placing(_ query: DocumentQuery, on resource: DocumentResource) -> DocumentFieldIndex.Searched {
+        { meter throws(HTTPError) in try self.places(query, on: resource, meter: &meter) }
     }
 
     /// Makes the text of the collection as it is now, and keeps it (unless one of a later state is kept).

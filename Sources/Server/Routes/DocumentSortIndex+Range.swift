@@ -17,12 +17,12 @@ extension DocumentSortIndex {
     /// The range filter of `query` (`_gte`, `_lte`, v1's `:gt`, `:lt`, …) a large collection answers from the
     /// order of that field, found by binary search instead of reading every item; nil when there is none, a
     /// search narrows the items instead, or the query sorts by anything but that field ascending.
-    /// `anySort`: whatever the query sorts by (its places are then marked, and the query's order walked for
-    /// them: `DocumentFieldIndex.answer`).
+    /// `anySort`: whatever the query sorts by, and beside a search (its places are then marked, intersected with
+    /// the search's, and the query's order walked for them: `DocumentFieldIndex.answer`).
     static func range(_ query: DocumentQuery, on resource: DocumentResource, anySort: Bool = false) -> (
         index: Int, path: [String]
     )? {
-        guard query.search == nil, let range = query.rangeFilter, resource.items.count >= threshold,
+        guard query.search == nil || anySort, let range = query.rangeFilter, resource.items.count >= threshold,
             anySort || query.sortKeys.isEmpty
                 || (query.sortKeys.count == 1 && query.sortKeys[0].path == range.path && !query.sortKeys[0].descending)
         else { return nil }
