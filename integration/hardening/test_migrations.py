@@ -26,7 +26,7 @@ SEEDS_TODOS = [
     {"completed": False, "id": 5, "title": "Keyed write"},
 ]
 SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries", "items"]
-FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints"]
+FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints", "items before entries"]
 
 
 def applied_steps(path):

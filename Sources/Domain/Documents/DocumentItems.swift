@@ -118,6 +118,17 @@ package struct DocumentItems: Sendable {
     /// The item `id`, or nil.
     package func document(_ id: DocumentID) -> StoredDocument? { positions[id.key].flatMap { slots[$0] } }
 
+    /// The id text of the item just before `id` in the collection's order; nil when `id` is first or not held.
+    /// Steps over the empty slots deletes left (fewer than the items: `compact`).
+    func key(before id: DocumentID) -> String? {
+        guard var slot = positions[id.key] else { return nil }
+        while slot > 0 {
+            slot -= 1
+            if let document = slots[slot] { return document.id?.key }
+        }
+        return nil
+    }
+
     /// The items in order.
     package var documents: [StoredDocument] { cachedDocuments ?? slots.compactMap { $0 } }
 

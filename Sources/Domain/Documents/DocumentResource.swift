@@ -99,6 +99,9 @@ package final class DocumentResource: Sendable {
     /// The item `id` now, or nil (without making the ordered list, which a write would drop again).
     package func document(_ id: DocumentID) -> StoredDocument? { state.withLock { $0.document(id) } }
 
+    /// The id text of the item just before `id` now; nil when `id` is first or not held.
+    package func key(before id: DocumentID) -> String? { state.withLock { $0.key(before: id) } }
+
     /// The singular resource's object now.
     package var singular: StoredDocument? { state.withLock { $0.singular } }
 

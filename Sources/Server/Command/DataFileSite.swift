@@ -82,9 +82,9 @@ final class DataFileSite: Site {
         rebuildRoutes.withLock { $0 = rebuild }
     }
 
-    /// Stops the watch, writes back what the file does not show yet, and saves the hub's recent events.
+    /// Stops the watch and writes back what the file does not show yet.
     func stop() {
-        dataFile.stop(saving: events.recorded)
+        dataFile.stop()
     }
 
     func shutdown() {}

@@ -69,7 +69,7 @@ extension PostgresDocumentJournal: DataFileJournal {
     func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError) {}
 
     /// Stops following and closes the connection; nothing is saved (the database holds the events' entries).
-    func stop(saving events: [EventRecord]?, of path: String) {
+    func stopServing() {
         stop()
     }
 }

@@ -21,9 +21,9 @@ protocol DataFileJournal: DocumentJournal, DocumentCheckpoints {
     /// Records that the file (whose bytes hash to `hash`) shows every entry up to `seq` and none after `top`.
     func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError)
 
-    /// Stops: keeps `events` (the recent events, oldest first), when given, for the next start of the file at
-    /// `path` to put back.
-    func stop(saving events: [EventRecord]?, of path: String)
+    /// Stops: the journal is closed (nothing is kept but its entries, from which the next start makes the
+    /// recent events again).
+    func stopServing()
 }
 
 /// What a data file's start leads to: the resources the store starts with and what `DataFileService` keeps
@@ -45,7 +45,7 @@ struct DataFileStart {
     var replay: [JournalEntry]
     /// The event id from which a `Last-Event-ID` resumes from the replayed events; nil: none is replayed.
     var resumeFloor: UInt64?
-    /// The last clean stop's events (SQLite), by topic name.
+    /// The events the clean stop of an older LiveState saved (SQLite; served once after the upgrade).
     var savedEvents: [SQLiteDocumentJournal.SavedEvent]
     /// The file's and the journal's positions.
     var sync: DataFileService.Sync

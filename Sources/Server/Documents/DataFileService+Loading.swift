@@ -9,48 +9,8 @@ import Support
 import Synchronization
 
 extension DataFileService {
-    /// The entries a start sends through the view models (`start(on:)`), and the event id a resume is served
-    /// from the log after.
-    struct Replay {
-        /// The journal id after which every entry is replayed (its events made again); nil: none is.
-        var floor: Int64?
-        /// The entries, oldest first.
-        var entries: [JournalEntry]
-    }
-
     /// How many entries after the file's mark a start reads at a time.
     static let loadPage = 256
-
-    /// How many of the newest of `entries` (oldest first) a replay may send through the view models: at most
-    /// the recent-events log's count, and their items within twice its bytes (the newest always), so that what
-    /// a start holds for it is bounded as the log is.
-    static func replayable(_ entries: [JournalEntry]) -> Int {
-        var (count, bytes) = (0, 0)
-        for entry in entries.reversed() {
-            let size = entry.change.document?.utf8.count ?? 0
-            guard count < EventLog.defaultCount, count == 0 || bytes + size <= 2 * EventLog.defaultBytes else { break }
-            (count, bytes) = (count + 1, bytes + size)
-        }
-        return count
-    }
-
-    /// Splits `unshown` (the entries after the file's mark `last`, oldest first) into those applied to the
-    /// file's items at load, left in `unshown`, and at most `count` newest ones to replay, whose events a
-    /// `Last-Event-ID` from `floor` on resumes from.
-    ///
-    /// The file may show some entries between its mark and `top` (they were committed while the write-back
-    /// read the items), so a resume is served only from `top` on: replayed again, such an entry changes
-    /// nothing or its item only until its next entry, and its event is below every id served from the log.
-    static func replay(_ unshown: inout [JournalEntry], top: Int64, last: Int64, count: Int) -> Replay {
-        let replayed = Array(unshown.suffix(count))
-        unshown.removeLast(replayed.count)
-        let floor = max(top, unshown.last?.seq ?? last)
-        guard let newest = replayed.last, newest.seq > floor else {
-            unshown += replayed
-            return Replay(floor: nil, entries: [])
-        }
-        return Replay(floor: floor, entries: replayed)
-    }
 
     /// With `--data postgres://…`: the value resources (and `$schema`) of this server's own file, which the
     /// database does not hold (it holds items): `seed`'s when this server seeded the database, else the file's

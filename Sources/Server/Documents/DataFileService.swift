@@ -34,12 +34,12 @@ final class DataFileService: Sendable {
     let writesBack: Bool
     /// The event ids: each entry's event takes its journal id's block; others the ids after this run's.
     let ids: EventIDSource
-    /// The recent events of the last run, when it stopped cleanly and nothing changed since (the file's mark,
-    /// its bytes, no entry after them): the hub puts them back, so `Last-Event-ID` resumes across the restart.
+    /// The recent events the clean stop of an older LiveState saved, at the first start after the upgrade when
+    /// nothing changed since (the file's mark, its bytes, no entry after them): the hub puts them back once.
     let restoredEvents: [EventRecord]
     /// The file's value resources and `$schema`, as the file last held them, and the order of its keys.
     let values: DataFileValues
-    /// After `kill -9` (SQLite), or any restart (PostgreSQL): the event id from which a `Last-Event-ID`
+    /// After a restart: the event id from which a `Last-Event-ID`
     /// resumes from the events the start makes again (`EventHub.holdsEverything(after:)`); nil when the start
     /// replays nothing.
     let resumeFloor: UInt64?
@@ -131,9 +131,9 @@ final class DataFileService: Sendable {
         if start.writeBackNow { scheduleWriteBack() }
     }
 
-    /// Once the hub listens to the view models: replays through them the acknowledged entries the file did not
-    /// show (after `kill -9`), or on PostgreSQL the newest entries (`DocumentRewind`), as their commits did, so
-    /// their events are made again with their ids; then follows the other servers' commits (PostgreSQL), or
+    /// Once the hub listens to the view models: replays through them the newest entries the start took the
+    /// state back before (`DataFileRewind`, on PostgreSQL `DocumentRewind`), as their commits did, so their
+    /// events are made again with their ids; then follows the other servers' commits (PostgreSQL), or
     /// has the file written and starts watching its folder for a person's edits (inotify, on `loop`: an
     /// editor's save by rename, a write in place, a `git checkout`; each is looked at on the writer queue).
     func start(on loop: EventLoop) throws {
@@ -164,16 +164,15 @@ final class DataFileService: Sendable {
         self.watch.withLock { $0 = watch }
     }
 
-    /// Stops the watch, writes back what the file does not show yet and saves `events` (the recent events,
-    /// oldest first) with the state they lead to, for the next start (shutdown).
-    func stop(saving events: [EventRecord] = []) {
+    /// Stops the watch, writes back what the file does not show yet and closes the journal (shutdown). The
+    /// next start makes the recent events again from the journal (`DataFileRewind`).
+    func stop() {
         watch.withLock { watch in
             watch?.cancel()
             watch = nil
         }
         writer.sync { writeBack() }
-        let showsAll = writesBack && sync.withLock { $0.fileSeq >= $0.committedSeq }
-        journal.stop(saving: showsAll ? events : nil, of: path)
+        journal.stopServing()
     }
 }
 

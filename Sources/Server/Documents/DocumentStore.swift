@@ -211,7 +211,8 @@ final class DocumentStore: Sendable {
     private func run(_ batch: [Pending]) {
         var responses: [Response?] = Array(repeating: nil, count: batch.count)
         // NB: each entry's compact JSON, encoded once: weighed against the file's limit, then committed.
-        var planned: [(index: Int, entries: [Planned], bodies: [[UInt8]?])] = []
+        var planned: [(index: Int, entries: [Planned], bodies: [[UInt8]?], before: [String?])] = []
+        let givesItemsBefore = journal.keepsGivenItemsBefore
         var answers: [Int: @Sendable ([Int64]) -> Response] = [:]
         var planRan = false
         var batchCounters: DocumentCounters?
@@ -254,11 +255,15 @@ final class DocumentStore: Sendable {
                         let growth = view.fileGrowth(plan.entries, bodies: bodies)
                         if growth > 0, fileSize + growth > maxFileSize { throw full(growth, of: fileSize) }
                         fileSize += growth
-                        for entry in plan.entries { view.record(entry) }
+                        var before: [String?] = []
+                        for entry in plan.entries {
+                            if givesItemsBefore { before.append(view.itemBefore(entry)) }
+                            view.record(entry)
+                        }
                         responses[index] = plan.response
                         if let answer = plan.answer { answers[index] = answer }
                         if !plan.entries.isEmpty {
-                            planned.append((index, plan.entries, bodies))
+                            planned.append((index, plan.entries, bodies, before))
                             if plan.claim { claims.insert(index) }
                             if let sent = write.keyed { plannedKeys[sent.key.key] = index }
                         }
@@ -267,18 +272,20 @@ final class DocumentStore: Sendable {
                     }
                 }
                 batchCounters = view.counters
-                return planned.map { index, entries, bodies in
-                    JournalWrite(
+                return planned.map { index, entries, bodies, before in
+                    var write = JournalWrite(
                         changes: zip(entries, bodies).map { entry, body in
                             JournalChange(
                                 collection: entry.resource, id: entry.id?.key,
                                 document: body.map { String(decoding: $0, as: UTF8.self) })
                         }, key: batch[index].keyed?.key, claim: claims.contains(index))
+                    write.itemsBefore = before
+                    return write
                 }
             }
             if !seqs.isEmpty, let batchCounters { counters.withLock { $0 = batchCounters } }
             var offset = 0
-            for (index, entries, _) in planned where offset < seqs.count {
+            for (index, entries, _, _) in planned where offset < seqs.count {
                 if let answer = answers[index] {
                     responses[index] = answer(Array(seqs[offset..<offset + entries.count]))
                 }
@@ -295,7 +302,7 @@ final class DocumentStore: Sendable {
                 "data file journal: \(error.description); \(planRan ? planned.count : batch.count) write(s) refused")
             if case .behind = error { takeCurrent() }
             if planRan {
-                for (index, _, _) in planned {
+                for (index, _, _, _) in planned {
                     // NB: an outcome unknown names the key the write was sent with (the server's, without the
                     // client's), to send it again with.
                     var refusal = error

@@ -9,6 +9,9 @@ struct DocumentView {
     /// The batch's changes so far, by resource and id (nil value: deleted).
     private var overlay: [String: [DocumentID: JSONObject?]] = [:]
     private var singulars: [String: JSONObject] = [:]
+    /// Per collection, the items the batch took out of their places so far, each with the id text of the item
+    /// then before it (nil: it was first): `itemBefore` of a later delete steps over them.
+    private var gone: [String: [String: String?]] = [:]
 
     init(store: DocumentStore, counters: DocumentCounters) {
         self.store = store
@@ -150,6 +153,33 @@ struct DocumentView {
             growth -= old.map(DocumentItems.fileSize(ofCompact:)) ?? 0
         }
         return growth
+    }
+
+    /// The item before `entry`, as the batch leaves it so far, in the form a data file's journal keeps
+    /// (`DataFileRewind` reads it back): `null` when there was none (the entry puts a new item at the end);
+    /// `[item]` for an item the entry changes in its place (and a singular resource's object); `[after,item]`
+    /// for an item it deletes, `after` being the id text (a JSON string) of the item then before it, or null
+    /// when it was first. Nil when not known (an item this batch put at the end and deletes again): a restart
+    /// does not undo that entry. Called before `record(entry)`.
+    mutating func itemBefore(_ entry: DocumentStore.Planned) -> String? {
+        guard let resource = store.byName[entry.resource] else { return nil }
+        guard let id = entry.id else {
+            let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? Array("{}".utf8)
+            return "[" + String(decoding: old, as: UTF8.self) + "]"
+        }
+        let changed = overlay[entry.resource]?[id]
+        let stored = resource.document(id)
+        let old: [UInt8]? = if let changed { changed?.compactBytes } else { stored?.bytes }
+        guard let old else { return "null" }
+        let item = String(decoding: old, as: UTF8.self)
+        guard entry.document == nil else { return "[" + item + "]" }
+        // NB: an item in its stored place, unless the batch took it out before (it is at the end again).
+        guard stored != nil, gone[entry.resource]?[id.key] == nil else { return nil }
+        var after = resource.key(before: id)
+        while let key = after, let earlier = gone[entry.resource]?[key] { after = earlier }
+        gone[entry.resource, default: [:]][id.key] = .some(after)
+        let place = after.map { String(decoding: JSONValue.string($0).compactBytes, as: UTF8.self) } ?? "null"
+        return "[" + place + "," + item + "]"
     }
 
     /// Adds a plan's change to the batch (after the plan returned: a plan that throws leaves nothing).

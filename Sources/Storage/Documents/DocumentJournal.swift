@@ -14,6 +14,11 @@ package protocol DocumentJournal: Sendable {
     /// Whether other servers commit to it too, so that it may hold entries this server has not applied yet.
     var isShared: Bool { get }
 
+    /// Whether it keeps the item before each change as the caller gives it (`JournalWrite.itemsBefore`): a
+    /// journal that holds no items (a data file's SQLite journal, beside the file that holds them). One that
+    /// holds them finds the item itself.
+    var keepsGivenItemsBefore: Bool { get }
+
     /// Commits one batch in one transaction. `plan` first gets the entries other servers committed after
     /// `seq` (oldest first; always none with SQLite), which the caller applies before it plans, and the
     /// writes committed under any of `keys` (their first entries, by key), read under the same lock as the
@@ -39,6 +44,10 @@ package protocol DocumentJournal: Sendable {
     /// A data file's SQLite journal (one server, which applies every entry it commits; the file holds the
     /// items) has no such read and throws `.unavailable`.
     func current() throws(JournalError) -> (seq: Int64, resources: [DocumentRows])
+}
+
+extension DocumentJournal {
+    package var keepsGivenItemsBefore: Bool { false }
 }
 
 extension JournalChange {
@@ -78,6 +87,9 @@ package struct WriteKey: Sendable, Hashable {
 package struct JournalWrite: Sendable {
     /// The changes, in order (an item, then the items a cascade deletes with it).
     package var changes: [JournalChange]
+    /// The item before each change, as a journal that holds no items keeps it (`keepsGivenItemsBefore`, the
+    /// form `DataFileRewind` reads); nil where not known. Empty: none given.
+    package var itemsBefore: [String?] = []
     /// The key the first change keeps.
     package var key: WriteKey?
     /// Take the download claim of the first change's entry in the commit's transaction (an album selection on a

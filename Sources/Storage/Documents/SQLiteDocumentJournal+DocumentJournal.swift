@@ -9,6 +9,9 @@ import Domain
 extension SQLiteDocumentJournal: DocumentJournal {
     package var isShared: Bool { false }
 
+    /// A data file's journal: the file holds the items, so the store gives the item before each change.
+    package var keepsGivenItemsBefore: Bool { holding == .dataFile }
+
     package func commitBatch(
         after seq: Int64, keys: [String], until deadline: DispatchTime,
         _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]

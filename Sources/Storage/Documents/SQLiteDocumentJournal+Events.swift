@@ -1,9 +1,10 @@
 import Synchronization
 
-/// A clean stop's recent events, kept in the journal beside the state they led to, so that after a restart a
-/// `Last-Event-ID` from before it resumes from them instead of getting current values. They are put back only
-/// when the next start finds the state exactly as the stop left it (the file's mark, its bytes and no entry
-/// after it); either way a start takes them out, so they are never put back twice or after other changes.
+/// The recent events a clean stop of an older LiveState saved in the journal beside the state they led to
+/// (it kept no item before its entries, from which this one makes them again, `DataFileRewind`), so that the
+/// first start after the upgrade still resumes a `Last-Event-ID` from before it. They are put back only when
+/// that start finds the state exactly as the stop left it (the file's mark, its bytes and no entry after it);
+/// either way a start takes them out, so they are served at most once.
 ///
 /// - `livestate_doc_events`: the events (id, topic, the SSE frame and the `?diff=1` frame).
 /// - `livestate_doc_events_at`: the entry and the file's hash they lead to.
@@ -25,32 +26,6 @@ extension SQLiteDocumentJournal {
             self.topic = topic
             self.frame = frame
             self.diffFrame = diffFrame
-        }
-    }
-
-    /// Replaces the saved events with `events` (oldest first), which lead to the entry `seq` and the file's
-    /// bytes hashing to `hash`; one transaction.
-    package func saveEvents(_ events: [SavedEvent], seq: Int64, hash: String) throws(JournalError) {
-        try withConnection { connection throws(JournalError) in
-            try connection.execute("BEGIN IMMEDIATE")
-            do throws(JournalError) {
-                try connection.execute("DELETE FROM livestate_doc_events; DELETE FROM livestate_doc_events_at;")
-                for event in events {
-                    try connection.query(
-                        "INSERT INTO livestate_doc_events(id, topic, frame, diff) VALUES (?, ?, ?, ?)",
-                        [
-                            .integer(event.id), .text(event.topic), .text(event.frame),
-                            event.diffFrame.map { .text($0) } ?? .null,
-                        ])
-                }
-                try connection.query(
-                    "INSERT INTO livestate_doc_events_at(only_row, seq, hash) VALUES (1, ?, ?)",
-                    [.integer(seq), .text(hash)])
-                try connection.execute("COMMIT")
-            } catch {
-                _ = try? connection.execute("ROLLBACK")
-                throw error
-            }
         }
     }
 

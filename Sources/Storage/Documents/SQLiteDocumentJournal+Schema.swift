@@ -9,7 +9,10 @@
 /// - `file mark top` (3): `livestate_doc_file.top`, the newest entry the file may show (empty in the marks
 ///   of older servers);
 /// - `saved events and checkpoints` (4): `livestate_doc_events` and `livestate_doc_events_at` (+Events),
-///   `livestate_checkpoints` (+Checkpoints), which older servers made on first use (kept if there).
+///   `livestate_checkpoints` (+Checkpoints), which older servers made on first use (kept if there);
+/// - `items before entries` (5): `livestate_doc_file.floor`, the newest entry no restart undoes (+Rewind). From
+///   this step on each entry keeps the item before it; the entries of an older server have none, so the floor
+///   of a journal this step migrates is its newest entry (and the events its clean stop saved are served once).
 ///
 /// A journal from before the steps were recorded had no marker: its tables say which of the first three
 /// steps it has (`olderSteps`, read once).
@@ -21,6 +24,7 @@ extension SQLiteDocumentJournal {
             ("entries", createEntries),
             ("file mark top", addMarkTop),
             ("saved events and checkpoints", createEventsAndCheckpoints),
+            ("items before entries", addRewindFloor),
         ],
         older: olderSteps)
 
@@ -79,6 +83,14 @@ extension SQLiteDocumentJournal {
             CREATE TABLE IF NOT EXISTS livestate_checkpoints(
                 id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, seq INTEGER NOT NULL,
                 created_at TEXT NOT NULL, content TEXT NOT NULL);
+            """)
+    }
+
+    private static func addRewindFloor(_ connection: SQLiteConnection) throws(JournalError) {
+        try connection.execute(
+            """
+            ALTER TABLE livestate_doc_file ADD COLUMN floor INTEGER NOT NULL DEFAULT 0;
+            UPDATE livestate_doc_file SET floor = (SELECT coalesce(max(seq), 0) FROM livestate_entries);
             """)
     }
 

@@ -103,7 +103,9 @@ package final class SQLiteDocumentJournal: Sendable {
                 for (index, change) in write.changes.enumerated() {
                     let key = index == 0 ? write.key : nil
                     switch holding {
-                    case .dataFile: seqs.append(try SQLiteEntries.insert(change, key: key, connection))
+                    case .dataFile:
+                        let before = index < write.itemsBefore.count ? write.itemsBefore[index] : nil
+                        seqs.append(try SQLiteEntries.insert(change, before: before, key: key, connection))
                     case .items: seqs.append(try Self.commitHeld(change, key: key, connection))
                     }
                 }

@@ -168,24 +168,83 @@ import Testing
         }
     }
 
-    /// A clean stop's events come back once, with the state they lead to, across a reopen.
-    @Test func savedEventsAreTakenOnceAfterAReopen() throws {
+    /// The events an older LiveState's clean stop saved come back once, with the state they lead to, across a
+    /// reopen (this one saves none: a start makes them again from the items before the entries).
+    @Test func savedEventsOfAnOlderServerAreTakenOnce() throws {
         let file = path()
         defer { remove(file) }
-        let events = [
-            SQLiteDocumentJournal.SavedEvent(
-                id: 65536, topic: "posts", frame: "id: 65536\ndata: []\n\n", diffFrame: nil),
-            SQLiteDocumentJournal.SavedEvent(id: 131072, topic: "profile", frame: "data: {}\n\n", diffFrame: "d ✓"),
-        ]
+        do { _ = try SQLiteDocumentJournal(path: file) }
         do {
-            let journal = try SQLiteDocumentJournal(path: file)
-            #expect(try journal.takeEvents() == nil)
-            try journal.saveEvents(Array(events.reversed()), seq: 7, hash: "h")
-            try journal.saveEvents(events, seq: 8, hash: "h2")
+            let older = try SQLiteConnection(path: file)
+            try older.execute(
+                """
+                INSERT INTO livestate_doc_events(id, topic, frame, diff) VALUES
+                    (65536, 'posts', 'id: 65536\ndata: []\n\n', NULL), (131072, 'profile', 'data: {}\n\n', 'd ✓');
+                INSERT INTO livestate_doc_events_at(only_row, seq, hash) VALUES (1, 8, 'h2');
+                """)
         }
         let reopened = try SQLiteDocumentJournal(path: file)
         let taken = try #require(try reopened.takeEvents())
-        #expect(taken.seq == 8 && taken.hash == "h2" && taken.events == events)
+        #expect(
+            taken.seq == 8 && taken.hash == "h2"
+                && taken.events == [
+                    SQLiteDocumentJournal.SavedEvent(
+                        id: 65536, topic: "posts", frame: "id: 65536\ndata: []\n\n", diffFrame: nil),
+                    SQLiteDocumentJournal.SavedEvent(
+                        id: 131072, topic: "profile", frame: "data: {}\n\n", diffFrame: "d ✓"),
+                ])
         #expect(try reopened.takeEvents() == nil)
+    }
+
+    /// Each entry keeps the item before it as the store gave it, which a restart reads back newest first; the
+    /// floor keeps a restart from undoing entries up to it.
+    @Test func theItemBeforeEachEntryIsKeptAndTheFloorBoundsTheRewind() throws {
+        let file = path()
+        defer { remove(file) }
+        let seqs: [Int64]
+        do {
+            let journal = try SQLiteDocumentJournal(path: file)
+            try journal.markFile(seq: journal.startSeq, hash: "h", top: journal.startSeq)
+            var write = JournalWrite(changes: [
+                JournalChange(collection: "posts", id: "1", document: nil),
+                JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#),
+            ])
+            write.itemsBefore = [#"[null,{"id":1}]"#, "null"]
+            seqs = try journal.commit([write])
+            #expect(try journal.rewindFloor() == 0)
+            try journal.keepFromRewinding(upTo: seqs[0])
+        }
+        let reopened = try SQLiteDocumentJournal(path: file)
+        #expect(try reopened.rewindFloor() == seqs[0])
+        let recent = try reopened.recent(limit: 10, bytes: 1 << 20)
+        #expect(recent.map(\.seq) == seqs.reversed())
+        #expect(recent.map(\.before) == ["null", #"[null,{"id":1}]"#])
+    }
+
+    /// A journal of an older LiveState (its entries keep no item before them) gets the step `items before
+    /// entries`: its floor is its newest entry, so a restart undoes none of them.
+    @Test func aJournalOfAnOlderServerGetsItsFloorAtItsNewestEntry() throws {
+        let file = path()
+        defer { remove(file) }
+        do {
+            let older = try SQLiteConnection(path: file)
+            try older.execute(
+                """
+                CREATE TABLE livestate_doc_file(
+                    id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, hash TEXT NOT NULL, top INTEGER);
+                INSERT INTO livestate_doc_file(id, seq, hash, top) VALUES (1, 1, 'h', 1);
+                CREATE TABLE livestate_entries(
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, resource TEXT NOT NULL, key TEXT NOT NULL, body TEXT,
+                    before TEXT, write_key TEXT, write_request TEXT);
+                INSERT INTO livestate_entries(resource, key, body) VALUES ('', '', NULL), ('posts', '1', '{"id":1}');
+                """)
+        }
+        let journal = try SQLiteDocumentJournal(path: file)
+        #expect(try journal.rewindFloor() == 2)
+        #expect(try journal.entries(after: 1).map(\.seq) == [2])
+        let steps = try journal.withConnection { connection throws(JournalError) in
+            try connection.query("SELECT name FROM livestate_migrations ORDER BY rowid").compactMap { $0.first?.text }
+        }
+        #expect(steps.last == "items before entries" && steps.count == 5)
     }
 }
