@@ -22,8 +22,9 @@ package final class LiveStateModels: Sendable {
     ///   - upstream: a jsonplaceholder-compatible base URL; posts and albums then start empty and load
     ///     `URL/posts` and `URL/photos` at once. Nil: the embedded data set.
     ///   - loader: downloads upstream resources (the server's HTTP client); nil downloads nothing.
-    ///   - imageLoader: what the album view model's pipeline loads a selected image with: `loader` when nil
-    ///     (the server passes the wait for the journal's image entry, `JournaledImages`).
+    ///   - imageLoader: what the album view model's pipeline downloads a selection made here with (nil: none
+    ///     is downloaded). The server passes none: its selections are committed, and the image one instance
+    ///     downloaded comes to every instance's pipeline as a committed image entry (`committedImages`).
     ///   - scheduler: where the movie search's debounce waits (the server's event loop).
     ///   - maxTodos: the most todos the list takes (`--max-todos`).
     ///
@@ -36,7 +37,7 @@ package final class LiveStateModels: Sendable {
         todos: [Todo], commitTodo: @escaping TaskListViewModel.Commit, upstream: URL?, loader: (any DataLoader)?,
         imageLoader: (any DataLoader)? = nil, scheduler: S, maxTodos: Int = TaskListViewModel.defaultMaxCount
     ) {
-        let selections = imageLoader ?? loader
+        let selections = imageLoader
         self.todos = TaskListViewModel(todos: todos, maxCount: maxTodos, commit: commitTodo)
         if let upstream, let loader {
             let networkManager = NetworkManager(baseURL: upstream, loader: loader)

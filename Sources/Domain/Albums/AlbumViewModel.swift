@@ -6,13 +6,14 @@ import Synchronization
 /// Seed 000's `AlbumViewModel`: the photo list in `albumSubject`, the selected URL in `imageUrlSubject`, and
 /// the downloaded image of the latest selection in `imageSubject`.
 ///
-/// The image pipeline is the seed's: `imageUrlSubject` → `compactMap(URL)` → a download publisher per URL →
-/// `compactMap` to an image → `switchToLatest` → `imageSubject`. A newer selection cancels the older
-/// download, so an older image is never emitted after a newer selection.
+/// The image pipeline is the seed's: a selection (`selections`) → `compactMap(URL)` → a download publisher
+/// per selection → `compactMap` to an image → `switchToLatest` → `imageSubject`. A newer selection cancels
+/// the older download, so an older image is never emitted after a newer selection.
 ///
-/// Once shared through the server's journal, a photo list comes in through `committedAlbums` (nil: the
-/// embedded set) and a selection's outcome through `settle(url:image:failure:seq:)`, each with its entry's
-/// id; `albumVersions` and `imageVersions` carry those ids to `/events`.
+/// Once shared through the server's journal, each input comes in with its entry's id: a photo list through
+/// `committedAlbums` (nil: the embedded set), a selection through `selections`, and the image one instance
+/// downloaded for it through `committedImages`, which is that selection's "download" on every instance.
+/// `albumVersions` and `imageVersions` carry those ids to `/events`.
 ///
 /// ```swift
 /// let model = AlbumViewModel(loader: client)
@@ -21,8 +22,16 @@ import Synchronization
 package final class AlbumViewModel: Sendable {
     /// The current photos; a new subscriber receives them first.
     package let albumSubject: CurrentValueSubject<[AlbumModel], Never>
-    /// The URL the user selected last (`""` before any selection, as in the seed).
+    /// The URL the user selected last (`""` before any selection, as in the seed): each selection's URL as
+    /// the pipeline receives it.
     package let imageUrlSubject = CurrentValueSubject<String, Never>("")
+    /// Input: each selection, in order, with the journal id of the entry that committed it (nil: selected
+    /// here alone, `select(url:)`, and downloaded with the loader). A committed one waits for its own image
+    /// entry in `committedImages`, whichever instance downloads it.
+    package let selections = PassthroughSubject<AlbumSelection, Never>()
+    /// Input: each image entry the journal committed, with its id, in journal order after the selection it
+    /// answers; one that answers no selection still awaited is dropped.
+    package let committedImages = PassthroughSubject<Committed<AlbumImageEntry>, Never>()
     /// The image downloaded for the latest selection; nil before the first one.
     package let imageSubject = CurrentValueSubject<AlbumImage?, Never>(nil)
     /// Whether the latest selection is still downloading or failed (then `imageSubject` keeps the older image).
@@ -47,27 +56,29 @@ package final class AlbumViewModel: Sendable {
     /// Loads `URL/photos`; nil without `--upstream` (the embedded set is the source).
     private let networkManager: NetworkManager?
     private let subscriptions = Mutex<[AnyCancellable]>([])
+    /// The committed selection the pipeline waits for the image of: its latest, until an outcome settles it.
+    private let awaited = Mutex<Int64?>(nil)
 
-    /// Starts with `albums` (the embedded 5000 by default); selections are downloaded with `loader` (none:
-    /// selections are recorded but never downloaded).
+    /// Starts with `albums` (the embedded 5000 by default); selections made here are downloaded with `loader`
+    /// (none: they are recorded but never downloaded).
     package init(albums: [AlbumModel] = EmbeddedData.albums, loader: (any DataLoader)? = nil) {
         albumSubject = CurrentValueSubject(albums)
         versionedAlbums = CurrentValueSubject(Versioned(seq: nil, albums))
         networkManager = nil
         followCommitted()
-        if let loader { addSubscriber(loader: loader) }
+        addSubscriber(loader: loader)
     }
 
     /// Starts empty, as the seed's `CurrentValueSubject([AlbumModel]())`, fetches the photos from
-    /// `networkManager` at once, and downloads selections with `loader` (none: selections are recorded
-    /// only). With
-    /// `fetchAtStart` false nothing is fetched now (several instances share the first list one loaded).
+    /// `networkManager` at once, and downloads selections made here with `loader` (none: they are recorded
+    /// only). With `fetchAtStart` false nothing is fetched now (several instances share the first list one
+    /// loaded).
     package init(networkManager: NetworkManager, loader: (any DataLoader)?, fetchAtStart: Bool = true) {
         albumSubject = CurrentValueSubject([])
         versionedAlbums = CurrentValueSubject(Versioned(seq: nil, []))
         self.networkManager = networkManager
         followCommitted()
-        if let loader { addSubscriber(loader: loader) }
+        addSubscriber(loader: loader)
         if fetchAtStart { fetchData() }
     }
 
@@ -84,33 +95,72 @@ package final class AlbumViewModel: Sendable {
         versionedAlbums.send(Versioned(seq: seq, albums))
     }
 
+    /// What settles a selection: its image or why there is none, with the journal id of the entry that
+    /// brought it (nil: downloaded here), for the selection `selection` (nil: one made here).
+    private typealias Outcome = (
+        url: String, result: Result<AlbumImage, AlbumDownloadFailure>, seq: Int64?, selection: Int64?
+    )
+
     /// The seed's image pipeline, with each outcome recorded in `selectionStatus`.
-    private func addSubscriber(loader: any DataLoader) {
+    private func addSubscriber(loader: (any DataLoader)?) {
         let subscription =
-            imageUrlSubject
-            .compactMap { urlString in
-                URL(string: urlString).map { (urlString, $0) }
+            selections
+            .handleEvents(receiveOutput: { [imageUrlSubject] in imageUrlSubject.send($0.url) })
+            .compactMap { [committedImages] selection -> (AlbumSelection, AnyPublisher<Outcome, Never>)? in
+                guard let url = URL(string: selection.url) else { return nil }
+                if let seq = selection.seq {
+                    return (selection, Self.answer(to: seq, url: selection.url, from: committedImages))
+                }
+                // NB: without a loader a selection made here is recorded only, as before any download.
+                guard let loader else { return nil }
+                let download = Self.download(selection.url, url, loader: loader)
+                return (
+                    selection,
+                    download.map { (url: $0.url, result: $0.result, seq: nil, selection: nil) }.eraseToAnyPublisher()
+                )
             }
-            .handleEvents(receiveOutput: { [selectionStatus] urlString, _ in
-                selectionStatus.send(.pending(url: urlString))
+            .handleEvents(receiveOutput: { [weak self] selection, _ in
+                self?.awaited.withLock { $0 = selection.seq }
+                self?.selectionStatus.send(.pending(url: selection.url))
             })
-            .map { urlString, url in Self.download(urlString, url, loader: loader) }
+            .map { $0.1 }
             .switchToLatest()
-            .sink { [weak self] outcome in self?.settle(url: outcome.url, outcome.result, seq: outcome.seq) }
+            .sink { [weak self] outcome in
+                guard let self else { return }
+                awaited.withLock { if $0 == outcome.selection { $0 = nil } }
+                settle(url: outcome.url, outcome.result, seq: outcome.seq)
+            }
         subscriptions.withLock { $0.append(subscription) }
     }
 
-    /// The download of one selection: the image, or why there is none, never a failure of the stream; with
-    /// the journal id of the entry that brought the answer (`LoadResponse.journalSeq`; nil: fetched here).
+    /// The "download" of the committed selection `selection` of `url`: the first image entry that answers
+    /// it, whichever instance downloaded it; an image entry of any other selection (an older one of the same
+    /// URL among them) is not its answer.
+    private static func answer(
+        to selection: Int64, url: String, from images: PassthroughSubject<Committed<AlbumImageEntry>, Never>
+    ) -> AnyPublisher<Outcome, Never> {
+        images
+            .first { $0.change.selection == selection }
+            .map { entry in (url: url, result: entry.change.image(url: url), seq: entry.seq, selection: selection) }
+            .eraseToAnyPublisher()
+    }
+
+    /// Whether the pipeline waits for the image entry of the committed selection `seq`: its latest selection,
+    /// still pending (a newer selection's `switchToLatest` cancelled the wait, and an image entry ends it).
+    package func awaitsImage(of seq: Int64) -> Bool {
+        awaited.withLock { $0 == seq }
+    }
+
+    /// The download of one selection: the image, or why there is none, never a failure of the stream.
     package static func download(
         _ urlString: String, _ url: URL, loader: any DataLoader
-    ) -> AnyPublisher<(url: String, result: Result<AlbumImage, AlbumDownloadFailure>, seq: Int64?), Never> {
+    ) -> AnyPublisher<(url: String, result: Result<AlbumImage, AlbumDownloadFailure>), Never> {
         loader.dataTaskPublisher(for: url)
-            .map { output in (Self.image(from: output, url: urlString), output.response.journalSeq) }
+            .map { output in Self.image(from: output, url: urlString) }
             // NB: the seed lets a failed download end the whole selection stream; here it is an
             // outcome like bytes that are not an image, and the next selection still works.
-            .catch { error in Just((.failure(AlbumDownloadFailure(error)), nil)) }
-            .map { (url: urlString, result: $0.0, seq: $0.1) }
+            .catch { error in Just(.failure(AlbumDownloadFailure(error))) }
+            .map { (url: urlString, result: $0) }
             .eraseToAnyPublisher()
     }
 
@@ -157,11 +207,11 @@ package final class AlbumViewModel: Sendable {
         return albums.first { $0.id == id }
     }
 
-    /// Sends `url` into `imageUrlSubject` (the table view's `didSelectRowAt`): an `http(s)` URL, or a path
-    /// on this server (`/placeholder/600/3779b1`, as the embedded photos have).
+    /// Sends `url` into the pipeline (the table view's `didSelectRowAt`), and so into `imageUrlSubject`: an
+    /// `http(s)` URL, or a path on this server (`/placeholder/600/3779b1`, as the embedded photos have).
     package func select(url: String) throws(AlbumError) {
         try Self.check(url: url)
-        imageUrlSubject.send(url)
+        selections.send(AlbumSelection(url: url))
     }
 
     /// Refuses a `url` that `select(url:)` refuses: empty, or neither http(s) with a host nor a path.
@@ -179,7 +229,7 @@ package final class AlbumViewModel: Sendable {
         return url.hasPrefix("/")
     }
 
-    /// Sends the `url` of photo `id` into `imageUrlSubject` and returns it.
+    /// Sends the `url` of photo `id` into the pipeline and returns it.
     @discardableResult
     package func select(id: Int) throws(AlbumError) -> String {
         guard let album = album(id: id) else { throw .unknownPhoto(id: id) }

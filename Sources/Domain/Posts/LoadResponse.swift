@@ -12,16 +12,11 @@ package struct LoadResponse: Sendable, Equatable {
     package let statusCode: Int
     /// The header fields as received; a repeated field is joined with ", ".
     package let headerFields: [String: String]
-    /// The id of the server journal's entry that brought this answer, when it came through the journal (a
-    /// download one instance made and shared with all); nil for an answer fetched here. What the answer
-    /// makes carries it to its event.
-    package let journalSeq: Int64?
 
-    package init(url: URL, statusCode: Int, headerFields: [String: String] = [:], journalSeq: Int64? = nil) {
+    package init(url: URL, statusCode: Int, headerFields: [String: String] = [:]) {
         self.url = url
         self.statusCode = statusCode
         self.headerFields = headerFields
-        self.journalSeq = journalSeq
     }
 
     /// The value of the header field `name`, compared without regard to case (as `HTTPURLResponse` does).

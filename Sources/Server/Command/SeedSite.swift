@@ -50,8 +50,6 @@ final class SeedSite: Site {
         let rewind = SeedRewind(
             journal.recent(limit: count, bytes: bytes), todos: start.todos, count: count, bytes: bytes)
         let floor = (rewind.entries.first?.seq).map { $0 - 1 } ?? start.lastSeq
-        // The album view model's pipeline loads a selection by waiting for its image entry in the journal.
-        let images = JournaledImages()
         // The task list shows the journal's todos and hands `addNewTask`'s inserts to it; the routes' writes
         // name their own commit (with the client's key and the answer).
         models = LiveStateModels(
@@ -60,9 +58,9 @@ final class SeedSite: Site {
                 journal.write(write, key: nil) { result in
                     if case .failure(let error) = result { Log.warning("a task sent to addNewTask not kept: \(error)") }
                 }
-            }, upstream: configuration.upstream, loader: client, imageLoader: images, scheduler: loop,
+            }, upstream: configuration.upstream, loader: client, scheduler: loop,
             maxTodos: configuration.maxTodos)
-        let inputs = SeedInputs(models: models, journal: journal, images: images, loader: client, workers: workers)
+        let inputs = SeedInputs(models: models, journal: journal, loader: client, workers: workers)
         self.inputs = inputs
         lists = ListSnapshots(models)
         // Each entry's events take its id; the events that are not journaled the ids after it.

@@ -12,14 +12,14 @@ import Synchronization
 /// instance takes the claim over and downloads ("A downloader that dies").
 ///
 /// Whether a selection is still pending is the album view model's own answer: its pipeline waits for the
-/// image entry of its latest selection only (`JournaledImages.isWaiting`; `switchToLatest` cancelled the
-/// older waits, and an image entry ends its selection's).
+/// image entry of its latest selection only (`AlbumViewModel.awaitsImage(of:)`; `switchToLatest` cancelled
+/// the older waits, and an image entry ends its selection's).
 final class SelectionDownloads: Sendable {
     private let store: SeedStore
     /// The journal's download claims when several servers share it (PostgreSQL); nil for one process.
     private let claims: (any DocumentDownloadClaims)?
-    /// The album view model's loader: the wait for a selection's image entry.
-    private let images: JournaledImages
+    /// The album view model, whose pipeline says which selection still waits for its image.
+    private let albums: AlbumViewModel
     /// Downloads a selection from the network (on the instance that downloads it).
     private let loader: any DataLoader
     /// Where a downloaded image is encoded and journaled (nil: where the download finished).
@@ -32,10 +32,10 @@ final class SelectionDownloads: Sendable {
     /// (docs/architecture-instances.md, "A downloader that dies").
     static let takeoverCheck = 1.0
 
-    init(store: SeedStore, images: JournaledImages, loader: any DataLoader, workers: WorkerPool?) {
+    init(store: SeedStore, albums: AlbumViewModel, loader: any DataLoader, workers: WorkerPool?) {
         self.store = store
         claims = store.claims
-        self.images = images
+        self.albums = albums
         self.loader = loader
         self.workers = workers
     }
@@ -133,7 +133,7 @@ final class SelectionDownloads: Sendable {
     /// Whether the selection `seq` is the latest applied here and no outcome of it was (the view model waits
     /// for its image entry).
     private func isPending(_ seq: Int64) -> Bool {
-        images.isWaiting(for: seq)
+        albums.awaitsImage(of: seq)
     }
 
     /// Gives the claim of `seq` back, once its outcome is journaled or moot.

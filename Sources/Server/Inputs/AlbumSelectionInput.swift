@@ -4,24 +4,21 @@ import Reactive
 import Storage
 import Synchronization
 
-/// The album selection and its image as inputs of the seeds' store: a committed selection goes into the album
-/// view model's own input (`imageUrlSubject`), whose pipeline shows it pending and waits for its image entry
-/// (`JournaledImages`); a committed image entry answers that wait, and the view model's `switchToLatest`
-/// shows it if the selection is still its latest. The instance that took a selection downloads it and
-/// commits the outcome (`SelectionDownloads`).
+/// The album selection and its image as inputs of the seeds' store: a committed selection goes, with its
+/// entry's id, into the album view model's own input (`selections`), whose pipeline shows it pending and
+/// waits for the image entry of that id; a committed image entry goes into `committedImages`, and the view
+/// model's `switchToLatest` shows it if its selection is still the latest. The instance that took a
+/// selection downloads it and commits the outcome (`SelectionDownloads`).
 final class AlbumSelectionInput: Sendable {
     private let albums: AlbumViewModel
-    /// The album view model's loader: the wait for a selection's image entry.
-    let images: JournaledImages
     /// The selections' downloads, one instance each, and their outcomes committed.
     let downloads: SelectionDownloads
     /// The newest selection sent into the album view model (`resumePending`).
     private let shown = Mutex<(seq: Int64, url: String)?>(nil)
 
     /// Takes the committed selections and images of `journal`.
-    init(_ albums: AlbumViewModel, images: JournaledImages, downloads: SelectionDownloads, journal: SeedStore) {
+    init(_ albums: AlbumViewModel, downloads: SelectionDownloads, journal: SeedStore) {
         self.albums = albums
-        self.images = images
         self.downloads = downloads
         journal.deliver(.selection) { [weak self] seq, payload in self?.applySelection(seq: seq, payload) }
         journal.deliver(.image) { [weak self] seq, payload in self?.applyImage(seq: seq, payload) }
@@ -37,13 +34,13 @@ final class AlbumSelectionInput: Sendable {
     /// A committed image (or why there is none), with its entry's id, for the selection it answers.
     func applyImage(seq: Int64, _ payload: SeedInput.Payload) {
         guard let selection = payload.selection else { return }
-        let outcome: JournaledImages.Outcome =
+        let outcome: AlbumImageEntry.Outcome =
             if let bytes = payload.data.flatMap({ Data(base64Encoded: $0) }) {
-                .success((bytes, payload.contentType ?? "application/octet-stream"))
+                .downloaded(bytes, contentType: payload.contentType ?? "application/octet-stream")
             } else {
-                .failure(LoadFailure(.other, payload.failed ?? "the download failed"))
+                .failed(reason: payload.failed ?? "the download failed")
             }
-        images.deliver(selection: selection, seq: seq, outcome)
+        albums.committedImages.send(Committed(seq: seq, change: AlbumImageEntry(selection: selection, outcome)))
     }
 
     /// Shows the newest selection and image up to `lastSeq` (the entries after it are replayed or followed):
@@ -67,7 +64,7 @@ final class AlbumSelectionInput: Sendable {
     /// Once the entries up to the start are applied: the newest selection, when no image entry answered it,
     /// is downloaded again, here or by another instance (`SelectionDownloads.resume`).
     func resumePending() {
-        guard let (seq, url) = shown.withLock({ $0 }), images.isWaiting(for: seq) else { return }
+        guard let (seq, url) = shown.withLock({ $0 }), albums.awaitsImage(of: seq) else { return }
         downloads.resume(selection: seq, url: url)
     }
 
@@ -75,7 +72,6 @@ final class AlbumSelectionInput: Sendable {
     /// waits for its image entry.
     private func showPending(selection seq: Int64, url: String) {
         shown.withLock { $0 = (seq, url) }
-        images.expect(selection: seq)
-        albums.imageUrlSubject.send(url)
+        albums.selections.send(AlbumSelection(url: url, seq: seq))
     }
 }

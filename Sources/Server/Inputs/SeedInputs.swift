@@ -9,7 +9,7 @@ import Support
 /// model's own input with the entry's id, which the view model's output carries to its event.
 ///
 /// ```swift
-/// let inputs = SeedInputs(models: models, journal: journal, images: images, loader: client, workers: workers)
+/// let inputs = SeedInputs(models: models, journal: journal, loader: client, workers: workers)
 /// // a committed {"name":"Combine"} of `frameworks` now goes into `models.frameworks.committed`
 /// ```
 struct SeedInputs: Sendable {
@@ -19,8 +19,7 @@ struct SeedInputs: Sendable {
     let lists: UpstreamLists
 
     init(
-        models: LiveStateModels, journal: SeedStore, images: JournaledImages, loader: any DataLoader,
-        workers: WorkerPool?
+        models: LiveStateModels, journal: SeedStore, loader: any DataLoader, workers: WorkerPool?
     ) {
         let frameworks = models.frameworks
         self.frameworks = frameworks
@@ -28,8 +27,8 @@ struct SeedInputs: Sendable {
             frameworks.committed.send(Committed(seq: seq, change: payload.name ?? ""))
         }
         keyword = MovieKeywordInput(models.movies, journal: journal)
-        let downloads = SelectionDownloads(store: journal, images: images, loader: loader, workers: workers)
-        selection = AlbumSelectionInput(models.albums, images: images, downloads: downloads, journal: journal)
+        let downloads = SelectionDownloads(store: journal, albums: models.albums, loader: loader, workers: workers)
+        selection = AlbumSelectionInput(models.albums, downloads: downloads, journal: journal)
         lists = UpstreamLists(posts: models.posts, albums: models.albums, journal: journal)
     }
 
