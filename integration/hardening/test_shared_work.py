@@ -6,6 +6,8 @@
   are being drawn, and a flood of placeholders beyond the bounded queue gets 503, not a growing queue.
 - An album selection at the 16 MiB cap is received as it arrives: `/healthz` on the same loop keeps
   answering while it downloads, and no single step of it holds the loop for long.
+- Todo writes beside the slow delivery of that image into the album view model (some 22 MB of journal entry
+  to write and decode) are each answered, in journal order: none is lost or held without end.
 """
 
 import http.server
@@ -15,7 +17,7 @@ import time
 
 import pytest
 
-from livestate import Server, fake_upstream, wait_until
+from livestate import Server, SSEClient, fake_upstream, wait_until
 from livestate import upstream_control as control
 
 @pytest.fixture
@@ -193,3 +195,69 @@ def test_a_download_at_the_size_cap_does_not_hold_the_loop(binary, big_image):
             # loop answers throughout and none of its answers waits for a large part of the download.
             assert pending >= 3, f"/healthz answered only {pending} times while the download was pending"
             assert max(health) < took * 0.5, f"a /healthz took {max(health):.3f} s of a {took:.3f} s download"
+
+
+def test_todo_writes_beside_a_slow_image_delivery_are_answered_in_journal_order(binary, big_image, tmp_path):
+    """A user adds todos while another window selects a 16 MiB image. Its entry is slow to commit and to
+    deliver into the album view model (seconds in a debug build). Every todo is answered, and is listed by
+    GET /todos as soon as it is; the events of both come in id order; a todo committed after the image entry
+    is answered only once the image is shown, so a client that reads after its answer sees both."""
+    base, size = big_image
+    url = f"{base}/big-0.png"
+    with Server(binary=binary, data=str(tmp_path / "seeds.sqlite")) as server:
+        with SSEClient.of(server, "/events?topics=todos,image") as client:
+            assert client.read_head() == 200
+            events, reading = [], threading.Event()
+
+            def read():
+                while not reading.is_set():
+                    event = client.next(0.2)
+                    if event is not None and event.comment is None:
+                        events.append(event)
+
+            reader = threading.Thread(target=read, daemon=True)
+            reader.start()
+            start = time.monotonic()
+            assert server.call("POST", "/albums/selection", {"url": url})[0] == 202
+            writes = []  # (title, seconds to its answer, the selection right after it)
+            shown_at = None
+            while shown_at is None or time.monotonic() < shown_at + 1:
+                assert time.monotonic() - start < 120, "the image was never shown"
+                title = f"beside the image {len(writes)}"
+                sent = time.monotonic()
+                status, _, todo = server.call("POST", "/todos", {"title": title})
+                took = time.monotonic() - sent
+                assert status == 201, todo
+                selection = server.call("GET", "/albums/selection")[2]
+                listed = [t["title"] for t in server.call("GET", f"/todos?title={title.replace(' ', '%20')}")[2]]
+                assert listed == [title], f"{title!r} answered but not listed: {listed}"
+                writes.append((title, took, selection))
+                if shown_at is None and selection.get("url") == url and "pending" not in selection:
+                    shown_at = time.monotonic()
+                time.sleep(0.05)
+            reading.set()
+            reader.join(timeout=10)
+    slowest = max(took for _, took, _ in writes)
+    print(f"{len(writes)} todo writes beside a 16 MiB image delivery: slowest answer {slowest:.3f} s, the image "
+          f"shown after {shown_at - start:.3f} s")
+    ids = [int(event.id) for event in events]
+    assert ids == sorted(set(ids)), f"events out of id order: {ids}"
+    # NB: the stream opens with each topic's current value; a fresh server has no image yet (null).
+    images = [event for event in events if event.event == "image" and event.json() is not None]
+    assert len(images) == 1 and images[0].json()["url"] == url and images[0].json()["bytes"] == size, images
+    image_id = int(images[0].id)
+    first_event = {}
+    for event in events:
+        if event.event == "todos":
+            for todo in event.json():
+                first_event.setdefault(todo["title"], int(event.id))
+    after = 0
+    for title, took, selection in writes:
+        assert title in first_event, f"no todos event listed {title!r}"
+        # Answered at all, and not held without end (a debug build on a loaded machine: seconds at most).
+        assert took < 60, f"{title!r} took {took:.1f} s"
+        if first_event[title] > image_id:
+            after += 1
+            assert selection.get("url") == url and "pending" not in selection, (
+                f"{title!r}, committed after the image entry, was answered before the image was shown: {selection}")
+    assert after >= 1, "no todo was committed after the image entry"
