@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import events_until, psql
-from livestate import Server, SSEClient
+from livestate import ROOT, Server, SSEClient
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -127,3 +127,6 @@ def test_a_database_marked_by_a_newer_livestate_is_refused_with_one_line_and_lef
     assert len(lines) == 1 and "written by a newer LiveState" in lines[0], lines
     assert '"a step of a newer LiveState"' in lines[0]
     assert snapshot(cluster.uri) == before
+    # An operator upgrading several instances is told this line word for word (docs/container.md).
+    documented = lines[0].replace('"a step of a newer LiveState"', '"…"')
+    assert documented in (ROOT / "docs" / "container.md").read_text(), f"docs/container.md does not quote {documented}"
