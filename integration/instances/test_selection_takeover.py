@@ -5,6 +5,7 @@ about a second, downloads once, and journals the outcome once, so every instance
 `pending` forever. A newer selection still wins over the stalled one.
 """
 
+import json
 import subprocess
 import time
 import urllib.request
@@ -102,3 +103,30 @@ def test_a_newer_selection_wins_over_a_stalled_one_whose_downloader_dies(cluster
         # Nobody took the older selection over: it was not the latest any more.
         assert len(requested(upstream, stalled)) == 1
         assert len(image_entries(cluster)) == 1
+
+
+def test_a_retry_of_a_url_whose_download_failed_is_settled_by_its_own_download_on_every_instance(cluster, binary):
+    """A user selects an image whose server fails, then selects the same URL again through another instance
+    once it works: every instance shows the failure, then the image, never the older failure for the retry."""
+    path = "/images/00ff00.png"
+    with fake_upstream() as upstream, instances(cluster, binary, 3) as servers:
+        url = upstream + path
+        control(upstream, "/_control", {"path": path, "mode": "500"})
+        assert servers[0].call("POST", "/albums/selection", {"url": url})[0] == 202
+        for server in servers:
+            state = wait_until(lambda: (selection(server)[2] or {}).get("failed"), BOUND, interval=0.05,
+                               message="the failure shown on every instance")
+            assert state["url"] == url and "500" in state["reason"], state
+        control(upstream, "/_control", {"path": path, "mode": "ok"})
+        assert servers[1].call("POST", "/albums/selection", {"url": url})[0] == 202
+        for server in servers:
+            state = wait_until(lambda: (s := selection(server))[0] == 200 and s[2], BOUND, interval=0.05,
+                               message="the retry's image shown on every instance")
+            assert state["url"] == url and state["contentType"] == "image/png", state
+            assert "failed" not in state and "pending" not in state, state
+        images = [server.request("GET", "/albums/selection/image") for server in servers]
+        assert all(r.status == 200 for r in images) and images[0].body == images[1].body == images[2].body
+        # One download per selection: the failed one and the retry; one image entry for each.
+        assert len(requested(upstream, path)) == 2
+        entries = [json.loads(body) for body in image_entries(cluster)]
+        assert sorted(("failed" in entry, entry["url"]) for entry in entries) == [(False, url), (True, url)], entries
