@@ -23,7 +23,8 @@ import Testing
 
     private typealias Planning = @Sendable (inout DocumentView) throws(HTTPError) -> DocumentStore.Plan
 
-    private static let file = #"{"posts": [{"id": 1, "t": "a"}, {"id": 2, "t": "b"}, {"id": 3, "t": "c"}, "#
+    private static let file =
+        #"{"posts": [{"id": 1, "t": "a"}, {"id": 2, "t": "b"}, {"id": 3, "t": "c"}, "#
         + #"{"id": 4, "t": "d"}], "profile": {"n": 1}}"#
 
     /// `changes` as one write: each `(id, title)` put (nil title: deleted); `profile` sets the singular.
@@ -73,7 +74,8 @@ import Testing
         let now = store.resources.map { resource in
             DataFileContent.Resource(
                 name: resource.name, kind: resource.kind,
-                documents: resource.kind == .singular ? [resource.singular].compactMap { $0 } : resource.items.documents)
+                documents: resource.kind == .singular ? [resource.singular].compactMap { $0 } : resource.items.documents
+            )
         }
         let entries = try journal.entries(after: journal.startSeq)
         #expect(entries.count == 13)
@@ -87,8 +89,9 @@ import Testing
             #expect(rewind.entries.map(\.seq) == entries.suffix(count).map(\.seq))
             #expect(rewind.entries.map(\.change) == entries.suffix(count).map(\.change))
         }
-        #expect(Self.texts(DataFileRewind(now, recent: recent, count: 100, idField: "id").resources)
-            == Self.texts(content.resources))
+        #expect(
+            Self.texts(DataFileRewind(now, recent: recent, count: 100, idField: "id").resources)
+                == Self.texts(content.resources))
     }
 
     @Test func theWalkStopsBeforeAnEntryItCannotUndoExactly() throws {
