@@ -1,7 +1,7 @@
-"""A `Last-Event-ID` from before a restart (docs/own-data.md, "Live"): after a clean stop, with nothing changed
-since, the events it missed are replayed from the ones the stop saved, ids and data as they were; after a
-`kill -9`, the events of the entries the file did not show yet are made again by the same view models; after
-an edit while stopped, it gets current values, as an id older than the buffer does."""
+"""A `Last-Event-ID` from before a restart (docs/own-data.md, "Live"): after a clean stop or a `kill -9`, the
+events of the newest entries are made again by the same view models (the start undoes them from the state by
+the items before them, test_resume_rewind.py), ids and data as they were; after an edit while stopped, it gets
+current values, as an id older than the buffer does."""
 import json
 import sqlite3
 from contextlib import closing
@@ -129,8 +129,8 @@ def test_after_an_edit_while_stopped_a_resume_gets_current_values(data_file, ser
         assert again.call("PATCH", "/posts/1", {"title": "four"})[0] == 200
         four = live.next(timeout=5)
     assert again.stop() == 0
-    # Saved with the stop, but the file is edited before the next start: the saved events no longer lead to
-    # what the server serves, so a resume from the last of them gets current values, not nothing.
+    # The file is edited before the next start: the events of the entries before it no longer lead to what
+    # the server serves, so a resume from the last of them gets current values, not nothing.
     edited = json.loads(path.read_text())
     edited["posts"][1]["title"] = "edited while stopped"
     path.write_text(json.dumps(edited, indent=2))

@@ -143,8 +143,10 @@ struct DataFileRewind {
             guard items[key]?.bytes == after else { return false }
             switch before {
             case .none:
+                // A delete of no item changed nothing.
+                guard after != nil else { return true }
                 // A new item went to the end, and every later entry is undone: it is the last.
-                guard after != nil, last == key else { return false }
+                guard last == key else { return false }
                 remove(key)
             case .inPlace(let body):
                 guard after != nil, let document = Self.document(key, body, idField: idField) else { return false }
