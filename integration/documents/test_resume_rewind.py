@@ -2,7 +2,8 @@
 keeps the item before it, so a start undoes the newest entries from the state and sends them through the view
 models again. A resume then gets every event it missed, ids and data as the first run sent them, after a clean
 stop and after `kill -9` alike, also for entries the file already showed when the server died, for new items,
-deletes (a cascade's too) and an id deleted and made again. A journal of an older LiveState (the migration
+deletes (a cascade's too) and an id deleted and made again. No restart undoes an entry from before a start
+that found the file edited while stopped (the journal's floor). A journal of an older LiveState (the migration
 fixture) has no item before its entries: a resume from before the upgrade gets current values once its clean
 stop's saved events are spent, and one from after it resumes as any other."""
 import json
@@ -114,3 +115,30 @@ def test_after_the_upgrade_of_an_older_journal_a_restart_resumes_this_runs_event
         current = resume(again, "/events?topics=posts,comments", older[-2])
         assert sorted(e[1] for e in current) == ["comments", "posts"]
         assert current[0][2] == again.call("GET", f"/{current[0][1]}")[2]
+
+
+def test_no_restart_undoes_the_entries_from_before_an_edit_made_while_stopped(data_file, serve):
+    path = data_file(DB)
+    server = serve(path)
+    with SSEClient.of(server, "/events?topics=posts") as live:
+        assert live.read_head() == 200
+        assert server.call("PATCH", "/posts/1", {"title": "before the edit"})[0] == 200
+        old = drain(live)[1:]
+    assert server.stop() == 0
+    edited = json.loads(path.read_text())
+    edited["posts"][2]["title"] = "edited while stopped"
+    path.write_text(json.dumps(edited, indent=2))
+    again = serve(path)
+    with SSEClient.of(again, "/events?topics=posts") as live:
+        assert live.read_head() == 200
+        assert again.call("PATCH", "/posts/2", {"title": "after the edit"})[0] == 200
+        assert again.call("PATCH", "/posts/1", {"title": "after the edit too"})[0] == 200
+        new = drain(live)[1:]
+    assert again.stop() == 0
+    third = serve(path)
+    # This run's entries are made again; the ones before the edit are not (their items before are of the
+    # file as it was): a resume from there gets the current values, with the edit.
+    assert resume(third, "/events?topics=posts", new[0][0]) == new[1:]
+    current = resume(third, "/events?topics=posts", old[0][0])
+    assert len(current) == 1 and [p["title"] for p in current[0][2]] == \
+        ["after the edit too", "after the edit", "edited while stopped"], current
