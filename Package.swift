@@ -60,6 +60,9 @@ let package = Package(
         // Compiled regular expressions with hard limits on size and work per match (wraps Sources/CPCRE2:
         // Debian's libpcre2-dev, the 8-bit library).
         .target(name: "Patterns", swiftSettings: wrapping("CPCRE2")),
+        // Sets of a large collection's items as 64-bit words, combined a word at a time, and the loops over every
+        // item a filter's answer takes, in C (wraps Sources/CBitsets: a header of inline functions, no library).
+        .target(name: "Bitsets", swiftSettings: wrapping("CBitsets")),
         // Strict RFC 8259 parsing to a Swift JSON value, duplicate keys refused (wraps Sources/CJansson:
         // Debian's libjansson-dev), and a data file's items read in bulk (CSimdJSON).
         .target(name: "StrictJSON", dependencies: ["CSimdJSON"], swiftSettings: wrapping("CJansson")),
@@ -77,7 +80,7 @@ let package = Package(
         // HTTP as Swift values: requests, responses, replies, the router, errors, the list query, CORS, the
         // request log line, and the protocols of the loop and stream a request runs on. No C.
         .target(
-            name: "HTTP", dependencies: ["Reactive", "Patterns", "StrictJSON", "Deflate", "Support"],
+            name: "HTTP", dependencies: ["Reactive", "Patterns", "Bitsets", "StrictJSON", "Deflate", "Support"],
             swiftSettings: swiftSettings),
         // Everything that imports libevent (Sources/CEvent: Debian's libevent-dev): the loops, timers, the
         // listener and its streams, sockets, the HTTP client and its TLS path in `Client/` (Sources/CEventOpenSSL:
@@ -95,7 +98,9 @@ let package = Package(
         // The service: routes, the /events hub, the command line, `App`. Imports no C module.
         .target(
             name: "Server",
-            dependencies: ["HTTP", "LibEvent", "Storage", "Domain", "Deflate", "Reactive", "StrictJSON", "Support"],
+            dependencies: [
+                "HTTP", "LibEvent", "Storage", "Domain", "Deflate", "Reactive", "StrictJSON", "Support", "Bitsets",
+            ],
             // Compiled into the binary as `PackageResources.openapi_json` (no bundle, no file read at run time).
             resources: [
                 .embedInCode("Resources/openapi.json"), .embedInCode("Resources/data-page.html"),
@@ -131,6 +136,7 @@ let package = Package(
         ),
         .testTarget(name: "DeflateTests", dependencies: ["Deflate"], swiftSettings: swiftSettings),
         .testTarget(name: "PatternsTests", dependencies: ["Patterns"], swiftSettings: swiftSettings),
+        .testTarget(name: "BitsetsTests", dependencies: ["Bitsets"], swiftSettings: swiftSettings),
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"], swiftSettings: swiftSettings),
         // Helpers shared by the test targets: `eventually`, `LockedBox`, the raw HTTP client, the one harness
         // that starts the built binary (`LivestateProcess`), the fake upstream, the `/events` reader.

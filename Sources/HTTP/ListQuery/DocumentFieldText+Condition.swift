@@ -1,3 +1,4 @@
+package import Bitsets
 package import StrictJSON
 
 extension DocumentFieldText {
@@ -34,9 +35,7 @@ extension DocumentFieldText {
             var candidates = [operand]
             if name == "in", case .array(let elements) = operand { candidates = elements }
             for candidate in candidates { try markEqual(candidate, into: &marked, meter: &meter) }
-            if name == "ne" {
-                for place in marked.indices { marked[place] = !marked[place] }
-            }
+            if name == "ne" { Bitset.invert(&marked) }
         case "lt", "lte", "gt", "gte":
             try markRelation(name, operand, into: &marked, meter: &meter)
         default:
@@ -58,11 +57,10 @@ extension DocumentFieldText {
             try markTexts("eq", candidate, searching: (.equal, text), into: &marked, meter: &meter)
         case .integer, .real:
             guard let number = DocumentWhere.javaScriptNumber(candidate) else { return }
-            let (types, numbers) = (self.types, self.numbers)
-            for place in 0..<distinctCount {
-                try meter.check()
-                if types[place] == .number && numbers[place] == number { marked[place] = true }
-            }
+            try meter.check()
+            let equal = Bitset.marks(
+                numbers: numbers, only: isNumber, against: number, less: false, equal: true, greater: false)
+            Bitset.combine(&marked, equal, intersect: false)
         case .bool, .null:
             let form = Array(candidate.javaScriptString.utf8)
             for place in 0..<distinctCount {
@@ -85,14 +83,21 @@ extension DocumentFieldText {
         if searched {
             var found = [Bool](repeating: false, count: distinctCount)
             try literal(operation, wanted, into: &found, meter: &meter)
-            for place in 0..<distinctCount where found[place] && types[place] == .string { marked[place] = true }
+            Bitset.combine(&found, strings, intersect: true)
+            Bitset.combine(&marked, found, intersect: false)
         }
-        // NB: no plain value equals, holds, starts or ends with a text beyond ASCII (`isBeyondASCII`).
-        let plainDecided = searched || wanted.isBeyondASCII
-        let (types, kinds) = (self.types, self.kinds)
-        for place in 0..<distinctCount where (!plainDecided || kinds[place] == .other) && types[place] == .string {
+        func test(_ place: Int) throws(HTTPError) {
             try meter.check()
-            if DocumentWhere.passes(value(at: place), name, operand) { marked[place] = true }
+            if types[place] == .string && DocumentWhere.passes(value(at: place), name, operand) {
+                marked[place] = true
+            }
+        }
+        // NB: no plain value equals, holds, starts or ends with a text beyond ASCII (`isBeyondASCII`), so only
+        // the others are tested then.
+        if searched || wanted.isBeyondASCII {
+            for place in otherPlaces { try test(place) }
+        } else {
+            for place in 0..<distinctCount { try test(place) }
         }
     }
 
@@ -118,6 +123,13 @@ extension DocumentFieldText {
         // ASCII byte is less than any other, and a non-ASCII character's code units are past ASCII's).
         var plainOperand = false
         if case .string(let text) = operand { plainOperand = text.isPlain || text.isBeyondASCII }
+        guard wanted != nil else {
+            // A number (or what JavaScript reads as one) against each value's number, in C.
+            try meter.check()
+            guard let number else { return }
+            marked = Bitset.marks(numbers: numbers, against: number, less: less, equal: equal, greater: greater)
+            return
+        }
         let (types, kinds, numbers) = (self.types, self.kinds, self.numbers)
         for place in 0..<distinctCount {
             try meter.check()
@@ -186,56 +198,55 @@ extension DocumentWhere {
     }
 
     /// Whether each of `count` items passes, from the texts of `textPaths` (by path), within `meter`'s
-    /// budget: each field's operators mark its distinct values, and each item takes its value's mark; nil
-    /// when a text is missing.
+    /// budget: each field's operators mark its distinct values, each item takes its value's mark, and the
+    /// fields' sets of items are combined a word at a time (`Bitset`); nil when a text is missing.
     package func passing(count: Int, texts: [[String]: DocumentFieldText], meter: inout ListQuery.Meter)
         throws(HTTPError) -> [Bool]?
+    {
+        try passingSet(count: count, texts: texts, meter: &meter)?.flags
+    }
+
+    /// `passing` as a set of the items' places.
+    package func passingSet(count: Int, texts: [[String]: DocumentFieldText], meter: inout ListQuery.Meter)
+        throws(HTTPError) -> Bitset?
     {
         try passing(prefix: [], count: count, texts: texts, meter: &meter)
     }
 
     private func passing(
         prefix: [String], count: Int, texts: [[String]: DocumentFieldText], meter: inout ListQuery.Meter
-    ) throws(HTTPError) -> [Bool]? {
+    ) throws(HTTPError) -> Bitset? {
         try meter.check()
         switch self {
         case .all(let parts), .any(let parts):
             let all: Bool
             if case .all = self { all = true } else { all = false }
-            // NB: the first part's result, not a list of every item's `all` first (a pass over 100,000 items
-            // less per level in a debug build).
-            var result: [Bool]?
+            var result: Bitset?
             for part in parts {
                 guard let passing = try part.passing(prefix: prefix, count: count, texts: texts, meter: &meter)
                 else { return nil }
-                guard var combined = result else {
+                if result == nil {
                     result = passing
-                    continue
+                } else if all {
+                    result?.formIntersection(passing)
+                } else {
+                    result?.formUnion(passing)
                 }
-                result = nil
-                for item in 0..<count where passing[item] != all { combined[item] = !all }
-                result = combined
             }
-            return result ?? [Bool](repeating: all, count: count)
+            return result ?? Bitset(size: count, full: all)
         case .not(let inner):
             guard var result = try inner.passing(prefix: prefix, count: count, texts: texts, meter: &meter)
             else { return nil }
-            for item in 0..<count { result[item] = !result[item] }
+            result.invert()
             return result
         case .field(let key, let operators):
             guard let text = texts[prefix + [key]] else { return nil }
             var marked = [Bool](repeating: true, count: text.distinctCount)
             for (name, operand) in operators {
-                let passing = try text.marks(name, operand, meter: &meter)
-                for place in 0..<marked.count where !passing[place] { marked[place] = false }
+                Bitset.combine(&marked, try text.marks(name, operand, meter: &meter), intersect: true)
             }
-            var result = [Bool](repeating: false, count: count)
-            let values = text.values
-            for item in 0..<count {
-                let value = values[item]
-                if value >= 0 && marked[Int(value)] { result[item] = true }
-            }
-            return result
+            try meter.check()
+            return Bitset(values: text.values, marked: marked)
         case .nested(let key, let inner):
             // An item whose field is not an object passes, whatever the conditions on its members.
             let path = prefix + [key]
@@ -244,8 +255,7 @@ extension DocumentWhere {
             guard let text = texts[paths.first ?? path],
                 var result = try inner.passing(prefix: path, count: count, texts: texts, meter: &meter)
             else { return nil }
-            let (depths, level) = (text.depths, path.count)
-            for item in 0..<count where Int(depths[item]) < level { result[item] = true }
+            result.formUnion(text.shallower(than: path.count))
             return result
         }
     }

@@ -1,3 +1,4 @@
+import Bitsets
 import Patterns
 package import StrictJSON
 
@@ -58,8 +59,15 @@ package struct DocumentFieldText: Sendable {
     /// a text made for `_where` (`init(conditionValues:)`), empty otherwise.
     let numbers: [Double]
     /// For each item, how many of the path's leading fields hold an object (`init(conditionValues:)`), empty
-    /// otherwise: `_where`'s conditions on an object's members pass an item whose field is not one.
-    let depths: [UInt8]
+    /// otherwise: `_where`'s conditions on an object's members pass an item whose field is not one. NB: as
+    /// `Int32`, the type a `Bitset` gathers from.
+    let depths: [Int32]
+    /// Whether each distinct value is a string.
+    let strings: [Bool]
+    /// Whether each distinct value is a number (only in a text made for `_where`, empty otherwise).
+    let isNumber: [Bool]
+    /// The places of the distinct values of kind `other`, ascending.
+    let otherPlaces: [Int]
     /// The places of the distinct values whose text holds a line's end (`newlines`), ascending.
     let broken: [Int]
     /// Each item's distinct value, or -1 when it has none (missing or null).
@@ -80,6 +88,7 @@ package struct DocumentFieldText: Sendable {
         var types: [ValueType] = []
         var numbers: [Double] = []
         var broken: [Int] = []
+        var (strings, isNumber, otherPlaces): ([Bool], [Bool], [Int]) = ([], [], [])
         var distinct: [[UInt8]: Int32] = [:]
         var places: [Int32] = []
         var others: [Int] = []
@@ -108,9 +117,14 @@ package struct DocumentFieldText: Sendable {
             if !plain, value.javaScriptString.unicodeScalars.contains(where: Self.newlines.contains) {
                 broken.append(kinds.count)
             }
+            if !plain { otherPlaces.append(kinds.count) }
             kinds.append(plain ? .plain : .other)
             types.append(type)
-            if keepsNull { numbers.append(DocumentWhere.javaScriptNumber(value) ?? .nan) }
+            strings.append(type == .string)
+            if keepsNull {
+                numbers.append(DocumentWhere.javaScriptNumber(value) ?? .nan)
+                isNumber.append(type == .number)
+            }
             text.append(contentsOf: form)
             form = []
         }
@@ -123,7 +137,10 @@ package struct DocumentFieldText: Sendable {
         self.kinds = kinds
         self.types = types
         self.numbers = numbers
-        self.depths = depths
+        self.strings = strings
+        self.isNumber = isNumber
+        self.otherPlaces = otherPlaces
+        self.depths = depths.map(Int32.init)
         self.broken = broken
         self.values = places
         self.others = others
@@ -140,4 +157,9 @@ package struct DocumentFieldText: Sendable {
 
     /// The distinct value at `place` as its bytes.
     func bytes(of place: Int) -> [UInt8] { Array(text[starts[place]..<end(of: place)]) }
+
+    /// The items fewer than `level` of whose path's leading fields hold an object (`depths`).
+    func shallower(than level: Int) -> Bitset {
+        Bitset(values: depths, marked: (0...Int(UInt8.max)).map { $0 < level })
+    }
 }

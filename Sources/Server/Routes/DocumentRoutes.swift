@@ -112,22 +112,24 @@ extension Router {
             let indexed = query.indexableFilter
             var indexes = DocumentRelations.embedIndexes(query, store, of: name)
             if let indexed { indexes.append((resource, indexed.path)) }
-            // A sort of a large collection answers from its sort index (built on a worker when missing), and so
-            // does a range filter (`_gte`, `:lt`, …) on a large collection, from the order of its field; `_ne`,
-            // `_like`, `:contains`, … from the texts of their fields' values (`DocumentFieldIndex`), unless an
-            // equality filter leaves few items.
+            // A sort of a large collection answers from its sort index (built on a worker when missing), a range
+            // filter (`_gte`, `:lt`, …) from the order of its field (marked there when many pass, or sorted
+            // otherwise); `_ne`, `_like`, `:contains`, … from the texts of their fields' values
+            // (`DocumentFieldIndex`), unless an equality filter leaves few items.
             let range = DocumentSortIndex.range(query, on: resource)
             let early = indexed.flatMap { DocumentSortIndex.lookUp($0, on: resource) }
             let few = (early?.documents.count ?? .max) < DocumentSortIndex.threshold
-            // A range that many items pass, or sorted otherwise, is marked from its field's order too.
             let marked = few ? nil : DocumentSortIndex.range(query, on: resource, anySort: true)
-            let fields = DocumentFieldIndex.filters(of: query, on: resource, few: few, marking: marked != nil)
+            // A search of a large collection scans its items' joined bytes (made on a worker when missing), its
+            // places intersected with the fields' (equality ones too, when they leave many items).
+            let searchable = !few && DocumentSearchIndex.wanted(query, on: resource, narrowed: false)
+            let fields = DocumentFieldIndex.filters(
+                of: query, on: resource, few: few, marking: marked != nil || searchable)
             let conditions = DocumentFieldIndex.conditionPaths(of: query, on: resource)
             let narrowed = indexed != nil && fields.isEmpty && marked == nil
             let sorts = range == nil && DocumentSortIndex.wanted(query, on: resource, narrowed: narrowed)
             let ordered = [(range ?? marked).map { DocumentQuery(ordering: $0.path) }, sorts ? query : nil]
-            // A search of a large collection scans its items' joined bytes (made on a worker when missing).
-            let searches = DocumentSearchIndex.wanted(query, on: resource, narrowed: indexed != nil)
+            let searches = DocumentSearchIndex.wanted(query, on: resource, narrowed: narrowed)
             let builds =
                 ordered.compactMap { $0 }.compactMap { sortIndex.missingBuild($0, on: resource, idPath: idPath) }
                 + [searches ? searchIndex.missingBuild(on: resource) : nil].compactMap { $0 }
@@ -146,7 +148,7 @@ extension Router {
                         (marked.index, marked.path, $0)
                     }
                 }
-                if ranged == nil, !fields.isEmpty || markedRange != nil || !conditions.isEmpty,
+                if ranged == nil, !fields.isEmpty || markedRange != nil || !conditions.isEmpty || (searches && sorts),
                     let page = try fieldIndex.answer(
                         query, filters: fields, conditions: conditions, range: markedRange, on: resource, order: order,
                         idPath: idPath, searched: searches ? searchIndex.placing(query, on: resource) : nil)

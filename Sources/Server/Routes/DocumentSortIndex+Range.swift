@@ -1,3 +1,4 @@
+import Bitsets
 import Domain
 import HTTP
 import StrictJSON
@@ -33,14 +34,14 @@ extension DocumentSortIndex {
     /// `order`, the kept order of its field.
     static func marks(
         _ query: DocumentQuery, range: (index: Int, path: [String]), order: Order, idPath: [String]
-    ) -> [Bool] {
-        var marked = [Bool](repeating: false, count: order.collection.count)
+    ) -> Bitset {
+        var marked = Bitset(size: order.collection.count)
         let runs = query.rangePlaces(in: order.documents) { document in
             range.path == idPath ? document.id?.value : document.object.value(at: range.path)
         }
-        for run in runs {
-            for rank in run { marked[order.placesByRank[rank]] = true }
-        }
+        // NB: each run's places copied at once and set in C (`Bitset`), where a loop over the run's ranks cost
+        // about 100 ms for half of 100,000 items in a debug build.
+        for run in runs { marked.insert(contentsOf: Array(order.placesByRank[run])) }
         return marked
     }
 
