@@ -16,9 +16,9 @@ import Synchronization
 /// many changes it waits for the new text.
 /// At most `capacity` fields are kept, the least recently used dropped first. One per collection route.
 final class DocumentFieldIndex: Sendable {
-    /// The most fields kept (each about the size of the field's values, and one reference per item): so the
-    /// most fields one query's `_where` is answered from.
-    static let capacity = 8
+    /// The most fields kept (each about the size of the field's values, and 10-40 bytes per item: 2-4 MB on
+    /// 100,000 items): so the most fields one query's `_where` is answered from.
+    static let capacity = 16
 
     struct Kept: Sendable {
         var seq: Int64
