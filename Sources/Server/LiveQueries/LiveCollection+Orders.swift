@@ -2,7 +2,7 @@ import Synchronization
 
 extension LiveCollection {
     /// An order of the collection's items, each with its sort key.
-    typealias Order = (items: [LiveRanking<Query>.Ranked], id: UInt64)
+    typealias Order = (items: LiveChunks<LiveRanking<Query>.Ranked>, id: UInt64)
 
     /// `query`'s first items in its order and its total at the newest version, for a query without an equality
     /// filter. A sorted query reads them from its sort's order kept up to date from the changes (`sortOrder`),
@@ -20,7 +20,7 @@ extension LiveCollection {
             }
             let (items, total) = LiveOrders<Query>.held(
                 of: order.items, query: reading, margin: engine.limits.windowMargin)
-            return (items.map(\.entry), order.id, present, total, items.map(\.sortKey))
+            return ([], order.id, present, total, items)
         }
         guard reading.window.end != nil, let margin = engine.limits.windowMargin,
             let (order, orderID) = ordered?(reading),

@@ -44,9 +44,10 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     typealias Narrow = @Sendable (Query) -> (items: [Item], id: UInt64)?
     /// What `snapshot(for:)` gives: the items, the id of the newest version they show, which presence fields
     /// some item has then, and with a `total`, the items are the query's first in its order, not candidates
-    /// (with their sort keys, when read from a kept order).
+    /// (`ranked` instead, with their sort keys, when read from a kept order: they share its chunks).
     typealias Snapshot = (
-        entries: [LiveEntry<Item>], id: UInt64, present: Set<String>, total: Int?, sortKeys: [Query.SortKey]?
+        entries: [LiveEntry<Item>], id: UInt64, present: Set<String>, total: Int?,
+        ranked: LiveChunks<LiveRanking<Query>.Ranked>?
     )
 
     /// NB: not private, for the extensions in other files; nothing else reads it.

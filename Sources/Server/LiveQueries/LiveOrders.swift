@@ -1,5 +1,6 @@
 /// A live collection's items in the order of each sort its live queries use (`LiveQuery.ordering`), kept up
-/// to date from every version as it is recorded: a changed item is found and placed by binary search, so a
+/// to date from every version as it is recorded: a changed item is found by binary search and placed in one
+/// chunk of the order (`LiveChunks`: no move of the collection's tail under the lock), so a
 /// sorted live query opens or refills from its sort's order as the collection is now, whatever the number of
 /// writes since the order was first read, and never sorts the collection on an event loop.
 ///
@@ -25,10 +26,10 @@ struct LiveOrders<Query: LiveQuery> {
     /// One sort's order: its query (`LiveQuery.ordering`) and every item, by sort key and then by rank.
     struct Order: Sendable {
         let query: Query
-        var items: [Ranked]
+        var items: LiveChunks<Ranked>
 
         /// Places `changes` (oldest first): each item before the change taken out, after it put in, each found
-        /// by binary search.
+        /// by binary search: O(log n) comparisons and the move of one chunk each.
         mutating func place(_ changes: [LiveItemChange<Query.Item>]) {
             for change in changes {
                 if let before = change.before {
@@ -50,18 +51,10 @@ struct LiveOrders<Query: LiveQuery> {
 
         /// The first index whose item does not come before `ranked` (by sort key, then by rank).
         private func index(of ranked: Ranked) -> Int {
-            var low = 0
-            var high = items.count
-            while low < high {
-                let middle = (low + high) / 2
-                let order = query.order(items[middle].sortKey, ranked.sortKey)
-                if order < 0 || (order == 0 && items[middle].entry.rank < ranked.entry.rank) {
-                    low = middle + 1
-                } else {
-                    high = middle
-                }
+            items.partitioningIndex { held in
+                let order = query.order(held.sortKey, ranked.sortKey)
+                return order < 0 || (order == 0 && held.entry.rank < ranked.entry.rank)
             }
-            return low
         }
     }
 
@@ -85,7 +78,7 @@ struct LiveOrders<Query: LiveQuery> {
 
     /// The collection's items in the order of `key`, with their sort keys, as of the newest version applied;
     /// nil when it is not kept.
-    mutating func items(_ key: String) -> [Ranked]? {
+    mutating func items(_ key: String) -> LiveChunks<Ranked>? {
         guard var kept = orders[key] else { return nil }
         clock &+= 1
         kept.used = clock
@@ -137,14 +130,16 @@ struct LiveOrders<Query: LiveQuery> {
     /// What a ranking of `query` holds of `order` (the collection's items in the query's order): the first
     /// items that pass, up to the window's end plus `margin` (every one when the window has no end or there is
     /// no margin), and how many pass: the others are only tested, or, when the query filters none, only
-    /// counted.
-    static func held(of order: [Ranked], query: Query, margin: Int?) -> (items: [Ranked], total: Int) {
+    /// counted. A query that filters none shares the order's chunks.
+    static func held(of order: LiveChunks<Ranked>, query: Query, margin: Int?) -> (
+        items: LiveChunks<Ranked>, total: Int
+    ) {
         // NB: a window ending past any count the collection can reach holds every item (and no sum overflows).
         let capacity = margin.flatMap { margin in query.window.end.flatMap { $0 > Int.max / 4 ? nil : $0 + margin + 2 }
         }
-        guard query.filtersItems else { return (capacity.map { Array(order.prefix($0)) } ?? order, order.count) }
+        guard query.filtersItems else { return (capacity.map { order.head($0) } ?? order, order.count) }
         let passes = query.itemFilter()
-        var items: [Ranked] = []
+        var items = LiveChunks<Ranked>()
         var total = 0
         for ranked in order where passes(ranked.entry.item) {
             if items.count < capacity ?? .max { items.append(ranked) }

@@ -190,7 +190,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         guard let snapshot = collection.snapshot(for: query) else { return nil }
         let group = LiveQueryGroup(
             key: key, query: query, present: snapshot.present, entries: snapshot.entries, madeAt: snapshot.id,
-            margin: collection.engine.limits.windowMargin, total: snapshot.total, sortKeys: snapshot.sortKeys,
+            margin: collection.engine.limits.windowMargin, total: snapshot.total, ranked: snapshot.ranked,
             encode: collection.encodeItem)
         groups[key] = group
         index.insert(group, terms: group.terms)

@@ -39,11 +39,11 @@ final class LiveQueryGroup<Query: LiveQuery> {
     typealias Refill = (Query) -> LiveCollection<Query>.Snapshot?
 
     /// `present`: which of the query's presence fields some item has at version `madeAt`; with a `total`,
-    /// `entries` are the first items that pass in the query's order (`LiveCollection.snapshot(for:)`), with
-    /// their `sortKeys` when given.
+    /// `entries` are the first items that pass in the query's order (`LiveCollection.snapshot(for:)`), or
+    /// `ranked` when given (with their sort keys).
     init(
         key: String, query: Query, present: Set<String> = [], entries: [LiveEntry<Query.Item>], madeAt: UInt64,
-        margin: Int? = nil, total: Int? = nil, sortKeys: [Query.SortKey]? = nil,
+        margin: Int? = nil, total: Int? = nil, ranked: LiveChunks<LiveRanking<Query>.Ranked>? = nil,
         encode: @escaping @Sendable (Query.Item) -> [UInt8]
     ) {
         self.key = key
@@ -53,7 +53,7 @@ final class LiveQueryGroup<Query: LiveQuery> {
         terms = reading.indexTerms
         self.madeAt = madeAt
         self.margin = margin
-        ranking = LiveRanking(reading, entries: entries, margin: margin, total: total, sortKeys: sortKeys)
+        ranking = LiveRanking(reading, entries: entries, margin: margin, total: total, ranked: ranked)
         self.encode = query.encodeItem ?? encode
     }
 
@@ -97,7 +97,7 @@ final class LiveQueryGroup<Query: LiveQuery> {
         if ranking.isShort, let fresh = refill(query) {
             present = fresh.present
             ranking = LiveRanking(
-                reading, entries: fresh.entries, margin: margin, total: fresh.total, sortKeys: fresh.sortKeys)
+                reading, entries: fresh.entries, margin: margin, total: fresh.total, ranked: fresh.ranked)
             madeAt = fresh.id
         }
         terms = ranking.query.indexTerms

@@ -3,9 +3,10 @@
 /// the first of them up to the window's end plus the margin (the others are counted, not held). A changed
 /// item is
 /// found and placed by binary search, and the query's window (`_limit`, `_page`, `_start`) is read off the
-/// array, so a write costs its query O(log n) comparisons (and a move of the array's tail), and the
+/// list, so a write costs its query O(log n) comparisons and the move of one chunk (`LiveChunks`), and the
 /// change of the result is worked out from the changed item and the window's edges, never from the whole
-/// result.
+/// result. A ranking read from a sort's kept order (`LiveOrders`) shares the order's chunks until a write
+/// changes them.
 ///
 /// A bounded ranking that lost items from its held part until the window may reach past it is `isShort`:
 /// its owner reads it anew (`LiveQueryGroup`).
@@ -28,7 +29,7 @@ struct LiveRanking<Query: LiveQuery> {
     /// The query's filter, made once for its loop.
     let passes: (Item) -> Bool
     /// The first items that pass, in the query's order: every one, or with a `capacity` up to it.
-    private(set) var items: [Ranked] = []
+    private(set) var items = LiveChunks<Ranked>()
     /// How many items pass.
     private(set) var total = 0
     /// The most items held (the window's end plus the margin); nil: every item that passes.
@@ -41,10 +42,11 @@ struct LiveRanking<Query: LiveQuery> {
     ///
     /// With a `total`, `entries` are instead the first items that pass, already in the query's order (at
     /// least up to that end plus `margin`, when there are so many), and `total` counts every item that passes;
-    /// `sortKeys`, when given, are their sort keys (read from a kept order, not again from each item).
+    /// `ranked`, when given, are those items with their sort keys instead (read from a kept order: its chunks
+    /// are shared, and no sort key is read again).
     init(
         _ query: Query, entries: [LiveEntry<Item>], margin: Int? = nil, total: Int? = nil,
-        sortKeys: [Query.SortKey]? = nil
+        ranked: LiveChunks<Ranked>? = nil
     ) {
         self.query = query
         passes = query.itemFilter()
@@ -56,11 +58,11 @@ struct LiveRanking<Query: LiveQuery> {
             return
         }
         self.total = total
-        let count = min(capacity ?? entries.count, entries.count)
-        if let sortKeys, sortKeys.count == entries.count {
-            items = (0..<count).map { Ranked(entry: entries[$0], sortKey: sortKeys[$0]) }
+        if let ranked {
+            items = capacity.map { ranked.head($0) } ?? ranked
         } else {
-            items = entries.prefix(count).map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
+            let count = min(capacity ?? entries.count, entries.count)
+            items = LiveChunks(entries.prefix(count).map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) })
         }
     }
 
@@ -69,9 +71,8 @@ struct LiveRanking<Query: LiveQuery> {
         let selected = entries.filter { passes($0.item) }.map { Ranked(entry: $0, sortKey: query.sortKey(of: $0.item)) }
         total = selected.count
         // NB: `entries` are in rank order and Swift's sort is stable, so ties stay in rank order.
-        items = selected.sorted { query.order($0.sortKey, $1.sortKey) < 0 }
-        // NB: a copy, not `removeLast`, which keeps the storage of every item that passes.
-        if let capacity, items.count > capacity { items = Array(items.prefix(capacity)) }
+        let sorted = selected.sorted { query.order($0.sortKey, $1.sortKey) < 0 }
+        items = LiveChunks(capacity.map { sorted.prefix($0) } ?? sorted[...])
     }
 
     /// Whether the window may reach past the held items: the ranking must be read anew.
@@ -194,7 +195,7 @@ struct LiveRanking<Query: LiveQuery> {
     /// Cuts the held items back to `capacity` once they grew `slack` past it.
     private mutating func trim() {
         guard let capacity, items.count > capacity + slack else { return }
-        items = Array(items.prefix(capacity))
+        items.removeSuffix(from: capacity)
     }
 
     /// The query's items before `changes` (oldest first) were applied: each undone, newest first.
@@ -220,13 +221,7 @@ struct LiveRanking<Query: LiveQuery> {
     /// The first index whose item does not come before `ranked`: where it is, or goes.
     @_specialize(where Query == DocumentLiveQuery)
     private func insertionIndex(of ranked: Ranked) -> Int {
-        var low = 0
-        var high = items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if precedes(items[middle], ranked) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        items.partitioningIndex { precedes($0, ranked) }
     }
 
     /// Where the item of `ranked`'s key is.

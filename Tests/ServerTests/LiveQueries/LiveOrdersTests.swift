@@ -14,7 +14,12 @@ import Testing
         .init(query: sorting, items: LiveRanking(sorting, entries: mirror.entries).items)
     }
 
-    @Test func anOrderAGroupReadsFollowsEveryVersionAndOneNoneReadsIsDropped() {
+    @Test(arguments: [3, 256])
+    func anOrderAGroupReadsFollowsEveryVersionAndOneNoneReadsIsDropped(chunks: Int) {
+        LiveChunkCapacity.$value.withValue(chunks) { followEveryVersion() }
+    }
+
+    func followEveryVersion() {
         var random = LiveRankingTests.RandomRows(seed: 3)
         var mirror = LiveMirror(items: (0..<20).map { _ in random.row() }, key: LiveRankingTests.key)
         var orders = LiveOrders<RowQuery>(idle: .zero)

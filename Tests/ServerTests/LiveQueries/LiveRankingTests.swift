@@ -102,8 +102,13 @@ import Testing
         }
     }
 
-    @Test(arguments: 1...6)
-    func aClientApplyingEachChangeHoldsTheFreshResult(seed: UInt64) {
+    /// With chunks of 3 items (`LiveChunkCapacity`) as well, so the held items are split and joined.
+    @Test(arguments: 1...6, [3, 256])
+    func aClientApplyingEachChangeHoldsTheFreshResult(seed: UInt64, chunks: Int) {
+        LiveChunkCapacity.$value.withValue(chunks) { applyEachChange(seed: seed) }
+    }
+
+    func applyEachChange(seed: UInt64) {
         var random = RandomRows(seed: seed)
         var mirror = LiveMirror(items: (0..<12).map { _ in random.row() }, key: Self.key)
         let queries = (0..<24).map { _ in Self.randomQuery(&random.rng) }
