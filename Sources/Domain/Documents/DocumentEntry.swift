@@ -65,7 +65,16 @@ package final class StoredDocument: Sendable {
     /// The item as one line of JSON (`JSONObject.compactBytes`).
     package let bytes: [UInt8]
     /// The item's members when kept, else nil (`object` parses `bytes`).
-    private let tree: JSONObject?
+    ///
+    /// NB: boxed: a `JSONObject` held here took 16 bytes of every item (an array and an optional index),
+    /// which made each item of a large collection, kept without its tree, a 96-byte allocation instead of 80.
+    private let tree: Tree?
+
+    /// An item's members, kept beside its bytes.
+    private final class Tree: Sendable {
+        let object: JSONObject
+        init(_ object: JSONObject) { self.object = object }
+    }
 
     /// `object` stored as its bytes, and as its members too when `keepsTree`.
     package init(id: DocumentID?, object: JSONObject, keepsTree: Bool = true) {
@@ -77,7 +86,7 @@ package final class StoredDocument: Sendable {
         exact.reserveCapacity(written.count)
         exact.append(contentsOf: written)
         bytes = exact
-        tree = keepsTree ? object : nil
+        tree = keepsTree ? Tree(object) : nil
     }
 
     /// An item stored as `bytes`, which must be what `compactBytes` writes for an object (a data file's item
@@ -91,7 +100,7 @@ package final class StoredDocument: Sendable {
     private init(id: DocumentID?, bytes: [UInt8], tree: JSONObject) {
         self.id = id
         self.bytes = bytes
-        self.tree = tree
+        self.tree = Tree(tree)
     }
 
     /// The same item kept as its bytes alone.
@@ -104,7 +113,7 @@ package final class StoredDocument: Sendable {
 
     /// The item: its kept members, or its bytes parsed (see the type's note on the cost).
     package var object: JSONObject {
-        if let tree { return tree }
+        if let tree { return tree.object }
         // Invariant: `bytes` is the writer's compact JSON of an object, which jansson reads back. NB: read as
         // one value of a text, without `init(parsing:)`'s look for NUL bytes and its marker for a number
         // out of range (two `getrandom` calls a parse), which the writer's own bytes cannot hold.

@@ -5,7 +5,7 @@ import StrictJSON
 /// singular resource.
 package struct DocumentItems: Sendable {
     private var slots: [StoredDocument?] = []
-    private var positions: [String: Int] = [:]
+    private var positions = DocumentPositions()
     /// The singular resource's object.
     package private(set) var singular: StoredDocument?
     /// The encoded whole, dropped on every change.
@@ -50,8 +50,7 @@ package struct DocumentItems: Sendable {
             }
             // NB: one lookup for a new id (a data file's load files hundreds of thousands); a later item with
             // an id taken replaces the earlier one in its place.
-            if let slot = positions.updateValue(slots.count, forKey: id.key) {
-                positions[id.key] = slot
+            if let slot = positions.insert(id, at: slots.count) {
                 itemBytes -= slots[slot]?.bytes.count ?? 0
                 slots[slot] = document
             } else {
@@ -116,12 +115,12 @@ package struct DocumentItems: Sendable {
     package var count: Int { positions.count }
 
     /// The item `id`, or nil.
-    package func document(_ id: DocumentID) -> StoredDocument? { positions[id.key].flatMap { slots[$0] } }
+    package func document(_ id: DocumentID) -> StoredDocument? { positions.slot(of: id).flatMap { slots[$0] } }
 
     /// The id text of the item just before `id` in the collection's order; nil when `id` is first or not held.
     /// Steps over the empty slots deletes left (fewer than the items: `compact`).
     func key(before id: DocumentID) -> String? {
-        guard var slot = positions[id.key] else { return nil }
+        guard var slot = positions.slot(of: id) else { return nil }
         while slot > 0 {
             slot -= 1
             if let document = slots[slot] { return document.id?.key }
@@ -145,7 +144,7 @@ package struct DocumentItems: Sendable {
         }
         guard let id = entry.id else { return nil }
         guard let object = entry.document else {
-            guard let slot = positions.removeValue(forKey: id.key), let old = slots[slot] else { return nil }
+            guard let slot = positions.remove(id), let old = slots[slot] else { return nil }
             itemBytes -= old.bytes.count
             indentedBytes -= Self.fileSize(of: old)
             slots[slot] = nil
@@ -153,7 +152,7 @@ package struct DocumentItems: Sendable {
             if slots.count > 32, positions.count < slots.count / 2 { compact() }
             return .deleted(old.id ?? id)
         }
-        if let slot = positions[id.key], let old = slots[slot] {
+        if let slot = positions.slot(of: id), let old = slots[slot] {
             // NB: the id as the item holds it (a path's `1` may name the item whose id is `"1"`), so that an
             // item's `id.value` stays the value of its id field, which a sort by id reads instead of parsing.
             let stored = StoredDocument(id: old.id ?? id, object: object, keepsTree: keepsTrees)
@@ -167,7 +166,7 @@ package struct DocumentItems: Sendable {
             return .updated(stored)
         }
         let stored = StoredDocument(id: id, object: object, keepsTree: keepsTrees)
-        positions[id.key] = slots.count
+        positions.insert(id, at: slots.count)
         slots.append(stored)
         itemBytes += stored.bytes.count
         indentedBytes += Self.fileSize(of: stored)
@@ -296,9 +295,9 @@ package struct DocumentItems: Sendable {
         slots = slots.compactMap { $0 }
         renumberings += 1
         indexes.removeAll()
-        positions.removeAll(keepingCapacity: true)
+        positions.removeAll()
         for (slot, document) in slots.enumerated() {
-            if let key = document?.id?.key { positions[key] = slot }
+            if let id = document?.id { positions.insert(id, at: slot) }
         }
     }
 

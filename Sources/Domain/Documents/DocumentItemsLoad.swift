@@ -15,8 +15,8 @@ package struct DocumentItemsLoad: Sendable {
     package private(set) var documents: [StoredDocument] = []
     /// The same, as `DocumentItems` holds them (each its slot).
     private(set) var slots: [StoredDocument?] = []
-    /// Each item's id, as text, → its place.
-    private(set) var positions: [String: Int] = [:]
+    /// Each item's id → its place.
+    private(set) var positions = DocumentPositions()
     /// The sum of the items' JSON sizes.
     package private(set) var itemBytes = 0
 
@@ -29,12 +29,7 @@ package struct DocumentItemsLoad: Sendable {
     /// Files `document`, which has an id, after the others; false, filing nothing, when it has none or an
     /// earlier item has its id (ids compare by their text: `1` and `"1"` are one id).
     package mutating func append(_ document: StoredDocument) -> Bool {
-        guard let key = document.id?.key else { return false }
-        // NB: one lookup for a new id; a taken one is given back its place.
-        if let earlier = positions.updateValue(documents.count, forKey: key) {
-            positions[key] = earlier
-            return false
-        }
+        guard let id = document.id, positions.insert(id, at: documents.count) == nil else { return false }
         documents.append(document)
         slots.append(document)
         itemBytes += document.bytes.count
@@ -42,22 +37,33 @@ package struct DocumentItemsLoad: Sendable {
     }
 
     /// Makes room for `count` items in all, so that the index of ids is not built again as it grows (each
-    /// growth files every id again; growing to 463,000 ids cost a 100 MB file's load 0.14 s of CPU).
+    /// growth of a dictionary files every id again; growing to 463,000 ids cost a 100 MB file's load 0.14 s
+    /// of CPU), and the lists of items are not copied as they grow (the copy and the list it is made from are
+    /// held at once, at the end of a load, when its memory peaks).
     package mutating func expect(_ count: Int) {
         positions.reserveCapacity(count)
+        documents.reserveCapacity(count)
+        slots.reserveCapacity(count)
     }
 
-    /// Gives back the room `expect` made and no item took: the index of ids at the size its growth would
-    /// have made it.
+    /// Gives back the room `expect` made and no item took, when it is more than the items take.
     package mutating func trim() {
-        guard positions.capacity > 2 * positions.count else { return }
-        var trimmed = [String: Int](minimumCapacity: positions.count)
-        for (key, place) in positions { trimmed[key] = place }
-        positions = trimmed
+        positions.trim()
+        guard documents.capacity > 2 * documents.count else { return }
+        documents = Self.exact(documents)
+        slots = Self.exact(slots)
+    }
+
+    /// `list` in a buffer of its size.
+    private static func exact<Element>(_ list: [Element]) -> [Element] {
+        var copy: [Element] = []
+        copy.reserveCapacity(list.count)
+        copy.append(contentsOf: list)
+        return copy
     }
 
     /// Whether an item with the id `id` is filed.
-    package func contains(_ id: DocumentID) -> Bool { positions[id.key] != nil }
+    package func contains(_ id: DocumentID) -> Bool { positions.slot(of: id) != nil }
 
     /// Files `replaced` in place of the items, which must be the same items in another form (with or
     /// without their trees): the same ids in the same order, the same bytes.

@@ -70,6 +70,7 @@ import Testing
         }
         load.trim()
         #expect(load.positions.capacity < 100)
+        #expect(load.positions.isAscending)
         let items = DocumentItems(loaded: load, indentation: nil)
         #expect(items.count == 10)
         #expect(items.document(try #require(DocumentID(.string("7"))))?.id == DocumentID(.integer(7)))
