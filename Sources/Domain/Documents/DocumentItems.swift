@@ -290,6 +290,15 @@ package struct DocumentItems: Sendable {
         return found.compactMap { slots[$0] }
     }
 
+    /// How many items `documents(whereValueAt:isOneOf:)` answers when the field's index is built (nil when it
+    /// is not), without taking them: what a query weighs that path by.
+    func count(whereValueAt path: [String], isOneOf texts: [String]) -> Int? {
+        guard let index = indexes[path] else { return nil }
+        var count = 0
+        for text in Set(texts) { count += index[text]?.count ?? 0 }
+        return count
+    }
+
     /// Drops the empty slots (after many deletes), renumbering the index.
     private mutating func compact() {
         slots = slots.compactMap { $0 }

@@ -134,6 +134,12 @@ package final class DocumentResource: Sendable {
         state.withLock { items in (items.documents(whereValueAt: path, isOneOf: texts), items.lastSeq) }
     }
 
+    /// How many items `documents(whereValueAt:isOneOf:)` answers, from the field's index (nil when none is
+    /// built yet), without taking them (on 100,000 items in a debug build, taking 60,000 costs 10-15 ms).
+    package func count(whereValueAt path: [String], isOneOf texts: [String]) -> Int? {
+        state.withLock { items in items.count(whereValueAt: path, isOneOf: texts) }
+    }
+
     /// Whether the first equality filter on `path` would cost a pass that parses every item: the collection
     /// is large (its items keep their bytes alone) and has no index of that field yet.
     package func needsIndexBuild(at path: [String]) -> Bool {

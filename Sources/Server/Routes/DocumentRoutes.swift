@@ -117,8 +117,8 @@ extension Router {
             // otherwise); `_ne`, `_like`, `:contains`, … from the texts of their fields' values
             // (`DocumentFieldIndex`), unless an equality filter leaves few items.
             let range = DocumentSortIndex.range(query, on: resource)
-            let early = indexed.flatMap { DocumentSortIndex.lookUp($0, on: resource) }
-            let few = (early?.documents.count ?? .max) < DocumentSortIndex.threshold
+            let matching = indexed.flatMap { DocumentSortIndex.matching($0, on: resource) }
+            let few = (matching ?? .max) < DocumentSortIndex.threshold
             let marked = few ? nil : DocumentSortIndex.range(query, on: resource, anySort: true)
             // A search of a large collection scans its items' joined bytes (made on a worker when missing), its
             // places intersected with the fields' (equality ones too, when they leave many items).
@@ -156,9 +156,7 @@ extension Router {
                     return try respond(page)
                 }
                 let sorted = sorts ? sortIndex.use(query, on: resource) : (presorted: nil, rank: nil)
-                let narrowed =
-                    early.flatMap { $0.seq == resource.itemsAndSeq.seq ? $0.documents : nil }
-                    ?? indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
+                let narrowed = indexed.map { resource.documents(whereValueAt: $0.path, isOneOf: $0.values) }
                 // NB: the fewer items of the two, the range's or the equality's, are the ones read.
                 let fewer = ranged.flatMap { ranged in ranged.documents.count < narrowed?.count ?? .max ? ranged : nil }
                 let documents = fewer?.documents ?? narrowed ?? sorted.presorted ?? resource.items.documents

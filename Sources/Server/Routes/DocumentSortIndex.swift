@@ -88,16 +88,15 @@ final class DocumentSortIndex: Sendable {
         !narrowed && !query.sortKeys.isEmpty && resource.items.count >= threshold
     }
 
-    /// The items of a large `resource` that pass the equality filter `indexed`, and the state they are of,
-    /// when the field's index is built: whether they are many decides whether a sort of them answers from the
-    /// sort index, and another filter from its field's text. Nil on a small collection, or while the index
-    /// is yet to be built (on a worker).
-    static func lookUp(_ indexed: (path: [String], values: [String]), on resource: DocumentResource) -> (
-        documents: [StoredDocument], seq: Int64
-    )? {
+    /// How many items of a large `resource` pass the equality filter `indexed`, when the field's index is built
+    /// (or, on a collection that keeps its items' members, is built at once): whether they are many decides
+    /// whether a sort of them answers from the sort index, and another filter from its field's text. Nil on a
+    /// small collection, or while the index is yet to be built (on a worker).
+    static func matching(_ indexed: (path: [String], values: [String]), on resource: DocumentResource) -> Int? {
         guard resource.items.count >= threshold, !resource.needsIndexBuild(at: indexed.path) else { return nil }
-        let (documents, seq) = resource.documentsAndSeq(whereValueAt: indexed.path, isOneOf: indexed.values)
-        return (documents, seq)
+        // NB: counted from the index, where taking 60,000 of 100,000 items cost 10-15 ms in a debug build.
+        return resource.count(whereValueAt: indexed.path, isOneOf: indexed.values)
+            ?? resource.documents(whereValueAt: indexed.path, isOneOf: indexed.values).count
     }
 
     /// The items in the order of `query`'s sort keys for the collection as it is now: kept, or made from the
