@@ -18,39 +18,46 @@ extension SeedStore {
         var call: (@Sendable (Value) -> Void)?
     }
 
-    /// An input other than the todos (`SeedInput.Topic`): its newest value as the plans read it, and each
-    /// committed value sent into its view model's input with the entry's id.
+    /// An input other than the todos (`SeedInput.Topic`): its newest value, and each committed value sent into
+    /// its view model's input with the entry's id.
+    ///
+    /// NB: the value is kept as the entry's members, made into an item only when a plan reads it (none of the
+    /// seeds' plans does): an album image's entry is megabytes of base64, which the write thread would encode
+    /// again to hold it as compact JSON.
     final class HeldInput: StoreResource {
-        let held: DocumentResource
+        let name: String
+        let kind = DocumentResource.Kind.singular
+        let fileSize = 0
         let input = Mutex(Input<(seq: Int64, payload: SeedInput.Payload)>())
+        private let value: Mutex<JSONObject?>
         private let deliveries: BackgroundThread
 
-        init(_ held: DocumentResource, deliveries: BackgroundThread) {
-            self.held = held
+        init(name: String, value: JSONObject?, deliveries: BackgroundThread) {
+            self.name = name
+            self.value = Mutex(value)
             self.deliveries = deliveries
         }
 
-        var name: String { held.name }
-        var kind: DocumentResource.Kind { held.kind }
-        var items: DocumentItems { held.items }
-        var count: Int { held.count }
-        var singular: StoredDocument? { held.singular }
-        var fileSize: Int { 0 }
-        func document(_ id: DocumentID) -> StoredDocument? { held.document(id) }
+        var singular: StoredDocument? { value.withLock { $0 }.map { StoredDocument(id: nil, object: $0) } }
+        var items: DocumentItems { DocumentItems(singular.map { [$0] } ?? []) }
+        var count: Int { value.withLock { $0 } == nil ? 0 : 1 }
+        var knownIDs: (largest: Int64, allStrings: Bool)? { (0, false) }
+        func document(_ id: DocumentID) -> StoredDocument? { nil }
 
         func apply(_ entry: DocumentEntry) {
-            held.committed.send(entry)
-            // NB: read on the delivery thread: an image entry's payload is megabytes of base64.
-            deliveries.submit { [self] in
-                deliver(seq: entry.seq, json: entry.document.map { String(decoding: $0.compactBytes, as: UTF8.self) })
-            }
+            let object = entry.document
+            value.withLock { $0 = object }
+            deliveries.submit { [self] in deliver(seq: entry.seq, payload: object.flatMap(SeedInput.Payload.init)) }
         }
 
-        /// Sends the value `json` of entry `seq` into the input (on the delivery thread, or at start).
+        /// Sends the value `json` of entry `seq` into the input (at start).
         func deliver(seq: Int64, json: String?) {
-            guard let payload = json.flatMap({ SeedInput.Payload(json: $0) }) else {
-                return Log.error("journal entry \(seq) (\(name)) cannot be read; skipped")
-            }
+            deliver(seq: seq, payload: json.flatMap { SeedInput.Payload(json: $0) })
+        }
+
+        /// Sends the payload of entry `seq` into the input (on the delivery thread, or at start).
+        private func deliver(seq: Int64, payload: SeedInput.Payload?) {
+            guard let payload else { return Log.error("journal entry \(seq) (\(name)) cannot be read; skipped") }
             input.withLock { $0.call }?((seq, payload))
         }
     }

@@ -97,11 +97,7 @@ final class SeedStore: Sendable {
         var inputs: [String: HeldInput] = [:]
         for topic in SeedInput.Topic.allCases {
             let held = rows[topic.rawValue]?.items.first.flatMap { Self.object($0.body) }
-            inputs[topic.rawValue] = HeldInput(
-                DocumentResource(
-                    name: topic.rawValue, kind: .singular,
-                    documents: held.map { [StoredDocument(id: nil, object: $0)] } ?? []),
-                deliveries: deliveries)
+            inputs[topic.rawValue] = HeldInput(name: topic.rawValue, value: held, deliveries: deliveries)
         }
         self.inputs = inputs
         store = DocumentStore(
@@ -248,11 +244,27 @@ final class SeedStore: Sendable {
         append(topic: topic, json: json, key: key, claimed: claimed, completion: completion)
     }
 
+    /// Commits `entry` as `append(topic:json:key:completion:)` does `json`'s object, its bytes as they are.
+    func append(
+        topic: String, entry: SeedInput.Entry, key: String?,
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
+    ) {
+        append(topic: topic, entry: entry, key: key, claimed: nil, completion: completion)
+    }
+
     private func append(
         topic: String, json: String, key: String?, claimed: (@Sendable (Int64) -> Void)?,
         completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
-        guard let object = Self.object(json) else { return completion(.failure(.failed("the input is not an object"))) }
+        // NB: encoded here, on the caller's thread, so the write thread only writes its bytes.
+        guard let entry = Self.entry(json) else { return completion(.failure(.failed("the input is not an object"))) }
+        append(topic: topic, entry: entry, key: key, claimed: claimed, completion: completion)
+    }
+
+    private func append(
+        topic: String, entry: SeedInput.Entry, key: String?, claimed: (@Sendable (Int64) -> Void)?,
+        completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
+    ) {
         let completion = answeredAfterDelivery(completion)
         let outcome = Mutex<Result<JournalAppended, JournalError>?>(nil)
         let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
@@ -265,7 +277,8 @@ final class SeedStore: Sendable {
         store.submit(
             { _ throws(HTTPError) in
                 .init(
-                    entries: [.init(resource: topic, id: nil, document: object)], response: .noContent,
+                    entries: [.init(resource: topic, id: nil, document: entry.object, body: entry.body)],
+                    response: .noContent,
                     boundsItems: false,
                     answer: { seqs in
                         if let claimed, let seq = seqs.first { claimed(seq) }
@@ -365,32 +378,5 @@ final class SeedStore: Sendable {
         case .sqlite(let journal): try journal.newest(of: topic)
         case .postgres(let journal, _): try journal.newest(of: topic)
         }
-    }
-
-    /// A todo's id as the store's.
-    private static func id(_ id: Int) -> DocumentID {
-        // Invariant: an integer is an id.
-        guard let id = DocumentID(.integer(Int64(id))) else { preconditionFailure("an integer is an id") }
-        return id
-    }
-
-    private static func object(_ json: String) -> JSONObject? {
-        guard case .object(let object)? = try? JSONValue(parsing: Array(json.utf8), maxDepth: 256) else { return nil }
-        return object
-    }
-
-    /// A todo as the store's item (its compact JSON, as its entry holds it).
-    static func stored(_ todo: Todo) -> StoredDocument? {
-        guard let body = JournalChange(TodoChange.upsert(todo)).document, let object = object(body) else { return nil }
-        return StoredDocument(id: id(todo.id), object: object)
-    }
-
-    /// The todo `object` holds (nil: none, or not a todo).
-    static func todo(_ object: JSONObject?) -> Todo? {
-        guard let object else { return nil }
-        let change = JournalChange(
-            collection: JournalChange.todos, id: "0", document: String(decoding: object.compactBytes, as: UTF8.self))
-        if case .upsert(let todo)? = change.todoChange { return todo }
-        return nil
     }
 }

@@ -103,8 +103,8 @@ final class SelectionDownloads: Sendable {
         guard let parsed = URL(string: url) else { return release(seq) }
         let download = AlbumViewModel.download(url, parsed, loader: loader).sink { [weak self] outcome in
             guard let self else { return }
-            // NB: a 16 MiB image is 22 MiB of base64 JSON to encode and, on SQLite, to commit and apply (some
-            // 300 ms): done on a worker, not on the loop that finished the download (inline when the queue is full).
+            // NB: a 16 MiB image is 22 MB of base64 JSON to encode: done on a worker, not on the loop that
+            // finished the download (inline when the queue is full), nor on the store's write thread.
             let result = outcome.result
             if let workers, workers.submit({ self.shareImage(result, url: url, selection: seq) }) { return }
             shareImage(result, url: url, selection: seq)
@@ -151,15 +151,18 @@ final class SelectionDownloads: Sendable {
         // NB: a newer selection applied here makes this download moot, and so does an outcome another
         // instance journaled first; journaling it anyway would only cost a row, since every instance skips it.
         guard isPending(seq) else { return release(seq) }
-        var payload = SeedInput.Payload(url: url, selection: seq)
+        var entry: SeedInput.Entry
         switch result {
         case .success(let image):
-            payload.contentType = image.contentType
-            payload.data = Data(image.data).base64EncodedString()
+            entry = SeedInput.imageEntry(url: url, selection: seq, image: image)
         case .failure(let failure):
+            var payload = SeedInput.Payload(url: url, selection: seq)
             payload.failed = failure.reason
+            guard let json = try? SeedInput.encoded(payload), let failed = SeedStore.entry(json) else {
+                return release(seq)
+            }
+            entry = failed
         }
-        guard let data = try? SeedInput.encoded(payload) else { return release(seq) }
         let shared: @Sendable (Result<Int64, JournalError>) -> Void = { [self] result in
             release(seq)
             if case .failure(let error) = result {
@@ -168,6 +171,6 @@ final class SelectionDownloads: Sendable {
         }
         // The outcome's key makes it one entry, whichever instances downloaded (one process: no key needed).
         let key = claims == nil ? nil : Self.outcomeKey(seq)
-        store.append(topic: SeedInput.Topic.image.rawValue, json: data, key: key) { shared($0.map(\.seq)) }
+        store.append(topic: SeedInput.Topic.image.rawValue, entry: entry, key: key) { shared($0.map(\.seq)) }
     }
 }

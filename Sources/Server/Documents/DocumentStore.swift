@@ -31,6 +31,9 @@ final class DocumentStore: Sendable {
         var resource: String
         var id: DocumentID?
         var document: JSONObject?
+        /// `document`'s compact JSON when the submitter encoded it already, off the write thread (an album
+        /// image's entry is megabytes of base64); nil: encoded here.
+        var body: [UInt8]? = nil
     }
 
     /// What a plan does: its changes, and the response once they are committed.
@@ -250,7 +253,7 @@ final class DocumentStore: Sendable {
                     }
                     do throws(HTTPError) {
                         let plan = try write.plan(&view)
-                        let bodies = plan.entries.map { $0.document?.compactBytes }
+                        let bodies = plan.entries.map { $0.body ?? $0.document?.compactBytes }
                         if plan.boundsItems { try Self.checkItemFileSize(bodies) }
                         let growth = view.fileGrowth(plan.entries, bodies: bodies)
                         if growth > 0, fileSize + growth > maxFileSize { throw full(growth, of: fileSize) }

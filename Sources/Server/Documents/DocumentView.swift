@@ -135,7 +135,8 @@ struct DocumentView {
     func fileGrowth(_ entries: [DocumentStore.Planned], bodies: [[UInt8]?]) -> Int {
         var growth = 0
         for (entry, body) in zip(entries, bodies) {
-            guard let resource = store.resource(named: entry.resource) else { continue }
+            // NB: a resource held in no data file (the seeds') takes no room in one.
+            guard let resource = store.byName[entry.resource] else { continue }
             guard let id = entry.id else {
                 // A singular resource: its object, at depth 1.
                 let old = singulars[entry.resource]?.compactBytes ?? resource.singular?.bytes ?? []
