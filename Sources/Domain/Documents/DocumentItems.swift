@@ -246,15 +246,23 @@ package struct DocumentItems: Sendable {
             let oldText = oldObject.flatMap { Self.indexedText(of: $0, at: path) }
             let newText = Self.indexedText(of: newObject, at: path)
             if old != nil, oldText == newText { continue }
-            if let oldText, var filed = indexes[path]?[oldText] {
-                let position = Self.position(of: slot, in: filed)
-                if position < filed.count, filed[position] == slot { filed.remove(at: position) }
-                indexes[path]?[oldText] = filed.isEmpty ? nil : filed
+            // NB: the slots are changed where the index holds them: a copy taken out and put back costs the
+            // whole list of a common value (every post of one user) per write.
+            if let oldText,
+                let (position, isLast) = indexes[path]?[oldText].flatMap({ filed -> (Int, Bool)? in
+                    let position = Self.position(of: slot, in: filed)
+                    return position < filed.count && filed[position] == slot ? (position, filed.count == 1) : nil
+                })
+            {
+                if isLast {
+                    indexes[path]?[oldText] = nil
+                } else {
+                    indexes[path]?[oldText]?.remove(at: position)
+                }
             }
             if let newText {
-                var filed = indexes[path]?[newText] ?? []
-                filed.insert(slot, at: Self.position(of: slot, in: filed))
-                indexes[path]?[newText] = filed
+                let position = indexes[path]?[newText].map { Self.position(of: slot, in: $0) } ?? 0
+                indexes[path]?[newText, default: []].insert(slot, at: position)
             }
         }
     }
