@@ -121,15 +121,18 @@ final class EventClient: @unchecked Sendable {
         return !isFinished
     }
 
-    /// Sends one frame made for this client alone (a live query's change), unless it already has `id`;
-    /// false once the client is cut off. The cap applies as to any live event.
+    /// Sends frames made for this client alone (a live query's changes), in order, those with an id it
+    /// already has left out, as one write when the output is free; false once the client is cut off.
     @discardableResult
-    func deliver(frame: SharedBytes, id: UInt64) -> Bool {
+    func deliver(frames: [(frame: SharedBytes, id: UInt64)]) -> Bool {
         guard !isFinished else { return false }
-        guard id > lastSentID else { return true }
-        lastSentID = id
-        guard enqueue(frame) else { return false }
-        pump()
+        var queued = false
+        for (frame, id) in frames where id > lastSentID {
+            lastSentID = id
+            guard enqueue(frame) else { return false }
+            queued = true
+        }
+        if queued { pump() }
         return !isFinished
     }
 

@@ -80,8 +80,6 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     private let reading = Mutex(())
     /// Open live-query streams of this collection.
     let streams = Atomic<Int>(0)
-    // NB: sent while holding `state`'s lock, so every loop sees the versions in id order.
-    private let feed = PassthroughSubject<LiveVersion<Item>, Never>()
 
     /// `source`: see the type's note; nil for a collection whose every list is published.
     init(
@@ -203,7 +201,8 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
             dropped += 1
         }
         if dropped > 0 { state.history.removeFirst(dropped) }
-        feed.send(version)
+        // NB: posted while holding `state`'s lock, so every loop sees the versions in id order.
+        for fanout in state.fanouts.values { fanout.post(version) }
     }
 
     /// The items now, in the collection's order, and the id of the newest version they show (read from the
@@ -336,12 +335,12 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     func fanout<S: Scheduler>(key: ObjectIdentifier, scheduler: S) -> LiveQueryFanout<Query> {
         state.withLock { state in
             if let existing = state.fanouts[key] { return existing }
-            // NB: made and subscribed under the lock `publish` sends under: no version falls between the
-            // current one and the first the fan-out receives.
+            // NB: made and filed under the lock `publish` posts under: no version falls between the current
+            // one and the first the fan-out receives.
             let fanout = LiveQueryFanout(
-                collection: self, currentID: state.newestID, feed: feed, scheduler: scheduler,
-                heartbeat: engine.heartbeat)
+                collection: self, currentID: state.newestID, scheduler: scheduler, heartbeat: engine.heartbeat)
             state.fanouts[key] = fanout
+            if state.isShutDown { fanout.postEnd() }
             return fanout
         }
     }
@@ -361,11 +360,10 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
 
     /// Ends every live query of the collection (each fan-out on its loop) and takes no more versions.
     func shutdown() {
-        let wasShutDown = state.withLock { state in
-            defer { state.isShutDown = true }
-            return state.isShutDown
+        state.withLock { state in
+            guard !state.isShutDown else { return }
+            state.isShutDown = true
+            for fanout in state.fanouts.values { fanout.postEnd() }
         }
-        guard !wasShutDown else { return }
-        feed.send(completion: .finished)
     }
 }

@@ -1,19 +1,25 @@
 import HTTP
 import Reactive
+import Synchronization
 
-/// The live queries of one collection on one event loop: one subscription to the collection's versions,
-/// delivered on the loop, the loop's queries grouped by their text (`LiveQueryGroup`) and indexed by their
-/// equality filter (`LiveQueryIndex`), and the heartbeat of their clients.
+/// The live queries of one collection on one event loop: the collection's versions, handed over in batches
+/// (`post`), the loop's queries grouped by their text (`LiveQueryGroup`) and indexed by their equality filter
+/// (`LiveQueryIndex`), and the heartbeat of their clients.
 ///
 /// A version's changed items are looked up in the index (plus the groups without an equality filter); a
 /// group places each of them in its sorted items (`LiveRanking`), testing its filters on them alone, and
 /// only a group whose result changed sends anything: one shared frame to each of its clients. The frames
 /// go out `sliceSize` clients at a time, yielding to the loop between slices, as `/events` does.
 ///
-/// Used on its loop only, except `init`.
+/// The versions the collection records while the loop is busy wait in an inbox and are applied together at
+/// the loop's next turn: one wake-up of the loop per batch, not per write, and each client's frames of the
+/// batch written as one chunk (one `sendmsg`), so a burst of writes costs the loop and each client one
+/// write, not one per version.
+///
+/// Used on its loop only, except `init`, `post` and `postEnd`.
 final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
-    // NB: @unchecked because everything but `init` runs on the loop: versions arrive through
-    // `receive(on:)`, and clients are added and removed by their streams' callbacks, on the loop.
+    // NB: @unchecked because everything but `init`, `post` and `postEnd` runs on the loop: versions arrive
+    // through the inbox, taken on the loop, and clients are added and removed by their streams' callbacks.
     typealias Item = Query.Item
 
     /// One frame for one client, waiting for its slice.
@@ -24,13 +30,23 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         var group: String
     }
 
+    /// The versions posted and not taken by the loop yet.
+    private struct Inbox {
+        var versions: [LiveVersion<Item>] = []
+        /// Whether a turn of the loop is queued to take them.
+        var isScheduled = false
+        /// Whether the collection ended (shutdown): after the versions, every client's stream ends.
+        var isEnded = false
+    }
+
     private unowned let collection: LiveCollection<Query>
     /// The id of the newest version this loop applied.
     private(set) var currentID: UInt64
     private var groups: [String: LiveQueryGroup<Query>] = [:]
     private var index = LiveQueryIndex<LiveQueryGroup<Query>>()
-    private var subscription: AnyCancellable?
+    private let inbox = Mutex(Inbox())
     private var heartbeatTimer: (any Cancellable)?
+    private let runOnLoop: (@escaping () -> Void) -> Void
     private let yieldToLoop: (@escaping () -> Void) -> Void
     private var isFinished = false
     /// Frames not handed to their clients yet, in order, from `next` on.
@@ -41,21 +57,21 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     private(set) var lastChanged = 0
     /// How many groups the last version's items were tested against (tests read it).
     private(set) var lastTested = 0
+    /// How many versions the loop took in its last turn (tests read it).
+    private(set) var lastBatch = 0
 
     /// Clients handed a frame before the fan-out yields to the loop.
     static var sliceSize: Int { 256 }
 
-    /// Subscribes to `feed` on `scheduler`, starting after version `currentID`, and starts the heartbeat.
+    /// A fan-out on `scheduler` that shows version `currentID` and takes the versions after it from `post`;
+    /// starts the heartbeat.
     init<S: Scheduler>(
-        collection: LiveCollection<Query>, currentID: UInt64, feed: PassthroughSubject<LiveVersion<Item>, Never>,
-        scheduler: S, heartbeat: Double?
+        collection: LiveCollection<Query>, currentID: UInt64, scheduler: S, heartbeat: Double?
     ) {
         self.collection = collection
         self.currentID = currentID
+        runOnLoop = { work in scheduler.schedule(options: nil, work) }
         yieldToLoop = { work in scheduler.schedule(after: scheduler.now, work) }
-        subscription = feed.receive(on: scheduler).sink(
-            receiveCompletion: { [weak self] _ in self?.finishAll() },
-            receiveValue: { [weak self] version in self?.apply(version) })
         heartbeatTimer = scheduler.heartbeat(every: heartbeat) { [weak self] in self?.beat() }
     }
 
@@ -68,12 +84,48 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
 
     // MARK: Versions
 
+    /// Hands `version` to the loop (from the thread that recorded it, in id order): it waits in the inbox
+    /// with any others until the loop's next turn takes them all.
+    func post(_ version: LiveVersion<Item>) {
+        let wake = inbox.withLock { inbox in
+            inbox.versions.append(version)
+            defer { inbox.isScheduled = true }
+            return !inbox.isScheduled
+        }
+        if wake { runOnLoop { [self] in takeInbox() } }
+    }
+
+    /// Ends every client's stream on the loop, after the versions posted before (the collection shut down).
+    func postEnd() {
+        let wake = inbox.withLock { inbox in
+            inbox.isEnded = true
+            defer { inbox.isScheduled = true }
+            return !inbox.isScheduled
+        }
+        if wake { runOnLoop { [self] in takeInbox() } }
+    }
+
+    /// Applies every version waiting in the inbox, then hands their frames out together.
+    private func takeInbox() {
+        let (versions, isEnded) = inbox.withLock { inbox in
+            defer {
+                inbox.versions = []
+                inbox.isScheduled = false
+            }
+            return (inbox.versions, inbox.isEnded)
+        }
+        lastBatch = versions.count
+        for version in versions { apply(version) }
+        if !isSliceScheduled, next < outbox.count { deliverSlice() }
+        if isEnded { finishAll() }
+    }
+
     // NB: specialized for a data file's queries: the live path is reached through generic code, where each
     // call looked up generic metadata (a third of `LiveRanking.apply`'s time in a release profile).
     /// Applies the next version: each group its changed items can belong to places them, and each changed
-    /// result goes to the group's clients.
+    /// result waits in the outbox for the group's clients.
     @_specialize(where Query == DocumentLiveQuery)
-    func apply(_ version: LiveVersion<Item>) {
+    private func apply(_ version: LiveVersion<Item>) {
         guard version.id > currentID else { return }
         currentID = version.id
         lastChanged = 0
@@ -112,15 +164,27 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
                 outbox.append(Delivery(frame: frame, id: id, client: client, group: group.key))
             }
         }
-        if !isSliceScheduled { deliverSlice() }
     }
 
-    /// Hands the waiting frames to the next `sliceSize` clients, then yields to the loop before the rest.
+    /// Hands the waiting frames to the next `sliceSize` clients, then yields to the loop before the rest. A
+    /// client with several frames in the slice (versions taken together) gets them in one write.
     private func deliverSlice(upTo limit: Int = sliceSize) {
         isSliceScheduled = false
         let end = min(outbox.count, next + limit)
         var dropped: [(EventClient, String)] = []
-        for delivery in outbox[next..<end] where !delivery.client.deliver(frame: delivery.frame, id: delivery.id) {
+        // Each client's frames of the slice, in order; clients in the order of their first frame.
+        var batches: [(delivery: Delivery, frames: [(frame: SharedBytes, id: UInt64)])] = []
+        var batchOf: [ObjectIdentifier: Int] = [:]
+        for delivery in outbox[next..<end] {
+            let client = ObjectIdentifier(delivery.client)
+            if let batch = batchOf[client] {
+                batches[batch].frames.append((delivery.frame, delivery.id))
+            } else {
+                batchOf[client] = batches.count
+                batches.append((delivery, [(delivery.frame, delivery.id)]))
+            }
+        }
+        for (delivery, frames) in batches where !delivery.client.deliver(frames: frames) {
             dropped.append((delivery.client, delivery.group))
         }
         next = end

@@ -33,4 +33,36 @@ import Testing
         #expect(changedAtProbe == LiveQueryFanout<LiveQueryEngineTests.NoteQuery>.sliceSize)
         #expect(streams.allSatisfy { $0.events.map(\.name) == ["result", "change"] })
     }
+
+    @Test func versionsRecordedWhileTheLoopIsBusyReachEachClientAsOneWrite() {
+        let engine = LiveQueryEngine(heartbeat: nil)
+        let notes = engine.register("notes", query: LiveQueryEngineTests.NoteQuery.self) { "\"\($0.id)\"" }
+        let fanout = notes.fanout(key: ObjectIdentifier(key), scheduler: loop)
+        notes.publish(id: 10, items: LiveQueryEngineTests.start)
+        loop.advance()
+        let ones = (0..<3).map { _ in RecordingStream() }
+        for stream in ones { fanout.add(stream, query: .init(groups: [1]), key: "g1", lastEventID: nil) }
+        let two = RecordingStream()
+        fanout.add(two, query: .init(groups: [2]), key: "g2", lastEventID: nil)
+        let chunksBefore = ones.map(\.chunks) + [two.chunks]
+        var items = LiveQueryEngineTests.start
+        for rank in 1...3 {
+            items.append(LiveQueryEngineTests.Note(id: "n\(rank)", group: 1, rank: rank))
+            notes.publish(id: UInt64(10 + rank), items: items)
+        }
+        #expect(ones.allSatisfy { $0.events.count == 1 })
+        loop.advance()
+        // Three writes recorded before the loop's turn: one wake-up, one write per client with all three.
+        for stream in ones {
+            #expect(stream.events.map(\.name) == ["result", "change", "change", "change"])
+            #expect(stream.events.compactMap(\.id) == [10, 11, 12, 13])
+        }
+        #expect(ones.map(\.chunks) == chunksBefore.prefix(3).map { $0 + 1 })
+        #expect(two.chunks == chunksBefore[3])
+        // A write alone still goes out at the loop's next turn.
+        items.append(LiveQueryEngineTests.Note(id: "n4", group: 1, rank: 4))
+        notes.publish(id: 14, items: items)
+        loop.advance()
+        #expect(ones.allSatisfy { $0.events.last?.id == 14 && $0.events.count == 5 })
+    }
 }
