@@ -104,13 +104,17 @@ package final class EventLoop: @unchecked Sendable {
 
     /// `execute` without the `Sendable` check, for scheduler actions (Combine's signature has none).
     func enqueue(_ work: @escaping () -> Void) {
-        let accepted = pending.withLock { state -> Bool in
+        let wakes = pending.withLock { state -> Bool in
             guard !state.stopped else { return false }
             state.jobs.append(Job(run: work))
-            return true
+            return state.jobs.count == 1
         }
-        // NB: event_active from another thread is safe because evthread_use_pthreads() ran first.
-        if accepted, let wakeEvent { event_active(wakeEvent, EV_READ, 0) }
+        // NB: only the job that finds the queue empty wakes the loop: the others are taken by the drain that
+        // wake-up runs (it empties the queue until it stays empty). event_active takes the base's lock, which
+        // the loop holds for most of its turn, so a burst of jobs (the replies and live versions of a group
+        // commit) waking it once each made the threads queue on that lock. event_active from another thread
+        // is safe because evthread_use_pthreads() ran first.
+        if wakes, let wakeEvent { event_active(wakeEvent, EV_READ, 0) }
     }
 
     /// Runs `work` now if on the loop, else hands it over.
