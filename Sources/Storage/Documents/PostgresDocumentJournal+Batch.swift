@@ -20,8 +20,11 @@ import Synchronization
 ///   inside it stops the script before the commit (nothing committed).
 ///
 /// A lost answer leaves the outcome unknown, which the batch's first entry settles. The functions are the
-/// `batch function` step. The scripts use the simple protocol, which takes no parameters: values go in as
-/// dollar-quoted literals (`literal`), with a tag the text does not hold.
+/// `batch function` step, and again the `batch scans by id` step, which gave the reads of the entries after
+/// the server's newest an upper bound, the id the next entry takes: a function's statements run on a
+/// generic plan after five calls, which takes `seq > $1` alone for a third of the table and reads all of it,
+/// a cost growing with every entry retention keeps. The scripts use the simple protocol, which takes no
+/// parameters: values go in as dollar-quoted literals (`literal`), with a tag the text does not hold.
 extension PostgresDocumentJournal {
     /// `batch function`: `livestate_doc_read_v1` and `livestate_doc_write_unread_v1` (see above), and
     /// `livestate_doc_write_v1`, which writes a batch's entries (`p_batch`: `batch`'s rows, each entry's id as
@@ -46,14 +49,17 @@ extension PostgresDocumentJournal {
             r_part int, r_seq bigint, r_resource text, r_key text, r_body text, r_write_key text,
             r_write_request text, r_below bigint
         ) LANGUAGE plpgsql AS $read$
+        DECLARE
+            v_next bigint;
         BEGIN
             PERFORM pg_advisory_xact_lock(\(writeLock));
-            RETURN QUERY SELECT 0, coalesce(pg_sequence_last_value(
-                    pg_get_serial_sequence('livestate_entries', 'seq')::regclass), 0) + 1,
-                NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
+            v_next := coalesce(
+                pg_sequence_last_value(pg_get_serial_sequence('livestate_entries', 'seq')::regclass), 0) + 1;
+            RETURN QUERY SELECT 0, v_next, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
                 (SELECT coalesce(max(p.below), 0) FROM livestate_doc_pruned p);
             RETURN QUERY SELECT 1, e.seq, e.resource, e.key, e.body, NULL::text, NULL::text, NULL::bigint
-                FROM livestate_entries e WHERE e.seq > p_after AND e.resource <> '' ORDER BY e.seq LIMIT 100000;
+                FROM livestate_entries e WHERE e.seq > p_after AND e.seq < v_next AND e.resource <> ''
+                ORDER BY e.seq LIMIT 100000;
             RETURN QUERY SELECT 2, e.seq, e.resource, e.key, e.body, e.write_key, e.write_request, NULL::bigint
                 FROM livestate_entries e WHERE e.write_key IN (SELECT json_array_elements_text(p_keys -> 0));
         END
@@ -105,7 +111,9 @@ extension PostgresDocumentJournal {
                 SELECT DISTINCT ON (resource, key) seq, resource, key, body FROM w ORDER BY resource, key, seq DESC
             ), created AS (
                 SELECT e.resource, e.key, max(e.seq) AS seq FROM livestate_entries e
-                WHERE e.seq IN (SELECT seq FROM w) AND e.before = 'null' GROUP BY e.resource, e.key
+                WHERE e.seq >= p_first AND e.seq < p_first + v_count AND e.seq IN (SELECT seq FROM w)
+                    AND e.before = 'null'
+                GROUP BY e.resource, e.key
             )
             INSERT INTO livestate_doc_items (resource, key, place, body)
             SELECT last.resource, last.key, coalesce(created.seq, last.seq), last.body
@@ -127,7 +135,8 @@ extension PostgresDocumentJournal {
             PERFORM pg_advisory_xact_lock(\(writeLock));
             IF coalesce(pg_sequence_last_value(pg_get_serial_sequence('livestate_entries', 'seq')::regclass), 0) + 1
                     <> p_first
-                OR EXISTS (SELECT 1 FROM livestate_entries e WHERE e.seq > p_after AND e.resource <> '')
+                OR EXISTS (SELECT 1 FROM livestate_entries e
+                    WHERE e.seq > p_after AND e.seq < p_first AND e.resource <> '')
                 OR EXISTS (SELECT 1 FROM livestate_entries e
                     WHERE e.write_key IN (SELECT json_array_elements_text(p_keys -> 0)))
                 OR (SELECT coalesce(max(p.below), 0) FROM livestate_doc_pruned p) > p_after + 1

@@ -12,7 +12,8 @@
 ///   written by a newer LiveState and is refused (`LSV01`).
 /// - Then `seeds as documents`: the data set's column, and a seeds' database's todos, inputs and entries moved
 ///   into the document tables (`seedsAsDocuments`).
-/// - Last, for both, `batch function`: the function that writes a batch (`batchFunction`).
+/// - Last, for both, `batch function` and `batch scans by id`: the functions that read and write a batch
+///   (`batchFunction`; the second step gave their reads of the newest entries an upper bound).
 extension PostgresDocumentJournal {
     /// What a document database holds: a data file's resources or the seeds' (todos and their other inputs).
     package enum DataSet: Sendable {
@@ -27,7 +28,10 @@ extension PostgresDocumentJournal {
         let documents: [PostgresMigrations.Step] = [
             ("document tables", documentTables), ("checkpoints", checkpointSchema),
         ]
-        let batch: PostgresMigrations.Step = ("batch function", batchFunction)
+        // NB: the same functions twice: the second step replaces those a database migrated by the first holds.
+        let batch: [PostgresMigrations.Step] = [
+            ("batch function", batchFunction), ("batch scans by id", batchFunction),
+        ]
         let olderDocuments = """
             IF to_regclass('livestate_doc_seed') IS NOT NULL AND to_regclass('livestate_entries') IS NOT NULL
                 AND to_regclass('livestate_doc_entries') IS NULL THEN
@@ -37,7 +41,7 @@ extension PostgresDocumentJournal {
         switch dataSet {
         case .file:
             return PostgresMigrations(
-                lock: writeLock, check: check(dataSet), older: olderDocuments, steps: documents + [batch])
+                lock: writeLock, check: check(dataSet), older: olderDocuments, steps: documents + batch)
         case .seeds:
             return PostgresMigrations(
                 lock: writeLock, check: check(dataSet),
@@ -50,7 +54,7 @@ extension PostgresDocumentJournal {
                         HAVING max(version) = 6;
                     END IF;
                     """,
-                steps: [("schema 6", seedsSchemaSix)] + documents + [("seeds as documents", seedsAsDocuments), batch])
+                steps: [("schema 6", seedsSchemaSix)] + documents + [("seeds as documents", seedsAsDocuments)] + batch)
         }
     }
 

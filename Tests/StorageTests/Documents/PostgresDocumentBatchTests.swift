@@ -61,4 +61,48 @@ struct PostgresDocumentBatchTests {
         let entries = try journal.committed(after: start.seq, limit: 10)
         #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1 && entries.map(\.seq) == seqs)
     }
+
+    /// The entries retention keeps are not read by a batch: its reads of the entries after the server's newest
+    /// find them by id, also once the functions' statements run on their generic plans (after five calls).
+    @Test func batchesReadNoneOfTheEntriesBeforeTheServersNewest() throws {
+        let database = try DocumentDatabase()
+        let journal = try PostgresDocumentJournal(uri: database.uri)
+        let start = try journal.start(source: "db.json") { file }
+        let kept = 20_000
+        try database.run(
+            """
+            INSERT INTO livestate_entries (seq, resource, key, body, before)
+            SELECT nextval(pg_get_serial_sequence('livestate_entries', 'seq')), 'posts', '1', '{"id":1}', '[1,{"id":1}]'
+            FROM generate_series(1, \(kept));
+            ANALYZE livestate_entries
+            """)
+        var newest = try #require(database.run("SELECT max(seq) FROM livestate_entries").integer())
+        #expect(newest > start.seq)
+        let before = try Self.entriesScanned(database)
+        for number in 1...12 {
+            let post = JournalChange(collection: "posts", id: "1", document: #"{"id":1,"n":\#(number)}"#)
+            let key = WriteKey(key: "k\(number)", request: "PATCH /posts/1")
+            let seqs = try journal.commitBatch(after: newest, keys: [key.key], until: .now() + 5) { others, _ in
+                #expect(others.isEmpty)
+                return [JournalWrite(changes: [post], key: key)]
+            }
+            newest = try #require(seqs.last)
+        }
+        journal.stop()
+        // NB: a session's counts reach the statistics when it ends.
+        #expect(
+            eventually(timeout: 10) {
+                (try? database.run(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                ).integer()) == 0
+            })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try Self.entriesScanned(database) - before < Int64(kept))
+    }
+
+    /// The rows of `livestate_entries` read by sequential scans so far.
+    private static func entriesScanned(_ database: DocumentDatabase) throws -> Int64 {
+        try #require(
+            database.run("SELECT seq_tup_read FROM pg_stat_user_tables WHERE relname = 'livestate_entries'").integer())
+    }
 }

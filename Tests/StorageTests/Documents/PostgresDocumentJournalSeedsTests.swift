@@ -102,7 +102,9 @@ struct PostgresDocumentJournalSeedsTests {
                     (SELECT max(version) FROM livestate_schema),
                     (SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations)
                 """
-            ).rows == [["t", "7", "batch function,checkpoints,document tables,schema 6,seeds as documents"]])
+            ).rows == [
+                ["t", "7", "batch function,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"]
+            ])
     }
 
     /// What today's seeds' servers write (their batch function, which the fixture holds): inputs become singular
@@ -220,7 +222,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(DocumentRewind.itemsBefore(start.recent).isEmpty)
         #expect(
             try database.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
-                == [["batch function,checkpoints,document tables,schema 6,seeds as documents"]])
+                == [["batch function,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"]])
 
         let newer = try DocumentDatabase()
         try newer.run(
@@ -261,7 +263,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(!file.seeded && file.resources.map(\.name).contains("posts"))
         #expect(
             try fileDatabase.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
-                == [["batch function,checkpoints,document tables"]])
+                == [["batch function,batch scans by id,checkpoints,document tables"]])
         try expectRefused(fileDatabase, as: .seeds, "a data file's resources")
 
         // New databases: whichever store seeded one keeps it.
