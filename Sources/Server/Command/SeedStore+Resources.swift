@@ -82,7 +82,7 @@ extension SeedStore {
 
         /// Built on each read (the store reads it at start and after missing entries): in id order.
         var items: DocumentItems {
-            DocumentItems(todos.withLock { Array($0.values) }.sorted { $0.id < $1.id }.compactMap(SeedStore.stored))
+            DocumentItems(todos.withLock { Array($0.values) }.sorted { $0.id < $1.id }.map(SeedStore.stored))
         }
         var count: Int { todos.withLock { $0.count } }
         /// Every todo's id is an integer: the store's counters need not make `items` (a copy of every todo).
