@@ -24,7 +24,8 @@ package final class EncodedSnapshot<Value: Encodable & Sendable, Change: Sendabl
         /// The compact JSON of the value (`JSONCoding.encode`).
         package var bytes: [UInt8]
         /// `200`, `Content-Type: application/json; charset=utf-8`, the extra headers, `bytes` as body, and
-        /// those bytes prepared (tag now, gzip form on the first gzip request), so once per emission.
+        /// those bytes prepared (the tag the encoding gave or, on first use, their checksum; the gzip form on the
+        /// first gzip request), so once per emission.
         package var response: Response
         /// For a list encoded item by item (`init(list:)` of identifiable items), its change from the
         /// previous list as `?diff=1` sends it (`ListEncoder.Encoded.diff`); nil otherwise.
@@ -34,8 +35,10 @@ package final class EncodedSnapshot<Value: Encodable & Sendable, Change: Sendabl
         package var value: Value { version.value }
     }
 
-    /// Turns a value into its bytes (and, for lists, the change from the previous one).
-    package typealias Encoding = @Sendable (Versioned<Value, Change>) throws -> (bytes: [UInt8], diff: [UInt8]?)
+    /// Turns a value into its bytes (and, for lists, the change from the previous one and the bytes' entity
+    /// tag; a nil tag is made from the bytes' checksum on the first request that needs it).
+    package typealias Encoding =
+        @Sendable (Versioned<Value, Change>) throws -> (bytes: [UInt8], diff: [UInt8]?, tag: String?)
 
     private let latest = Mutex<Snapshot?>(nil)
     /// The latest snapshot's response, beside it: a `GET` reads this one. Its type does not depend on `Value`,
@@ -52,7 +55,7 @@ package final class EncodedSnapshot<Value: Encodable & Sendable, Change: Sendabl
     package convenience init<P: Publisher>(
         _ publisher: P,
         headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
-        encoding: @escaping Encoding = { (try JSONCoding.encode($0.value), nil) }
+        encoding: @escaping Encoding = { (try JSONCoding.encode($0.value), nil, nil) }
     ) where P.Output == Value, P.Failure == Never, Change == Never {
         self.init(versioned: publisher.map { Versioned(seq: nil, $0) }, headers: headers, encoding: encoding)
     }
@@ -62,7 +65,7 @@ package final class EncodedSnapshot<Value: Encodable & Sendable, Change: Sendabl
     package init<P: Publisher>(
         versioned publisher: P,
         headers: @escaping (Value) -> HTTPHeaders = { _ in [:] },
-        encoding: @escaping Encoding = { (try JSONCoding.encode($0.value), nil) }
+        encoding: @escaping Encoding = { (try JSONCoding.encode($0.value), nil, nil) }
     ) where P.Output == Versioned<Value, Change>, P.Failure == Never {
         let cancellable = publisher.sink { [weak self] version in
             self?.store(version, headers: headers(version.value), encoding: encoding)
@@ -103,8 +106,8 @@ package final class EncodedSnapshot<Value: Encodable & Sendable, Change: Sendabl
     // outside the lock so readers never wait for it.
     private func store(_ version: Versioned<Value, Change>, headers: HTTPHeaders, encoding: Encoding) {
         do {
-            let (bytes, diff) = try encoding(version)
-            let response = Response.json(encoded: bytes, headers: headers, prepared: PreparedBody(bytes))
+            let (bytes, diff, tag) = try encoding(version)
+            let response = Response.json(encoded: bytes, headers: headers, prepared: PreparedBody(bytes, etag: tag))
             let snapshot = Snapshot(version: version, bytes: bytes, response: response, diff: diff)
             // NB: both are set before the subject sends, in emission order (stores are serialised); a reader
             // between the two locks sees the previous response once more, as it would a moment earlier.
@@ -125,7 +128,8 @@ extension EncodedSnapshot {
     }
 
     /// A list of identifiable items: encoded item by item with each item's bytes kept (`ListEncoder`), so
-    /// a change of one item encodes that item only, and the snapshot carries the change as `diff`.
+    /// a change of one item encodes that item only, the snapshot carries the change as `diff`, and the
+    /// entity tag follows the change (`ListDigest`) instead of being a checksum of the whole body.
     package convenience init<P: Publisher, Item>(identifiedList publisher: P)
     where
         P.Output == [Item], P.Failure == Never, Value == [Item], Change == ListChange<Item>,
@@ -145,7 +149,7 @@ extension EncodedSnapshot {
         let encoder = ListEncoder<Item>()
         self.init(versioned: publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { version in
             let encoded = try encoder.encode(version.value, change: version.change)
-            return (encoded.bytes, encoded.diff)
+            return (encoded.bytes, encoded.diff, encoded.tag)
         }
     }
 }

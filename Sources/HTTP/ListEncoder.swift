@@ -11,7 +11,8 @@ import Synchronization
 /// `JSONCoding.encode(list)` (compact, sorted keys, slashes not escaped).
 ///
 /// It also tells what changed since the previous list, as `?diff=1` sends it, built from the same bytes:
-/// `{"deleted":[ids],"inserted":[items],"updated":[items]}`.
+/// `{"deleted":[ids],"inserted":[items],"updated":[items]}`; and the body's entity tag, kept from the
+/// changed run too (`ListDigest`), so serving a version costs no checksum of the whole body.
 ///
 /// ```swift
 /// let encoder = ListEncoder<Todo>()
@@ -28,6 +29,9 @@ where Item.ID: Encodable & Sendable {
         /// The change from the previous list; nil for the first list, or when this list or the one before
         /// holds one id twice (then the caller computes the change its own way).
         package var diff: [UInt8]?
+        /// The body's strong entity tag (`ListDigest.tag`), the same for the same bytes on any instance
+        /// and after a restart; nil when the list holds one id twice (then the body's checksum serves).
+        package var tag: String? = nil
     }
 
     private struct State {
@@ -41,6 +45,8 @@ where Item.ID: Encodable & Sendable {
         /// from the changed run alone, so telling a list with a repeated id costs no pass over the list.
         var counts: [Item.ID: Int] = [:]
         var repeated = 0
+        /// The entity tag's digest of `body`, whose items' bytes it hashes.
+        var digest = ListDigest()
         var isFirst = true
         var encoder = JSONCoding.makeEncoder()
         /// The body before `body`: its buffer is written over by the next encoding when nothing holds it any
@@ -112,11 +118,24 @@ where Item.ID: Encodable & Sendable {
         let oldRun = front..<(previous.count - back)
         let newRun = front..<(list.count - back)
 
-        // The old run's items by id, with where their bytes are: an item that only moved is copied.
-        var oldItems: [Item.ID: (item: Item, bytes: Range<Int>)] = [:]
+        // The old run's items by id, with where their bytes are and their hash: an item that only moved is
+        // copied. The items just before and after the run are hashed for the digest's pairs too.
+        var oldItems: [Item.ID: (item: Item, bytes: Range<Int>, hash: ListDigest.Item)] = [:]
+        var oldHashes: [ListDigest.Item] = []
+        oldHashes.reserveCapacity(oldRun.count)
         for index in oldRun {
-            oldItems[previous[index].id] = (previous[index], state.starts[index]..<(state.starts[index + 1] - 1))
+            let bytes = state.starts[index]..<(state.starts[index + 1] - 1)
+            let hash = ListDigest.Item(oldBody[bytes])
+            oldHashes.append(hash)
+            oldItems[previous[index].id] = (previous[index], bytes, hash)
         }
+        let left = front > 0 ? ListDigest.Item(oldBody[state.starts[front - 1]..<(state.starts[front] - 1)]) : .start
+        let right =
+            back > 0
+            ? ListDigest.Item(oldBody[state.starts[oldRun.upperBound]..<(state.starts[oldRun.upperBound + 1] - 1)])
+            : .end
+        var newHashes: [ListDigest.Item] = []
+        newHashes.reserveCapacity(newRun.count)
         let frontEnd = state.starts[front] - 1
         let backStart = state.starts[oldRun.upperBound]
         let backStarts = Array(state.starts[oldRun.upperBound..<previous.count])
@@ -147,10 +166,12 @@ where Item.ID: Encodable & Sendable {
             let known = oldItems[item.id]
             if let known, known.item == item {
                 body.append(contentsOf: oldBody[known.bytes])
+                newHashes.append(known.hash)
                 continue
             }
             let encoded = Array(try state.encoder.encode(item))
             body.append(contentsOf: encoded)
+            newHashes.append(ListDigest.Item(encoded[...]))
             if known == nil { appendElement(encoded, to: &inserted) } else { appendElement(encoded, to: &updated) }
         }
         if back > 0 {
@@ -173,7 +194,9 @@ where Item.ID: Encodable & Sendable {
         state.body = body
         state.starts = starts
         state.isFirst = false
-        guard !isFirst, !hadRepeats, state.repeated == 0 else { return Encoded(bytes: body, diff: nil) }
+        state.digest.replace(oldHashes, with: newHashes, between: left, and: right)
+        let tag = state.repeated == 0 ? state.digest.tag(count: list.count, length: body.count) : nil
+        guard !isFirst, !hadRepeats, state.repeated == 0 else { return Encoded(bytes: body, diff: nil, tag: tag) }
         var diff = Array(#"{"deleted":"#.utf8)
         diff.append(contentsOf: try state.encoder.encode(deletedIDs))
         diff.append(contentsOf: #","inserted":["#.utf8)
@@ -181,7 +204,7 @@ where Item.ID: Encodable & Sendable {
         diff.append(contentsOf: #"],"updated":["#.utf8)
         diff.append(contentsOf: updated)
         diff.append(contentsOf: "]}".utf8)
-        return Encoded(bytes: body, diff: diff)
+        return Encoded(bytes: body, diff: diff, tag: tag)
     }
 
     /// Counts one more (`by: 1`) or one fewer (`by: -1`) occurrence of `id`, and the ids that occur twice.
