@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 // words |= the places whose value (values[place], negative: none) is marked (marked_count of them); returns false,
 // at the first value past them, when one is.
@@ -123,6 +124,99 @@ static inline void livestate_flags_combine(bool *target, const bool *other, size
 static inline void livestate_flags_invert(bool *flags, size_t count)
 {
     for (size_t place = 0; place < count; place++) flags[place] = !flags[place];
+}
+
+// The text of each segment lowercased (segment s: text[starts[s]..<starts[s + 1]], valid UTF-8): ASCII by its own
+// rule, a scalar c below 0x20000 becomes table[c], and one above is kept; a segment holding a scalar whose entry
+// is 0 (its lowercase is not one scalar, or depends on the text around it) is copied as it is and flagged in
+// unmapped[s]. Written to out (room for 2 * starts[count] bytes: a scalar's lowercase is at most 1.5 times its
+// bytes), segment s from out_starts[s]; returns the bytes written.
+static inline size_t livestate_text_lower(
+    const uint8_t *text, const ptrdiff_t *starts, size_t count, const uint32_t *table, uint8_t *out,
+    ptrdiff_t *out_starts, bool *unmapped)
+{
+    size_t written = 0;
+    for (size_t segment = 0; segment < count; segment++) {
+        size_t start = (size_t)starts[segment], end = (size_t)starts[segment + 1], at = start;
+        out_starts[segment] = (ptrdiff_t)written;
+        bool mapped = true;
+        while (at < end) {
+            uint8_t byte = text[at];
+            if (byte < 0x80) {
+                out[written++] = byte >= 'A' && byte <= 'Z' ? byte + 32 : byte;
+                at++;
+                continue;
+            }
+            size_t length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
+            if (byte < 0xC2 || at + length > end) {
+                mapped = false;
+                break;
+            }
+            uint32_t scalar = length == 2 ? byte & 0x1F : length == 3 ? byte & 0x0F : byte & 0x07;
+            for (size_t next = 1; next < length; next++) scalar = scalar << 6 | (text[at + next] & 0x3F);
+            uint32_t lower = scalar < 0x20000 ? table[scalar] : scalar;
+            if (lower == 0) {
+                mapped = false;
+                break;
+            }
+            if (lower < 0x80) {
+                out[written++] = (uint8_t)lower;
+            } else if (lower < 0x800) {
+                out[written++] = (uint8_t)(0xC0 | lower >> 6);
+                out[written++] = (uint8_t)(0x80 | (lower & 0x3F));
+            } else if (lower < 0x10000) {
+                out[written++] = (uint8_t)(0xE0 | lower >> 12);
+                out[written++] = (uint8_t)(0x80 | (lower >> 6 & 0x3F));
+                out[written++] = (uint8_t)(0x80 | (lower & 0x3F));
+            } else {
+                out[written++] = (uint8_t)(0xF0 | lower >> 18);
+                out[written++] = (uint8_t)(0x80 | (lower >> 12 & 0x3F));
+                out[written++] = (uint8_t)(0x80 | (lower >> 6 & 0x3F));
+                out[written++] = (uint8_t)(0x80 | (lower & 0x3F));
+            }
+            at += length;
+        }
+        unmapped[segment] = !mapped;
+        if (!mapped) {
+            written = (size_t)out_starts[segment];
+            for (size_t copy = start; copy < end; copy++) out[written++] = text[copy];
+        }
+    }
+    out_starts[count] = (ptrdiff_t)written;
+    return written;
+}
+
+// Where needle (needle_length > 0 bytes) first occurs in text[from..<to], or -1.
+static inline ptrdiff_t livestate_text_find(
+    const uint8_t *text, size_t from, size_t to, const uint8_t *needle, size_t needle_length)
+{
+    uint8_t first = needle[0];
+    while (from + needle_length <= to) {
+        const uint8_t *hit = memchr(text + from, first, to - from - needle_length + 1);
+        if (hit == NULL) return -1;
+        size_t at = (size_t)(hit - text);
+        if (memcmp(text + at, needle, needle_length) == 0) return (ptrdiff_t)at;
+        from = at + 1;
+    }
+    return -1;
+}
+
+// The segments (as above) in which needle (needle_length > 0 bytes) starts, ascending, written to found (room for
+// count); returns how many.
+static inline size_t livestate_text_segments_holding(
+    const uint8_t *text, const ptrdiff_t *starts, size_t count, const uint8_t *needle, size_t needle_length,
+    ptrdiff_t *found)
+{
+    size_t holding = 0, segment = 0, end = (size_t)starts[count], from = (size_t)starts[0];
+    while (segment < count) {
+        ptrdiff_t at = livestate_text_find(text, from, end, needle, needle_length);
+        if (at < 0) break;
+        while ((size_t)starts[segment + 1] <= (size_t)at) segment++;
+        found[holding++] = (ptrdiff_t)segment;
+        segment++;
+        from = (size_t)starts[segment];
+    }
+    return holding;
 }
 
 #endif

@@ -750,3 +750,59 @@ def test_where_on_ten_fields_answers_on_100000_items(data_file, serve, posts):
         body, response = get(server, "/posts?_where=" + quote(json.dumps(condition)) + "&_limit=20")
         assert [post["id"] for post in body] == expected[:20]
         assert response.header("X-Total-Count") == str(len(expected))
+
+
+SCRIPTS = ["数据 服务器 河流 石头 云朵 枫叶 老虎 安静 城市 学习".split(),
+           "Đường Sông Núi Thành Phố Hà Nội Việt Cà Phê".split(),
+           "서울 부산 강물 산길 도시 커피 학교 바다 하늘 사랑".split()]
+# Where JavaScript's toLowerCase and indexOf (json-server's `q`) differ from comparing characters after Swift's
+# lowercased(): a final capital sigma, a combining accent after the text, U+037E beside `;`, U+0130, KELVIN SIGN,
+# a tab. Python's lower() and `in` decide them as JavaScript does.
+EDGES = {5: "ΟΔΟΣ ΑΣ", 15: "cafe\u0301 noir", 25: "a\u037eb", 35: "a;b", 45: "İstanbul", 55: "\u212aELVIN",
+         65: "tab\there", 75: "οδοσ σ"}
+
+
+def test_q_on_mostly_non_ascii_items_answers_by_javascripts_lowercase_on_100000_items(data_file, serve):
+    """`q` on 100,000 items whose strings are mostly Chinese, Vietnamese and Korean answers within the budget
+    from the lowercased text of their strings (it read each such item and was refused), and every item is
+    decided as json-server decides it (`toLowerCase()` then `indexOf`, code units): `q=;` does not find U+037E,
+    `cafe` finds a decomposed `café`, `οδοσ` does not find `ΟΔΟΣ` (its final sigma lowercases to `ς`); so is
+    a collection of 100 items read one by one, and an item changed after the text was made."""
+    rng = random.Random(3939)
+    items = []
+    for i in range(1, COUNT + 1):
+        words = rng.choice(SCRIPTS)
+        items.append({"id": i, "title": " ".join(rng.choice(words) for _ in range(3)) + f" {i}",
+                      "author": {"name": rng.choice(rng.choice(SCRIPTS))}, "views": rng.randint(0, 1000)})
+    small = [{"id": i, "note": f"note {i}"} for i in range(1, 101)]
+    for i, text in EDGES.items():
+        items[i - 1]["note"] = text
+        small[i - 1]["note"] = text
+    server = serve(data_file({"posts": items, "notes": small}), data=":memory:")
+    texts = ["数据", "đường", "ĐƯỜNG", "서울 부산", "\t", ";", "\u037e", "ΟΔΟΣ", "οδοσ", "οδος", "σ", "cafe", "İ",
+             "kelvin", "NỘI 1"]
+
+    def check(collection, text, times):
+        expected = searched(collection, text)
+        path = "/posts" if collection is not small else "/notes"
+        for _ in range(times):
+            body, response = get(server, f"{path}?q={quote(text)}&_limit=10")
+            assert [post["id"] for post in body] == expected[:10], text
+            assert response.header("X-Total-Count") == str(len(expected)), text
+
+    for text in texts:
+        check(items, text, 3)
+        check(small, text, 1)
+    assert searched(items, "\u037e") == [25] and searched(items, "cafe") == [15] and searched(items, "οδοσ") == [75]
+    # After writes, from the earlier text and the items changed since, each read alone by the same rules.
+    assert server.call("PATCH", "/posts/75", {"note": "ΟΔΟΣ"})[0] == 200
+    items[74]["note"] = "ΟΔΟΣ"
+    assert server.call("PATCH", "/posts/25", {"note": "x;y"})[0] == 200
+    items[24]["note"] = "x;y"
+    status, _, created = server.call("POST", "/posts", {"title": "数据 ĐƯỜNG cafe\u0301"})
+    assert status == 201
+    items.append({"id": created["id"], "title": "数据 ĐƯỜNG cafe\u0301"})
+    assert server.call("DELETE", "/posts/15")[0] == 200
+    items = [item for item in items if item["id"] != 15]
+    for text in ("οδοσ", "ΟΔΟΣ", ";", "\u037e", "cafe", "đường", "数据"):
+        check(items, text, 2)

@@ -1,4 +1,6 @@
+import Bitsets
 package import Patterns
+import StrictJSON
 
 extension DocumentQuery {
     /// A matcher that finds the search text (`q`) in an item's JSON bytes, ignoring case, or nil when the bytes
@@ -12,7 +14,10 @@ extension DocumentQuery {
         guard let search, !search.isEmpty,
             search.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
         else { return nil }
-        guard let pattern = try? Pattern(Self.literal(search), limits: ListQuery.patternLimits) else {
+        // NB: U+0130 lowercases to `i` and a combining dot, so an `i` of the search text may be one in the bytes
+        // (KELVIN SIGN, which lowercases to `k`, is in `k`'s case set already).
+        let source = Self.literal(search).replacing("i", with: "(?:i|\\x{130})")
+        guard let pattern = try? Pattern(source, limits: ListQuery.patternLimits) else {
             return nil
         }
         return PatternMatcher(pattern)
@@ -27,5 +32,17 @@ extension DocumentQuery {
             escaped.append(character)
         }
         return escaped
+    }
+
+    /// Whether some string value at any depth of `value`, lowercased as JavaScript lowercases it, holds the
+    /// UTF-8 bytes of `search` (lowercased so): json-server's `toLowerCase().indexOf(q)`, which compares code
+    /// units, where Swift's `contains` compares characters (canonically equivalent, whole clusters).
+    static func contains(_ value: JSONValue, _ search: String) -> Bool {
+        switch value {
+        case .string(let text): ByteText.contains(JavaScriptCase.lowercased(text), search)
+        case .array(let elements): elements.contains { contains($0, search) }
+        case .object(let object): object.members.contains { contains($0.value, search) }
+        default: false
+        }
     }
 }

@@ -90,7 +90,7 @@ package struct DocumentQuery: Sendable {
             }
             filters.append(filter)
         }
-        search = query.all("q").first { !$0.isEmpty }?.lowercased()
+        search = query.all("q").first { !$0.isEmpty }.map(JavaScriptCase.lowercased)
         sortKeys = try Self.sortKeys(query)
         window = try ListQuery.window(query)
         try readVersionOneForms(query)
@@ -315,16 +315,6 @@ package struct DocumentQuery: Sendable {
             if let read = value(element), Self.contains(read, search) { kept.append(element) }
         }
         return kept
-    }
-
-    /// Whether some string value at any depth of `value` contains `search` (lowercased), ignoring case.
-    private static func contains(_ value: JSONValue, _ search: String) -> Bool {
-        switch value {
-        case .string(let text): text.lowercased().contains(search)
-        case .array(let elements): elements.contains { contains($0, search) }
-        case .object(let object): object.members.contains { contains($0.value, search) }
-        default: false
-        }
     }
 
     // MARK: Parsing

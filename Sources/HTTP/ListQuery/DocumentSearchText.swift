@@ -1,22 +1,22 @@
-package import Patterns
+import Bitsets
 package import StrictJSON
 
 /// A collection's string values as one text, each item's strings (at any depth, keys left out) on a line of
-/// their own: `q` on many items searches it with PCRE2, one match per item that holds the text, in a loop in C
-/// (`PatternMatcher.findSegments`), where a match call per item, or per match in the items' JSON (a key most
-/// items hold matched in each), cost more than the work budget on 100,000 items in a debug build.
+/// their own, lowercased as JavaScript lowercases them (`JavaScriptCase`): `q` on many items finds the items
+/// holding the lowercased search text's bytes, in one pass in C (`ByteText`), where reading each item cost more
+/// than the work budget on 100,000 items in a debug build.
 ///
-/// An item whose strings are all printable ASCII is decided by the search (its bytes are its text as the
-/// search reads it, `"` and `\` too); an item with another character (whose case folding or canonical
-/// equivalence may differ from PCRE2's) is read by the caller when the search finds the text in it, and for
-/// a search text beyond ASCII, which no ASCII string holds, only those items are read.
+/// Every item is decided by its bytes, as json-server decides it (`value.toString().toLowerCase().indexOf(q)`
+/// compares code units: no canonical equivalence), except for a search text with a NUL, which separates the
+/// strings in the text, and one with a line feed, which ends an item's line: these are read in the items holding
+/// a character that is not printable ASCII (and for a line feed, whose bytes hold the text).
 ///
 /// ```swift
 /// let text = DocumentSearchText(objects: documents.lazy.map(\.object))
 /// let places = try text.search(query, meter: &meter) { place in query.searchMatches(documents[place].object) }
 /// ```
 package struct DocumentSearchText: Sendable {
-    /// Each item's strings, each after a NUL, and a line feed after the item.
+    /// Each item's strings lowercased, each after a NUL, and a line feed after the item.
     private let text: [UInt8]
     /// Where each item starts, and after the last one where an item after it would start.
     private let starts: [Int]
@@ -35,16 +35,14 @@ package struct DocumentSearchText: Sendable {
             starts.append(text.count)
             others.append(!plain)
         }
-        self.text = text
-        self.starts = starts
+        (self.text, self.starts) = JavaScriptCase.lowercased(segments: text, starts: starts)
         self.others = others
     }
 
     /// The text of the string values `strings` holds (`CompactStringValues`): the same text as
     /// `init(objects:)` makes of the objects, read from their bytes.
     package init(strings: CompactStringValues) {
-        text = strings.text
-        starts = strings.starts
+        (text, starts) = JavaScriptCase.lowercased(segments: strings.text, starts: strings.starts)
         others = strings.others
     }
 
@@ -71,12 +69,10 @@ package struct DocumentSearchText: Sendable {
     /// How many items it holds.
     package var count: Int { others.count }
 
-    /// Whether `search` answers `query`'s search text (`q`): printable ASCII, text whose canonical
-    /// decomposition holds a character beyond ASCII, or text with a control character (both found only in the
-    /// items holding a string that is not printable ASCII).
+    /// Whether `search` answers `query`'s search text (`q`): any text but the empty one.
     package static func answers(_ query: DocumentQuery) -> Bool {
-        guard let search = query.search, !search.isEmpty else { return false }
-        return search.isPlain || search.isBeyondASCII || search.hasControl
+        guard let search = query.search else { return false }
+        return !search.isEmpty
     }
 
     /// The places of the items that hold the search text of `query` (`q`) in a string value, ignoring case, in
@@ -86,35 +82,29 @@ package struct DocumentSearchText: Sendable {
         _ query: DocumentQuery, meter: inout ListQuery.Meter, undecided: (Int) -> Bool
     ) throws(HTTPError) -> [Int]? {
         guard Self.answers(query), let search = query.search else { return nil }
+        let needle = Array(search.utf8)
         var found: [Int] = []
-        guard search.isPlain else {
-            // NB: no string of printable ASCII characters holds it, nor a canonical equivalent of it.
+        if needle.contains(0) {
+            // NB: a NUL separates the strings in the text, so a match may run across two; only a string that
+            // is not printable ASCII holds one.
             for place in 0..<count where others[place] {
                 try meter.check()
                 if undecided(place) { found.append(place) }
             }
             return found
         }
-        guard let pattern = try? Pattern(DocumentQuery.literal(search), limits: Self.scanLimits) else { return nil }
         try meter.check()
-        let matches = PatternMatcher(pattern).findSegments(utf8: text, starts: starts, segments: 0..<count)
-        if matches.stopped != nil {
-            throw ListQuery.tooExpensive("the search ('q') needs too much work; use a longer text")
-        }
-        found.reserveCapacity(matches.found.count)
-        for place in matches.found {
-            if others[place] {
-                try meter.check()
-                if !undecided(place) { continue }
-            }
-            found.append(place)
+        // NB: the text's bytes, one pass in C; its work is bounded by the text's size.
+        let holding = ByteText.segments(holding: needle, in: text, starts: starts)
+        guard needle.contains(0x0A) else { return holding }
+        // A line feed also ends each item's line, so a match may end past an item's last string; only a string
+        // that is not printable ASCII holds one.
+        for place in holding where others[place] {
+            try meter.check()
+            if undecided(place) { found.append(place) }
         }
         return found
     }
-
-    /// A search of the whole text is one match per item at most; its work is bounded by the text's size (a
-    /// literal cannot backtrack), not by the steps a `_like` pattern may take per item.
-    private static let scanLimits = PatternLimits(matchLimit: UInt32.max)
 
     /// Appends the strings of `value`, each after a NUL (which no search text of printable ASCII holds, so a
     /// match lies within one string); `plain` becomes false at one that is not printable ASCII.

@@ -35,7 +35,8 @@ import Testing
 
     @Test(arguments: [
         "lantern", "LanTern", "234", "kite", "},{", "x", "tern", "said", "zzz", "%22lantern%22", "%5Co%2F", "lan",
-        "%C3%A9", "CAF%C3%89", "%C3%A9%20au", "caf", "%CF%83", "%CE%A3%CF%83%CF%82", "id", "1",
+        "%C3%A9", "CAF%C3%89", "%C3%A9%20au", "caf", "%CF%83", "%CE%A3%CF%83%CF%82", "id", "1", "cafe", "%3B",
+        "%CD%BE", "%CE%A3", "%CF%82",
     ])
     func findsWhatReadingEachItemFinds(text: String) throws {
         let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
@@ -45,31 +46,36 @@ import Testing
         #expect(try search(text, fromBytes: true)?.places == expected, "\(text)")
     }
 
-    @Test func readsOnlyTheItemsWhoseTextCannotTell() throws {
-        // Items 1 and 2 hold it in printable ASCII strings (`"` too); item 4's string holds a non-ASCII
-        // character; item 0's is a key, item 3's split by a line feed, item 7's across two strings.
+    @Test func decidesEveryItemByItsLowercasedBytes() throws {
+        // Items 1 and 2 hold it in strings (`"` too), item 4 beside non-ASCII characters; item 0's is a key,
+        // item 3's split by a line feed, item 7's across two strings.
         let found = try #require(try search("lantern"))
-        #expect(found.places == [1, 2, 4])
-        #expect(found.reads == 1)
-        // A text beyond ASCII: only the items holding a string beyond printable ASCII are read.
+        #expect(found.places == [1, 2, 4] && found.reads == 0)
+        // Text beyond ASCII, and KELVIN SIGN lowercased to a k: no item is read.
         let accent = try #require(try search("%C3%A9"))
-        #expect(accent.places == [4, 6] && accent.reads == 4)
-        #expect(try search("lantern", fromBytes: true)?.reads == 1)
-        #expect(try search("%C3%A9", fromBytes: true)?.reads == 4)
+        #expect(accent.places == [4, 6] && accent.reads == 0)
+        #expect(try search("KITE")?.places == [4])
+        #expect(try search("lantern", fromBytes: true)?.reads == 0)
+        #expect(try search("%C3%A9", fromBytes: true)?.reads == 0)
     }
 
-    @Test func answersNilForTextWhoseBytesAndCanonicalFormsDiffer() throws {
-        // GREEK QUESTION MARK (canonically a semicolon, so an ASCII string may hold it).
-        #expect(try search("%CD%BE") == nil)
+    @Test func comparesCodeUnitsAsJavaScriptDoes() throws {
+        // GREEK QUESTION MARK is not a semicolon (JavaScript's indexOf compares code units), and an `e` before a
+        // combining accent is an `e`.
+        #expect(try search("%CD%BE")?.places == [8])
+        #expect(try search("%3B")?.places == [])
+        #expect(try search("cafe")?.places == [6])
+        #expect(try search("cafe", fromBytes: true)?.places == [6])
     }
 
-    @Test func textWithAControlCharacterReadsOnlyTheItemsThatAreNotPrintableASCII() throws {
-        // Item 3's string holds a line feed; the items holding only printable ASCII strings are not read.
-        for text in ["n%0At", "N%0AT", "%0A", "a%09b"] {
+    @Test func textWithALineFeedReadsOnlyTheItemsWhoseBytesHoldIt() throws {
+        // Item 3's string holds a line feed; a line feed also ends each item's line, so an item whose bytes
+        // hold it is read, unless its strings are all printable ASCII. A tab is decided by the bytes.
+        for (text, reads) in [("n%0At", 1), ("N%0AT", 1), ("%0A", 4), ("a%09b", 0)] {
             let query = try DocumentQuery(QueryParameters(parsing: Substring("q=" + text)))
             let found = try #require(try search(text), "\(text)")
             #expect(found.places == items.indices.filter { query.searchMatches(items[$0]) }, "\(text)")
-            #expect(found.reads == 4, "\(text)")
+            #expect(found.reads == reads, "\(text)")
         }
     }
 }
