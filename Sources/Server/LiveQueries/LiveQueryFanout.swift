@@ -14,7 +14,10 @@ import Synchronization
 /// The versions the collection records while the loop is busy wait in an inbox and are applied together at
 /// the loop's next turn: one wake-up of the loop per batch, not per write, and each client's frames of the
 /// batch written as one chunk (one `sendmsg`), so a burst of writes costs the loop and each client one
-/// write, not one per version.
+/// write, not one per version. A version none of the loop's queries can take (`LiveQueryInterest`, read
+/// under the inbox's lock) wakes nobody: it waits for the next turn another version queues, and is applied
+/// then (the loop's newest id moves on), so a write to the items of one loop's queries leaves the other
+/// loops asleep.
 ///
 /// Used on its loop only, except `init`, `post` and `postEnd`.
 final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
@@ -37,6 +40,8 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         var isScheduled = false
         /// Whether the collection ended (shutdown): after the versions, every client's stream ends.
         var isEnded = false
+        /// What the loop's groups are filed under: whether a version posted needs a turn.
+        var interest = LiveQueryInterest()
     }
 
     private unowned let collection: LiveCollection<Query>
@@ -63,6 +68,10 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     /// Clients handed a frame before the fan-out yields to the loop.
     static var sliceSize: Int { 256 }
 
+    /// Versions that touch none of the loop's queries waiting in the inbox before one queues a turn anyway,
+    /// so that they do not pile up.
+    static var maxWaiting: Int { 64 }
+
     /// A fan-out on `scheduler` that shows version `currentID` and takes the versions after it from `post`;
     /// starts the heartbeat.
     init<S: Scheduler>(
@@ -85,12 +94,17 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     // MARK: Versions
 
     /// Hands `version` to the loop (from the thread that recorded it, in id order): it waits in the inbox
-    /// with any others until the loop's next turn takes them all.
+    /// with any others until the loop's next turn takes them all. The first version of a batch that can
+    /// touch one of the loop's queries queues that turn.
     func post(_ version: LiveVersion<Item>) {
         let wake = inbox.withLock { inbox in
             inbox.versions.append(version)
-            defer { inbox.isScheduled = true }
-            return !inbox.isScheduled
+            guard !inbox.isScheduled,
+                inbox.versions.count >= Self.maxWaiting
+                    || inbox.interest.touches(version, value: { Query.indexValue(of: $0, field: $1) })
+            else { return false }
+            inbox.isScheduled = true
+            return true
         }
         if wake { runOnLoop { [self] in takeInbox() } }
     }
@@ -103,6 +117,25 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             return !inbox.isScheduled
         }
         if wake { runOnLoop { [self] in takeInbox() } }
+    }
+
+    /// Files `group` under `terms` in the index and the inbox's interest. Versions waiting without a turn were
+    /// posted before the group counted: they get one, in case the group takes them.
+    private func file(_ group: LiveQueryGroup<Query>, terms: LiveIndexTerms?) {
+        index.insert(group, terms: terms)
+        let wake = inbox.withLock { inbox in
+            inbox.interest.insert(terms)
+            guard !inbox.isScheduled, !inbox.versions.isEmpty else { return false }
+            inbox.isScheduled = true
+            return true
+        }
+        if wake { runOnLoop { [self] in takeInbox() } }
+    }
+
+    /// Takes `group` out of the index and the inbox's interest (it was filed under `terms`).
+    private func unfile(_ group: LiveQueryGroup<Query>, terms: LiveIndexTerms?) {
+        index.remove(group, terms: terms)
+        inbox.withLock { $0.interest.remove(terms) }
     }
 
     /// Applies every version waiting in the inbox, then hands their frames out together.
@@ -151,8 +184,8 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             let terms = group.terms
             let change = group.apply(version) { [collection] query in collection.snapshot(for: query, tracking: false) }
             if group.terms != terms {
-                index.remove(group, terms: terms)
-                index.insert(group, terms: group.terms)
+                unfile(group, terms: terms)
+                file(group, terms: group.terms)
             }
             guard let change else { continue }
             lastChanged += 1
@@ -205,6 +238,8 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
     /// longer known. Call on the loop.
     func add(_ stream: any HTTPStream, query: Query, key: String, lastEventID: UInt64?, attempt: Int = 0) {
         guard !stream.isClosed else { return }
+        // NB: versions that touched no query here wait without a turn; the client is shown the newest.
+        if inbox.withLock({ !$0.versions.isEmpty }) { takeInbox() }
         guard !isFinished else {
             stream.close()
             return
@@ -257,7 +292,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             margin: collection.engine.limits.windowMargin, total: snapshot.total, ranked: snapshot.ranked,
             encode: collection.encodeItem)
         groups[key] = group
-        index.insert(group, terms: group.terms)
+        file(group, terms: group.terms)
         collection.useOrder(of: query, by: 1)
         return group
     }
@@ -279,7 +314,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         group.clients.removeLast()
         if group.clients.isEmpty {
             groups[key] = nil
-            index.remove(group, terms: group.terms)
+            unfile(group, terms: group.terms)
             collection.untrack(group.query.presenceFields)
             collection.useOrder(of: group.query, by: -1)
         }
@@ -318,6 +353,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         let all = groups.values.flatMap(\.clients)
         groups = [:]
         index = LiveQueryIndex()
+        inbox.withLock { $0.interest.removeAll() }
         return all
     }
 }

@@ -65,4 +65,45 @@ import Testing
         loop.advance()
         #expect(ones.allSatisfy { $0.events.last?.id == 14 && $0.events.count == 5 })
     }
+
+    @Test func aWriteNoneOfTheLoopsQueriesCanTakeLeavesTheLoopAsleep() {
+        typealias Note = LiveQueryEngineTests.Note
+        let engine = LiveQueryEngine(heartbeat: nil)
+        let notes = engine.register("notes", query: LiveQueryEngineTests.NoteQuery.self) { "\"\($0.id)\"" }
+        let fanout = notes.fanout(key: ObjectIdentifier(key), scheduler: loop)
+        notes.publish(id: 10, items: LiveQueryEngineTests.start)
+        loop.advance()
+        let one = RecordingStream()
+        fanout.add(one, query: .init(groups: [1]), key: "g1", lastEventID: nil)
+        // A write to group 2: no query of this loop can take it, so it queues no turn.
+        var items = LiveQueryEngineTests.start + [Note(id: "x", group: 2, rank: 9)]
+        notes.publish(id: 11, items: items)
+        loop.advance()
+        #expect(fanout.currentID == 10)
+        // A client coming back with that version's id (seen on another loop) is not kept waiting for it:
+        // nothing changed for its query since.
+        let resumed = RecordingStream()
+        fanout.add(resumed, query: .init(groups: [1]), key: "g1", lastEventID: 11)
+        loop.advance()
+        #expect(fanout.currentID == 11)
+        #expect(resumed.events.isEmpty)
+        // A write to group 1 wakes the loop and takes the writes waiting before it.
+        items.append(Note(id: "y", group: 1, rank: 2))
+        notes.publish(id: 12, items: items)
+        notes.publish(id: 13, items: items + [Note(id: "z", group: 2, rank: 1)])
+        loop.advance()
+        #expect(fanout.currentID == 13)
+        #expect(one.events.compactMap(\.id) == [10, 12])
+        #expect(resumed.events.compactMap(\.id) == [12])
+        // Writes nobody here takes do not pile up: every `maxWaiting`th queues a turn.
+        let waiting = LiveQueryFanout<LiveQueryEngineTests.NoteQuery>.maxWaiting
+        for id in 14..<(14 + UInt64(waiting)) {
+            items.append(Note(id: "w\(id)", group: 2, rank: Int(id)))
+            notes.publish(id: id, items: items)
+        }
+        loop.advance()
+        #expect(fanout.currentID == 13 + UInt64(waiting))
+        #expect(fanout.lastBatch == waiting)
+        #expect(one.events.count == 2)
+    }
 }
