@@ -59,7 +59,7 @@ def test_a_seeds_database_of_schema_6_keeps_its_todos_and_keys_and_writes(cluste
         status, _, body = server.call("POST", "/todos", {"title": "after the upgrade"})
         assert (status, body["id"]) == (201, 6)
     # The seeds' tables were moved into the document tables: a LiveState that knows only version 6 refuses it.
-    assert applied_steps(cluster.uri) == "batch function,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"
+    assert applied_steps(cluster.uri) == "batch function,batch retry,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"
     assert psql(cluster.uri, "SELECT max(version) FROM livestate_schema") == "7"
     with Server(binary=binary, data=cluster.uri) as server:
         titles = [todo["title"] for todo in server.call("GET", "/todos")[2]]
@@ -102,7 +102,7 @@ def test_a_data_files_database_of_the_older_binary_keeps_its_keys_and_checkpoint
         checkpoint = server.call("GET", "/db/checkpoints")[2][0]["id"]
         assert server.call("POST", f"/db/checkpoints/{checkpoint}/restore")[0] == 200
         assert [post["title"] for post in server.call("GET", "/posts")[2]] == ["json-server", "second post", "third ✓"]
-    assert applied_steps(cluster.uri) == "batch function,batch scans by id,checkpoints,document tables"
+    assert applied_steps(cluster.uri) == "batch function,batch retry,batch scans by id,checkpoints,document tables"
     with Server(str(data_file), binary=binary, data=cluster.uri) as server:
         assert [post["title"] for post in server.call("GET", "/posts")[2]] == ["json-server", "second post", "third ✓"]
         assert server.call("POST", "/posts", {"title": "after a restart"})[0] == 201

@@ -27,9 +27,10 @@ package protocol DocumentJournal: Sendable {
     /// change, nor when it throws `.unavailable`; `.outcomeUnknown` (with no key: the caller knows each
     /// write's) means the commit was sent and its outcome could not be learnt before `deadline`.
     ///
-    /// A journal may call `plan` twice: first with no entries and no keyed writes, to commit without reading
-    /// first when no one else was writing, then, when the database had moved on, with what it read (nothing of
-    /// the first plan is committed then). Each call answers every write anew.
+    /// A journal may call `plan` more than once: first with no entries and no keyed writes, to commit without
+    /// reading first, then, each time the database had moved on, with the entries and keyed writes it read
+    /// since the call before (nothing of the earlier plans is committed then; the keyed writes found before
+    /// are given again). Each call answers every write anew.
     func commitBatch(
         after seq: Int64, keys: [String], until deadline: DispatchTime,
         _ plan: (_ others: [JournalEntry], _ keyed: [String: KeyedEntry]) -> [JournalWrite]

@@ -3,15 +3,18 @@ import Support
 import Synchronization
 
 /// A batch's statements on the shared database: one round trip when no one else wrote since this server's last
-/// batch, else two, where one statement each took nine. Every round trip is a hop from the store's thread to the
+/// batch, else mostly two, where one statement each took nine. Every round trip is a hop from the store's thread to the
 /// journal's loop and back, and PostgreSQL plans each statement sent with its parameters anew (a PL/pgSQL
 /// function keeps its plans for the session).
 ///
 /// - At once (`tryCommit`, when `expectedID` is known): the batch, planned on the items as this server has
-///   them, goes in one statement of its own transaction to `livestate_doc_write_unread_v1`, which takes
+///   them, goes in one statement of its own transaction to `livestate_doc_write_unread_v2`, which takes
 ///   `writeLock` and writes it only when the database is as the server saw it: no entry after the server's
 ///   newest, no write under the batch's keys, the next id the one expected, no entry deleted that the server
-///   has not applied. Else it writes nothing, and the batch is planned again under the lock:
+///   has not applied. Else it writes nothing and answers what the lock's read below would have: the batch is
+///   planned again on it and sent at once again, so that no batch holds the lock across a round trip while
+///   others write; after `optimisticTries` such answers, it is planned under the lock (which reads again the
+///   entries the last answer held: no plan got them yet):
 /// - Under the lock: `lockAndRead`, one script that begins the transaction and calls `livestate_doc_read_v1`,
 ///   which takes `writeLock` and reads what the plan needs: the id the next entry takes and where retention's
 ///   deletions end (rows `0`), the entries after the server's newest (rows `1`, oldest first, the start
@@ -23,10 +26,11 @@ import Synchronization
 /// `batch function` step, and again the `batch scans by id` step, which gave the reads of the entries after
 /// the server's newest an upper bound, the id the next entry takes: a function's statements run on a
 /// generic plan after five calls, which takes `seq > $1` alone for a third of the table and reads all of it,
-/// a cost growing with every entry retention keeps. The scripts use the simple protocol, which takes no
-/// parameters: values go in as dollar-quoted literals (`literal`), with a tag the text does not hold.
+/// a cost growing with every entry retention keeps; and again the `batch retry` step, which added `_v2`. The
+/// scripts use the simple protocol, which takes no parameters: values go in as dollar-quoted literals
+/// (`literal`), with a tag the text does not hold.
 extension PostgresDocumentJournal {
-    /// `batch function`: `livestate_doc_read_v1` and `livestate_doc_write_unread_v1` (see above), and
+    /// `batch function`: `livestate_doc_read_v1`, `livestate_doc_write_unread_v1` and `_v2` (see above), and
     /// `livestate_doc_write_v1`, which writes a batch's entries (`p_batch`: `batch`'s rows, each entry's id as
     /// the number, which must run from `p_first` without a gap), each with its item before it, the items of the keys it changed,
     /// each collection's largest integer id (`p_numbering`, the seeds' data set), the wake-up of the other
@@ -147,6 +151,20 @@ extension PostgresDocumentJournal {
             RETURN true;
         END
         $try$;
+        CREATE OR REPLACE FUNCTION livestate_doc_write_unread_v2(
+            p_after bigint, p_keys json, p_batch json, p_first bigint, p_channel text, p_claims bigint[],
+            p_numbering boolean
+        ) RETURNS TABLE (
+            r_part int, r_seq bigint, r_resource text, r_key text, r_body text, r_write_key text,
+            r_write_request text, r_below bigint
+        ) LANGUAGE plpgsql AS $try2$
+        BEGIN
+            IF NOT livestate_doc_write_unread_v1(p_after, p_keys, p_batch, p_first, p_channel, p_claims, p_numbering)
+            THEN
+                RETURN QUERY SELECT * FROM livestate_doc_read_v1(p_after, p_keys);
+            END IF;
+        END
+        $try2$;
         """
 
     /// The script that begins a batch's transaction and reads under `writeLock` what its plan needs
@@ -200,15 +218,15 @@ extension PostgresDocumentJournal {
     }
 
     /// The statement that commits a batch planned without reading (`rows`, whose ids run from `first`, taking the
-    /// claims of the entries `claims`) through `livestate_doc_write_unread_v1`, in a transaction of its own: it answers
-    /// `t` when it committed, `f` (nothing written) when the server's view was not the database's under the
-    /// writers' lock: an entry after `after`, a write under one of `keys`, the next id not `first`, or entries
-    /// retention deleted.
+    /// claims of the entries `claims`) through `livestate_doc_write_unread_v2`, in a transaction of its own: no
+    /// rows when it committed; when the server's view was not the database's under the writers' lock (an entry
+    /// after `after`, a write under one of `keys`, the next id not `first`, or entries retention deleted), it
+    /// writes nothing and answers what `lockAndRead` would have read (`batchRead`).
     static func tryCommit(
         _ rows: [BatchRow], after: Int64, keys: [String], first: Int64, claims: [Int64], numbering: Bool
     ) -> String {
         """
-        SELECT livestate_doc_write_unread_v1(\(after), \(literal(json([keys])))::json, \(literal(batch(rows)))::json, \(first), \
+        SELECT * FROM livestate_doc_write_unread_v2(\(after), \(literal(json([keys])))::json, \(literal(batch(rows)))::json, \(first), \
         '\(channel)', '\(array(claims))'::bigint[], \(numbering))
         """
     }

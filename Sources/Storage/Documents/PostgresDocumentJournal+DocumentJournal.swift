@@ -16,24 +16,51 @@ extension PostgresDocumentJournal: DocumentJournal {
         guard DispatchTime.now() < deadline - Self.settleTime else {
             throw .unavailable("PostgreSQL did not take the change in time")
         }
-        // NB: planned on the items as this server has them, when the last batch found no one else writing; planned
-        // again under the lock when the database had moved on.
-        if let first = expectedID.withLock({ $0 }),
-            let seqs = try commitAtOnce(plan([], [:]), after: seq, keys: keys, first: first, until: deadline)
-        {
-            return seqs
+        // NB: planned on the items as this server has them; when the database had moved on, planned again on what
+        // the attempt read and sent at once again, and in the end under the lock.
+        var (after, others, keyed) = (seq, [JournalEntry](), [String: KeyedEntry]())
+        var next = expectedID.withLock { $0 }
+        var tries = 0
+        while let first = next, tries < Self.optimisticTries {
+            tries += 1
+            // NB: a key found committed is answered from its entry by the plan, and no longer checked.
+            let unread = keys.filter { keyed[$0] == nil }
+            let writes = plan(others, keyed)
+            // NB: only entries a plan was given count as this server's: the locked path reads from here, so the
+            // entries the last attempt read and no plan got yet are read again there, not skipped.
+            after = max(after, others.last?.seq ?? after)
+            switch try commitAtOnce(writes, after: after, keys: unread, first: first, until: deadline) {
+            case .committed(let seqs): return seqs
+            case .moved(let read):
+                if read.prunedBelow > after + 1 { throw .behind(prunedBelow: read.prunedBelow) }
+                (others, next) = (read.entries, read.next)
+                keyed.merge(read.keyed) { first, _ in first }
+            case .unsent: next = nil
+            }
         }
-        return try commitLocked(after: seq, keys: keys, until: deadline, plan)
+        return try commitLocked(after: after, keys: keys, until: deadline, plan)
     }
 
-    /// Commits `writes`, planned without reading, in one statement (`tryCommit`); nil when the database had
-    /// moved on (nothing written) or when `writes` change nothing.
+    /// The most times a batch is planned without the lock while others write, before it is planned under it.
+    static let optimisticTries = 3
+
+    /// What `commitAtOnce` did.
+    private enum AtOnce {
+        case committed([Int64])
+        /// Nothing written: the database had moved on, as read.
+        case moved(BatchRead)
+        /// Nothing sent: the writes change nothing.
+        case unsent
+    }
+
+    /// Commits `writes`, planned without reading, in one statement (`tryCommit`), or says what the database
+    /// held when it had moved on (nothing written).
     private func commitAtOnce(
         _ writes: [JournalWrite], after seq: Int64, keys: [String], first: Int64, until deadline: DispatchTime
-    ) throws(JournalError) -> [Int64]? {
+    ) throws(JournalError) -> AtOnce {
         let (rows, seqs, claims) = Self.rows(writes, first: first)
         // NB: a plan that writes nothing may still read the state (a checkpoint): it reads the others' entries first.
-        guard !rows.isEmpty else { return nil }
+        guard !rows.isEmpty else { return .unsent }
         let sql = Self.tryCommit(
             rows, after: seq, keys: keys, first: first, claims: claims, numbering: dataSet == .seeds)
         let used = Mutex<PostgresConnection?>(nil)
@@ -41,12 +68,12 @@ extension PostgresDocumentJournal: DocumentJournal {
             used.withLock { $0 = connection }
         }
         switch answer {
-        case .success(let found) where found.rows.first?.first == "t":
+        case .success(let found) where found.rows.isEmpty:
             committed(writes, next: first + Int64(rows.count))
-            return seqs
-        case .success:
+            return .committed(seqs)
+        case .success(let found):
             expectedID.withLock { $0 = nil }
-            return nil
+            return .moved(Self.batchRead(found))
         case .failure(let error) where error.kind != .outcomeUnknown:
             expectedID.withLock { $0 = nil }
             if let session = used.withLock({ $0 }) { abandon(session, rollingBack: false, releasing: claims) }
@@ -55,7 +82,7 @@ extension PostgresDocumentJournal: DocumentJournal {
             expectedID.withLock { $0 = nil }
             let settled = try settle(rows[0], seqs, after: error, until: deadline)
             tally(writes)
-            return settled
+            return .committed(settled)
         }
     }
 
@@ -92,14 +119,14 @@ extension PostgresDocumentJournal: DocumentJournal {
                 abandon(session)
                 throw .unavailable("PostgreSQL did not take the change: \(error.message)")
             }
-            if read.entries.isEmpty { expectedID.withLock { $0 = read.next } }
+            expectedID.withLock { $0 = read.next }
             return []
         }
         let script = Self.writeAndCommit(rows, first: read.next, claims: claims, numbering: dataSet == .seeds)
         switch wait(for: session, script, isScript: true, until: statements) {
         case .success:
-            // NB: no one else wrote meanwhile: the next batch may be planned without reading first.
-            if read.entries.isEmpty { committed(writes, next: read.next + Int64(rows.count)) } else { tally(writes) }
+            // NB: the next batch is planned without reading first: when others wrote meanwhile, its attempt reads.
+            committed(writes, next: read.next + Int64(rows.count))
             return seqs
         case .failure(let error) where error.kind != .outcomeUnknown:
             abandon(session, releasing: claims)

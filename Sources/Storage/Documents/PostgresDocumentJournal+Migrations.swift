@@ -12,8 +12,9 @@
 ///   written by a newer LiveState and is refused (`LSV01`).
 /// - Then `seeds as documents`: the data set's column, and a seeds' database's todos, inputs and entries moved
 ///   into the document tables (`seedsAsDocuments`).
-/// - Last, for both, `batch function` and `batch scans by id`: the functions that read and write a batch
-///   (`batchFunction`; the second step gave their reads of the newest entries an upper bound).
+/// - Last, for both, `batch function`, `batch scans by id` and `batch retry`: the functions that read and write
+///   a batch (`batchFunction`; the second step gave their reads of the newest entries an upper bound, the third
+///   added the attempt that answers what it read when it wrote nothing).
 extension PostgresDocumentJournal {
     /// What a document database holds: a data file's resources or the seeds' (todos and their other inputs).
     package enum DataSet: Sendable {
@@ -28,9 +29,9 @@ extension PostgresDocumentJournal {
         let documents: [PostgresMigrations.Step] = [
             ("document tables", documentTables), ("checkpoints", checkpointSchema),
         ]
-        // NB: the same functions twice: the second step replaces those a database migrated by the first holds.
+        // NB: the same functions again: each later step replaces those a database migrated by the one before holds.
         let batch: [PostgresMigrations.Step] = [
-            ("batch function", batchFunction), ("batch scans by id", batchFunction),
+            ("batch function", batchFunction), ("batch scans by id", batchFunction), ("batch retry", batchFunction),
         ]
         let olderDocuments = """
             IF to_regclass('livestate_doc_seed') IS NOT NULL AND to_regclass('livestate_entries') IS NOT NULL

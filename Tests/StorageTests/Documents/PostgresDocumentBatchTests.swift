@@ -62,6 +62,77 @@ struct PostgresDocumentBatchTests {
         #expect(seqs.count == 2 && seqs[1] == seqs[0] + 1 && entries.map(\.seq) == seqs)
     }
 
+    /// A batch planned on what this server had, while another server committed an entry and a write under
+    /// one of its keys, is planned again on them: the entry applied first, the key answered from its entry,
+    /// and the rest committed after the other server's entry.
+    @Test func aBatchPlannedWhileAnotherServerWroteIsPlannedAgainOnWhatItWrote() throws {
+        let (database, journal, other, mine) = try twoServers()
+        defer {
+            journal.stop()
+            other.stop()
+            withExtendedLifetime(database) {}
+        }
+        let key = WriteKey(key: "sent-twice", request: "POST /posts")
+        var theirs = try other.commitBatch(after: mine, keys: [], until: .now() + 5) { _, _ in [Self.post("3")] }
+        theirs += try other.commitBatch(after: theirs[0], keys: [key.key], until: .now() + 5) { _, _ in
+            [JournalWrite(changes: Self.post("4").changes, key: key)]
+        }
+        var calls: [(others: [Int64], keyed: [String])] = []
+        let seqs = try journal.commitBatch(after: mine, keys: [key.key], until: .now() + 5) { others, keyed in
+            calls.append((others.map(\.seq), keyed.keys.sorted()))
+            return keyed[key.key] == nil ? [JournalWrite(changes: Self.post("5").changes, key: key)] : [Self.post("6")]
+        }
+        #expect(calls.map(\.others) == [[], theirs] && calls.last?.keyed == [key.key])
+        let entries = try journal.committed(after: mine, limit: 10)
+        #expect(entries.map(\.seq) == theirs + seqs && seqs.count == 1 && entries.last?.change.id == "6")
+    }
+
+    /// A batch whose every attempt without the lock finds another server's new entry is planned under the lock
+    /// in the end, on every entry it had not been given yet: one the last attempt read and no plan got would
+    /// leave this server without it, and its next id would be one the other server had given.
+    @Test func aBatchPlannedUnderTheLockAfterItsAttemptsGetsEveryEntryTheyRead() throws {
+        let (database, journal, other, mine) = try twoServers()
+        defer {
+            journal.stop()
+            other.stop()
+            withExtendedLifetime(database) {}
+        }
+        var theirs: [Int64] = []
+        var given: [Int64] = []
+        var calls = 0
+        let seqs = try journal.commitBatch(after: mine, keys: [], until: .now() + 5) { others, _ in
+            calls += 1
+            given += others.map(\.seq)
+            // NB: another server commits while each attempt without the lock is planned (not under the lock,
+            // which it would wait for).
+            if calls <= PostgresDocumentJournal.optimisticTries {
+                theirs += try! other.commitBatch(after: theirs.last ?? mine, keys: [], until: .now() + 5) { _, _ in
+                    [Self.post("\(10 + calls)")]
+                }
+            }
+            return [Self.post("\(20 + calls)")]
+        }
+        #expect(calls == PostgresDocumentJournal.optimisticTries + 1)
+        #expect(given == theirs && seqs.count == 1 && seqs[0] == theirs.last! + 1)
+    }
+
+    /// Two servers' journals on one new database, the first having committed one batch (so its next batch is
+    /// planned without reading first), and that batch's id.
+    private func twoServers() throws -> (DocumentDatabase, PostgresDocumentJournal, PostgresDocumentJournal, Int64) {
+        let database = try DocumentDatabase()
+        let journal = try PostgresDocumentJournal(uri: database.uri)
+        let other = try PostgresDocumentJournal(uri: database.uri)
+        let start = try journal.start(source: "db.json") { file }
+        _ = try other.start(source: "db.json") { [] }
+        let mine = try journal.commitBatch(after: start.seq, keys: [], until: .now() + 5) { _, _ in [Self.post("2")] }
+        return (database, journal, other, mine[0])
+    }
+
+    /// A write of one new post `id`.
+    private static func post(_ id: String) -> JournalWrite {
+        JournalWrite(changes: [JournalChange(collection: "posts", id: id, document: #"{"id":"\#(id)"}"#)])
+    }
+
     /// The entries retention keeps are not read by a batch: its reads of the entries after the server's newest
     /// find them by id, also once the functions' statements run on their generic plans (after five calls).
     @Test func batchesReadNoneOfTheEntriesBeforeTheServersNewest() throws {

@@ -12,6 +12,10 @@ import Testing
 /// tables with its ids, keys and the items before its entries, and one database never holding both data sets.
 @Suite(.serialized, .enabled(if: TestPostgres.available, "no PostgreSQL binaries on this machine"))
 struct PostgresDocumentJournalSeedsTests {
+    /// The steps a seeds' database records, in name order.
+    private static let seedsSteps =
+        "batch function,batch retry,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"
+
     /// The fixture's todos, as the server encodes them.
     private let fixtureTodos = [
         Todo(id: 1, title: "Buy Milk"), Todo(id: 2, title: "Walk the dog", completed: true),
@@ -102,9 +106,7 @@ struct PostgresDocumentJournalSeedsTests {
                     (SELECT max(version) FROM livestate_schema),
                     (SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations)
                 """
-            ).rows == [
-                ["t", "7", "batch function,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"]
-            ])
+            ).rows == [["t", "7", Self.seedsSteps]])
     }
 
     /// What today's seeds' servers write (their batch function, which the fixture holds): inputs become singular
@@ -222,7 +224,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(DocumentRewind.itemsBefore(start.recent).isEmpty)
         #expect(
             try database.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
-                == [["batch function,batch scans by id,checkpoints,document tables,schema 6,seeds as documents"]])
+                == [[Self.seedsSteps]])
 
         let newer = try DocumentDatabase()
         try newer.run(
@@ -263,7 +265,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(!file.seeded && file.resources.map(\.name).contains("posts"))
         #expect(
             try fileDatabase.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
-                == [["batch function,batch scans by id,checkpoints,document tables"]])
+                == [["batch function,batch retry,batch scans by id,checkpoints,document tables"]])
         try expectRefused(fileDatabase, as: .seeds, "a data file's resources")
 
         // New databases: whichever store seeded one keeps it.
