@@ -7,7 +7,9 @@
 - An album selection at the 16 MiB cap is received as it arrives: `/healthz` on the same loop keeps
   answering while it downloads, and no single step of it holds the loop for long.
 - Todo writes beside the slow delivery of that image into the album view model (some 22 MB of journal entry
-  to write and decode) are each answered, in journal order: none is lost or held without end.
+  to write and decode) are each answered, their events in journal order: none is lost or held without end.
+- A todo write is not held by the slow delivery of another view model's entry (a refresh of 50,000 posts):
+  it is answered, and listed, while the posts are still being delivered; the events keep journal order.
 """
 
 import http.server
@@ -41,6 +43,34 @@ def concurrently(count, work):
     for thread in threads:
         thread.join(timeout=120)
     return results
+
+
+def read_events(client):
+    """Reads `client`'s events (not comments) on a thread into a list until the returned flag is set; returns
+    the list, the flag and the thread."""
+    assert client.read_head() == 200
+    events, reading = [], threading.Event()
+
+    def read():
+        while not reading.is_set():
+            event = client.next(0.2)
+            if event is not None and event.comment is None:
+                events.append(event)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    return events, reading, reader
+
+
+def add_listed_todo(server, title):
+    """Adds the todo `title`, checks that GET /todos lists it once answered; the seconds to its answer."""
+    sent = time.monotonic()
+    status, _, todo = server.call("POST", "/todos", {"title": title})
+    took = time.monotonic() - sent
+    assert status == 201, todo
+    listed = [t["title"] for t in server.call("GET", f"/todos?title={title.replace(' ', '%20')}")[2]]
+    assert listed == [title], f"{title!r} answered but not listed: {listed}"
+    return took
 
 
 @pytest.mark.parametrize("resource,upstream_path", [("posts", "/posts"), ("albums", "/photos")])
@@ -200,23 +230,13 @@ def test_a_download_at_the_size_cap_does_not_hold_the_loop(binary, big_image):
 def test_todo_writes_beside_a_slow_image_delivery_are_answered_in_journal_order(binary, big_image, tmp_path):
     """A user adds todos while another window selects a 16 MiB image. Its entry is slow to commit and to
     deliver into the album view model (seconds in a debug build). Every todo is answered, and is listed by
-    GET /todos as soon as it is; the events of both come in id order; a todo committed after the image entry
-    is answered only once the image is shown, so a client that reads after its answer sees both."""
+    GET /todos as soon as it is; the events of both come in id order, the todos' committed after the image
+    entry after the image's."""
     base, size = big_image
     url = f"{base}/big-0.png"
     with Server(binary=binary, data=str(tmp_path / "seeds.sqlite")) as server:
         with SSEClient.of(server, "/events?topics=todos,image") as client:
-            assert client.read_head() == 200
-            events, reading = [], threading.Event()
-
-            def read():
-                while not reading.is_set():
-                    event = client.next(0.2)
-                    if event is not None and event.comment is None:
-                        events.append(event)
-
-            reader = threading.Thread(target=read, daemon=True)
-            reader.start()
+            events, reading, reader = read_events(client)
             start = time.monotonic()
             assert server.call("POST", "/albums/selection", {"url": url})[0] == 202
             writes = []  # (title, seconds to its answer, the selection right after it)
@@ -224,13 +244,8 @@ def test_todo_writes_beside_a_slow_image_delivery_are_answered_in_journal_order(
             while shown_at is None or time.monotonic() < shown_at + 1:
                 assert time.monotonic() - start < 120, "the image was never shown"
                 title = f"beside the image {len(writes)}"
-                sent = time.monotonic()
-                status, _, todo = server.call("POST", "/todos", {"title": title})
-                took = time.monotonic() - sent
-                assert status == 201, todo
+                took = add_listed_todo(server, title)
                 selection = server.call("GET", "/albums/selection")[2]
-                listed = [t["title"] for t in server.call("GET", f"/todos?title={title.replace(' ', '%20')}")[2]]
-                assert listed == [title], f"{title!r} answered but not listed: {listed}"
                 writes.append((title, took, selection))
                 if shown_at is None and selection.get("url") == url and "pending" not in selection:
                     shown_at = time.monotonic()
@@ -258,6 +273,62 @@ def test_todo_writes_beside_a_slow_image_delivery_are_answered_in_journal_order(
         assert took < 60, f"{title!r} took {took:.1f} s"
         if first_event[title] > image_id:
             after += 1
-            assert selection.get("url") == url and "pending" not in selection, (
-                f"{title!r}, committed after the image entry, was answered before the image was shown: {selection}")
     assert after >= 1, "no todo was committed after the image entry"
+
+
+def test_a_todo_write_is_not_held_by_the_slow_delivery_of_a_posts_refresh(binary, upstream, tmp_path):
+    """A user adds todos while another window refreshes the posts from an upstream that now lists 50,000: the
+    refresh's entry takes seconds to go into the post view model (a debug build decodes and encodes the whole
+    list). The todos committed after that entry are answered, and listed by GET /todos, while GET /posts still
+    shows the old list: a todo's answer waits for the todos delivered before it, not for the posts. /events
+    still gives the todos in journal order, each after the entries before it."""
+    count = 50_000
+    with Server("--upstream", upstream, binary=binary, data=str(tmp_path / "seeds.sqlite")) as server:
+        # NB: the lists loaded at start are committed before the first todo, so the only entry between two todos
+        # is the refresh's.
+        wait_until(lambda: len(server.call("GET", "/posts")[2]) == 3 and server.call("GET", "/albums")[2], 20)
+        control(upstream, "/_control", {"path": "/posts", "mode": "ok", "count": count})
+        with SSEClient.of(server, "/events?topics=todos") as client:
+            events, reading, reader = read_events(client)
+            refreshed = {}
+
+            def refresh():
+                response = server.request("POST", "/posts/refresh", timeout=120)
+                refreshed["status"] = response.status
+
+            refresher = threading.Thread(target=refresh)
+            start = time.monotonic()
+            refresher.start()
+            writes = []  # (title, seconds to its answer, the posts GET /posts counted right after it)
+            while refresher.is_alive() or len(writes) < 3:
+                assert time.monotonic() - start < 120, "the refresh was never answered"
+                title = f"beside the posts {len(writes)}"
+                took = add_listed_todo(server, title)
+                posts = int(server.call("GET", "/posts?_limit=1")[1]["X-Total-Count"])
+                writes.append((title, took, posts))
+                time.sleep(0.02)
+            refresher.join()
+            assert refreshed.get("status") == 200, refreshed
+            # The events of the last todos wait for the posts' delivery: read until the last one came.
+            wait_until(lambda: any(writes[-1][0] in (t["title"] for t in e.json()) for e in events), 30)
+            reading.set()
+            reader.join(timeout=10)
+    slowest = max(took for _, took, _ in writes)
+    ids = [int(event.id) for event in events]
+    assert ids == sorted(set(ids)), f"events out of id order: {ids}"
+    first_entry = {}
+    for event in events:
+        for todo in event.json():
+            first_entry.setdefault(todo["title"], int(event.id) // 65536)
+    entries = [first_entry.get(title) for title, _, _ in writes]
+    assert None not in entries, f"a todo has no event: {list(zip(writes, entries))}"
+    # Each todo is the only entry of its write, one after another: the one gap is the refresh's entry.
+    gaps = [later - 1 for earlier, later in zip(entries, entries[1:]) if later != earlier + 1]
+    assert len(gaps) == 1, f"the refresh's entry is not the one gap between the todos' entries: {entries}"
+    after = [(title, took, posts) for (title, took, posts), entry in zip(writes, entries) if entry > gaps[0]]
+    answered_before_posts = [title for title, _, posts in after if posts != count]
+    print(f"{len(writes)} todo writes beside a refresh of {count} posts: slowest answer {slowest:.3f} s; "
+          f"{len(answered_before_posts)} of the {len(after)} committed after the refresh's entry answered while "
+          f"GET /posts still showed the old list")
+    assert answered_before_posts, (
+        f"every todo committed after the refresh's entry was answered only once the posts were delivered: {after}")

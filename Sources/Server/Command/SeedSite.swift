@@ -96,6 +96,9 @@ final class SeedSite: Site {
                 "the newest \(rewind.entries.count) change(s), after entry \(floor), went through the view models"
                     + " again: a Last-Event-ID from before this start resumes")
         }
+        // Each view model takes its entries on a thread of its own: their events wait for the entries before.
+        events.ordersByDelivery(from: start.lastSeq)
+        journal.onDelivered { [events] entry in events.delivered(through: entry) }
         // A selection the entries leave pending is downloaded again (its downloader stopped with the server).
         inputs.selection.resumePending()
         // Each resource sends its entries, in order, into its view model; each change's event takes the

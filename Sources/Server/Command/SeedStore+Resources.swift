@@ -7,7 +7,7 @@ import Synchronization
 
 /// The resources of the seeds' store: the todos, and each other input a singular resource. Each holds what
 /// the plans read and sends its committed entries into its own view model's input (`SeedStore.deliverTodos`,
-/// `SeedStore.deliver(_:to:)`), in journal order, on the store's delivery thread.
+/// `SeedStore.deliver(_:to:)`), in journal order, on its view model's thread (`SeedDeliveries`).
 extension SeedStore {
     /// Where a resource's committed entries go: its view model's input, set once the view models exist.
     ///
@@ -30,12 +30,14 @@ extension SeedStore {
         let fileSize = 0
         let input = Mutex(Input<(seq: Int64, payload: SeedInput.Payload)>())
         private let value: Mutex<JSONObject?>
-        private let deliveries: BackgroundThread
+        private let deliveries: SeedDeliveries
+        private let lane: SeedDeliveries.Lane
 
-        init(name: String, value: JSONObject?, deliveries: BackgroundThread) {
+        init(name: String, value: JSONObject?, deliveries: SeedDeliveries) {
             self.name = name
             self.value = Mutex(value)
             self.deliveries = deliveries
+            lane = SeedDeliveries.Lane(resource: name)
         }
 
         var singular: StoredDocument? { value.withLock { $0 }.map { StoredDocument(id: nil, object: $0) } }
@@ -47,7 +49,9 @@ extension SeedStore {
         func apply(_ entry: DocumentEntry) {
             let object = entry.document
             value.withLock { $0 = object }
-            deliveries.submit { [self] in deliver(seq: entry.seq, payload: object.flatMap(SeedInput.Payload.init)) }
+            deliveries.deliver(entry.seq, on: lane) { [self] in
+                deliver(seq: entry.seq, payload: object.flatMap(SeedInput.Payload.init))
+            }
         }
 
         /// Sends the value `json` of entry `seq` into the input (at start).
@@ -55,7 +59,7 @@ extension SeedStore {
             deliver(seq: seq, payload: json.flatMap { SeedInput.Payload(json: $0) })
         }
 
-        /// Sends the payload of entry `seq` into the input (on the delivery thread, or at start).
+        /// Sends the payload of entry `seq` into the input (on its view model's thread).
         private func deliver(seq: Int64, payload: SeedInput.Payload?) {
             guard let payload else { return Log.error("journal entry \(seq) (\(name)) cannot be read; skipped") }
             input.withLock { $0.call }?((seq, payload))
@@ -73,9 +77,9 @@ extension SeedStore {
         /// Catch-up changes were applied (`tookCurrent` hands on the whole list).
         private let caughtUp = Mutex(false)
         let input = Mutex(Input<Committed<TodoChange>>())
-        private let deliveries: BackgroundThread
+        private let deliveries: SeedDeliveries
 
-        init(_ todos: [Todo], deliveries: BackgroundThread) {
+        init(_ todos: [Todo], deliveries: SeedDeliveries) {
             self.todos = Mutex(Dictionary(todos.map { ($0.id, $0) }) { $1 })
             self.deliveries = deliveries
         }
@@ -127,7 +131,7 @@ extension SeedStore {
         }
 
         private func send(_ committed: Committed<TodoChange>) {
-            deliveries.submit { [self] in input.withLock { $0.call }?(committed) }
+            deliveries.deliver(committed.seq, on: .todos) { [self] in input.withLock { $0.call }?(committed) }
         }
     }
 }

@@ -13,8 +13,9 @@ import Synchronization
 /// write is a plan judged on the batch's view by the task list's own judgement (`TaskListViewModel.judge`:
 /// the title rule, `--max-todos` exactly, an unknown id), so a batch of writes commits with one disk flush;
 /// each resource sends its committed entries, in journal order, into its own view model's input
-/// (`deliverTodos`, `deliver(_:to:)`) on a thread of their own, and a write is answered once its entries are
-/// in, so the next batch commits while a view model is still busy with the one before.
+/// (`deliverTodos`, `deliver(_:to:)`) on its view model's thread (`SeedDeliveries`), and a write is answered
+/// once its view model's entries up to it are in: the next batch commits while a view model is still busy
+/// with the one before, and a slow delivery into one view model holds no write of another.
 ///
 /// The seeds' inputs (`SeedInputs`, `SelectionDownloads`) commit through `append`, the restart reads
 /// `recent` (`SeedRewind`), and the todo routes submit their plans here (`submitTodo`).
@@ -39,9 +40,9 @@ final class SeedStore: Sendable {
     /// The todos, and each other input by its name: where their committed entries are sent.
     private let todos: HeldTodos
     private let inputs: [String: HeldInput]
-    /// Where committed entries are sent into the view models, in journal order, and then each write answered:
-    /// off the write thread, so a slow view model does not hold the next batch's commit.
-    private let deliveries: BackgroundThread
+    /// Where committed entries are sent into the view models, each view model's in journal order, and then
+    /// each write answered: off the write thread, so a slow view model does not hold the next batch's commit.
+    private let deliveries: SeedDeliveries
     /// The largest todo id the file has held: a new todo's id is above it and every id a batch took.
     private let largestTodoID: Int64
     private let maxTodos: Int
@@ -91,7 +92,7 @@ final class SeedStore: Sendable {
         largestTodoID = max(rows[JournalChange.todos]?.largestID ?? 0, Int64(todos.map(\.id).max() ?? 0))
         self.maxTodos = maxTodos
         snapshot = JournalSnapshot(todos: todos, lastSeq: seq)
-        let deliveries = BackgroundThread(name: "livestate-apply", priority: .normal)
+        let deliveries = SeedDeliveries(delivered: seq)
         self.deliveries = deliveries
         self.todos = HeldTodos(todos, deliveries: deliveries)
         var inputs: [String: HeldInput] = [:]
@@ -122,19 +123,26 @@ final class SeedStore: Sendable {
     /// holds when the entry left it so.
     func replay(_ entries: [JournalEntry]) {
         let (todos, inputs) = (todos, inputs)
-        deliveries.run {
-            for entry in entries {
+        for entry in entries {
+            // NB: one at a time, each on its view model's thread: the events they make come in journal order.
+            deliveries.run(on: SeedDeliveries.Lane(resource: entry.change.collection)) {
                 guard entry.change.collection == JournalChange.todos else {
                     inputs[entry.change.collection]?.deliver(seq: entry.seq, json: entry.change.document)
-                    continue
+                    return
                 }
                 guard let change = entry.change.todoChange else {
-                    Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
-                    continue
+                    return Log.error("journal: entry \(entry.seq) of todos does not hold a todo; skipped")
                 }
                 todos.input.withLock { $0.call }?(Committed(seq: entry.seq, change: todos.held(change)))
             }
         }
+    }
+
+    /// Hands `call` each newest entry up to which every entry is in its view model (from the start's last
+    /// entry on), before the `whenApplied` callers it releases: the event hub, which publishes an entry's
+    /// events once every entry before it is in (`EventHub.delivered(through:)`).
+    func onDelivered(_ call: @escaping @Sendable (Int64) -> Void) {
+        deliveries.onAdvance(call)
     }
 
     /// Follows the commits of the other servers on the database (PostgreSQL), once every input is set and the
@@ -152,7 +160,7 @@ final class SeedStore: Sendable {
         respond: @escaping @Sendable (Response) -> Void
     ) {
         let refusal = refusal ?? { [engine] in Response(error: Self.seeds($0, engine)) }
-        let respond = answeredAfterDelivery(respond)
+        let respond = answeredAfterDelivery(on: .todos, respond)
         let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
             DocumentStore.Keyed(key: WriteKey(key: key, request: JournalChange.todos)) { first in
                 if case .upsert(let todo)? = first.todoChange { return answer(.committed(todo)) }
@@ -265,7 +273,7 @@ final class SeedStore: Sendable {
         topic: String, entry: SeedInput.Entry, key: String?, claimed: (@Sendable (Int64) -> Void)?,
         completion: @escaping @Sendable (Result<JournalAppended, JournalError>) -> Void
     ) {
-        let completion = answeredAfterDelivery(completion)
+        let completion = answeredAfterDelivery(on: SeedDeliveries.Lane(resource: topic), completion)
         let outcome = Mutex<Result<JournalAppended, JournalError>?>(nil)
         let keyed = (key ?? (store.isShared ? WriteKey.serverMade() : nil)).map { key in
             DocumentStore.Keyed(key: WriteKey(key: key, request: topic)) { [self] first in
@@ -305,11 +313,18 @@ final class SeedStore: Sendable {
 
     /// SQLite: every entry committed is applied before its write is answered, so an id above the last one
     /// applied was never given by this file (`done(false)` at once). PostgreSQL: once a catch-up applied it.
-    /// `done` runs once the entry is in its view model (after the deliveries before it).
+    /// `done(true)` runs once every entry up to `seq` is in its view model (`delivered`), after the event hub
+    /// published their events.
     func whenApplied(_ seq: Int64, timeout: Double, _ done: @escaping @Sendable (Bool) -> Void) {
-        let done = answeredAfterDelivery(done)
-        guard case .postgres = engine else { return done(seq <= store.appliedSeq.withLock { $0 }) }
-        store.whenApplied(seq, timeout: timeout, done)
+        let deliveries = deliveries
+        guard case .postgres = engine else {
+            let applied = store.appliedSeq.withLock { $0 }
+            return deliveries.whenDelivered(through: min(seq, applied)) { done(seq <= applied) }
+        }
+        store.whenApplied(seq, timeout: timeout) { applied in
+            guard applied else { return done(false) }
+            deliveries.whenDelivered(through: seq) { done(true) }
+        }
     }
 
     func recent(limit: Int, bytes: Int) -> [JournalRow] {
@@ -334,12 +349,13 @@ final class SeedStore: Sendable {
         }
     }
 
-    /// `call` made to run on the delivery thread, after every entry committed before it is in its view model:
-    /// a write is answered, and a waiter released, once a request that follows it reads its change.
+    /// `call` made to run on `lane`, after every entry committed before it is in that lane's view model: a
+    /// write is answered once a request that follows it reads its change, whatever another view model is busy
+    /// with.
     private func answeredAfterDelivery<Value: Sendable>(
-        _ call: @escaping @Sendable (Value) -> Void
+        on lane: SeedDeliveries.Lane, _ call: @escaping @Sendable (Value) -> Void
     ) -> @Sendable (Value) -> Void {
-        { [deliveries] value in deliveries.submit { call(value) } }
+        { [deliveries] value in deliveries.after(lane) { call(value) } }
     }
 
     /// Every write has committed before it was answered; SQLite's WAL is copied into the file, PostgreSQL's
@@ -348,14 +364,15 @@ final class SeedStore: Sendable {
         todos.input.withLock { $0.call = nil }
         for input in inputs.values { input.input.withLock { $0.call = nil } }
         let done = DispatchSemaphore(value: 0)
-        store.betweenBatches { [engine, deliveries] in
+        store.betweenBatches { [engine] in
             switch engine {
             case .sqlite(let journal): journal.checkpoint()
             case .postgres(let journal, _): journal.stop()
             }
-            deliveries.submit { done.signal() }
+            done.signal()
         }
         _ = done.wait(timeout: .now() + 5)
+        deliveries.drain(within: 5)
     }
 
     /// Storage's refusal as the seeds answer it: a commit the SQLite file refused is `storage_error`

@@ -33,6 +33,9 @@ final class EventHub: Sendable {
         /// Topics whose current value is read from their source at connect time (its JSON and the id of
         /// the newest event it shows), instead of kept as the last event.
         var currentSources: [EventTopic: @Sendable () -> (json: [UInt8], id: UInt64)] = [:]
+        /// Set once the journal's entries are delivered out of order (`ordersByDelivery`): the emissions
+        /// waiting for the entries before theirs.
+        var order: EventReorder?
     }
 
     /// A value emitted during a replay that no replayed entry made: an event only if none replaced it.
@@ -173,6 +176,12 @@ final class EventHub: Sendable {
                 }
                 state.replay?.held[topic] = nil
             }
+            if state.order != nil,
+                state.order?.hold(
+                    .init(topic: topic, journaled: journaled, json: json, diff: diff, recorded: recorded)) == true
+            {
+                return
+            }
             record(topic, json: json, diff: diff, id: journaled.map { ids.next(journaled: $0) } ?? ids.next(), &state)
             recorded(state.log.lastID ?? 0)
         }
@@ -207,6 +216,26 @@ final class EventHub: Sendable {
             for (topic, value) in held.sorted(by: { $0.key.slot < $1.key.slot }) {
                 record(topic, json: value.json, diff: value.diff, id: ids.next(), &state)
                 value.recorded(state.log.lastID ?? 0)
+            }
+        }
+    }
+
+    /// From now on, an emission waits to be published until every journal entry up to its own is delivered
+    /// (`delivered(through:)`, from `delivered` on): the seeds deliver each view model's entries on a thread
+    /// of its own, so their emissions come out of journal order, and the log must keep it. After `replaying`.
+    func ordersByDelivery(from delivered: Int64) {
+        state.withLock { $0.order = EventReorder(delivered: delivered) }
+    }
+
+    /// Every journal entry up to `entry` is in its view model: the emissions that waited for them are
+    /// published, in journal order.
+    func delivered(through entry: Int64) {
+        state.withLock { state in
+            guard let ready = state.order?.advance(to: entry), !state.isShutDown else { return }
+            for held in ready {
+                let id = held.journaled.map { ids.next(journaled: $0) } ?? ids.next()
+                record(held.topic, json: held.json, diff: held.diff, id: id, &state)
+                held.recorded(state.log.lastID ?? 0)
             }
         }
     }
