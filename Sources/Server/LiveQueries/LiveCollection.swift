@@ -185,9 +185,11 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
 
     private func record(_ version: LiveVersion<Item>, in state: inout State) {
         state.newestID = version.id
-        state.orders.apply(version)
+        var version = version
+        version.places = state.orders.apply(version)
         var kept = version
         kept.entries = nil
+        kept.places = [:]
         state.history.append(kept)
         state.heldItems += version.replaced?.count ?? version.changes.count
         let limits = engine.limits

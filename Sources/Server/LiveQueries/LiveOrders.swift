@@ -29,24 +29,34 @@ struct LiveOrders<Query: LiveQuery> {
         var items: LiveChunks<Ranked>
 
         /// Places `changes` (oldest first): each item before the change taken out, after it put in, each found
-        /// by binary search: O(log n) comparisons and the move of one chunk each.
-        mutating func place(_ changes: [LiveItemChange<Query.Item>]) {
+        /// by binary search: O(log n) comparisons and the move of one chunk each. Gives where each change took
+        /// its item out and put it in.
+        @discardableResult
+        mutating func place(_ changes: [LiveItemChange<Query.Item>]) -> [LiveOrderPlace] {
+            var places: [LiveOrderPlace] = []
+            places.reserveCapacity(changes.count)
             for change in changes {
+                var place = LiveOrderPlace()
                 if let before = change.before {
                     let ranked = Ranked(entry: before, sortKey: query.sortKey(of: before.item))
                     let position = index(of: ranked)
                     if position < items.count, items[position].entry.key == before.key {
-                        items.remove(at: position)
-                    } else if let found = items.firstIndex(where: { $0.entry.key == before.key }) {
+                        place.removed = position
+                    } else {
                         // NB: not reached while sort keys are read the same way each time.
-                        items.remove(at: found)
+                        place.removed = items.firstIndex { $0.entry.key == before.key }
                     }
+                    if let removed = place.removed { items.remove(at: removed) }
                 }
                 if let after = change.after {
                     let ranked = Ranked(entry: after, sortKey: query.sortKey(of: after.item))
-                    items.insert(ranked, at: index(of: ranked))
+                    let position = index(of: ranked)
+                    items.insert(ranked, at: position)
+                    place.inserted = position
                 }
+                places.append(place)
             }
+            return places
         }
 
         /// The first index whose item does not come before `ranked` (by sort key, then by rank).
@@ -110,18 +120,25 @@ struct LiveOrders<Query: LiveQuery> {
     }
 
     /// Places the changes of `version` (the one after those applied) in every kept order, after dropping those
-    /// no group used for `idle`; a version that replaced the collection drops them all.
-    mutating func apply(_ version: LiveVersion<Query.Item>) {
-        guard !orders.isEmpty else { return }
-        guard version.replaced == nil else { return removeAll() }
+    /// no group used for `idle`; a version that replaced the collection drops them all. Gives, by order, where
+    /// each change took its item out and put it in (`LiveVersion.places`).
+    @discardableResult
+    mutating func apply(_ version: LiveVersion<Query.Item>) -> [String: [LiveOrderPlace]] {
+        guard !orders.isEmpty else { return [:] }
+        guard version.replaced == nil else {
+            removeAll()
+            return [:]
+        }
         let now = ContinuousClock.now
+        var places: [String: [LiveOrderPlace]] = [:]
         for key in Array(orders.keys) {
             // NB: taken out while it changes, so placing the changes does not copy its storage.
             guard var kept = orders.removeValue(forKey: key) else { continue }
             if let idleSince = kept.idleSince, now - idleSince > idle { continue }
-            kept.order.place(version.changes)
+            places[key] = kept.order.place(version.changes)
             orders[key] = kept
         }
+        return places
     }
 
     /// Drops every order.
@@ -147,4 +164,14 @@ struct LiveOrders<Query: LiveQuery> {
         }
         return (items, total)
     }
+}
+
+/// Where one change of a version moved its item in a sort's kept order (`LiveOrders`), as the order stood: the
+/// index the item was taken out of and the index it was put in at (after the removal). A ranking that holds the
+/// same first items in the same order (a live query of that sort that filters none) finds the item there
+/// after two comparisons instead of a binary search (`LiveRanking.apply`); a place that does not hold is
+/// searched for as before.
+struct LiveOrderPlace: Sendable, Equatable {
+    var removed: Int?
+    var inserted: Int?
 }

@@ -80,9 +80,9 @@ final class LiveQueryGroup<Query: LiveQuery> {
         }
         // NB: a bounded ranking a few items from running short may need its items read anew: compared whole.
         if version.changes.count == 1, !ranking.query.window.movesByPages, !ranking.isNearlyShort {
-            return ranking.apply(version.changes[0], encode: encode)
+            return ranking.apply(version.changes[0], encode: encode, places: version.places)
         }
-        return changingWindow(refill) { $0.place(version.changes) }
+        return changingWindow(refill) { $0.place(version.changes, places: version.places) }
     }
 
     /// The query as it reads with `present`.

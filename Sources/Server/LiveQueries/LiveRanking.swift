@@ -36,6 +36,9 @@ struct LiveRanking<Query: LiveQuery> {
     let capacity: Int?
     /// Items held past `capacity` before the held part is cut back to it.
     private let slack: Int
+    /// The name of the query's sort (`LiveQuery.ordering`) when it filters no item: its held items are then the
+    /// first of its sort's kept order, and a version's places in that order (`LiveVersion.places`) are theirs.
+    private let orderKey: String?
 
     /// The query's items among `entries` (the collection, in its order). With a `margin` and a window that
     /// ends (`_limit`, `_end`, `_page`), only the first up to the window's end plus `margin` are held.
@@ -53,6 +56,7 @@ struct LiveRanking<Query: LiveQuery> {
         // NB: a window ending past any count the collection can reach holds every item (and no sum overflows).
         capacity = margin.flatMap { margin in query.window.end.flatMap { $0 > Int.max / 4 ? nil : $0 + margin + 2 } }
         slack = max(2, margin ?? 0)
+        orderKey = query.filtersItems ? nil : query.ordering?.key
         guard let total else {
             rebuild(from: entries)
             return
@@ -108,16 +112,20 @@ struct LiveRanking<Query: LiveQuery> {
     // NB: specialized for a data file's queries, as `LiveQueryFanout.apply` is.
     /// Applies one changed item and gives the change of the result (nil when neither the items nor the
     /// total changed). Only the changed item and the items at the window's edges can enter or leave it: a
-    /// removal and an insertion move any other item by one place at most.
+    /// removal and an insertion move any other item by one place at most. `places` are the version's places in
+    /// the kept orders (`LiveVersion.places`): where the change's item is in its sort's order, checked first.
     @_specialize(where Query == DocumentLiveQuery)
-    mutating func apply(_ change: LiveItemChange<Item>, encode: (Item) -> [UInt8]) -> LiveResultChange? {
+    mutating func apply(
+        _ change: LiveItemChange<Item>, encode: (Item) -> [UInt8], places: [String: [LiveOrderPlace]] = [:]
+    ) -> LiveResultChange? {
         let removed = change.before.flatMap { passes($0.item) ? ranked($0) : nil }
         let added = change.after.flatMap { passes($0.item) ? ranked($0) : nil }
         guard removed != nil || added != nil else { return nil }
+        let place = orderKey.flatMap { places[$0]?.first }
         let oldCount = items.count
         let oldTotal = total
         let old = query.window.bounds(count: total)
-        let removedAt = removed.flatMap { holds($0) ? index(of: $0) : nil }
+        let removedAt = removed.flatMap { holds($0) ? index(of: $0, at: place?.removed) : nil }
         var edgeIndices = Set<Int>()
         for bound in [old.lower, old.upper] {
             for index in max(0, bound - 2)..<max(0, min(oldCount, bound + 2)) where index != removedAt {
@@ -130,7 +138,7 @@ struct LiveRanking<Query: LiveQuery> {
         let insertedAt = added.flatMap { added -> Int? in
             defer { total += 1 }
             guard takes(added) else { return nil }
-            let position = insertionIndex(of: added)
+            let position = insertionIndex(of: added, at: place?.inserted)
             items.insert(added, at: position)
             return position
         }
@@ -150,7 +158,9 @@ struct LiveRanking<Query: LiveQuery> {
             }
         }
         for edge in edges {
-            let newIndex = insertionIndex(of: edge.ranked)
+            // NB: the held items moved only by the removal and the insertion: no search for an edge's place.
+            let afterRemoval = edge.oldIndex - (removedAt.map { $0 < edge.oldIndex } == true ? 1 : 0)
+            let newIndex = afterRemoval + (insertedAt.map { $0 <= afterRemoval } == true ? 1 : 0)
             let edgeWasIn = old.lower <= edge.oldIndex && edge.oldIndex < old.upper
             let edgeIsIn = new.lower <= newIndex && newIndex < new.upper
             if edgeWasIn, !edgeIsIn { deleted.append((edge.oldIndex, edge.ranked.entry.key)) }
@@ -165,16 +175,19 @@ struct LiveRanking<Query: LiveQuery> {
         return result
     }
 
-    /// Applies several changes (or none) without working out the result's change.
+    /// Applies several changes (or none) without working out the result's change; `places` as `apply`'s,
+    /// one per change.
     @_specialize(where Query == DocumentLiveQuery)
-    mutating func place(_ changes: [LiveItemChange<Item>]) {
-        for change in changes {
+    mutating func place(_ changes: [LiveItemChange<Item>], places: [String: [LiveOrderPlace]] = [:]) {
+        let ordered = orderKey.flatMap { places[$0] }.flatMap { $0.count == changes.count ? $0 : nil }
+        for (offset, change) in changes.enumerated() {
+            let place = ordered?[offset]
             if let removed = change.before.flatMap({ passes($0.item) ? ranked($0) : nil }) {
                 total -= 1
-                if holds(removed), let index = index(of: removed) { items.remove(at: index) }
+                if holds(removed), let index = index(of: removed, at: place?.removed) { items.remove(at: index) }
             }
             if let added = change.after.flatMap({ passes($0.item) ? ranked($0) : nil }) {
-                if takes(added) { items.insert(added, at: insertionIndex(of: added)) }
+                if takes(added) { items.insert(added, at: insertionIndex(of: added, at: place?.inserted)) }
                 total += 1
             }
         }
@@ -222,6 +235,24 @@ struct LiveRanking<Query: LiveQuery> {
     @_specialize(where Query == DocumentLiveQuery)
     private func insertionIndex(of ranked: Ranked) -> Int {
         items.partitioningIndex { precedes($0, ranked) }
+    }
+
+    /// Where `ranked` goes: `hint` when it is that place (the items before it come before `ranked`, the one
+    /// at it does not), else found by binary search.
+    @_specialize(where Query == DocumentLiveQuery)
+    private func insertionIndex(of ranked: Ranked, at hint: Int?) -> Int {
+        if let hint, hint <= items.count, hint == 0 || precedes(items[hint - 1], ranked),
+            hint == items.count || !precedes(items[hint], ranked)
+        {
+            return hint
+        }
+        return insertionIndex(of: ranked)
+    }
+
+    /// Where the item of `ranked`'s key is: `hint` when it holds that key, else found by binary search.
+    private func index(of ranked: Ranked, at hint: Int?) -> Int? {
+        if let hint, hint < items.count, items[hint].entry.key == ranked.entry.key { return hint }
+        return index(of: ranked)
     }
 
     /// Where the item of `ranked`'s key is.

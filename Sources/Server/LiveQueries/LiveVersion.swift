@@ -45,6 +45,9 @@ struct LiveVersion<Item: Sendable>: Sendable {
     /// Every item in the collection's order after this version, when `presence` is not empty: the queries
     /// that read differently from now on are evaluated again. Not kept in the history.
     var entries: [LiveEntry<Item>]?
+    /// Where each change moved its item in each kept order of a sort, by the order's name
+    /// (`LiveQuery.ordering`), as the collection recorded the version. Not kept in the history.
+    var places: [String: [LiveOrderPlace]] = [:]
 }
 
 /// One write as the collection's owner knows it: an item put (inserted or replaced) or removed by key.

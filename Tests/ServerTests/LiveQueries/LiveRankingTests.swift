@@ -21,9 +21,14 @@ import Testing
         /// Whether its collection keeps its sort's order up to date (`LiveQuery.ordering`).
         var keepsOrder = false
 
+        /// Counts the calls of `order` while set.
+        @TaskLocal static var comparisons: LiveOrderPlacesTests.Count?
+
+        var filtersItems: Bool { groups != nil }
         func itemFilter() -> (Row) -> Bool { { row in groups?.contains(row.group) ?? true } }
         func sortKey(of item: Row) -> [Int] { keys.map { [item.a, item.b, item.id][$0.field] } }
         func order(_ lhs: [Int], _ rhs: [Int]) -> Int {
+            Self.comparisons?.add()
             for (position, key) in keys.enumerated() where lhs[position] != rhs[position] {
                 return (lhs[position] < rhs[position]) != key.descending ? -1 : 1
             }
