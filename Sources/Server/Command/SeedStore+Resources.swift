@@ -21,26 +21,38 @@ extension SeedStore {
     /// An input other than the todos (`SeedInput.Topic`): its newest value, and each committed value sent into
     /// its view model's input with the entry's id.
     ///
-    /// NB: the value is kept as the entry's members, made into an item only when a plan reads it (none of the
-    /// seeds' plans does): an album image's entry is megabytes of base64, which the write thread would encode
-    /// again to hold it as compact JSON.
+    /// NB: the value is kept as the entry's members (or, committed by another server, its text), made into an
+    /// item only when a plan reads it (none of the seeds' plans does): an album image's entry is megabytes of
+    /// base64, which the write thread would encode again to hold it as compact JSON, or parse to hold it.
     final class HeldInput: StoreResource {
+        /// The newest value: an entry's members, or the journal's text of another server's entry.
+        private enum Value {
+            case members(JSONObject)
+            case text(String)
+        }
+
         let name: String
         let kind = DocumentResource.Kind.singular
         let fileSize = 0
         let input = Mutex(Input<(seq: Int64, payload: SeedInput.Payload)>())
-        private let value: Mutex<JSONObject?>
+        private let value: Mutex<Value?>
         private let deliveries: SeedDeliveries
         private let lane: SeedDeliveries.Lane
 
         init(name: String, value: JSONObject?, deliveries: SeedDeliveries) {
             self.name = name
-            self.value = Mutex(value)
+            self.value = Mutex(value.map(Value.members))
             self.deliveries = deliveries
             lane = SeedDeliveries.Lane(resource: name)
         }
 
-        var singular: StoredDocument? { value.withLock { $0 }.map { StoredDocument(id: nil, object: $0) } }
+        var singular: StoredDocument? {
+            switch value.withLock({ $0 }) {
+            case .members(let object)?: StoredDocument(id: nil, object: object)
+            case .text(let text)?: SeedStore.object(text).map { StoredDocument(id: nil, object: $0) }
+            case nil: nil
+            }
+        }
         var items: DocumentItems { DocumentItems(singular.map { [$0] } ?? []) }
         var count: Int { value.withLock { $0 } == nil ? 0 : 1 }
         var knownIDs: (largest: Int64, allStrings: Bool)? { (0, false) }
@@ -48,15 +60,26 @@ extension SeedStore {
 
         func apply(_ entry: DocumentEntry) {
             let object = entry.document
-            value.withLock { $0 = object }
+            value.withLock { $0 = object.map(Value.members) }
             deliveries.deliver(entry.seq, on: lane) { [self] in
                 deliver(seq: entry.seq, payload: object.flatMap(SeedInput.Payload.init))
             }
         }
 
-        /// Sends the value `json` of entry `seq` into the input (at start).
+        let takesText = true
+
+        /// Another server's entry: held as its text, parsed on the view model's thread.
+        func apply(seq: Int64, text: String?) {
+            value.withLock { $0 = text.map(Value.text) }
+            deliveries.deliver(seq, on: lane) { [self] in deliver(seq: seq, json: text) }
+        }
+
+        /// Sends the value `json` of entry `seq` into the input (at start, or another server's entry).
+        ///
+        /// NB: parsed with StrictJSON and read from its members, not with `JSONDecoder`: an image entry is
+        /// megabytes of base64.
         func deliver(seq: Int64, json: String?) {
-            deliver(seq: seq, payload: json.flatMap { SeedInput.Payload(json: $0) })
+            deliver(seq: seq, payload: json.flatMap(SeedStore.object).flatMap(SeedInput.Payload.init(object:)))
         }
 
         /// Sends the payload of entry `seq` into the input (on its view model's thread).

@@ -59,7 +59,13 @@ extension DocumentStore {
     /// Sends the entries of other servers into the view models, in order (the ones applied already skipped).
     func applyCommitted(_ records: [JournalEntry]) {
         for record in records where record.seq > appliedSeq.withLock({ $0 }) {
-            if let entry = entry(record) { apply(entry) }
+            // NB: a resource that reads its entries' text parses it off this thread (an album image's entry is
+            // megabytes of base64, which would hold this server's next batch).
+            if let resource = resource(named: record.change.collection), resource.takesText {
+                applied(record.seq) { resource.apply(seq: record.seq, text: record.change.document) }
+            } else if let entry = entry(record) {
+                apply(entry)
+            }
         }
     }
 

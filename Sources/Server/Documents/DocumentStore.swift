@@ -369,11 +369,16 @@ final class DocumentStore: Sendable {
     /// Sends a committed entry into its view model (its event takes the entry's journal id, which the
     /// applied change carries to `/events`).
     func apply(_ entry: DocumentEntry) {
-        sendingSeq.withLock { $0 = max($0, entry.seq) }
-        resource(named: entry.resource)?.apply(entry)
+        applied(entry.seq) { resource(named: entry.resource)?.apply(entry) }
+    }
+
+    /// Runs `send`, the sending of entry `seq` into its view model, then counts the entry applied.
+    func applied(_ seq: Int64, sending send: () -> Void) {
+        sendingSeq.withLock { $0 = max($0, seq) }
+        send()
         // NB: after the send: a waiter released now finds the entry's event in the buffer.
         let released = appliedSeq.withLock { applied in
-            applied = max(applied, entry.seq)
+            applied = max(applied, seq)
             return waiting.withLock { waiting in
                 let ready = waiting.filter { $0.seq <= applied }
                 waiting.removeAll { $0.seq <= applied }

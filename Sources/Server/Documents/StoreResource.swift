@@ -28,6 +28,12 @@ protocol StoreResource: AnyObject, Sendable {
     var fileSize: Int { get }
     /// Sends one committed entry into its input (entries come in journal order, each once).
     func apply(_ entry: DocumentEntry)
+    /// Whether the entries other servers committed reach it as the journal's text (`apply(seq:text:)`), which
+    /// it parses off the store's write thread, not parsed into `apply(_:)`.
+    var takesText: Bool { get }
+    /// Sends entry `seq`, committed by another server, into its input as its item's text (nil: deleted), when
+    /// `takesText`.
+    func apply(seq: Int64, text: String?)
     /// The store took the items as the database holds them at entry `seq` (this server missed entries that
     /// retention deleted): every difference was sent to `apply` before, as a catch-up change.
     func tookCurrent(at seq: Int64)
@@ -42,6 +48,12 @@ extension StoreResource {
 
     /// Not known: read from `items`.
     var knownIDs: (largest: Int64, allStrings: Bool)? { nil }
+
+    /// Parsed by the store.
+    var takesText: Bool { false }
+
+    /// Not called (`takesText` is false).
+    func apply(seq: Int64, text: String?) {}
 }
 
 extension DocumentResource: StoreResource {

@@ -70,4 +70,40 @@ import Testing
         #expect(try journal.entries(after: 0).map(\.seq) == applied.map(\.seq))
         #expect(store.byName["tally"] == nil)
     }
+
+    /// A resource that reads its entries' text: the entries other servers committed (a catch-up) reach it as
+    /// the journal's text, unparsed (an album image's entry is megabytes, parsed off the write thread), in
+    /// order, and count as applied.
+    @Test func anotherServersEntryReachesAResourceThatTakesTextAsItsText() throws {
+        final class Texts: StoreResource {
+            let name = "image"
+            let kind = DocumentResource.Kind.singular
+            let fileSize = 0
+            let texts = Mutex<[String]>([])
+            let parsed = Mutex(0)
+            var items: DocumentItems { DocumentItems([]) }
+            var count: Int { 0 }
+            var singular: StoredDocument? { nil }
+            func document(_ id: DocumentID) -> StoredDocument? { nil }
+            func apply(_ entry: DocumentEntry) { parsed.withLock { $0 += 1 } }
+            let takesText = true
+            func apply(seq: Int64, text: String?) { texts.withLock { $0.append("\(seq) \(text ?? "-")") } }
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID()).livestate").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        let texts = Texts()
+        let store = DocumentStore(
+            resources: [], others: [texts], journal: try SQLiteDocumentJournal(path: file), appliedSeq: 4,
+            idField: "id", foreignKeySuffix: "Id")
+        // NB: not even JSON: the store hands the text on as it is, and the resource judges it.
+        let image = #"{"selection":5,"data":"iVBORw0KGgo="}"#
+        store.applyCommitted([
+            JournalEntry(seq: 4, change: JournalChange(collection: "image", id: nil, document: "old")),
+            JournalEntry(seq: 6, change: JournalChange(collection: "image", id: nil, document: image)),
+            JournalEntry(seq: 7, change: JournalChange(collection: "image", id: nil, document: "{not json")),
+        ])
+        #expect(texts.texts.withLock { $0 } == ["6 \(image)", "7 {not json"])
+        #expect(texts.parsed.withLock { $0 } == 0)
+        #expect(store.appliedSeq.withLock { $0 } == 7)
+    }
 }
