@@ -59,7 +59,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         /// The id of the newest version.
         var newestID: UInt64 = 0
         /// The newest versions, oldest first.
-        var history: [LiveVersion<Item>] = []
+        var history: LiveHistory<Item> = []
         /// The items the history's versions hold together: what its item bound counts.
         var heldItems = 0
         /// The oldest id whose result the history can still rebuild (each version after it is kept).
