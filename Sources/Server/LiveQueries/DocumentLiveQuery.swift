@@ -86,9 +86,12 @@ struct DocumentLiveQuery: LiveQuery {
     }
 
     static func indexValue(of item: StoredDocument, field: String) -> String? {
-        guard let value = item.object.value(at: field.split(separator: ".").map(String.init)), value != .null else {
-            return nil
-        }
+        // NB: looked up for each changed item and filed field on every write: a field without a dot (most
+        // filters) is read without splitting its path into new strings.
+        let value =
+            field.utf8.contains(UInt8(ascii: "."))
+            ? item.object.value(at: field.split(separator: ".").map(String.init)) : item.object[field]
+        guard let value, value != .null else { return nil }
         return value.javaScriptString
     }
 }

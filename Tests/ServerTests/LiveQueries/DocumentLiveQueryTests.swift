@@ -30,4 +30,17 @@ import Testing
         #expect(live.items.map(\.bytes) == plain.items.map(\.bytes))
         #expect(live.total == plain.totalCount)
     }
+
+    /// A write finds a query by its item's value of the query's `field=value` filter (`indexValue`): a
+    /// top-level field and a path, numbers and strings alike, as the filter itself decides.
+    @Test(arguments: ["userId=1", "userId=0&userId=2", "author.name=ann", "title=b1", "views=3"])
+    func anItemIsFoundUnderTheValueOfTheQuerysEqualityFilter(_ text: String) throws {
+        let query = DocumentLiveQuery(query: try DocumentQuery(Request(.get, "/posts?" + text).query))
+        let terms = try #require(query.indexTerms)
+        let passes = query.itemFilter()
+        for post in Self.posts {
+            let value = DocumentLiveQuery.indexValue(of: post, field: terms.field)
+            #expect(value.map(terms.values.contains) ?? false == passes(post), "\(text), post \(post.id)")
+        }
+    }
 }
