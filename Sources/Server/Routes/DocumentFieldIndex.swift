@@ -14,11 +14,16 @@ import Synchronization
 /// query answers at once from the text of the earlier state and the items changed, added or removed since
 /// (`DocumentIndexOverlay`), sorted or ranged by the sort index's order of the collection as it is now; after
 /// many changes it waits for the new text.
-/// At most `capacity` fields are kept, the least recently used dropped first. One per collection route.
+/// At most `capacity` fields are kept (more after a `_where` naming more: `widest`), the least recently used
+/// dropped first. One per collection route.
 final class DocumentFieldIndex: Sendable {
     /// The most fields kept (each about the size of the field's values, and 10-40 bytes per item: 2-4 MB on
     /// 100,000 items): so the most fields one query's `_where` is answered from.
     static let capacity = 16
+
+    /// The most fields one `_where` is answered from: while one names more than `capacity`, as many are kept
+    /// (so its own texts do not push each other out), up to 64-128 MB on 100,000 items.
+    static let conditionCapacity = 32
 
     struct Kept: Sendable {
         var seq: Int64
@@ -39,7 +44,10 @@ final class DocumentFieldIndex: Sendable {
     /// The places of the items that pass a query's search in the collection as it is now (`documents`).
     typealias Searched = (inout ListQuery.Meter) throws(HTTPError) -> (documents: [StoredDocument], places: [Int])?
 
-    private let kept = Mutex<(fields: [[String]: Kept], clock: UInt64, rebuilding: Set<[String]>)>(([:], 0, []))
+    /// The texts by field, a use counter, the fields being made again, and the most fields kept (`capacity`, or
+    /// the count of the last `_where` that named more).
+    private let kept = Mutex<(fields: [[String]: Kept], clock: UInt64, rebuilding: Set<[String]>, widest: Int)>(
+        ([:], 0, [], capacity))
     private let workers: WorkerPool
 
     init(workers: WorkerPool) {
@@ -65,12 +73,12 @@ final class DocumentFieldIndex: Sendable {
     }
 
     /// The paths of the fields whose texts answer `query`'s `_where` on `resource` (`DocumentWhere.textPaths`):
-    /// none on a small collection, without `_where`, or past `capacity` fields.
+    /// none on a small collection, without `_where`, or past `conditionCapacity` fields.
     static func conditionPaths(of query: DocumentQuery, on resource: DocumentResource) -> [[String]] {
         guard let condition = query.condition, resource.items.count >= DocumentSortIndex.threshold
         else { return [] }
         let paths = condition.textPaths
-        return paths.count <= capacity ? paths : []
+        return paths.count <= conditionCapacity ? paths : []
     }
 
     /// The key a `_where` text of the field at `path` is kept under: its path after an empty name, which no
@@ -84,18 +92,32 @@ final class DocumentFieldIndex: Sendable {
         idPath: [String]
     ) -> [@Sendable () -> Void] {
         let keys = Set(filters.map { query.filters[$0].path } + conditions.map(Self.conditionKey))
+        if !conditions.isEmpty {
+            kept.withLock { state in state.widest = max(Self.capacity, min(keys.count, Self.conditionCapacity)) }
+        }
         let found = Dictionary(
             keys.compactMap { key in usable(key, resource, idPath: idPath).map { (key, $0) } },
             uniquingKeysWith: { first, _ in first })
         // NB: `_where`'s texts answer together, so of one state: those of an earlier one are made again.
         let conditionSeqs = Set(conditions.compactMap { found[Self.conditionKey($0)]?.kept.seq })
-        return keys.filter { key in
+        let missing = keys.filter { key in
             guard let usable = found[key] else { return true }
             return key.first == "" && conditionSeqs.count > 1 && usable.overlay != nil
-        }.map { key in
-            { self.build(at: key, on: resource, idPath: idPath) }
+        }
+        // NB: a `_where`'s fields made a few together, each item read once for all of them (an item kept as its
+        // bytes is parsed on each read: 2 s of a debug build's CPU per field on 100,000 items).
+        let fields = missing.filter { $0.first != "" }.map { [$0] }
+        let conditionKeys = missing.filter { $0.first == "" }.sorted { $0.lexicographicallyPrecedes($1) }
+        let groups = stride(from: 0, to: conditionKeys.count, by: Self.together).map {
+            Array(conditionKeys[$0..<min($0 + Self.together, conditionKeys.count)])
+        }
+        return (fields + groups).map { keys in
+            { self.build(at: keys, on: resource, idPath: idPath) }
         }
     }
+
+    /// How many `_where` fields one worker makes together.
+    private static let together = 8
 
     /// The answer to `query` when the texts of the fields of its `filters` (`filters(of:on:few:)`), and the
     /// order of its `range` filter's field, are kept for one state of the collection: the items that pass
@@ -196,31 +218,43 @@ final class DocumentFieldIndex: Sendable {
             found: { meter throws(HTTPError) in try places(&meter).map { documents[$0] } })
     }
 
-    /// Makes the text of the field at `key` (a path, or a `_where` field's `conditionKey`) of the collection as
-    /// it is now, and keeps it.
-    func build(at key: [String], on resource: DocumentResource, idPath: [String]) {
+    /// Makes the texts of the fields at `keys` (paths, or `_where` fields' `conditionKey`s) of the collection as
+    /// it is now, and keeps them; each item is read once for all the `_where` fields.
+    func build(at keys: [[String]], on resource: DocumentResource, idPath: [String]) {
         let (items, seq) = resource.itemsAndSeq
         let documents = items.documents
-        let text: DocumentFieldText
-        if key.first == "" {
-            let path = Array(key.dropFirst())
-            text = DocumentFieldText(
-                conditionValues: documents.map { DocumentFieldText.conditionValue(in: $0.object, at: path) })
-        } else {
-            text = DocumentFieldText(
+        var texts: [(key: [String], text: DocumentFieldText)] = []
+        let paths = keys.filter { $0.first == "" }.map { Array($0.dropFirst()) }
+        if !paths.isEmpty {
+            var values = [[(value: JSONValue?, depth: UInt8)]](repeating: [], count: paths.count)
+            for index in values.indices { values[index].reserveCapacity(documents.count) }
+            for document in documents {
+                let object = document.object
+                for (index, path) in paths.enumerated() {
+                    values[index].append(DocumentFieldText.conditionValue(in: object, at: path))
+                }
+            }
+            for (path, values) in zip(paths, values) {
+                texts.append((Self.conditionKey(path), DocumentFieldText(conditionValues: values)))
+            }
+        }
+        for key in keys where key.first != "" {
+            let text = DocumentFieldText(
                 values: documents.map { document in
                     key == idPath ? document.id?.value : document.object.value(at: key)
                 })
+            texts.append((key, text))
         }
-        let path = key
         kept.withLock { state in
-            guard (state.fields[path]?.seq ?? .min) < seq else { return }
-            state.clock &+= 1
-            state.fields[path] = Kept(seq: seq, documents: documents, text: text, used: state.clock)
-            if state.fields.count > Self.capacity,
-                let oldest = state.fields.min(by: { $0.value.used < $1.value.used })?.key
-            {
-                state.fields[oldest] = nil
+            for (path, text) in texts {
+                guard (state.fields[path]?.seq ?? .min) < seq else { continue }
+                state.clock &+= 1
+                state.fields[path] = Kept(seq: seq, documents: documents, text: text, used: state.clock)
+                if state.fields.count > state.widest,
+                    let oldest = state.fields.min(by: { $0.value.used < $1.value.used })?.key
+                {
+                    state.fields[oldest] = nil
+                }
             }
         }
     }
@@ -252,7 +286,7 @@ final class DocumentFieldIndex: Sendable {
         }
         if start {
             let submitted = workers.submit {
-                self.build(at: key, on: resource, idPath: idPath)
+                self.build(at: [key], on: resource, idPath: idPath)
                 self.kept.withLock { _ = $0.rebuilding.remove(key) }
             }
             if !submitted { kept.withLock { _ = $0.rebuilding.remove(key) } }
