@@ -7,9 +7,9 @@ that found the file edited while stopped (the journal's floor). A journal of an 
 fixture) has no item before its entries: a resume from before the upgrade gets current values once its clean
 stop's saved events are spent, and one from after it resumes as any other."""
 import json
+import re
 import shutil
 import sqlite3
-import time
 from contextlib import closing
 from pathlib import Path
 
@@ -43,6 +43,17 @@ def resume(server, path, last_event_id):
         return drain(client, quiet=0.7)
 
 
+def wait_for_the_mark(server, seen):
+    """Until the server's log (at debug) says the journal marks the file as showing the newest of `seen`'s
+    entries (an event's id is its entry's times 65536): the mark is written just after the file."""
+    newest = max(int(event[0]) for event in seen) // 65536
+
+    def marked():
+        return any(int(seq) >= newest for seq in re.findall(r"as it shows every entry up to (\d+)", server.log()))
+
+    wait_until(marked, 5, message="the file's mark in the journal")
+
+
 def writes(server):
     assert server.call("POST", "/posts", {"title": "d"})[0] == 201
     assert server.call("DELETE", "/posts/2")[0] == 200  # and its comments 1 and 2
@@ -57,7 +68,7 @@ def writes(server):
 @pytest.mark.parametrize("stop", ["clean stop", "kill -9"])
 def test_a_resume_after_a_restart_gets_every_event_it_missed_as_the_first_run_sent_it(data_file, serve, stop):
     path = data_file(DB)
-    server = serve(path)
+    server = serve(path, env={"LOG_LEVEL": "debug"})
     with SSEClient.of(server, f"/events?topics={TOPICS}") as live, \
             SSEClient.of(server, f"/events?topics={TOPICS}&diff=1") as diff:
         assert live.read_head() == 200 and diff.read_head() == 200
@@ -67,11 +78,11 @@ def test_a_resume_after_a_restart_gets_every_event_it_missed_as_the_first_run_se
     expected = {p: server.call("GET", p)[2] for p in ("/posts", "/comments", "/profile")}
     assert [post["title"] for post in expected["/posts"]] == ["c", "d", "b again"]
     assert len(seen) == len(diffs) >= 9, seen
-    # The file shows every write before the server goes (and its mark, written just after it): nothing is left
-    # for a start to put back.
+    # The file shows every write before the server goes, and the journal's mark says so (written just after
+    # the file): nothing is left for a start to put back.
     wait_until(lambda: {f"/{k}": v for k, v in json.loads(path.read_text()).items()} == expected, 5,
                message="the write-back")
-    time.sleep(0.5)
+    wait_for_the_mark(server, seen)
     if stop == "kill -9":
         server.kill9()
     else:

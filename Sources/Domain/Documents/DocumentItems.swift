@@ -128,6 +128,12 @@ package struct DocumentItems: Sendable {
         return nil
     }
 
+    /// The id text of the collection's last item; nil when it holds none.
+    var lastKey: String? {
+        for slot in slots.reversed() { if let document = slot { return document.id?.key } }
+        return nil
+    }
+
     /// The items in order.
     package var documents: [StoredDocument] { cachedDocuments ?? slots.compactMap { $0 } }
 

@@ -102,6 +102,9 @@ package final class DocumentResource: Sendable {
     /// The id text of the item just before `id` now; nil when `id` is first or not held.
     package func key(before id: DocumentID) -> String? { state.withLock { $0.key(before: id) } }
 
+    /// The id text of the last item now; nil when it holds none.
+    package var lastKey: String? { state.withLock { $0.lastKey } }
+
     /// The singular resource's object now.
     package var singular: StoredDocument? { state.withLock { $0.singular } }
 

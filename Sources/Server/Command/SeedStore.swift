@@ -65,7 +65,7 @@ final class SeedStore: Sendable {
                 + SeedInput.Topic.allCases.map { DocumentRows(name: $0.rawValue, kind: .singular, items: []) }
         }
         self.init(
-            engine: .postgres(journal, recent: DocumentRewind.itemsBefore(start.recent)), seq: start.seq,
+            engine: .postgres(journal, recent: PlacedItems.itemsBefore(start.recent)), seq: start.seq,
             resources: start.resources, maxTodos: maxTodos)
     }
 

@@ -12,8 +12,9 @@ extension SQLiteDocumentJournal: DataFileJournal {
     /// show put back on top of it.
     ///
     /// When the file is as the server wrote it, the newest entries (a clean stop's as a `kill -9`'s) are undone
-    /// from the state by the items before them (`DataFileRewind`) and go through the view models again once
-    /// the hub listens (`start(on:)`), which make their events again with their ids.
+    /// from the state by the items before them (`DocumentRewind`, in the file's order: `FileOrderItems`) and go
+    /// through the view models again once the hub listens (`start(on:)`), which make their events again with
+    /// their ids.
     func startServing(_ path: String, configuration: Configuration) throws -> DataFileStart {
         let writesBack = configuration.dataPath != ":memory:"
         let linkAtStart = AtomicFile.linkTarget(path)
@@ -45,7 +46,7 @@ extension SQLiteDocumentJournal: DataFileJournal {
                         : "\(path) was edited while stopped; \(count) change(s) it did not show were kept")
             }
         }
-        var rewind: DataFileRewind?
+        var rewind: DocumentRewind<FileOrderItems>?
         if mark != nil, showsMark != true || content.assignedIDs {
             // The items before the entries so far are of the file as it was, not as it is.
             try keepFromRewinding(upTo: startSeq)
@@ -53,7 +54,7 @@ extension SQLiteDocumentJournal: DataFileJournal {
             // NB: twice the recent-events log's bytes: the events of the entries read fill it, and none past it.
             let floor = try rewindFloor()
             let recent = try recent(limit: EventLog.defaultCount, bytes: 2 * EventLog.defaultBytes)
-            rewind = DataFileRewind(
+            rewind = DocumentRewind(
                 resources, recent: recent.filter { $0.seq > floor }, count: EventLog.defaultCount,
                 idField: configuration.idField)
         }

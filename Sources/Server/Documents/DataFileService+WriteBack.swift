@@ -80,6 +80,7 @@ extension DataFileService {
         reportSlow(bytes.count)
         do {
             try journal.markFile(seq: seq, hash: hash, top: top)
+            Log.debug("\(path): written back; the journal marks it as it shows every entry up to \(seq)")
         } catch {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
         }

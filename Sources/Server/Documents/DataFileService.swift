@@ -132,10 +132,11 @@ final class DataFileService: Sendable {
     }
 
     /// Once the hub listens to the view models: replays through them the newest entries the start took the
-    /// state back before (`DataFileRewind`, on PostgreSQL `DocumentRewind`), as their commits did, so their
-    /// events are made again with their ids; then follows the other servers' commits (PostgreSQL), or
-    /// has the file written and starts watching its folder for a person's edits (inotify, on `loop`: an
-    /// editor's save by rename, a write in place, a `git checkout`; each is looked at on the writer queue).
+    /// state back before (`DocumentRewind`: by the file's order on SQLite, the places on PostgreSQL), as their
+    /// commits did, so their events are made again with their ids; then follows the other servers' commits
+    /// (PostgreSQL), or has the file written and starts watching its folder for a person's edits (inotify, on
+    /// `loop`: an editor's save by rename, a write in place, a `git checkout`; each is looked at on the writer
+    /// queue).
     func start(on loop: EventLoop) throws {
         let entries = replay.withLock { entries in
             defer { entries = [] }
@@ -165,7 +166,7 @@ final class DataFileService: Sendable {
     }
 
     /// Stops the watch, writes back what the file does not show yet and closes the journal (shutdown). The
-    /// next start makes the recent events again from the journal (`DataFileRewind`).
+    /// next start makes the recent events again from the journal (`DocumentRewind`).
     func stop() {
         watch.withLock { watch in
             watch?.cancel()

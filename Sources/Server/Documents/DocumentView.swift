@@ -12,6 +12,9 @@ struct DocumentView {
     /// Per collection, the items the batch took out of their places so far, each with the id text of the item
     /// then before it (nil: it was first): `itemBefore` of a later delete steps over them.
     private var gone: [String: [String: String?]] = [:]
+    /// Per collection, the id texts of the items the batch put at the end so far and did not delete again, in
+    /// order: `itemBefore` of a later delete of one names the one before it, or the last item in its place.
+    private var appended: [String: [String]] = [:]
 
     init(store: DocumentStore, counters: DocumentCounters) {
         self.store = store
@@ -157,11 +160,11 @@ struct DocumentView {
     }
 
     /// The item before `entry`, as the batch leaves it so far, in the form a data file's journal keeps
-    /// (`DataFileRewind` reads it back): `null` when there was none (the entry puts a new item at the end);
-    /// `[item]` for an item the entry changes in its place (and a singular resource's object); `[after,item]`
-    /// for an item it deletes, `after` being the id text (a JSON string) of the item then before it, or null
-    /// when it was first. Nil when not known (an item this batch put at the end and deletes again): a restart
-    /// does not undo that entry. Called before `record(entry)`.
+    /// (`ItemBefore`; `DocumentRewind` reads it back): `null` when there was none (the entry puts a new item at
+    /// the end); `[item]` for an item the entry changes in its place (and a singular resource's object);
+    /// `[after,item]` for an item it deletes, `after` being the id text (a JSON string) of the item then before
+    /// it, or null when it was first (also when the batch put the item at the end). Nil when not known. Called
+    /// for each entry of the batch, in order, before `record(entry)`.
     mutating func itemBefore(_ entry: DocumentStore.Planned) -> String? {
         guard let resource = store.byName[entry.resource] else { return nil }
         guard let id = entry.id else {
@@ -171,16 +174,34 @@ struct DocumentView {
         let changed = overlay[entry.resource]?[id]
         let stored = resource.document(id)
         let old: [UInt8]? = if let changed { changed?.compactBytes } else { stored?.bytes }
-        guard let old else { return "null" }
+        guard let old else {
+            // A new item goes to the end of the collection (also one the batch deleted before).
+            if entry.document != nil { appended[entry.resource, default: []].append(id.key) }
+            return "null"
+        }
         let item = String(decoding: old, as: UTF8.self)
         guard entry.document == nil else { return "[" + item + "]" }
-        // NB: an item in its stored place, unless the batch took it out before (it is at the end again).
-        guard stored != nil, gone[entry.resource]?[id.key] == nil else { return nil }
-        var after = resource.key(before: id)
-        while let key = after, let earlier = gone[entry.resource]?[key] { after = earlier }
-        gone[entry.resource, default: [:]][id.key] = .some(after)
+        let after: String?
+        if let at = appended[entry.resource]?.lastIndex(of: id.key) {
+            // An item the batch put at the end: after the one it put there before it, else the last in its place.
+            after = at > 0 ? appended[entry.resource]?[at - 1] : inPlace(resource.lastKey, of: entry.resource)
+            appended[entry.resource]?.remove(at: at)
+        } else {
+            // An item in its stored place: after the item before it there that the batch did not take out.
+            guard stored != nil, gone[entry.resource]?[id.key] == nil else { return nil }
+            after = inPlace(resource.key(before: id), of: entry.resource)
+            gone[entry.resource, default: [:]][id.key] = .some(after)
+        }
         let place = after.map { String(decoding: JSONValue.string($0).compactBytes, as: UTF8.self) } ?? "null"
         return "[" + place + "," + item + "]"
+    }
+
+    /// `key`, or, when the batch took that item out of its place, the item then before it there, and so on: the
+    /// item in its place of `resource` that is `key` or nearest before it (nil: none).
+    private func inPlace(_ key: String?, of resource: String) -> String? {
+        var key = key
+        while let at = key, let earlier = gone[resource]?[at] { key = earlier }
+        return key
     }
 
     /// Adds a plan's change to the batch (after the plan returned: a plan that throws leaves nothing).

@@ -89,7 +89,7 @@ package struct JournalWrite: Sendable {
     /// The changes, in order (an item, then the items a cascade deletes with it).
     package var changes: [JournalChange]
     /// The item before each change, as a journal that holds no items keeps it (`keepsGivenItemsBefore`, the
-    /// form `DataFileRewind` reads); nil where not known. Empty: none given.
+    /// form `ItemBefore` reads); nil where not known. Empty: none given.
     package var itemsBefore: [String?] = []
     /// The key the first change keeps.
     package var key: WriteKey?

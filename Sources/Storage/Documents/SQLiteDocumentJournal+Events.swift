@@ -1,7 +1,7 @@
 import Synchronization
 
 /// The recent events a clean stop of an older LiveState saved in the journal beside the state they led to
-/// (it kept no item before its entries, from which this one makes them again, `DataFileRewind`), so that the
+/// (it kept no item before its entries, from which this one makes them again, `DocumentRewind`), so that the
 /// first start after the upgrade still resumes a `Last-Event-ID` from before it. They are put back only when
 /// that start finds the state exactly as the stop left it (the file's mark, its bytes and no entry after it);
 /// either way a start takes them out, so they are served at most once.

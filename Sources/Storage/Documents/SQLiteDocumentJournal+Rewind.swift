@@ -1,4 +1,4 @@
-/// What a data file's restart may undo (`DataFileRewind`): the entries after the floor, each with the item
+/// What a data file's restart may undo (`DocumentRewind`): the entries after the floor, each with the item
 /// before it (`livestate_entries.before`, as the store gives it), newest first.
 ///
 /// The floor (`livestate_doc_file.floor`) is the newest entry no restart undoes: the entries of an older server

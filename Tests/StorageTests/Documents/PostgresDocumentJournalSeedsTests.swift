@@ -62,7 +62,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(rewind.resources[0].items.map(\.body) == [json(fixtureTodos[0])])
         // The seeds' replay walks back from the todos through the rows, each with its todo before it.
         var lists = [fixtureTodos]
-        for row in DocumentRewind.itemsBefore(start.recent) {
+        for row in PlacedItems.itemsBefore(start.recent) {
             let change = try #require(row.change.todoChange)
             let before = try row.before.map { try JSONDecoder().decode(Todo.self, from: Data($0.utf8)) }
             switch (change, before) {
@@ -221,7 +221,7 @@ struct PostgresDocumentJournalSeedsTests {
         #expect(start.seq == 1000 && start.resources[0].largestID == 1)
         #expect(try journal.committed(after: 0, limit: 10).map(\.seq) == [999, 1000])
         #expect(DocumentRewind(start.resources, recent: start.recent, count: 100).entries.isEmpty)
-        #expect(DocumentRewind.itemsBefore(start.recent).isEmpty)
+        #expect(PlacedItems.itemsBefore(start.recent).isEmpty)
         #expect(
             try database.run("SELECT string_agg(name, ',' ORDER BY name) FROM livestate_migrations").rows
                 == [[Self.seedsSteps]])

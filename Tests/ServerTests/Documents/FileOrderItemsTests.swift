@@ -8,11 +8,12 @@ import Testing
 
 @testable import Server
 
-/// `DataFileRewind` on what a `DocumentStore` gave a real SQLite journal: undoing the newest entries from the
-/// items they left gives back, entry for entry, the items before them (in the collection's order: a new item at
-/// the end, a changed one in its place, a deleted one where it was), also when several writes share a batch;
-/// and the walk stops before an entry it cannot undo exactly.
-@Suite struct DataFileRewindTests {
+/// `DocumentRewind` in a data file's order (`FileOrderItems`) on what a `DocumentStore` gave a real SQLite
+/// journal: undoing the newest entries from the items they left gives back, entry for entry, the items before
+/// them (in the collection's order: a new item at the end, a changed one in its place, a deleted one where it
+/// was), also when several writes share a batch and one deletes an item the batch made; and the walk stops
+/// before an entry it cannot undo exactly.
+@Suite struct FileOrderItemsTests {
     private final class Folder {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("livestate-rewind-\(UUID())")
         var journal: String { url.appendingPathComponent("db.json.livestate").path }
@@ -51,6 +52,11 @@ import Testing
         [write([(2, "b again")]), write([(6, "f")]), write([(5, "e2")])],
         [write([(2, nil)])],  // an id made again at the end, deleted again
         [write([(6, nil)]), write([(7, "g")])],
+        // Items made and deleted again in one batch: after the last item in its place, then after one made before.
+        [write([(8, "h"), (9, "i"), (8, nil)]), write([(10, "j")]), write([(9, nil)])],
+        [write([(11, "k"), (12, "l"), (12, nil)])],
+        // An item in its place deleted, made again at the end and deleted again, in one write.
+        [write([(7, nil), (7, "g2"), (13, "m"), (7, nil)])],
     ]
 
     private static func texts(_ resources: [DataFileContent.Resource]) -> [String] {
@@ -78,10 +84,10 @@ import Testing
             )
         }
         let entries = try journal.entries(after: journal.startSeq)
-        #expect(entries.count == 13)
+        #expect(entries.count == 25)
         let recent = try journal.recent(limit: 100, bytes: 1 << 20)
         for count in 0...entries.count {
-            let rewind = DataFileRewind(now, recent: recent, count: count, idField: "id")
+            let rewind = DocumentRewind(now, recent: recent, count: count, idField: "id")
             // The file's items with the entries before the undone ones applied, as a start would have them.
             var before = ResourcesAfterEntries(content.resources, idField: "id")
             try before.apply(entries[..<(entries.count - count)])
@@ -90,7 +96,7 @@ import Testing
             #expect(rewind.entries.map(\.change) == entries.suffix(count).map(\.change))
         }
         #expect(
-            Self.texts(DataFileRewind(now, recent: recent, count: 100, idField: "id").resources)
+            Self.texts(DocumentRewind(now, recent: recent, count: 100, idField: "id").resources)
                 == Self.texts(content.resources))
     }
 
@@ -108,15 +114,15 @@ import Testing
         var now = content.resources
         now[0].documents[0] = StoredDocument(
             id: DocumentID(.integer(1)), object: JSONObject(["id": .integer(1), "t": .string("x")]))
-        let rewind = DataFileRewind(now, recent: rows, count: 10, idField: "id")
+        let rewind = DocumentRewind(now, recent: rows, count: 10, idField: "id")
         #expect(rewind.entries.map(\.seq) == [9])
         #expect(Self.texts(rewind.resources) == Self.texts(content.resources))
         // No item before (an older server's entry), and a resource that is not served: nothing undone.
         var older = rows[0]
         older.before = nil
-        #expect(DataFileRewind(now, recent: [older], count: 10, idField: "id").entries.isEmpty)
+        #expect(DocumentRewind(now, recent: [older], count: 10, idField: "id").entries.isEmpty)
         let elsewhere = JournalRow(
             seq: 9, change: JournalChange(collection: "users", id: "1", document: "{}"), before: "null")
-        #expect(DataFileRewind(now, recent: [elsewhere] + rows, count: 10, idField: "id").entries.isEmpty)
+        #expect(DocumentRewind(now, recent: [elsewhere] + rows, count: 10, idField: "id").entries.isEmpty)
     }
 }
