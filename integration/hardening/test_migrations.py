@@ -8,6 +8,7 @@ with one line, the file unchanged.
 """
 
 import hashlib
+import json
 import shutil
 import sqlite3
 import subprocess
@@ -26,7 +27,8 @@ SEEDS_TODOS = [
     {"completed": False, "id": 5, "title": "Keyed write"},
 ]
 SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries", "items"]
-FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints", "items before entries"]
+FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints", "items before entries",
+              "file mark without top"]
 
 
 def applied_steps(path):
@@ -39,6 +41,18 @@ def applied_steps(path):
 
 def digest(path):
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def resume(server, last_event_id):
+    """The events of posts, comments and profile a client resuming from `last_event_id` gets: (id, topic, data)."""
+    seen = []
+    with SSEClient.of(server, "/events?topics=posts,comments,profile",
+                      headers={"Last-Event-ID": last_event_id}) as client:
+        assert client.read_head() == 200
+        while (event := client.next(timeout=0.7)) is not None:
+            if event.comment is None:
+                seen.append((event.id, event.event, event.json()))
+    return seen
 
 
 @pytest.fixture
@@ -107,18 +121,28 @@ def test_a_resume_from_before_the_upgrade_gets_the_events_the_older_binarys_clea
     db.close()
     assert len(saved) == 6
     with Server(str(data_file), binary=binary, data=journal) as server:
-        def resume(last_event_id):
-            seen = []
-            with SSEClient.of(server, "/events?topics=posts,comments,profile",
-                              headers={"Last-Event-ID": last_event_id}) as client:
-                assert client.read_head() == 200
-                while (event := client.next(timeout=0.7)) is not None:
-                    if event.comment is None:
-                        seen.append((event.id, event.event))
-            return seen
+        assert resume(server, saved[-1][0]) == []
+        assert [event[:2] for event in resume(server, saved[-2][0])] == [saved[-1]]
 
-        assert resume(saved[-1][0]) == []
-        assert resume(saved[-2][0]) == [saved[-1]]
+
+def test_a_journal_whose_entries_keep_their_items_before_migrates_and_its_events_are_made_again(binary, tmp_path):
+    # Written by 33496c5 (steps up to `items before entries`, a file mark with its `top`): the first start of
+    # this binary drops the `top` and still takes the state back before those entries, so a resume from any
+    # of that binary's events gets the ones after it exactly as it sent them.
+    for name in ("items-before.json", "items-before.json.livestate"):
+        shutil.copyfile(FIXTURES / name, tmp_path / name)
+    path, journal = tmp_path / "items-before.json", str(tmp_path / "items-before.json.livestate")
+    sent = [(e["id"], e["event"], e["data"]) for e in json.loads((FIXTURES / "items-before-events.json").read_text())]
+    assert len(sent) == 8
+    with Server(str(path), binary=binary, data=journal) as server:
+        for start in range(len(sent)):
+            assert resume(server, sent[start][0]) == sent[start + 1:], start
+        assert server.call("GET", "/posts")[2] == [{"id": 1, "title": "a2"}, {"id": 4, "title": "d"}]
+    assert applied_steps(journal) == FILE_STEPS
+    db = sqlite3.connect(journal)
+    columns = [row[1] for row in db.execute("PRAGMA table_info(livestate_doc_file)")]
+    db.close()
+    assert "top" not in columns and "floor" in columns
 
 
 @pytest.mark.parametrize("kind", ["seeds", "data file"])

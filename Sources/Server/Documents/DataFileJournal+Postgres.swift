@@ -66,7 +66,7 @@ extension PostgresDocumentJournal: DataFileJournal {
     func unshown(after seq: Int64) -> [JournalEntry] { [] }
 
     /// Nothing: the file is not written back.
-    func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError) {}
+    func markFile(seq: Int64, hash: String) throws(JournalError) {}
 
     /// Stops following and closes the connection; nothing is saved (the database holds the events' entries).
     func stopServing() {

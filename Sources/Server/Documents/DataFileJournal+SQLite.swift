@@ -77,7 +77,7 @@ extension SQLiteDocumentJournal: DataFileJournal {
         }
         // NB: a file that does not show the state yet keeps its old mark until it is written, so the entries
         // it lacks are put back again if the server dies first.
-        if !dirty { try markFile(seq: startSeq, hash: content.hash, top: startSeq) }
+        if !dirty { try markFile(seq: startSeq, hash: content.hash) }
         if !writesBack { Log.info("\(path): --data :memory: keeps nothing; the file is left as it is") }
         return DataFileStart(
             resources: rewind?.resources ?? resources, seq: startSeq,

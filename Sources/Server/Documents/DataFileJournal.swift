@@ -18,8 +18,8 @@ protocol DataFileJournal: DocumentJournal, DocumentCheckpoints {
     /// written back.
     func unshown(after seq: Int64) -> [JournalEntry]
 
-    /// Records that the file (whose bytes hash to `hash`) shows every entry up to `seq` and none after `top`.
-    func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError)
+    /// Records that the file (whose bytes hash to `hash`) shows every entry up to `seq`.
+    func markFile(seq: Int64, hash: String) throws(JournalError)
 
     /// Stops: the journal is closed (nothing is kept but its entries, from which the next start makes the
     /// recent events again).

@@ -36,7 +36,6 @@ extension DataFileService {
         let started = DispatchTime.now()
         var bytes: [UInt8] = []
         var hash = ""
-        var top = seq
         var written: FileStamp?
         while true {
             // A person's save the watch has not seen yet is loaded first, so the rewrite cannot undo it; the
@@ -47,7 +46,6 @@ extension DataFileService {
             seq = sync.withLock { max($0.committedSeq, seq) }
             // NB: items are read after `seq` was: the file shows at least every entry up to it.
             let state = currentState()
-            top = state.top
             (bytes, hash) = encoder.run {
                 let bytes = state.encoded()
                 return (bytes, DataFileContent.hash(bytes))
@@ -79,7 +77,7 @@ extension DataFileService {
         }
         reportSlow(bytes.count)
         do {
-            try journal.markFile(seq: seq, hash: hash, top: top)
+            try journal.markFile(seq: seq, hash: hash)
             Log.debug("\(path): written back; the journal marks it as it shows every entry up to \(seq)")
         } catch {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
@@ -106,14 +104,13 @@ extension DataFileService {
                 + " its size is the cost of each rewrite")
     }
 
-    /// The resources' items and the file's values as they are now, and the newest entry the items may show
-    /// (read after them: they show no entry after it); what the file and a snapshot are written from.
+    /// The resources' items and the file's values as they are now: what the file and a snapshot are written
+    /// from.
     func currentState() -> FileState {
         let resources = store.resources.map { (name: $0.name, kind: $0.kind, items: $0.items) }
         let size = store.resources.reduce(0) { $0 + $1.fileSize }
-        let top = store.newestSent
         let kept = values.snapshot
-        return FileState(resources: resources, values: kept.values, order: kept.order, top: top, size: size)
+        return FileState(resources: resources, values: kept.values, order: kept.order, size: size)
     }
 
     /// What `currentState` read.
@@ -121,7 +118,6 @@ extension DataFileService {
         var resources: [(name: String, kind: DocumentResource.Kind, items: DocumentItems)]
         var values: [DataFileValue]
         var order: [String]
-        var top: Int64
         /// About what the resources take in the file, as written.
         var size: Int
 

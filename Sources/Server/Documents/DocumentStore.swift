@@ -331,8 +331,8 @@ final class DocumentStore: Sendable {
                 + " server with a larger limit")
     }
 
-    /// The newest entry any view model may show: items read before this is read show no entry after it
-    /// (the file's write-back marks it, `FileMark.top`).
+    /// The newest entry any view model may show: items read before this is read show no entry after it (what
+    /// a reset's snapshot is taken with, `DocumentResets`).
     var newestSent: Int64 { sendingSeq.withLock { $0 } }
 
     /// Sends entries read from the journal into their view models, in order, as if just committed: at start,

@@ -6,13 +6,15 @@
 ///   `livestate_doc_entries`, without the `write_key`, `write_request` and `before` columns at first: the
 ///   columns are added and the table renamed; its ids continue (SQLite renames the table's `AUTOINCREMENT`
 ///   counter with it);
-/// - `file mark top` (3): `livestate_doc_file.top`, the newest entry the file may show (empty in the marks
-///   of older servers);
+/// - `file mark top` (3): `livestate_doc_file.top`, the newest entry the file might show, which a start once
+///   read (empty in the marks of older servers);
 /// - `saved events and checkpoints` (4): `livestate_doc_events` and `livestate_doc_events_at` (+Events),
 ///   `livestate_checkpoints` (+Checkpoints), which older servers made on first use (kept if there);
 /// - `items before entries` (5): `livestate_doc_file.floor`, the newest entry no restart undoes (+Rewind). From
 ///   this step on each entry keeps the item before it; the entries of an older server have none, so the floor
-///   of a journal this step migrates is its newest entry (and the events its clean stop saved are served once).
+///   of a journal this step migrates is its newest entry (and the events its clean stop saved are served once);
+/// - `file mark without top` (6): `livestate_doc_file.top` dropped: a start puts back every entry after the
+///   mark's `seq` and rewinds by the items before them, so nothing reads it.
 ///
 /// A journal from before the steps were recorded had no marker: its tables say which of the first three
 /// steps it has (`olderSteps`, read once).
@@ -25,6 +27,7 @@ extension SQLiteDocumentJournal {
             ("file mark top", addMarkTop),
             ("saved events and checkpoints", createEventsAndCheckpoints),
             ("items before entries", addRewindFloor),
+            ("file mark without top", dropMarkTop),
         ],
         older: olderSteps)
 
@@ -92,6 +95,10 @@ extension SQLiteDocumentJournal {
             ALTER TABLE livestate_doc_file ADD COLUMN floor INTEGER NOT NULL DEFAULT 0;
             UPDATE livestate_doc_file SET floor = (SELECT coalesce(max(seq), 0) FROM livestate_entries);
             """)
+    }
+
+    private static func dropMarkTop(_ connection: SQLiteConnection) throws(JournalError) {
+        try connection.execute("ALTER TABLE livestate_doc_file DROP COLUMN top")
     }
 
     private static func columns(of table: String, _ connection: SQLiteConnection) throws(JournalError) -> [String] {

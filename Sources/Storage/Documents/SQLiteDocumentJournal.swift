@@ -68,24 +68,20 @@ package final class SQLiteDocumentJournal: Sendable {
         package var seq: Int64
         /// The hash of the file's bytes.
         package var hash: String
-        /// The file shows no entry after this one (its items were read before any later entry applied); nil in
-        /// a mark of a server from before it was kept. Between `seq` and `top` the file may show some entries.
-        package var top: Int64?
 
-        /// The mark of a file that shows every entry up to `seq`, none after `top`, and hashes to `hash`.
-        package init(seq: Int64, hash: String, top: Int64?) {
+        /// The mark of a file that shows every entry up to `seq` and hashes to `hash`.
+        package init(seq: Int64, hash: String) {
             self.seq = seq
             self.hash = hash
-            self.top = top
         }
     }
 
     /// The file's last mark; nil before the first start.
     package func fileMark() throws(JournalError) -> FileMark? {
         try withConnection { connection throws(JournalError) -> FileMark? in
-            let row = try connection.query("SELECT seq, hash, top FROM livestate_doc_file WHERE id = 1").first
+            let row = try connection.query("SELECT seq, hash FROM livestate_doc_file WHERE id = 1").first
             guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
-            return FileMark(seq: seq, hash: hash, top: row[2].integer)
+            return FileMark(seq: seq, hash: hash)
         }
     }
 
@@ -123,8 +119,7 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    /// Records that the JSON file shows every entry up to `seq` and none after `top`, and that its bytes hash
-    /// to `hash`.
+    /// Records that the JSON file shows every entry up to `seq`, and that its bytes hash to `hash`.
     ///
     /// NB: committed without a disk flush of its own (`synchronous=NORMAL` for this one transaction), so the
     /// write-back never holds the connection, which the entries' commits need, through a flush: the next
@@ -132,13 +127,13 @@ package final class SQLiteDocumentJournal: Sendable {
     /// (it is in the WAL). A power cut may lose it; the older mark then makes the next start put back
     /// entries the file already shows, which gives the same items, as after a crash between the file's
     /// rename and its mark.
-    package func markFile(seq: Int64, hash: String, top: Int64) throws(JournalError) {
+    package func markFile(seq: Int64, hash: String) throws(JournalError) {
         try withConnection { connection throws(JournalError) in
             try connection.execute("PRAGMA synchronous=NORMAL")
             var failure: JournalError?
             do throws(JournalError) {
                 try connection.execute("BEGIN IMMEDIATE")
-                try Self.markFile(connection, seq: seq, hash: hash, top: top)
+                try Self.markFile(connection, seq: seq, hash: hash)
                 try connection.execute("COMMIT")
             } catch {
                 _ = try? connection.execute("ROLLBACK")
@@ -221,13 +216,11 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    private static func markFile(
-        _ connection: SQLiteConnection, seq: Int64, hash: String, top: Int64
-    ) throws(JournalError) {
+    private static func markFile(_ connection: SQLiteConnection, seq: Int64, hash: String) throws(JournalError) {
         try connection.query(
-            "INSERT INTO livestate_doc_file(id, seq, hash, top) VALUES (1, ?, ?, ?) "
-                + "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, top = excluded.top",
-            [.integer(seq), .text(hash), .integer(max(seq, top))])
+            "INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, ?, ?) "
+                + "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
+            [.integer(seq), .text(hash)])
     }
 
     private func transaction<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {

@@ -21,7 +21,7 @@ import Testing
         do {
             let journal = try SQLiteDocumentJournal(path: file)
             #expect(try journal.fileMark() == nil)
-            try journal.markFile(seq: journal.startSeq, hash: "h", top: journal.startSeq + 1)
+            try journal.markFile(seq: journal.startSeq, hash: "h")
             seqs = try journal.commit([
                 JournalWrite(changes: [JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#)]),
                 JournalWrite(changes: [JournalChange(collection: "posts", id: "1", document: nil)]),
@@ -30,7 +30,7 @@ import Testing
         }
         let reopened = try SQLiteDocumentJournal(path: file)
         let mark = try #require(try reopened.fileMark())
-        #expect(mark.hash == "h" && mark.seq < seqs[0] && mark.top == mark.seq + 1)
+        #expect(mark.hash == "h" && mark.seq < seqs[0])
         let unshown = try reopened.entries(after: mark.seq)
         #expect(
             unshown.map(\.change.id) == ["2", "1"] && unshown[0].change.document == #"{"id":2}"#
@@ -43,7 +43,7 @@ import Testing
         let file = path()
         defer { remove(file) }
         let journal = try SQLiteDocumentJournal(path: file, retention: 1)
-        try journal.markFile(seq: journal.startSeq, hash: "h", top: journal.startSeq)
+        try journal.markFile(seq: journal.startSeq, hash: "h")
         for round in 0..<1100 {
             _ = try journal.commit([
                 JournalWrite(changes: [JournalChange(collection: "posts", id: String(round), document: "{}")])
@@ -135,7 +135,7 @@ import Testing
         }
         do {
             let journal = try SQLiteDocumentJournal(path: file)
-            #expect(try journal.fileMark() == SQLiteDocumentJournal.FileMark(seq: 0, hash: "h", top: nil))
+            #expect(try journal.fileMark() == SQLiteDocumentJournal.FileMark(seq: 0, hash: "h"))
             #expect(
                 try journal.entries(after: 0).map(\.change) == [
                     JournalChange(collection: "posts", id: "1", document: #"{"id":1}"#)
@@ -204,7 +204,7 @@ import Testing
         let seqs: [Int64]
         do {
             let journal = try SQLiteDocumentJournal(path: file)
-            try journal.markFile(seq: journal.startSeq, hash: "h", top: journal.startSeq)
+            try journal.markFile(seq: journal.startSeq, hash: "h")
             var write = JournalWrite(changes: [
                 JournalChange(collection: "posts", id: "1", document: nil),
                 JournalChange(collection: "posts", id: "2", document: #"{"id":2}"#),
@@ -222,7 +222,8 @@ import Testing
     }
 
     /// A journal of an older LiveState (its entries keep no item before them) gets the step `items before
-    /// entries`: its floor is its newest entry, so a restart undoes none of them.
+    /// entries`: its floor is its newest entry, so a restart undoes none of them; and `file mark without top`,
+    /// which drops the mark's `top`.
     @Test func aJournalOfAnOlderServerGetsItsFloorAtItsNewestEntry() throws {
         let file = path()
         defer { remove(file) }
@@ -245,6 +246,10 @@ import Testing
         let steps = try journal.withConnection { connection throws(JournalError) in
             try connection.query("SELECT name FROM livestate_migrations ORDER BY rowid").compactMap { $0.first?.text }
         }
-        #expect(steps.last == "items before entries" && steps.count == 5)
+        #expect(steps.suffix(2) == ["items before entries", "file mark without top"] && steps.count == 6)
+        let columns = try journal.withConnection { connection throws(JournalError) in
+            try connection.query("PRAGMA table_info(livestate_doc_file)").compactMap { $0[1].text }
+        }
+        #expect(!columns.contains("top") && columns.contains("floor"))
     }
 }
