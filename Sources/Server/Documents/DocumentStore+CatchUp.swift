@@ -20,7 +20,8 @@ extension DocumentStore {
             self?.waiting.withLock { $0.removeAll { $0 === waiter } }
             waiter.call(false)
         }
-        guard catchUp() else { return }
+        // NB: an entry a catch-up has read already is on its way in: the waiter is released when it is applied.
+        guard seq > caughtUpSeq.withLock({ $0 }), catchUp() else { return }
         let queries = heldCatchUps.withLock { count in
             count += 1
             return count
@@ -49,6 +50,7 @@ extension DocumentStore {
                     if case .behind = error { takeCurrent() }
                     return
                 }
+                if let newest = entries.last?.seq { caughtUpSeq.withLock { $0 = max($0, newest) } }
                 applyCommitted(entries)
                 if entries.count < 1000 { return }
             }

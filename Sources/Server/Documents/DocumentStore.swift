@@ -105,6 +105,9 @@ final class DocumentStore: Sendable {
     private let sendingSeq: Mutex<Int64>
     /// A catch-up is queued and has not started yet (one is enough for any number of announcements).
     let catchUpQueued = Mutex(false)
+    /// The journal id of the newest entry a catch-up has read: set before it sends them in, so a client
+    /// waiting for an entry up to it is released by that sending and needs no query of its own.
+    let caughtUpSeq = Mutex(Int64.min)
     /// The callers of `whenApplied` waiting for an entry not applied yet.
     let waiting = Mutex<[AppliedWaiter]>([])
     /// The catch-ups (each a query of the journal) started because a client came with an entry not applied
