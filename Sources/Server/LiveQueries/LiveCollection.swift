@@ -75,7 +75,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         var isShutDown = false
     }
 
-    let state = Mutex(State())
+    let state: Mutex<State>
     /// Held while the mirror is read from the source, so a second live query waits for the first's read.
     private let reading = Mutex(())
     /// Open live-query streams of this collection.
@@ -89,6 +89,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     ) {
         self.name = name
         self.engine = engine
+        state = Mutex(State(orders: LiveOrders(idle: engine.limits.orderIdle)))
         self.key = key
         encodeItem = encode
         self.source = source

@@ -29,6 +29,8 @@ final class LiveQueryEngine: Sendable {
         /// query per event loop (`--live-query-margin`); it holds no other item but counts them. nil: every
         /// item that passes its filters.
         var windowMargin: Int? = 256
+        /// How long a sort's kept order still follows the writes after its last live query went (`LiveOrders`).
+        var orderIdle: Duration = .seconds(5)
     }
 
     let limits: Limits

@@ -26,8 +26,11 @@ import Testing
         }
     }
 
+    /// Its kept orders stay for the whole test: a run slower than the 5 s idle time (a sanitizer's build, a
+    /// loaded machine) must not drop the order a step after reads.
     func collection(_ kept: KeptOrder, historyVersions: Int = 24) -> LiveCollection<RowQuery> {
-        let limits = LiveQueryEngine.Limits(historyVersions: historyVersions, windowMargin: 1)
+        let limits = LiveQueryEngine.Limits(
+            historyVersions: historyVersions, windowMargin: 1, orderIdle: .seconds(3600))
         return LiveQueryEngine(limits: limits, heartbeat: nil).register(
             "rows", query: RowQuery.self, key: LiveRankingTests.key, encode: LiveRankingTests.json,
             ordered: { kept.order(for: $0) })
