@@ -38,16 +38,7 @@ stop() {
 trap 'stop; rm -rf "$work"' EXIT
 
 cc -O2 -o "$work/hold" Benchmarks/livequery/hold.c $(pkg-config --cflags --libs libevent)
-if [ -z "${LIVESTATE_BIN:-}" ]; then
-    swift build -c release --product livestate >&2
-    LIVESTATE_BIN="$(swift build -c release --show-bin-path)/livestate"
-fi
-declare -A binary=([new]=$LIVESTATE_BIN)
-builds=(new)
-if [ -n "${LIVESTATE_OLD_BIN:-}" ]; then
-    binary[old]=$LIVESTATE_OLD_BIN
-    builds=(old new)
-fi
+source Benchmarks/common/builds.sh
 
 cat >"$work/post.lua" <<'LUA'
 wrk.method = "POST"
