@@ -1,11 +1,12 @@
 """A `Last-Event-ID` from before a restart (docs/own-data.md, "Live") on a data file's SQLite journal: each entry
 keeps the item before it, so a start undoes the newest entries from the state and sends them through the view
 models again. A resume then gets every event it missed, ids and data as the first run sent them, after a clean
-stop and after `kill -9` alike, also for entries the file already showed when the server died, for new items,
-deletes (a cascade's too) and an id deleted and made again. No restart undoes an entry from before a start
-that found the file edited while stopped (the journal's floor). A journal of an older LiveState (the migration
-fixture) has no item before its entries: a resume from before the upgrade gets current values once its clean
-stop's saved events are spent, and one from after it resumes as any other."""
+stop and after `kill -9` alike, also for entries the file already showed when the server died (or had just been
+renamed into place, its mark not written yet), for new items, deletes (a cascade's too) and an id deleted and
+made again. No restart undoes an entry from before a start that found the file edited while stopped (the
+journal's floor). A journal of an older LiveState (the migration fixture) has no item before its entries: a
+resume from before the upgrade gets current values once its clean stop's saved events are spent, and one from
+after it resumes as any other."""
 import json
 import re
 import shutil
@@ -102,6 +103,37 @@ def test_a_resume_after_a_restart_gets_every_event_it_missed_as_the_first_run_se
     assert again.stop() == 0
     third = serve(path)
     assert resume(third, "/events?topics=posts", seen[0][0]) == [e for e in seen[1:] if e[1] == "posts"] + later
+
+
+def test_a_kill_between_the_files_rename_and_its_mark_still_resumes_every_event(data_file, serve):
+    """`kill -9` after a write-back renamed the new file into place and before the journal marked it (the window
+    held open by the test-only pause, docs/testing.md): the next start knows the file as the server's own, not
+    as edited while stopped, so it puts back the acknowledged changes the file did not show yet and a resume
+    from any of the first run's events gets the ones after it, exactly as sent."""
+    path = data_file(DB)
+    original = path.read_text()
+    server = serve(path, env={"LOG_LEVEL": "debug", "LIVESTATE_TEST_PAUSE_BEFORE_FILE_MARK_MS": "60000"})
+    with SSEClient.of(server, f"/events?topics={TOPICS}") as live:
+        assert live.read_head() == 200
+        writes(server)
+        seen = drain(live)[3:]
+    expected = {p: server.call("GET", p)[2] for p in ("/posts", "/comments", "/profile")}
+    wait_until(lambda: "its mark waits" in server.log(), 10, message="the first write-back's rename")
+    # In the window: the file was replaced, and no write-back has been marked yet.
+    assert path.read_text() != original
+    assert "as it shows every entry up to" not in server.log()
+    server.kill9()
+    again = serve(path)
+    assert {p: again.call("GET", p)[2] for p in expected} == expected
+    for start in (0, 1, 4, len(seen) - 2):
+        assert resume(again, f"/events?topics={TOPICS}", seen[start][0]) == seen[start + 1:], start
+    assert resume(again, f"/events?topics={TOPICS}", seen[-1][0]) == []
+    # The file is brought up to date, and the start after a clean stop finds it as the server wrote it.
+    wait_until(lambda: {f"/{k}": v for k, v in json.loads(path.read_text()).items()} == expected, 5,
+               message="the write-back")
+    assert again.stop() == 0
+    third = serve(path)
+    assert resume(third, "/events?topics=posts", seen[0][0]) == [e for e in seen[1:] if e[1] == "posts"]
 
 
 def test_after_the_upgrade_of_an_older_journal_a_restart_resumes_this_runs_events(tmp_path):

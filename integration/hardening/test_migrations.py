@@ -28,7 +28,7 @@ SEEDS_TODOS = [
 ]
 SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries", "items"]
 FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints", "items before entries",
-              "file mark without top"]
+              "file mark without top", "pending file mark"]
 
 
 def applied_steps(path):

@@ -68,6 +68,9 @@ extension PostgresDocumentJournal: DataFileJournal {
     /// Nothing: the file is not written back.
     func markFile(seq: Int64, hash: String) throws(JournalError) {}
 
+    /// Nothing: the file is not written back.
+    func markPendingFile(seq: Int64, hash: String) throws(JournalError) {}
+
     /// Stops following and closes the connection; nothing is saved (the database holds the events' entries).
     func stopServing() {
         stop()

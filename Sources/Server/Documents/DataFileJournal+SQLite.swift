@@ -21,10 +21,16 @@ extension SQLiteDocumentJournal: DataFileJournal {
         let content = try DataFileService.load(path, idField: configuration.idField)
         var resources = content.resources
         var dirty = content.assignedIDs
-        let mark = try fileMark()
+        var mark = try fileMark()
         // Whether the file is as the server last wrote it (a mark of an older build's hash form is checked
         // in that form).
-        let showsMark = mark.map { $0.hash == content.hash || DataFileLegacyHash.matches($0.hash, path: path) }
+        var showsMark = mark.map { $0.hash == content.hash || DataFileLegacyHash.matches($0.hash, path: path) }
+        // The server died between a write-back's rename and its mark: the file is its own, at the pending mark.
+        if showsMark != true, let pending = try pendingFileMark(), pending.hash == content.hash {
+            Log.info("\(path) is as the server last wrote it (its write-back was not marked yet); its mark is taken")
+            try markFile(seq: pending.seq, hash: pending.hash)
+            (mark, showsMark) = (pending, true)
+        }
         if let mark {
             // NB: a page at a time: a file that could not be written for long (a person's broken save, a full
             // disk) may have any number of entries after its mark.

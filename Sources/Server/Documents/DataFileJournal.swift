@@ -21,6 +21,11 @@ protocol DataFileJournal: DocumentJournal, DocumentCheckpoints {
     /// Records that the file (whose bytes hash to `hash`) shows every entry up to `seq`.
     func markFile(seq: Int64, hash: String) throws(JournalError)
 
+    /// Records, just before the rename that puts them in place, that the file's next bytes hash to `hash` and
+    /// show every entry up to `seq`: a start after a crash between that rename and `markFile` knows the file
+    /// as the server's own, not a person's edit.
+    func markPendingFile(seq: Int64, hash: String) throws(JournalError)
+
     /// Stops: the journal is closed (nothing is kept but its entries, from which the next start makes the
     /// recent events again).
     func stopServing()

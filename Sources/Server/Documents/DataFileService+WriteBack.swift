@@ -52,6 +52,12 @@ extension DataFileService {
             }
             let seen = sync.withLock { $0.seen }
             do {
+                // NB: before the rename, so a start after a crash before `markFile` knows the file as its own.
+                try journal.markPendingFile(seq: seq, hash: hash)
+            } catch {
+                Log.error("journal: cannot record the file's coming write-back: \(error.description)")
+            }
+            do {
                 if let stamp = try AtomicFile.replace(
                     path, with: bytes, stillWanted: { FileStamp(path) == seen && swappedLink() == nil })
                 {
@@ -76,6 +82,10 @@ extension DataFileService {
             while sync.shown.count > 1, sync.shown[1].at.uptimeNanoseconds < horizon { sync.shown.removeFirst() }
         }
         reportSlow(bytes.count)
+        if let pause = Self.pauseBeforeMark {
+            Log.warning("\(path): written back; its mark waits \(pause) ms (LIVESTATE_TEST_PAUSE_BEFORE_FILE_MARK_MS)")
+            Thread.sleep(forTimeInterval: Double(pause) / 1000)
+        }
         do {
             try journal.markFile(seq: seq, hash: hash)
             Log.debug("\(path): written back; the journal marks it as it shows every entry up to \(seq)")
@@ -83,6 +93,12 @@ extension DataFileService {
             Log.error("journal: cannot record the file's write-back: \(error.description)")
         }
     }
+
+    /// Test-only (docs/testing.md): `LIVESTATE_TEST_PAUSE_BEFORE_FILE_MARK_MS` holds each write-back this long
+    /// between the file's rename and its mark in the journal, so a black-box test can `kill -9` the server in
+    /// that window. Unset (as everywhere but that test), nothing pauses.
+    static let pauseBeforeMark = ProcessInfo.processInfo.environment["LIVESTATE_TEST_PAUSE_BEFORE_FILE_MARK_MS"]
+        .flatMap(Int.init)
 
     /// Says why, at most once a minute, when the last rewrite (of `size` bytes) took more than the second in
     /// which the file is to show each acknowledged change.

@@ -14,7 +14,10 @@
 ///   this step on each entry keeps the item before it; the entries of an older server have none, so the floor
 ///   of a journal this step migrates is its newest entry (and the events its clean stop saved are served once);
 /// - `file mark without top` (6): `livestate_doc_file.top` dropped: a start puts back every entry after the
-///   mark's `seq` and rewinds by the items before them, so nothing reads it.
+///   mark's `seq` and rewinds by the items before them, so nothing reads it;
+/// - `pending file mark` (7): `livestate_doc_file.pending_seq` and `pending_hash`, the mark of the file a
+///   write-back is about to rename into place (`markPendingFile`), which a start takes when the server died
+///   between that rename and the mark.
 ///
 /// A journal from before the steps were recorded had no marker: its tables say which of the first three
 /// steps it has (`olderSteps`, read once).
@@ -28,6 +31,7 @@ extension SQLiteDocumentJournal {
             ("saved events and checkpoints", createEventsAndCheckpoints),
             ("items before entries", addRewindFloor),
             ("file mark without top", dropMarkTop),
+            ("pending file mark", addPendingMark),
         ],
         older: olderSteps)
 
@@ -99,6 +103,14 @@ extension SQLiteDocumentJournal {
 
     private static func dropMarkTop(_ connection: SQLiteConnection) throws(JournalError) {
         try connection.execute("ALTER TABLE livestate_doc_file DROP COLUMN top")
+    }
+
+    private static func addPendingMark(_ connection: SQLiteConnection) throws(JournalError) {
+        try connection.execute(
+            """
+            ALTER TABLE livestate_doc_file ADD COLUMN pending_seq INTEGER;
+            ALTER TABLE livestate_doc_file ADD COLUMN pending_hash TEXT;
+            """)
     }
 
     private static func columns(of table: String, _ connection: SQLiteConnection) throws(JournalError) -> [String] {

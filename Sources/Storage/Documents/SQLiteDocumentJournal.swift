@@ -119,21 +119,59 @@ package final class SQLiteDocumentJournal: Sendable {
         }
     }
 
-    /// Records that the JSON file shows every entry up to `seq`, and that its bytes hash to `hash`.
+    /// Records that the JSON file shows every entry up to `seq`, and that its bytes hash to `hash` (the
+    /// pending mark, `markPendingFile`, is then dropped).
     ///
-    /// NB: committed without a disk flush of its own (`synchronous=NORMAL` for this one transaction), so the
-    /// write-back never holds the connection, which the entries' commits need, through a flush: the next
-    /// commit's flush makes it durable too (the WAL is one file, written in order), and `kill -9` keeps it
-    /// (it is in the WAL). A power cut may lose it; the older mark then makes the next start put back
-    /// entries the file already shows, which gives the same items, as after a crash between the file's
-    /// rename and its mark.
+    /// NB: committed without a disk flush of its own (`withoutFlush`). A power cut may lose it; the older
+    /// mark then makes the next start put back entries the file already shows, which gives the same items.
     package func markFile(seq: Int64, hash: String) throws(JournalError) {
+        try withoutFlush { connection throws(JournalError) in
+            try connection.query(
+                "INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET"
+                    + " seq = excluded.seq, hash = excluded.hash, pending_seq = NULL, pending_hash = NULL",
+                [.integer(seq), .text(hash)])
+        }
+    }
+
+    /// Records, before the file is renamed into place, that the bytes about to replace it hash to `hash` and
+    /// show every entry up to `seq`: a start that finds the file so (the server died between the rename and
+    /// `markFile`) takes this mark, where it would otherwise take the file as edited by a person while no
+    /// server ran (`pendingFileMark`). A file with no mark yet gets one at entry 0 that no bytes hash to.
+    ///
+    /// NB: committed without a disk flush of its own, as `markFile` is: `kill -9` keeps it (it is in the WAL).
+    package func markPendingFile(seq: Int64, hash: String) throws(JournalError) {
+        try withoutFlush { connection throws(JournalError) in
+            try connection.query(
+                "INSERT INTO livestate_doc_file(id, seq, hash, pending_seq, pending_hash) VALUES (1, 0, '', ?, ?)"
+                    + " ON CONFLICT (id) DO UPDATE SET pending_seq = excluded.pending_seq,"
+                    + " pending_hash = excluded.pending_hash",
+                [.integer(seq), .text(hash)])
+        }
+    }
+
+    /// The mark of the file a write-back was about to rename into place when the server last stopped, if it
+    /// stopped before marking it (`markPendingFile`); nil otherwise.
+    package func pendingFileMark() throws(JournalError) -> FileMark? {
+        try withConnection { connection throws(JournalError) -> FileMark? in
+            let row = try connection.query(
+                "SELECT pending_seq, pending_hash FROM livestate_doc_file WHERE id = 1"
+            ).first
+            guard let row, let seq = row[0].integer, let hash = row[1].text else { return nil }
+            return FileMark(seq: seq, hash: hash)
+        }
+    }
+
+    /// Runs `body` in a transaction committed without a disk flush of its own (`synchronous=NORMAL` for this
+    /// one transaction), so the write-back never holds the connection, which the entries' commits need,
+    /// through a flush: the next commit's flush makes it durable too (the WAL is one file, written in order),
+    /// and `kill -9` keeps it (it is in the WAL).
+    private func withoutFlush(_ body: (SQLiteConnection) throws(JournalError) -> Void) throws(JournalError) {
         try withConnection { connection throws(JournalError) in
             try connection.execute("PRAGMA synchronous=NORMAL")
             var failure: JournalError?
             do throws(JournalError) {
                 try connection.execute("BEGIN IMMEDIATE")
-                try Self.markFile(connection, seq: seq, hash: hash)
+                try body(connection)
                 try connection.execute("COMMIT")
             } catch {
                 _ = try? connection.execute("ROLLBACK")
@@ -214,13 +252,6 @@ package final class SQLiteDocumentJournal: Sendable {
             }
             try storeMigrations().migrate(connection)
         }
-    }
-
-    private static func markFile(_ connection: SQLiteConnection, seq: Int64, hash: String) throws(JournalError) {
-        try connection.query(
-            "INSERT INTO livestate_doc_file(id, seq, hash) VALUES (1, ?, ?) "
-                + "ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash",
-            [.integer(seq), .text(hash)])
     }
 
     private func transaction<T>(_ body: (SQLiteConnection) throws(JournalError) -> T) throws(JournalError) -> T {

@@ -38,6 +38,26 @@ import Testing
         #expect(reopened.startSeq > seqs[1])
     }
 
+    /// The mark of a file about to be renamed into place survives a reopen until the file's mark is written,
+    /// which drops it; a journal with no mark yet gets one at entry 0 that no file's bytes hash to.
+    @Test func aPendingMarkIsKeptUntilTheFilesMark() throws {
+        let file = path()
+        defer { remove(file) }
+        do {
+            let journal = try SQLiteDocumentJournal(path: file)
+            try journal.markPendingFile(seq: 3, hash: "new")
+            #expect(try journal.fileMark() == SQLiteDocumentJournal.FileMark(seq: 0, hash: ""))
+            try journal.markFile(seq: 3, hash: "new")
+            try journal.markPendingFile(seq: 5, hash: "newer")
+        }
+        let reopened = try SQLiteDocumentJournal(path: file)
+        #expect(try reopened.fileMark() == SQLiteDocumentJournal.FileMark(seq: 3, hash: "new"))
+        #expect(try reopened.pendingFileMark() == SQLiteDocumentJournal.FileMark(seq: 5, hash: "newer"))
+        try reopened.markFile(seq: 5, hash: "newer")
+        #expect(try reopened.pendingFileMark() == nil)
+        #expect(try reopened.fileMark() == SQLiteDocumentJournal.FileMark(seq: 5, hash: "newer"))
+    }
+
     /// Retention never drops an entry the file does not show yet.
     @Test func retentionKeepsWhatTheFileDoesNotShow() throws {
         let file = path()
@@ -246,10 +266,11 @@ import Testing
         let steps = try journal.withConnection { connection throws(JournalError) in
             try connection.query("SELECT name FROM livestate_migrations ORDER BY rowid").compactMap { $0.first?.text }
         }
-        #expect(steps.suffix(2) == ["items before entries", "file mark without top"] && steps.count == 6)
+        #expect(steps.suffix(3) == ["items before entries", "file mark without top", "pending file mark"])
+        #expect(steps.count == 7)
         let columns = try journal.withConnection { connection throws(JournalError) in
             try connection.query("PRAGMA table_info(livestate_doc_file)").compactMap { $0[1].text }
         }
-        #expect(!columns.contains("top") && columns.contains("floor"))
+        #expect(!columns.contains("top") && columns.contains("floor") && columns.contains("pending_hash"))
     }
 }
