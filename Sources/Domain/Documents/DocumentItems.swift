@@ -332,15 +332,15 @@ package struct DocumentItems: Sendable {
     /// The collection as one JSON array of its items' bytes, or the singular object.
     func encoded(singular isSingular: Bool) -> [UInt8] {
         if isSingular { return singular?.bytes ?? Array("{}".utf8) }
-        var out: [UInt8] = [UInt8(ascii: "[")]
+        var out: [UInt8] = []
         out.reserveCapacity(encodedSize(singular: false))
-        var first = true
-        for case let document? in slots {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(contentsOf: document.bytes)
-        }
-        out.append(UInt8(ascii: "]"))
+        frozen(singular: false).write(into: &out)
         return out
+    }
+
+    /// The items as they stand now, to encode later (`Frozen.write(into:)`): the slots are shared, so taking
+    /// them costs nothing now, and the next change copies the slots (not the items) while this is held.
+    func frozen(singular isSingular: Bool) -> Frozen {
+        isSingular ? Frozen(slots: [], object: singular?.bytes ?? Array("{}".utf8)) : Frozen(slots: slots, object: nil)
     }
 }

@@ -53,6 +53,7 @@ package final class DocumentResource: Sendable {
     private let output = PassthroughSubject<Applied, Never>()
     private let state: Mutex<DocumentItems>
     private let subscription = Mutex<AnyCancellable?>(nil)
+    private let encodings = Atomic<Int>(0)
 
     /// A resource holding `documents` in their order (for a singular resource, one document with no id).
     /// `indentation`: what indenting them adds to their compact JSON in the file, when the reader of the file
@@ -118,9 +119,29 @@ package final class DocumentResource: Sendable {
             if let cached = items.cachedBytes { return (cached, items.count, items.lastSeq) }
             let bytes = items.encoded(singular: kind == .singular)
             items.cachedBytes = bytes
+            encodings.add(1, ordering: .relaxed)
             return (bytes, items.count, items.lastSeq)
         }
     }
+
+    /// The items' JSON as they stand now (what `bytes` answers now), written only when the function is
+    /// called, later and on any thread, appended to the buffer it is given: the bytes at hand when a reader
+    /// made them already, else made from the items as they stood (`DocumentItems.Frozen`). So a reader that
+    /// may never need the whole (an `/events` event no client reads whole) costs no encoding.
+    package var bytesLater: @Sendable (inout [UInt8]) -> Void {
+        state.withLock { items in
+            if let cached = items.cachedBytes { return { $0.append(contentsOf: cached) } }
+            let frozen = items.frozen(singular: kind == .singular)
+            return { [self] out in
+                encodings.add(1, ordering: .relaxed)
+                frozen.write(into: &out)
+            }
+        }
+    }
+
+    /// How many times the whole JSON was encoded (`snapshot`, or a `bytesLater` called): an encoding that
+    /// no reader asked for shows in it (tests).
+    package var encodingCount: Int { encodings.load(ordering: .relaxed) }
 
     /// The items whose value at `path` reads as one of `texts` (JavaScript's `String(value)`; null and
     /// missing never), in the collection's order: an equality filter answered from an index of that field,

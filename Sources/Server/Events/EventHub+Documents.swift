@@ -14,7 +14,8 @@ extension EventHub {
     /// large collection.
     /// A collection whose JSON is over `wholeListLimit` sends its change to every client, `?diff=1` or
     /// not: the whole list on every write would cost a copy of the collection per write and would not fit
-    /// the recent-events buffer.
+    /// the recent-events buffer. Under it, an event's whole list is encoded when a client first reads it
+    /// (`EventData.later`): a write that no client without `?diff=1` reads costs its change only.
     func attach(_ topic: EventTopic, documents resource: DocumentResource, live: DocumentLiveFeed? = nil) {
         current(topic) {
             let snapshot = resource.snapshot
@@ -26,11 +27,13 @@ extension EventHub {
                 let journaled = applied.isJournaled ? UInt64(max(0, applied.seq)) * EventIDSource.journalBlock : nil
                 self?.publish(
                     topic, journaled: journaled,
-                    encode: {
-                        guard topic.isCollection else { return (resource.bytes, nil) }
+                    data: {
+                        guard topic.isCollection else { return (.json(resource.bytes), nil) }
                         let diff = Self.diff(applied.change)
-                        // NB: the sink runs as the change applies, before the next one: `bytes` is this list.
-                        return (applied.encodedSize <= Self.wholeListLimit ? resource.bytes : diff, diff)
+                        guard applied.encodedSize <= Self.wholeListLimit else { return (.json(diff), diff) }
+                        // NB: the sink runs as the change applies, before the next one: `bytesLater` is this
+                        // list, encoded only if a client reads it whole (live, or resuming from the log).
+                        return (.later(size: applied.encodedSize, write: resource.bytesLater), diff)
                     },
                     recorded: { id in live?.changed(id: id, change: applied.change) })
             })

@@ -40,7 +40,7 @@ final class EventHub: Sendable {
 
     /// A value emitted during a replay that no replayed entry made: an event only if none replaced it.
     private struct Held {
-        var json: [UInt8]
+        var data: EventData
         var diff: [UInt8]?
         var recorded: @Sendable (UInt64) -> Void
     }
@@ -167,28 +167,37 @@ final class EventHub: Sendable {
         _ topic: EventTopic, journaled: UInt64? = nil, encode: () -> (json: [UInt8], diff: [UInt8]?)?,
         recorded: @escaping @Sendable (UInt64) -> Void = { _ in }
     ) {
+        publish(topic, journaled: journaled, data: { encode().map { (.json($0.json), $0.diff) } }, recorded: recorded)
+    }
+
+    /// `publish(_:journaled:encode:recorded:)` of data that may be written later (`EventData.later`: its
+    /// frame is made when a client first reads it).
+    func publish(
+        _ topic: EventTopic, journaled: UInt64? = nil, data encode: () -> (data: EventData, diff: [UInt8]?)?,
+        recorded: @escaping @Sendable (UInt64) -> Void = { _ in }
+    ) {
         state.withLock { state in
-            guard !state.isShutDown, let (json, diff) = encode() else { return }
+            guard !state.isShutDown, let (data, diff) = encode() else { return }
             if let floor = state.replay?.floor {
                 guard let journaled, journaled > floor else {
-                    state.replay?.held[topic] = Held(json: json, diff: diff, recorded: recorded)
+                    state.replay?.held[topic] = Held(data: data, diff: diff, recorded: recorded)
                     return
                 }
                 state.replay?.held[topic] = nil
             }
             if state.order != nil,
                 state.order?.hold(
-                    .init(topic: topic, journaled: journaled, json: json, diff: diff, recorded: recorded)) == true
+                    .init(topic: topic, journaled: journaled, data: data, diff: diff, recorded: recorded)) == true
             {
                 return
             }
-            record(topic, json: json, diff: diff, id: journaled.map { ids.next(journaled: $0) } ?? ids.next(), &state)
+            record(topic, data: data, diff: diff, id: journaled.map { ids.next(journaled: $0) } ?? ids.next(), &state)
             recorded(state.log.lastID ?? 0)
         }
     }
 
-    private func record(_ topic: EventTopic, json: [UInt8], diff: [UInt8]?, id: UInt64, _ state: inout State) {
-        let record = EventRecord(id: id, topic: topic, json: json, diffJSON: diff)
+    private func record(_ topic: EventTopic, data: EventData, diff: [UInt8]?, id: UInt64, _ state: inout State) {
+        let record = EventRecord(id: id, topic: topic, data: data, diffJSON: diff)
         state.log.append(record)
         if topic.replaysCurrentValue, state.currentSources[topic] == nil { state.current[topic] = record }
         feed.send(record)
@@ -214,7 +223,7 @@ final class EventHub: Sendable {
             state.replay = nil
             guard !state.isShutDown else { return }
             for (topic, value) in held.sorted(by: { $0.key.slot < $1.key.slot }) {
-                record(topic, json: value.json, diff: value.diff, id: ids.next(), &state)
+                record(topic, data: value.data, diff: value.diff, id: ids.next(), &state)
                 value.recorded(state.log.lastID ?? 0)
             }
         }
@@ -234,7 +243,7 @@ final class EventHub: Sendable {
             guard let ready = state.order?.advance(to: entry), !state.isShutDown else { return }
             for held in ready {
                 let id = held.journaled.map { ids.next(journaled: $0) } ?? ids.next()
-                record(held.topic, json: held.json, diff: held.diff, id: id, &state)
+                record(held.topic, data: held.data, diff: held.diff, id: id, &state)
                 held.recorded(state.log.lastID ?? 0)
             }
         }

@@ -15,17 +15,17 @@ struct EventReorder {
         var topic: EventTopic
         /// The event id its journal entry gives it (nil: a local one when it comes out).
         var journaled: UInt64?
-        var json: [UInt8]
+        var data: EventData
         var diff: [UInt8]?
         var recorded: @Sendable (UInt64) -> Void
         /// The journal entry it waits for: its own, or a later one its topic's earlier emission waits for.
         fileprivate var entry: Int64 = 0
 
         init(
-            topic: EventTopic, journaled: UInt64?, json: [UInt8], diff: [UInt8]?,
+            topic: EventTopic, journaled: UInt64?, data: EventData, diff: [UInt8]?,
             recorded: @escaping @Sendable (UInt64) -> Void
         ) {
-            (self.topic, self.journaled, self.json, self.diff, self.recorded) = (topic, journaled, json, diff, recorded)
+            (self.topic, self.journaled, self.data, self.diff, self.recorded) = (topic, journaled, data, diff, recorded)
         }
     }
 

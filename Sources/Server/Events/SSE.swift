@@ -23,6 +23,22 @@ enum SSE {
         event(id: id, name: name, data: json, oneLine: true)
     }
 
+    /// `event(id:name:json:)` of the compact JSON that `write` appends, about `jsonCount` bytes: written
+    /// straight into the frame, with no array of its own first.
+    static func event(id: UInt64, name: String, jsonCount: Int, write: (inout [UInt8]) -> Void) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(eventCount(id: id, name: name, jsonCount: jsonCount))
+        bytes.append(contentsOf: "id: \(id)\nevent: \(name)\ndata: ".utf8)
+        write(&bytes)
+        bytes.append(contentsOf: "\n\n".utf8)
+        return bytes
+    }
+
+    /// The size of `event(id:name:json:)` for JSON of `jsonCount` bytes, without making it.
+    static func eventCount(id: UInt64, name: String, jsonCount: Int) -> Int {
+        "id: \(id)\nevent: \(name)\ndata: ".utf8.count + jsonCount + 2
+    }
+
     private static func event(id: UInt64, name: String, data: [UInt8], oneLine: Bool) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(data.count + name.utf8.count + 40)
