@@ -57,8 +57,8 @@ import Testing
 
         /// The whole list's JSON as it is now, built from the items' own bytes (not by the resource).
         var list: String {
-            let items = expected.withLock { $0 }.map { String(decoding: Self.item($0.id, $0.title).bytes, as: UTF8.self) }
-            return "[" + items.joined(separator: ",") + "]"
+            let items = expected.withLock { $0 }.map { Self.item($0.id, $0.title).bytes }
+            return "[" + items.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]"
         }
 
         func connect(diff: Bool, after lastEventID: UInt64? = nil) -> RecordingStream {
