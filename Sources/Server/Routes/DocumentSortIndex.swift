@@ -158,23 +158,15 @@ final class DocumentSortIndex: Sendable {
     }
 
     /// Sorts the collection's items by `query`'s sort keys, without the work budget (on a worker), and keeps
-    /// the order.
+    /// the order: each item's keys read once into flat arrays and sorted in C (`DocumentQuery.sortedPlaces`).
     func build(_ query: DocumentQuery, on resource: DocumentResource, idPath: [String]) {
         let (items, seq) = resource.itemsAndSeq
-        var sorting = DocumentQuery.sortingOnly(query)
-        sorting.window = .all
         let documents = items.documents
-        guard
-            let order = try? sorting.apply(
-                to: documents, bounded: false, object: { $0.object },
-                knownValue: { document, path in path == idPath ? document.id?.value : nil })
-        else { return }
-        var positions: [ObjectIdentifier: Int] = [:]
-        positions.reserveCapacity(documents.count)
-        for (place, document) in documents.enumerated() { positions[ObjectIdentifier(document)] = place }
+        let placesByRank = query.sortedPlaces(
+            of: documents, object: { $0.object },
+            knownValue: { document, path in path == idPath ? document.id?.value : nil })
         let built = Built(
-            documents: order.items, placesByRank: order.items.map { positions[ObjectIdentifier($0)] ?? 0 },
-            collection: documents)
+            documents: placesByRank.map { documents[$0] }, placesByRank: placesByRank, collection: documents)
         keep(
             Order(
                 documents: built.documents, placesByRank: built.placesByRank, collection: documents, seq: seq,
