@@ -31,6 +31,10 @@ package struct DocumentItems: Sendable {
     /// written since each started, to be filed again when it is done.
     private var builds: [Int: Set<Int>] = [:]
     private var nextBuild = 0
+    /// The slots each write since an earlier state touched (bounded), and the empty slots, ascending: what an
+    /// index of an earlier state is brought up to date by (`slotCount`, `slot(_:)`, `holes(below:)`).
+    package private(set) var log = DocumentChangeLog()
+    private var holes: [Int] = []
 
     /// An index build under way: its token, field, the slots it indexes and when they were numbered.
     package struct IndexBuild: Sendable {
@@ -77,6 +81,7 @@ package struct DocumentItems: Sendable {
         slots = loaded.slots
         positions = loaded.positions
         cachedDocuments = loaded.documents
+        if loaded.documents.count != slots.count { holes = slots.indices.filter { slots[$0] == nil } }
         itemBytes = loaded.itemBytes
         indentedBytes =
             itemBytes + loaded.count * Self.itemLead
@@ -137,6 +142,16 @@ package struct DocumentItems: Sendable {
     /// The items in order.
     package var documents: [StoredDocument] { cachedDocuments ?? slots.compactMap { $0 } }
 
+    /// How many slots there are, empty ones included.
+    package var slotCount: Int { slots.count }
+
+    /// The item in `slot` (below `slotCount`); nil for an empty one.
+    package func slot(_ slot: Int) -> StoredDocument? { slots[slot] }
+
+    /// How many empty slots there are below `slot`: the item in `slot` is at `slot - holes(below: slot)` in
+    /// `documents`.
+    package func holes(below slot: Int) -> Int { Self.position(of: slot, in: holes) }
+
     /// Applies `entry`; nil when it changed nothing.
     mutating func apply(_ entry: DocumentEntry, singular isSingular: Bool) -> DocumentChange? {
         if isSingular {
@@ -155,7 +170,12 @@ package struct DocumentItems: Sendable {
             indentedBytes -= Self.fileSize(of: old)
             slots[slot] = nil
             changed()
-            if slots.count > 32, positions.count < slots.count / 2 { compact() }
+            holes.insert(slot, at: Self.position(of: slot, in: holes))
+            log.record(seq: entry.seq, slot: slot, kind: .deleted)
+            if slots.count > 32, positions.count < slots.count / 2 {
+                compact()
+                log.restart(after: entry.seq)
+            }
             return .deleted(old.id ?? id)
         }
         if let slot = positions.slot(of: id), let old = slots[slot] {
@@ -167,6 +187,7 @@ package struct DocumentItems: Sendable {
             indentedBytes += Self.fileSize(of: stored) - Self.fileSize(of: old)
             slots[slot] = stored
             changed()
+            log.record(seq: entry.seq, slot: slot, kind: .updated)
             reindex(slot, from: old, to: stored)
             written(slot)
             return .updated(stored)
@@ -177,6 +198,7 @@ package struct DocumentItems: Sendable {
         itemBytes += stored.bytes.count
         indentedBytes += Self.fileSize(of: stored)
         changed()
+        log.record(seq: entry.seq, slot: slots.count - 1, kind: .inserted)
         reindex(slots.count - 1, from: nil, to: stored)
         written(slots.count - 1)
         return .inserted(stored)
@@ -316,6 +338,7 @@ package struct DocumentItems: Sendable {
     /// Drops the empty slots (after many deletes), renumbering the index.
     private mutating func compact() {
         slots = slots.compactMap { $0 }
+        holes.removeAll()
         renumberings += 1
         indexes.removeAll()
         positions.removeAll()

@@ -274,7 +274,7 @@ final class DocumentFieldIndex: Sendable {
         guard let held else { return nil }
         if held.seq == seq { return Usable(kept: held, overlay: nil, now: seq) }
         if let cached = held.overlay, cached.now == seq { return Usable(kept: held, overlay: cached.overlay, now: seq) }
-        guard let overlay = DocumentIndexOverlay(kept: held.documents, now: items.documents) else {
+        guard let overlay = DocumentIndexOverlay(kept: held.documents, keptSeq: held.seq, now: items) else {
             kept.withLock { state in
                 if state.fields[key]?.seq == held.seq { state.fields[key] = nil }
             }

@@ -27,8 +27,19 @@ struct DocumentIndexOverlay {
     /// How many items the text holds.
     let keptCount: Int
 
-    /// The overlay of the text of `kept` (the items it was made of) for `documents`; nil when more than
-    /// `limit` items were changed, added or removed.
+    /// The overlay of the text of `kept`, the items of the state `keptSeq`, for `items` now; nil when more than
+    /// `limit` items were changed, added or removed. From the collection's change log (`DocumentChangeLog`)
+    /// when it holds every write since, at the cost of the change; else by lining up the items of both states.
+    init?(kept: [StoredDocument], keptSeq: Int64, now items: DocumentItems, limit: Int = Self.limit) {
+        switch Self.logged(kept: kept, keptSeq: keptSeq, now: items, limit: limit) {
+        case .overlay(let overlay): self = overlay
+        case .beyondLimit: return nil
+        case .unlogged: self.init(kept: kept, now: items.documents, limit: limit)
+        }
+    }
+
+    /// The overlay of the text of `kept` (the items it was made of) for `documents`, found by lining up the
+    /// items of both states; nil when more than `limit` items were changed, added or removed.
     init?(kept: [StoredDocument], now documents: [StoredDocument], limit: Int = Self.limit) {
         var changed: [Int] = []
         var replaced: [Int?] = []
@@ -56,11 +67,77 @@ struct DocumentIndexOverlay {
         removed += old..<kept.count
         changed += new..<documents.count
         replaced += repeatElement(nil, count: documents.count - new)
+        self.init(documents: documents, changed: changed, replaced: replaced, removed: removed, keptCount: kept.count)
+    }
+
+    private init(documents: [StoredDocument], changed: [Int], replaced: [Int?], removed: [Int], keptCount: Int) {
         self.documents = documents
         self.changed = changed
         self.replaced = replaced
         self.removed = removed
-        keptCount = kept.count
+        self.keptCount = keptCount
+    }
+
+    enum Logged {
+        case overlay(DocumentIndexOverlay)
+        case beyondLimit
+        /// The log does not hold every write since, or does not fit the kept items.
+        case unlogged
+    }
+
+    /// The overlay from the slots the writes after `keptSeq` touched, each once: a slot that was there then
+    /// (below the slots' count then, so it held an item: an empty slot is never written again) was changed in
+    /// place, or removed when it is empty now; one past them was added. An item's place is its slot less the
+    /// empty slots below it, then (those empty now but the ones emptied since) and now.
+    static func logged(kept: [StoredDocument], keptSeq: Int64, now items: DocumentItems, limit: Int) -> Logged {
+        guard let changes = items.log.changes(after: keptSeq) else { return .unlogged }
+        if changes.isEmpty { return kept.count == items.count ? .overlay(Self(kept: kept, now: items)) : .unlogged }
+        var slots: [Int] = []
+        slots.reserveCapacity(changes.count)
+        var inserted = 0
+        for change in changes {
+            slots.append(change.slot)
+            if change.kind == .inserted { inserted += 1 }
+        }
+        slots.sort()
+        let slotsThen = items.slotCount - inserted
+        // NB: the slots emptied since (ascending): empty now, not then.
+        var emptied: [Int] = []
+        var (changed, replaced, removed): ([Int], [Int?], [Int]) = ([], [], [])
+        var previous = -1
+        for slot in slots where slot != previous {
+            previous = slot
+            guard slot < items.slotCount else { return .unlogged }
+            let now = items.slot(slot)
+            let holesNow = items.holes(below: slot)
+            if slot < slotsThen {
+                let placeThen = slot - (holesNow - emptied.count)
+                guard placeThen < kept.count else { return .unlogged }
+                if let now {
+                    guard kept[placeThen].id == now.id else { return .unlogged }
+                    changed.append(slot - holesNow)
+                    replaced.append(placeThen)
+                } else {
+                    removed.append(placeThen)
+                    emptied.append(slot)
+                }
+            } else if now != nil {
+                changed.append(slot - holesNow)
+                replaced.append(nil)
+            }
+            if changed.count + removed.count > limit { return .beyondLimit }
+        }
+        let emptyThen = items.holes(below: slotsThen) - emptied.count
+        guard kept.count == slotsThen - emptyThen else { return .unlogged }
+        return .overlay(
+            Self(
+                documents: items.documents, changed: changed, replaced: replaced, removed: removed,
+                keptCount: kept.count))
+    }
+
+    /// The overlay of a state with no change since.
+    private init(kept: [StoredDocument], now items: DocumentItems) {
+        self.init(documents: items.documents, changed: [], replaced: [], removed: [], keptCount: kept.count)
     }
 
     /// Whether each item now passes: `passing` (by place among the text's items) for the items the text holds,

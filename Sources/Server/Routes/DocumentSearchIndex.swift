@@ -7,9 +7,11 @@ import Synchronization
 /// answers it.
 ///
 /// The first search of a collection makes it on a worker, off the loop (from the items' bytes, in C: about
-/// 0.1 s for 100,000 items in a debug build), as a sort index is built. After a write the next search makes it again on a worker and answers at once from the text of the
-/// earlier state and the items changed, added or removed since (`DocumentIndexOverlay`), unless many changed,
-/// when it waits for the new text. One per collection route.
+/// 0.1 s for 100,000 items in a debug build), as a sort index is built. After a write the next search answers at
+/// once from the text of the earlier state and the items changed, added or removed since (`DocumentIndexOverlay`),
+/// and the text for now is made on a worker from the earlier one and the items written since (`build`); past
+/// `DocumentIndexOverlay.limit` changes the search waits for that, a few ms plus the written items' text. One
+/// per collection route.
 final class DocumentSearchIndex: Sendable {
     /// Collections smaller than this are searched item by item, within the budget.
     static let threshold = DocumentSortIndex.threshold
@@ -102,11 +104,24 @@ final class DocumentSearchIndex: Sendable {
         { meter throws(HTTPError) in try self.places(query, on: resource, meter: &meter) }
     }
 
-    /// Makes the text of the collection as it is now, and keeps it (unless one of a later state is kept).
+    /// The most items written since the kept text's state that a text for now is made from it (and a text of
+    /// those items) rather than from every item.
+    static let updateLimit = DocumentSortIndex.changesLimit
+
+    /// Makes the text of the collection as it is now, and keeps it (unless one of a later state is kept): from
+    /// the kept text of an earlier state and the items written since (`DocumentChangeLog`) when they are at
+    /// most `updateLimit`, copying the kept items' lines (a few ms for 100,000 items in a debug build, where
+    /// reading every item again cost 0.1-0.2 s of CPU); else from every item.
     func build(on resource: DocumentResource) {
         let (items, seq) = resource.itemsAndSeq
+        let held = kept.withLock { $0.text }
+        if let held, held.seq >= seq { return }
         let documents = items.documents
-        let text = DocumentSearchText(compact: documents.map(\.bytes))
+        let text =
+            held.flatMap { held in
+                DocumentIndexOverlay(kept: held.documents, keptSeq: held.seq, now: items, limit: Self.updateLimit)
+                    .flatMap { Self.updated(held.text, by: $0) }
+            } ?? DocumentSearchText(compact: documents.map(\.bytes))
         kept.withLock { state in
             guard (state.text?.seq ?? .min) < seq else { return }
             state.text = Kept(seq: seq, documents: documents, text: text)
@@ -114,9 +129,53 @@ final class DocumentSearchIndex: Sendable {
         }
     }
 
+    /// The text of `overlay.documents` made from `text`, of the items the overlay is of: the lines of the items
+    /// still there unchanged copied in runs, and between them the lines of the changed and added items, made
+    /// from their bytes. Nil when the overlay does not fit the text.
+    static func updated(_ text: DocumentSearchText, by overlay: DocumentIndexOverlay) -> DocumentSearchText? {
+        guard text.count == overlay.keptCount else { return nil }
+        let fresh = DocumentSearchText(compact: overlay.changed.map { overlay.documents[$0].bytes })
+        let excluded = (overlay.removed + overlay.replaced.compactMap { $0 }).sorted()
+        var parts: [(text: DocumentSearchText, range: Range<Int>)] = []
+        var (keptPlace, nextExcluded, filled) = (0, 0, 0)
+        // NB: the text's items not excluded, in order, until `filled` reaches `place` (the next changed item's
+        // place now); false when the text runs out first.
+        func fill(to place: Int) -> Bool {
+            while filled < place {
+                while nextExcluded < excluded.count && excluded[nextExcluded] == keptPlace {
+                    keptPlace += 1
+                    nextExcluded += 1
+                }
+                let runEnd = min(
+                    nextExcluded < excluded.count ? excluded[nextExcluded] : text.count, keptPlace + place - filled)
+                guard runEnd > keptPlace else { return false }
+                parts.append((text, keptPlace..<runEnd))
+                filled += runEnd - keptPlace
+                keptPlace = runEnd
+            }
+            return true
+        }
+        // NB: changed items next to each other now take one part of the fresh text.
+        var freshPart: Int?
+        for (index, place) in overlay.changed.enumerated() {
+            let before = parts.count
+            guard fill(to: place) else { return nil }
+            if parts.count == before, let part = freshPart {
+                parts[part].range = parts[part].range.lowerBound..<(index + 1)
+            } else {
+                freshPart = parts.count
+                parts.append((fresh, index..<(index + 1)))
+            }
+            filled += 1
+        }
+        guard fill(to: overlay.documents.count) else { return nil }
+        return DocumentSearchText(joining: parts)
+    }
+
     /// The kept text, and its overlay for the collection as it is now when it is of an earlier state (whose
     /// text for now it then starts making on a worker); nil when none is kept, or the kept one is too far from
-    /// now (it is dropped: it holds the strings of every item of an older state).
+    /// now (it is kept until `build` replaces it: the text for now is made from it when the change log holds the
+    /// writes since).
     private func usable(_ resource: DocumentResource) -> (Kept, DocumentIndexOverlay?)? {
         let (items, seq) = resource.itemsAndSeq
         let (held, cached) = kept.withLock { state in
@@ -125,10 +184,7 @@ final class DocumentSearchIndex: Sendable {
         guard let held else { return nil }
         if held.seq == seq { return (held, nil) }
         if let cached { return (held, cached) }
-        guard let overlay = DocumentIndexOverlay(kept: held.documents, now: items.documents) else {
-            kept.withLock { state in
-                if state.text?.seq == held.seq { (state.text, state.overlay) = (nil, nil) }
-            }
+        guard let overlay = DocumentIndexOverlay(kept: held.documents, keptSeq: held.seq, now: items) else {
             return nil
         }
         let start = kept.withLock { state in

@@ -6,18 +6,21 @@ extension DocumentSortIndex {
     /// from; past it the order is sorted again in full.
     static let changesLimit = 4_096
 
-    /// The order of `query`'s sort keys for the collection holding `documents` at `seq`, made from `order`, of
+    /// The order of `query`'s sort keys for the collection holding `items` at `seq`, made from `order`, of
     /// an earlier state: the items its built order (`Order.built`) holds that are still there unchanged keep
     /// their order, and each item changed or added since is put before the first of them it sorts before
     /// (by its sort key, then its place in the collection, as a sort orders ties), found by binary search.
     /// Nil when more than `changesLimit` items changed, were added or removed since the built order, or more
     /// than `placing` of them are yet to be placed (`order` has the others' places).
     static func order(
-        _ query: DocumentQuery, from order: Order, now documents: [StoredDocument], seq: Int64, placing: Int
+        _ query: DocumentQuery, from order: Order, now items: DocumentItems, seq: Int64, placing: Int
     ) -> Order? {
         let built = order.built
-        guard let overlay = DocumentIndexOverlay(kept: built.collection, now: documents, limit: changesLimit)
+        guard
+            let overlay = DocumentIndexOverlay(
+                kept: built.collection, keptSeq: built.seq, now: items, limit: changesLimit)
         else { return nil }
+        let documents = overlay.documents
         var unplaced = 0
         for place in overlay.changed where order.placed[ObjectIdentifier(documents[place])] == nil {
             unplaced += 1

@@ -49,8 +49,10 @@ final class DocumentSortIndex: Sendable {
         let ranks: [ObjectIdentifier: Int]
         let placesByRank: [Int]
         let collection: [StoredDocument]
+        /// The state `collection` is of.
+        let seq: Int64
 
-        init(documents: [StoredDocument], placesByRank: [Int], collection: [StoredDocument]) {
+        init(documents: [StoredDocument], placesByRank: [Int], collection: [StoredDocument], seq: Int64) {
             var ranks: [ObjectIdentifier: Int] = [:]
             ranks.reserveCapacity(documents.count)
             for rank in documents.indices { ranks[ObjectIdentifier(documents[rank])] = rank }
@@ -58,6 +60,7 @@ final class DocumentSortIndex: Sendable {
             self.ranks = ranks
             self.placesByRank = placesByRank
             self.collection = collection
+            self.seq = seq
         }
     }
 
@@ -109,7 +112,7 @@ final class DocumentSortIndex: Sendable {
         let (items, seq) = resource.itemsAndSeq
         guard let order = kept(query), order.seq <= seq else { return nil }
         if order.seq == seq { return order }
-        guard let made = Self.order(query, from: order, now: items.documents, seq: seq, placing: placing) else {
+        guard let made = Self.order(query, from: order, now: items, seq: seq, placing: placing) else {
             return nil
         }
         let rebuild = entries.withLock { state in
@@ -166,7 +169,8 @@ final class DocumentSortIndex: Sendable {
             of: documents, object: { $0.object },
             knownValue: { document, path in path == idPath ? document.id?.value : nil })
         let built = Built(
-            documents: placesByRank.map { documents[$0] }, placesByRank: placesByRank, collection: documents)
+            documents: placesByRank.map { documents[$0] }, placesByRank: placesByRank, collection: documents,
+            seq: seq)
         keep(
             Order(
                 documents: built.documents, placesByRank: built.placesByRank, collection: documents, seq: seq,
@@ -193,7 +197,8 @@ final class DocumentSortIndex: Sendable {
             let order = self.entries.withLock { $0.orders[key]?.order }
             if let order {
                 let built = Built(
-                    documents: order.documents, placesByRank: order.placesByRank, collection: order.collection)
+                    documents: order.documents, placesByRank: order.placesByRank, collection: order.collection,
+                    seq: order.seq)
                 let rebuilt = Order(
                     documents: built.documents, placesByRank: built.placesByRank, collection: built.collection,
                     seq: order.seq, built: built)

@@ -1,5 +1,6 @@
 import Domain
 import HTTP
+import Reactive
 import StrictJSON
 import Testing
 
@@ -68,5 +69,51 @@ import Testing
         #expect(DocumentIndexOverlay(kept: kept, now: kept + more) == nil)
         #expect(DocumentIndexOverlay(kept: kept, now: Array(kept.dropLast(DocumentIndexOverlay.limit + 1))) == nil)
         #expect(DocumentIndexOverlay(kept: kept, now: kept)?.changed == [])
+    }
+    /// The overlay made from the collection's change log is the one found by lining up the items, after random
+    /// updates, inserts and deletes (enough deletes to renumber the slots now and then), from states kept at
+    /// random points; and the log is used whenever it holds the writes since.
+    @Test func theOverlayFromTheChangeLogIsTheOneFoundByLiningUpTheItems() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<40 {
+            let resource = DocumentResource(name: "posts", kind: .collection, documents: Self.identified(0..<60))
+            var seq: Int64 = 0
+            var next = 60
+            var kept: [(seq: Int64, documents: [StoredDocument])] = [(0, resource.items.documents)]
+            for _ in 0..<Int.random(in: 1...80, using: &generator) {
+                seq += 1
+                let ids = resource.items.documents.compactMap(\.id)
+                let object = JSONObject(["n": .integer(Int64(seq))])
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0 where !ids.isEmpty:
+                    let id = ids.randomElement(using: &generator)!
+                    resource.committed.send(DocumentEntry(seq: seq, resource: "posts", id: id, document: object))
+                case 1 where !ids.isEmpty:
+                    let id = ids.randomElement(using: &generator)!
+                    resource.committed.send(DocumentEntry(seq: seq, resource: "posts", id: id, document: nil))
+                default:
+                    next += 1
+                    let id = DocumentID(.integer(Int64(next)))
+                    resource.committed.send(DocumentEntry(seq: seq, resource: "posts", id: id, document: object))
+                }
+                let (items, now) = resource.itemsAndSeq
+                if Int.random(in: 0...4, using: &generator) == 0 { kept.append((now, items.documents)) }
+                for (keptSeq, documents) in kept {
+                    let lined = DocumentIndexOverlay(kept: documents, now: items.documents, limit: 1_000)
+                    let logged = DocumentIndexOverlay.logged(
+                        kept: documents, keptSeq: keptSeq, now: items, limit: 1_000)
+                    guard case .overlay(let overlay) = logged else {
+                        #expect(items.log.changes(after: keptSeq) == nil, "unlogged with the log")
+                        continue
+                    }
+                    let expected = try #require(lined)
+                    #expect(overlay.changed == expected.changed)
+                    #expect(overlay.replaced == expected.replaced)
+                    #expect(overlay.removed == expected.removed)
+                    #expect(overlay.keptCount == expected.keptCount)
+                    #expect(overlay.documents.count == items.count)
+                }
+            }
+        }
     }
 }
