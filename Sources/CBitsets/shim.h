@@ -219,4 +219,79 @@ static inline size_t livestate_text_segments_holding(
     return holding;
 }
 
+// Values cut into segments as for livestate_text_lower, each segment ending with one separator byte that is not part
+// of its value (value s: text[starts[s]..<starts[s + 1] - 1]). For each value that equals needle (mode 0), holds it
+// (1), starts with it (2) or ends with it (3), byte for byte (so code unit for code unit, as JavaScript compares
+// strings: no canonical equivalence), marked[s] is set; the others are left as they are. An empty needle is held by,
+// starts and ends every value.
+static inline void livestate_text_mark_values(
+    const uint8_t *text, const ptrdiff_t *starts, size_t count, const uint8_t *needle, size_t needle_length, int mode,
+    bool *marked)
+{
+    if (mode == 1 && needle_length > 0) {
+        // NB: one scan of the whole text; a match that runs past its value's end leaves that value, since any later
+        // one in it runs past too.
+        size_t segment = 0, end = (size_t)starts[count], from = count > 0 ? (size_t)starts[0] : end;
+        while (segment < count) {
+            ptrdiff_t at = livestate_text_find(text, from, end, needle, needle_length);
+            if (at < 0) break;
+            while ((size_t)starts[segment + 1] <= (size_t)at) segment++;
+            if ((size_t)at + needle_length <= (size_t)starts[segment + 1] - 1) marked[segment] = true;
+            segment++;
+            if (segment < count) from = (size_t)starts[segment];
+        }
+        return;
+    }
+    for (size_t segment = 0; segment < count; segment++) {
+        size_t start = (size_t)starts[segment], length = (size_t)starts[segment + 1] - 1 - start;
+        bool passes;
+        // NB: no memcmp of an empty needle, which may be a null pointer.
+        switch (mode) {
+        case 0:
+            passes = length == needle_length && (length == 0 || memcmp(text + start, needle, needle_length) == 0);
+            break;
+        case 1: passes = true; break;
+        case 2:
+            passes = needle_length == 0
+                || (length >= needle_length && memcmp(text + start, needle, needle_length) == 0);
+            break;
+        default:
+            passes = needle_length == 0
+                || (length >= needle_length
+                    && memcmp(text + start + length - needle_length, needle, needle_length) == 0);
+        }
+        if (passes) marked[segment] = true;
+    }
+}
+
+// How the UTF-8 text a orders against b by their UTF-16 code units, as JavaScript's < orders strings: -1, 0 or 1.
+// NB: UTF-8's byte order is the order of the scalars, which UTF-16's is too but for a scalar past U+FFFF (a pair of
+// surrogates, 0xD800 up) against one of U+E000...U+FFFF (lead byte 0xEE or 0xEF): there UTF-16 puts the first
+// before. Where two texts first differ they are at the same place in a scalar, so a lead byte meets a lead byte.
+static inline int livestate_text_order(const uint8_t *a, size_t a_length, const uint8_t *b, size_t b_length)
+{
+    size_t common = a_length < b_length ? a_length : b_length;
+    for (size_t at = 0; at < common; at++) {
+        uint8_t x = a[at], y = b[at];
+        if (x == y) continue;
+        if (x >= 0xF0 && (y == 0xEE || y == 0xEF)) return -1;
+        if (y >= 0xF0 && (x == 0xEE || x == 0xEF)) return 1;
+        return x < y ? -1 : 1;
+    }
+    return a_length == b_length ? 0 : (a_length < b_length ? -1 : 1);
+}
+
+// marked[s] = whether value s (segments as for livestate_text_mark_values) orders against operand as asked (less,
+// equal, greater), by livestate_text_order.
+static inline void livestate_text_mark_order(
+    const uint8_t *text, const ptrdiff_t *starts, size_t count, const uint8_t *operand, size_t operand_length,
+    bool less, bool equal, bool greater, bool *marked)
+{
+    for (size_t segment = 0; segment < count; segment++) {
+        size_t start = (size_t)starts[segment], length = (size_t)starts[segment + 1] - 1 - start;
+        int order = livestate_text_order(text + start, length, operand, operand_length);
+        marked[segment] = order < 0 ? less : (order == 0 ? equal : greater);
+    }
+}
+
 #endif

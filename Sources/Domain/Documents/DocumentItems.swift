@@ -15,7 +15,7 @@ package struct DocumentItems: Sendable {
     /// Per field path: each value's text → the slots holding it, in order; kept in step with each write
     /// (`reindex`), dropped when the slots are renumbered.
     /// NB: keyed by the path's keys, not their text joined by ".": `["a.b"]` and `["a", "b"]` are two fields.
-    private var indexes: [[String]: [String: [Int]]] = [:]
+    private var indexes: [[String]: [DocumentIndexKey: [Int]]] = [:]
     /// The most field indexes kept at once (each is as large as the collection's index of ids).
     static let maxIndexes = 4
     /// The journal id of the last entry applied.
@@ -231,7 +231,7 @@ package struct DocumentItems: Sendable {
     /// Files `built` (the index of `build.slots`) as the index of its field, after filing again the slots
     /// written since the build started; dropped when the slots were renumbered meanwhile or another build
     /// of the field finished first.
-    mutating func finishIndexBuild(_ build: IndexBuild, built: [String: [Int]]) {
+    mutating func finishIndexBuild(_ build: IndexBuild, built: [DocumentIndexKey: [Int]]) {
         let written = builds.removeValue(forKey: build.token) ?? []
         guard build.renumberings == renumberings, indexes[build.path] == nil else { return }
         var index = built
@@ -254,8 +254,8 @@ package struct DocumentItems: Sendable {
     }
 
     /// The index of the field at `path` over `slots`: each value's text → the slots holding it, in order.
-    static func index(of slots: [StoredDocument?], at path: [String]) -> [String: [Int]] {
-        var index: [String: [Int]] = [:]
+    static func index(of slots: [StoredDocument?], at path: [String]) -> [DocumentIndexKey: [Int]] {
+        var index: [DocumentIndexKey: [Int]] = [:]
         for (slot, document) in slots.enumerated() {
             guard let object = document?.object, let text = indexedText(of: object, at: path) else { continue }
             index[text, default: []].append(slot)
@@ -297,9 +297,9 @@ package struct DocumentItems: Sendable {
 
     /// The text an index files `object` under for `path` (JavaScript's `String(value)`); nil for null or a
     /// missing value, which no equality filter matches.
-    private static func indexedText(of object: JSONObject, at path: [String]) -> String? {
+    private static func indexedText(of object: JSONObject, at path: [String]) -> DocumentIndexKey? {
         guard let value = object.value(at: path), value != .null else { return nil }
-        return value.javaScriptString
+        return DocumentIndexKey(value.javaScriptString)
     }
 
     /// Where `slot` is, or goes, in the ascending `slots`.
@@ -321,7 +321,7 @@ package struct DocumentItems: Sendable {
         }
         let index = indexes[path] ?? [:]
         var found: [Int] = []
-        for text in Set(texts) { found.append(contentsOf: index[text] ?? []) }
+        for text in Set(texts.map(DocumentIndexKey.init)) { found.append(contentsOf: index[text] ?? []) }
         if texts.count > 1 { found.sort() }
         return found.compactMap { slots[$0] }
     }
@@ -331,7 +331,7 @@ package struct DocumentItems: Sendable {
     func count(whereValueAt path: [String], isOneOf texts: [String]) -> Int? {
         guard let index = indexes[path] else { return nil }
         var count = 0
-        for text in Set(texts) { count += index[text]?.count ?? 0 }
+        for text in Set(texts.map(DocumentIndexKey.init)) { count += index[text]?.count ?? 0 }
         return count
     }
 

@@ -25,9 +25,9 @@ extension DocumentFieldText {
     }
 
     /// Whether each distinct value passes v1's operator `name` with `operand`, as `DocumentWhere` tests one
-    /// value: strict equality by type and text (a number by its value), `lt`… by number or, text against
-    /// text, by code units, `contains`… on text ignoring case. PCRE2 searches the text for a printable ASCII
-    /// operand; the values whose bytes cannot decide (not printable ASCII) are tested one by one.
+    /// value: strict equality by type and text (a number by its value, text by its bytes), `lt`… by number or,
+    /// text against text, by code units, `contains`… on text lowercased as JavaScript lowercases, by its bytes;
+    /// each a pass over the text or the numbers in C, in any script.
     func marks(_ name: String, _ operand: JSONValue, meter: inout ListQuery.Meter) throws(HTTPError) -> [Bool] {
         var marked = [Bool](repeating: false, count: distinctCount)
         switch name {
@@ -37,12 +37,15 @@ extension DocumentFieldText {
             for candidate in candidates { try markEqual(candidate, into: &marked, meter: &meter) }
             if name == "ne" { Bitset.invert(&marked) }
         case "lt", "lte", "gt", "gte":
-            try markRelation(name, operand, into: &marked, meter: &meter)
+            try meter.check()
+            markRelation(name, operand, into: &marked)
         default:
-            let wanted = operand.javaScriptString.lowercased()
             let operation: DocumentQuery.Operator =
                 name == "contains" ? .contains : name == "startsWith" ? .startsWith : .endsWith
-            try markTexts(name, operand, searching: (operation, wanted), into: &marked, meter: &meter)
+            var found = [Bool](repeating: false, count: distinctCount)
+            try mark(operation, Array(operand.javaScriptString.utf8), into: &found, meter: &meter)
+            Bitset.combine(&found, strings, intersect: true)
+            Bitset.combine(&marked, found, intersect: false)
         }
         return marked
     }
@@ -54,7 +57,10 @@ extension DocumentFieldText {
         let type = ValueType(candidate)
         switch candidate {
         case .string(let text):
-            try markTexts("eq", candidate, searching: (.equal, text), into: &marked, meter: &meter)
+            var found = [Bool](repeating: false, count: distinctCount)
+            try mark(.equal, Array(text.utf8), into: &found, meter: &meter)
+            Bitset.combine(&found, strings, intersect: true)
+            Bitset.combine(&marked, found, intersect: false)
         case .integer, .real:
             guard let number = DocumentWhere.javaScriptNumber(candidate) else { return }
             try meter.check()
@@ -62,49 +68,17 @@ extension DocumentFieldText {
                 numbers: numbers, only: isNumber, against: number, less: false, equal: true, greater: false)
             Bitset.combine(&marked, equal, intersect: false)
         case .bool, .null:
-            let form = Array(candidate.javaScriptString.utf8)
-            for place in 0..<distinctCount {
-                try meter.check()
-                if types[place] == type && bytes(of: place) == form { marked[place] = true }
-            }
+            // NB: the few values of that text (a string "true" beside the boolean) told apart by their type.
+            var found = [Bool](repeating: false, count: distinctCount)
+            try mark(.equal, Array(candidate.javaScriptString.utf8), into: &found, meter: &meter)
+            for place in Bitset(flags: found).places where types[place] == type { marked[place] = true }
         case .array, .object: return
         }
     }
 
-    /// Marks the text values that pass `name` with `operand`: those PCRE2 finds `searching` in (an
-    /// operation and its printable ASCII operand, non-empty but for equality) among the plain values, and
-    /// the others tested one by one.
-    private func markTexts(
-        _ name: String, _ operand: JSONValue, searching: (DocumentQuery.Operator, String), into marked: inout [Bool],
-        meter: inout ListQuery.Meter
-    ) throws(HTTPError) {
-        let (operation, wanted) = searching
-        let searched = wanted.isPlain && (operation == .equal || !wanted.isEmpty)
-        if searched {
-            var found = [Bool](repeating: false, count: distinctCount)
-            try literal(operation, wanted, into: &found, meter: &meter)
-            Bitset.combine(&found, strings, intersect: true)
-            Bitset.combine(&marked, found, intersect: false)
-        }
-        func test(_ place: Int) throws(HTTPError) {
-            try meter.check()
-            if types[place] == .string && DocumentWhere.passes(value(at: place), name, operand) {
-                marked[place] = true
-            }
-        }
-        // NB: no plain value equals, holds, starts or ends with a text beyond ASCII (`isBeyondASCII`), so only
-        // the others are tested then.
-        if searched || wanted.isBeyondASCII {
-            for place in otherPlaces { try test(place) }
-        } else {
-            for place in 0..<distinctCount { try test(place) }
-        }
-    }
-
-    /// Marks the values that order against `operand` as `name` asks, as JavaScript's `<` orders them.
-    private func markRelation(
-        _ name: String, _ operand: JSONValue, into marked: inout [Bool], meter: inout ListQuery.Meter
-    ) throws(HTTPError) {
+    /// Marks the values that order against `operand` as `name` asks, as JavaScript's `<` orders them: text
+    /// against text by code units (from the bytes, in C), any other pair as numbers.
+    private func markRelation(_ name: String, _ operand: JSONValue, into marked: inout [Bool]) {
         // NB: which orders pass, read once (a loop over 100,000 values in a debug build that compared `name`
         // at each cost about as much as the rest of it).
         let (less, equal, greater) =
@@ -115,63 +89,25 @@ extension DocumentFieldText {
             default: (false, true, true)
             }
         let number = DocumentWhere.javaScriptNumber(operand)
-        var wanted: [UInt8]?
-        if case .string(let text) = operand {
-            wanted = Array(text.utf8)
-        }
-        // NB: a plain value is never equal to a text beyond ASCII, and orders against it as its bytes do (an
-        // ASCII byte is less than any other, and a non-ASCII character's code units are past ASCII's).
-        var plainOperand = false
-        if case .string(let text) = operand { plainOperand = text.isPlain || text.isBeyondASCII }
-        guard wanted != nil else {
+        guard case .string(let operandText) = operand else {
             // A number (or what JavaScript reads as one) against each value's number, in C.
-            try meter.check()
             guard let number else { return }
             marked = Bitset.marks(numbers: numbers, against: number, less: less, equal: equal, greater: greater)
             return
         }
-        let (types, kinds, numbers) = (self.types, self.kinds, self.numbers)
-        for place in 0..<distinctCount {
-            try meter.check()
-            if let wanted, types[place] == .string {
-                if kinds[place] == .plain && plainOperand {
-                    let order = order(of: place, against: wanted)
-                    marked[place] = order < 0 ? less : (order == 0 ? equal : greater)
-                } else {
-                    marked[place] = DocumentWhere.passes(value(at: place), name, operand)
-                }
-            } else if let number {
-                let value = numbers[place]
-                // NB: NaN (no number) passes no comparison.
-                marked[place] = value < number ? less : (value == number ? equal : (value > number && greater))
-            }
+        var found = ByteText.marks(
+            orderingAgainst: Array(operandText.utf8), in: text, starts: starts, less: less, equal: equal,
+            greater: greater)
+        Bitset.combine(&found, strings, intersect: true)
+        if let number {
+            // NB: a value that is not text against text that is a number: as numbers (NaN: none passes).
+            var others = strings
+            Bitset.invert(&others)
+            let byNumber = Bitset.marks(
+                numbers: numbers, only: others, against: number, less: less, equal: equal, greater: greater)
+            Bitset.combine(&found, byNumber, intersect: false)
         }
-    }
-
-    /// How the bytes of the value at `place` order against `other`: -1, 0 or 1.
-    private func order(of place: Int, against other: [UInt8]) -> Int {
-        let (start, end) = (starts[place], end(of: place))
-        var offset = 0
-        while start + offset < end && offset < other.count {
-            let (byte, wanted) = (text[start + offset], other[offset])
-            if byte != wanted { return byte < wanted ? -1 : 1 }
-            offset += 1
-        }
-        let (length, otherLength) = (end - start, other.count)
-        return length == otherLength ? 0 : (length < otherLength ? -1 : 1)
-    }
-
-    /// The distinct value at `place` as a JSON value `DocumentWhere` tests as it tests the items holding it (a
-    /// number as its value, a list or an object as an empty one, which no operator tells from it).
-    private func value(at place: Int) -> JSONValue {
-        switch types[place] {
-        case .string: .string(String(decoding: bytes(of: place), as: UTF8.self))
-        case .number: .real(numbers[place])
-        case .bool: .bool(text[starts[place]] == UInt8(ascii: "t"))
-        case .null: .null
-        case .array: .array([])
-        case .object: .object(JSONObject())
-        }
+        marked = found
     }
 }
 

@@ -3,23 +3,20 @@ import Patterns
 package import StrictJSON
 
 extension DocumentFieldText {
-    /// Whether `passing` can answer `filter`: `_ne`/`:ne` with printable ASCII values; `:contains`,
-    /// `:startsWith` and `:endsWith` with non-empty printable ASCII values; `_like` with patterns whose matches
-    /// do not depend on the text around a value (no lookaround, `\A`, `\z`, `\G`, `\K`, option setting, verbs,
-    /// atomic groups or possessive repeats), which a search of the joined values finds wherever a match of
-    /// the value alone is.
+    /// Whether `passing` can answer `filter`: `_ne`, `:ne`, `:in`, `:contains`, `:startsWith` and `:endsWith`
+    /// with any values; `_like` with patterns whose matches do not depend on the text around a value (no
+    /// lookaround, `\A`, `\z`, `\G`, `\K`, option setting, verbs, atomic groups or possessive repeats), which
+    /// a search of the joined values finds wherever a match of the value alone is.
     package static func answers(_ filter: DocumentQuery.Filter) -> Bool {
         switch filter.operator {
-        case .equal, .notEqual: return filter.values.allSatisfy(\.isPlain)
-        case .oneOf: return filter.values.allSatisfy(\.isPlain)
-        case .contains, .startsWith, .endsWith: return filter.values.allSatisfy { !$0.isEmpty && $0.isPlain }
+        case .equal, .notEqual, .oneOf, .contains, .startsWith, .endsWith: return true
         case .like: return filter.values.allSatisfy(isJoinable)
         default: return false
         }
     }
 
     /// Whether each item passes `filter` (one `answers` takes), by place, within `meter`'s budget;
-    /// `object(place)` reads the item at a place, for the values the bytes do not decide.
+    /// `object(place)` reads the item at a place, for a list's `:contains`, which the text does not decide.
     package func passing(
         _ filter: DocumentQuery.Filter, meter: inout ListQuery.Meter, object: (Int) -> JSONObject
     ) throws(HTTPError) -> [Bool] {
@@ -31,54 +28,41 @@ extension DocumentFieldText {
             }
         } else {
             // NB: `:in` takes each value's comma-separated parts, empty ones left out, as the filter does.
-            let values =
-                filter.operator == .oneOf
-                ? filter.values.flatMap { $0.split(separator: ",").map(String.init) } : filter.values
-            for value in Set(values) {
-                try literal(filter.operator, value, into: &marked, meter: &meter)
+            let values = filter.operator == .oneOf ? filter.values.flatMap(\.commaParts) : filter.values
+            for value in Set(values.map { Array($0.utf8) }) {
+                try mark(filter.operator, value, into: &marked, meter: &meter)
             }
-            if filter.operator == .notEqual {
-                Bitset.invert(&marked)
-                for place in otherPlaces { marked[place] = false }
-            }
+            if filter.operator == .notEqual { Bitset.invert(&marked) }
         }
         // NB: each item takes its value's mark in C (`Bitset`): the same loop cost 10-20 ms in a debug build.
         var passing = Bitset(values: values, marked: marked).flags
-        if filter.operator != .like {
-            let patterns: [PatternMatcher] = []
-            for item in others {
+        if filter.operator == .contains {
+            for item in lists {
                 try meter.check()
-                passing[item] = try DocumentQuery.passes(object(item), filter, patterns)
+                passing[item] = try DocumentQuery.passes(object(item), filter, [])
             }
         }
         return passing
     }
 
-    /// Marks the plain values equal to `value` (`_ne`: the ones it leaves out), or that contain, start or end
-    /// with it ignoring ASCII case: one search of the text per match.
-    func literal(
-        _ operation: DocumentQuery.Operator, _ value: String, into marked: inout [Bool], meter: inout ListQuery.Meter
+    /// Marks the values equal to `value` (UTF-8; `_ne`: the ones it leaves out) by the bytes of the text, or
+    /// that contain, start or end with it, both lowercased as JavaScript lowercases, by the bytes of `lower`:
+    /// one pass over the text in C.
+    func mark(
+        _ operation: DocumentQuery.Operator, _ value: [UInt8], into marked: inout [Bool], meter: inout ListQuery.Meter
     ) throws(HTTPError) {
-        let escaped = DocumentQuery.literal(value)
-        let source =
-            switch operation {
-            case .equal, .notEqual, .oneOf: "(?m-i)^" + escaped + "$"
-            case .startsWith: "(?m)^" + escaped
-            case .endsWith: "(?m)" + escaped + "$"
-            default: "(?m)" + escaped
-            }
-        guard let pattern = try? Pattern(source, limits: Self.scanLimits) else {
-            throw ListQuery.tooExpensive("the value '\(value.prefix(40))' cannot be searched for")
-        }
         try meter.check()
-        // NB: one match per value at most, the loop of matches in C (`markSegments`).
-        let found = PatternMatcher(pattern).findSegments(utf8: text, starts: starts, segments: 0..<distinctCount)
-        if found.stopped != nil {
-            throw ListQuery.tooExpensive("the value '\(value.prefix(40))' needs too much work to search for")
+        let test: ByteText.ValueTest
+        switch operation {
+        case .contains: test = .contains
+        case .startsWith: test = .startsWith
+        case .endsWith: test = .endsWith
+        default:
+            ByteText.mark(.equal, value, in: text, starts: starts, into: &marked)
+            return
         }
-        // NB: a plain value holds no line feed, so a match in it lies within it; a match in any other is left
-        // to the per-item test.
-        for place in found.found where kinds[place] == .plain { marked[place] = true }
+        let wanted = Array(JavaScriptCase.lowercased(String(decoding: value, as: UTF8.self)).utf8)
+        ByteText.mark(test, wanted, in: lower, starts: lowerStarts, into: &marked)
     }
 
     /// Marks the values `pattern` matches (a `_like` pattern, compiled as the filter compiles it): the text is
@@ -134,9 +118,6 @@ extension DocumentFieldText {
     /// How many values one search of a `_like` pattern spans: its match limit is the filter's per value times
     /// this, so a pattern that backtracks much is stopped within a few milliseconds and matched value by value.
     static let chunk = 256
-
-    /// A search of the whole text for a literal: its work is bounded by the text's size and the budget's meter.
-    private static let scanLimits = PatternLimits(matchLimit: UInt32.max)
 
     /// Whether a match of `source` in a value is found at the same place in the values joined by line feeds,
     /// with `^` and `$` at each line's ends: no construct that looks past the match or stops backtracking.

@@ -4,28 +4,20 @@ package import StrictJSON
 
 /// One field's values of a collection's items as one text, each distinct value as a filter reads it
 /// (JavaScript's `String(value)`) on a line of its own, with the value each item holds: `_ne`, `_like` and
-/// v1's `:ne`, `:in`, `:contains`, `:startsWith` and `:endsWith` on 100,000 items are answered by PCRE2
-/// searching the text, one call per match, where a match call per item (and the parse of each item) cost
-/// more than the work budget in a debug build.
+/// v1's `:ne`, `:in`, `:contains`, `:startsWith` and `:endsWith` on 100,000 items are answered from the text,
+/// where a test per item (and the parse of each item) cost more than the work budget in a debug build.
 ///
-/// Every answer is the one the per-item filter gives (`DocumentQuery.apply`): a value whose text the bytes
-/// decide as the filter does (printable ASCII, not a list) is decided by the search; the few others (a line
-/// feed, a non-ASCII character, whose case folding and canonical equivalence the filter reads as Swift does,
-/// or a list, whose `:contains` looks at its elements) are tested item by item as before.
+/// Every answer is the one the per-item filter gives (`DocumentQuery.apply`), which compares texts as
+/// JavaScript does (code units, `toLowerCase`): equality by the bytes of the text, `:contains` and the others
+/// by those of its copy lowercased as JavaScript lowercases (`JavaScriptCase`), each in one pass in C
+/// (`ByteText`), in any script; `_like` by PCRE2 searching the text. Only a list's `:contains`, which looks at
+/// its elements, is tested item by item.
 ///
 /// ```swift
 /// let text = DocumentFieldText(values: documents.map { $0.object.value(at: ["title"]) })
 /// let passing = try text.passing(filter, meter: &meter) { documents[$0].object }
 /// ```
 package struct DocumentFieldText: Sendable {
-    /// How a value stands in the text.
-    enum Kind: UInt8 {
-        /// Printable ASCII, not a list: its bytes are its text as every filter compares it.
-        case plain
-        /// Any other value (tested one by one, but by `_like`, which reads the bytes as the filter does).
-        case other
-    }
-
     /// A distinct value's JSON type: values of the same text and another type are distinct values (`1` and
     /// `"1"`), which `_where`'s strict equality tells apart.
     enum ValueType: UInt8 {
@@ -44,15 +36,17 @@ package struct DocumentFieldText: Sendable {
     }
 
     /// What PCRE2 may take for a line's end, whichever newline convention it was built with: a value holding
-    /// one is matched alone.
+    /// one is matched alone by `_like`.
     static let newlines = Set("\n\r\u{0B}\u{0C}\u{85}\u{2028}\u{2029}".unicodeScalars)
 
     /// Each distinct value's text after a line feed, and a line feed.
     let text: [UInt8]
     /// Where each distinct value starts, and the end of the text (where one after the last would).
     let starts: [Int]
-    /// Each distinct value's kind.
-    let kinds: [Kind]
+    /// `text` lowercased as JavaScript lowercases (`JavaScriptCase`), each value followed by its line feed.
+    let lower: [UInt8]
+    /// Where each distinct value starts in `lower`, and its end.
+    let lowerStarts: [Int]
     /// Each distinct value's type.
     let types: [ValueType]
     /// Each distinct value as a number, as JavaScript's relational operators read it (NaN: none); only in
@@ -66,14 +60,12 @@ package struct DocumentFieldText: Sendable {
     let strings: [Bool]
     /// Whether each distinct value is a number (only in a text made for `_where`, empty otherwise).
     let isNumber: [Bool]
-    /// The places of the distinct values of kind `other`, ascending.
-    let otherPlaces: [Int]
     /// The places of the distinct values whose text holds a line's end (`newlines`), ascending.
     let broken: [Int]
     /// Each item's distinct value, or -1 when it has none (missing or null).
     let values: [Int32]
-    /// The items whose value is of kind `other`, ascending.
-    let others: [Int]
+    /// The items whose value is a list, ascending.
+    let lists: [Int]
 
     /// The text of `values` (nil: the item has no value at the field; null is taken as none).
     package init(values: [JSONValue?]) {
@@ -84,14 +76,13 @@ package struct DocumentFieldText: Sendable {
     init(values: [JSONValue?], keepsNull: Bool, depths: [UInt8]) {
         var text: [UInt8] = []
         var starts: [Int] = []
-        var kinds: [Kind] = []
         var types: [ValueType] = []
         var numbers: [Double] = []
         var broken: [Int] = []
-        var (strings, isNumber, otherPlaces): ([Bool], [Bool], [Int]) = ([], [], [])
+        var (strings, isNumber): ([Bool], [Bool]) = ([], [])
         var distinct: [[UInt8]: Int32] = [:]
         var places: [Int32] = []
-        var others: [Int] = []
+        var lists: [Int] = []
         places.reserveCapacity(values.count)
         for (item, value) in values.enumerated() {
             guard let value, keepsNull || value != .null else {
@@ -100,8 +91,7 @@ package struct DocumentFieldText: Sendable {
             }
             var form = Array(value.javaScriptString.utf8)
             let type = ValueType(value)
-            let plain = type != .array && form.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-            if !plain { others.append(item) }
+            if type == .array { lists.append(item) }
             // NB: values of the same text and another type are told apart (a list's `:contains` differs from a
             // text's, `_where`'s `eq` tells `1` from `"1"`).
             let key = form + [type.rawValue]
@@ -109,16 +99,15 @@ package struct DocumentFieldText: Sendable {
                 places.append(known)
                 continue
             }
-            let place = Int32(kinds.count)
+            let place = Int32(types.count)
             distinct[key] = place
             places.append(place)
             text.append(0x0A)
             starts.append(text.count)
+            let plain = form.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
             if !plain, value.javaScriptString.unicodeScalars.contains(where: Self.newlines.contains) {
-                broken.append(kinds.count)
+                broken.append(types.count)
             }
-            if !plain { otherPlaces.append(kinds.count) }
-            kinds.append(plain ? .plain : .other)
             types.append(type)
             strings.append(type == .string)
             if keepsNull {
@@ -134,23 +123,22 @@ package struct DocumentFieldText: Sendable {
         starts.append(text.count)
         self.text = text
         self.starts = starts
-        self.kinds = kinds
+        (lower, lowerStarts) = JavaScriptCase.lowercased(segments: text, starts: starts)
         self.types = types
         self.numbers = numbers
         self.strings = strings
         self.isNumber = isNumber
-        self.otherPlaces = otherPlaces
         self.depths = depths.map(Int32.init)
         self.broken = broken
         self.values = places
-        self.others = others
+        self.lists = lists
     }
 
     /// How many items it holds.
     package var count: Int { values.count }
 
     /// How many distinct values it holds.
-    var distinctCount: Int { kinds.count }
+    var distinctCount: Int { types.count }
 
     /// The end of the distinct value at `place` (the line feed after it, or the end of the text).
     func end(of place: Int) -> Int { starts[place + 1] - 1 }

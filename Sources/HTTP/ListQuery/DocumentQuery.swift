@@ -1,3 +1,4 @@
+import Bitsets
 import Foundation
 import Patterns
 package import StrictJSON
@@ -248,30 +249,32 @@ package struct DocumentQuery: Sendable {
         guard let value = value(at: filter.path, in: object), value != .null else { return false }
         if filter.operator == .equal {
             switch value {
-            case .string(let text): return filter.values.contains(text)
+            case .string(let text): return filter.values.contains { $0.hasCodeUnits(of: text) }
             case .integer(let number): return filter.integers.contains(number)
             default: break
             }
         }
         let form = text(value)
+        // NB: texts compare by their code units, as JavaScript's `===` and `toLowerCase` do (`hasCodeUnits`,
+        // `JavaScriptCase`), not by Swift's canonical equivalence.
         switch filter.operator {
-        case .equal: return filter.values.contains(form)
+        case .equal: return filter.values.contains { $0.hasCodeUnits(of: form) }
         // NB: a repeated `_ne` excludes each of its values (json-server 0.17 ANDs them), where the other
         // operators' repeats are alternatives.
-        case .notEqual: return !filter.values.contains(form)
+        case .notEqual: return !filter.values.contains { $0.hasCodeUnits(of: form) }
         case .atLeast: return filter.values.contains { compare(value, $0).map { $0 >= 0 } ?? false }
         case .atMost: return filter.values.contains { compare(value, $0).map { $0 <= 0 } ?? false }
         case .lessThan: return filter.values.contains { compare(value, $0).map { $0 < 0 } ?? false }
         case .greaterThan: return filter.values.contains { compare(value, $0).map { $0 > 0 } ?? false }
         case .oneOf:
-            return filter.values.contains { $0.split(separator: ",").contains { String($0) == form } }
+            return filter.values.contains { $0.commaParts.contains { $0.hasCodeUnits(of: form) } }
         case .contains:
             if case .array(let elements) = value {
-                return filter.values.contains { wanted in elements.contains { text($0) == wanted } }
+                return filter.values.contains { wanted in elements.contains { text($0).hasCodeUnits(of: wanted) } }
             }
-            return filter.values.contains { form.localizedCaseInsensitiveContains($0) }
-        case .startsWith: return filter.values.contains { form.lowercased().hasPrefix($0.lowercased()) }
-        case .endsWith: return filter.values.contains { form.lowercased().hasSuffix($0.lowercased()) }
+            return filter.values.contains { JavaScriptCase.passes(form, .contains, $0) }
+        case .startsWith: return filter.values.contains { JavaScriptCase.passes(form, .startsWith, $0) }
+        case .endsWith: return filter.values.contains { JavaScriptCase.passes(form, .endsWith, $0) }
         case .like:
             for pattern in patterns {
                 do {
@@ -295,8 +298,7 @@ package struct DocumentQuery: Sendable {
             }
             return item == parameter ? 0 : (item < parameter ? -1 : 1)
         case .string(let text):
-            if text == raw { return 0 }
-            return text.utf8.lexicographicallyPrecedes(raw.utf8) ? -1 : 1
+            return ByteText.order(text, raw)
         default: return nil
         }
     }

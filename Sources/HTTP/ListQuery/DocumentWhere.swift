@@ -1,3 +1,4 @@
+import Bitsets
 import Foundation
 package import StrictJSON
 
@@ -6,8 +7,9 @@ package import StrictJSON
 ///
 /// - `"field": {"op": value, …}` with v1's operators `lt`, `lte`, `gt`, `gte` (JavaScript's relational
 ///   comparison: numbers as numbers, text by UTF-16 code units, a number against numeric text as numbers),
-///   `eq`, `ne` (strict equality: `1` is not `"1"`), `in` (a list of values, strict equality), `contains`,
-///   `startsWith`, `endsWith` (text only, ignoring case); an item without the field fails.
+///   `eq`, `ne` (strict equality: `1` is not `"1"`, text by code units), `in` (a list of values, strict
+///   equality), `contains`, `startsWith`, `endsWith` (text only, both lowercased as JavaScript's `toLowerCase`
+///   does, then by code units); an item without the field fails.
 /// - `"field": {"sub": {…}}` (no operator): the conditions on the field's own members, when it is an object
 ///   (an item whose field is not an object passes, as in v1).
 /// - `"or": [{…}, …]`: any of them (an empty list matches nothing); `"and": [{…}, …]`: all of them;
@@ -118,14 +120,11 @@ package indirect enum DocumentWhere: Sendable {
             if case .array(let candidates) = operand { return candidates.contains { strictlyEqual(value, $0) } }
             return strictlyEqual(value, operand)
         default:
+            // NB: lowercased as JavaScript lowercases, then compared by code units, as v1's do.
             guard case .string(let text) = value else { return false }
-            let folded = text.lowercased()
-            let wanted = operand.javaScriptString.lowercased()
-            switch name {
-            case "contains": return folded.contains(wanted)
-            case "startsWith": return folded.hasPrefix(wanted)
-            default: return folded.hasSuffix(wanted)
-            }
+            let test: ByteText.ValueTest =
+                name == "contains" ? .contains : name == "startsWith" ? .startsWith : .endsWith
+            return JavaScriptCase.passes(text, test, operand.javaScriptString)
         }
     }
 
@@ -135,7 +134,7 @@ package indirect enum DocumentWhere: Sendable {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.hasCodeUnits(of: b)
         default:
             guard let a = number(lhs), let b = number(rhs) else { return false }
             return a == b
@@ -155,8 +154,7 @@ package indirect enum DocumentWhere: Sendable {
     /// an array or an object.
     private static func relation(_ lhs: JSONValue, _ rhs: JSONValue) -> Int? {
         if case .string(let a) = lhs, case .string(let b) = rhs {
-            if a == b { return 0 }
-            return a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1
+            return ByteText.order(a, b)
         }
         guard let a = javaScriptNumber(lhs), let b = javaScriptNumber(rhs) else { return nil }
         return a == b ? 0 : (a < b ? -1 : 1)

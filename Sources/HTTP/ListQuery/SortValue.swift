@@ -1,3 +1,4 @@
+import Bitsets
 import StrictJSON
 
 /// A sort key read once per item: numbers as doubles, so that comparing two is cheap.
@@ -29,14 +30,13 @@ enum SortValue {
         }
     }
 
-    /// -1, 0 or 1: numbers numerically, text by code points, false before true; numbers before text before
-    /// booleans before arrays and objects, and a missing or null value after every other.
+    /// -1, 0 or 1: numbers numerically, text by UTF-16 code units (as JavaScript orders strings), false before
+    /// true; numbers before text before booleans before arrays and objects, and a missing or null value after
+    /// every other.
     func order(_ other: SortValue) -> Int {
         switch (self, other) {
         case (.number(let a), .number(let b)): return a == b ? 0 : (a < b ? -1 : 1)
-        case (.text(let a), .text(let b)):
-            if a == b { return 0 }
-            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
+        case (.text(let a), .text(let b)): return ByteText.order(a, b)
         case (.flag(let a), .flag(let b)): return a == b ? 0 : (a ? 1 : -1)
         default:
             let (left, right) = (rank, other.rank)

@@ -15,7 +15,8 @@ import Testing
         .string("cafe\u{301}"), .string("é tiger"), .string("a\nb"), .string("a\r\nb"), .string("x\u{1F600}"),
         .string("\u{FF5E}"), .array([.integer(1)]), .array([.string("tiger"), .integer(1)]), .array([]),
         .object(JSONObject(["g": .string("tiger")])), .string("[object Object]"), .string("0x10"),
-        .string("Infinity"), .string("straße"), .string("STRASSE"),
+        .string("Infinity"), .string("straße"), .string("STRASSE"), .string("a\u{37E}b"), .string("a;b"),
+        .string("ΟΔΟΣ ΑΣ"), .string("\u{E000}"), .string("数据 ĐƯỜNG"),
     ]
 
     /// Items holding each value at `f`, and at `o` an object (whose `g` and `h.k` hold values too), a text, a
@@ -55,6 +56,9 @@ import Testing
         #"{"o":{"not":{"g":{"contains":"i"}}}}"#, #"{"o":{"eq":"x"}}"#, #"{"o":{"h":{"gt":3}}}"#,
         #"{"and":[]}"#, #"{"or":[]}"#, #"{"not":{"or":[]}}"#, #"{"and":[{"f":{"gte":1}},{"not":{"f":{"gt":12}}}]}"#,
         #"{"f":{"gte":0},"o":{"g":{"in":["tiger",1]}}}"#, #"{"missing":{"ne":1}}"#, #"{"missing":{"a":{"eq":1}}}"#,
+        #"{"f":{"eq":"a;b"}}"#, #"{"f":{"in":["a\u037eb"]}}"#, #"{"f":{"lt":"\ue000"}}"#,
+        #"{"f":{"gte":"\ud83d\ude00"}}"#, #"{"f":{"endsWith":"ας"}}"#, #"{"f":{"contains":"ĐƯỜNG"}}"#,
+        #"{"f":{"startsWith":"数"}}"#,
     ])
     func passesWhatTheConditionOfEachItemPasses(condition text: String) throws {
         let condition = try DocumentWhere(parsing: text)

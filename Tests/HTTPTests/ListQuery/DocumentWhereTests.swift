@@ -28,6 +28,27 @@ import Testing
         #expect(try ids(condition) == expected)
     }
 
+    /// Text compares as JavaScript compares it, by code units after `toLowerCase`: not by Swift's canonical
+    /// equivalence (U+037E is `;`, KELVIN SIGN `K`), with a final sigma, and a character past U+FFFF before U+E000.
+    @Test(arguments: [
+        (#"{"t":{"eq":"a;b"}}"#, [Int64(2)]), (#"{"t":{"ne":"a;b"}}"#, [1, 3, 4, 5, 6, 7]),
+        (#"{"t":{"in":["a\u037eb"]}}"#, [1]), (#"{"t":{"startsWith":"kelvin"}}"#, [3]),
+        (#"{"t":{"contains":"K"}}"#, [3]), (#"{"t":{"endsWith":"ας"}}"#, [4]), (#"{"t":{"endsWith":"ασ"}}"#, []),
+        (#"{"t":{"lt":"\ue000"}}"#, [1, 2, 3, 4, 6, 7]), (#"{"t":{"gte":"cafe"}}"#, [3, 4, 5, 6, 7]),
+        (#"{"t":{"eq":"cafe\u0301"}}"#, [6]),
+    ])
+    func comparesTextByCodeUnits(condition: String, expected: [Int64]) throws {
+        let texts = ["a\u{37E}b", "a;b", "\u{212A}ELVIN", "ΟΔΟΣ ΑΣ", "\u{E000}", "cafe\u{301}", "\u{1F600}"]
+        let items = texts.enumerated().map { index, text in
+            JSONObject(["id": .integer(Int64(index + 1)), "t": .string(text)])
+        }
+        let matching = try DocumentWhere(parsing: condition)
+        let found = items.filter(matching.matches).compactMap { item in
+            if case .integer(let id)? = item["id"] { id } else { nil }
+        }
+        #expect(found == expected, "\(condition)")
+    }
+
     @Test(arguments: ["{", "[]", #"{"or":{}}"#, #"{"not":[1]}"#])
     func malformedConditionsAreA400(condition: String) {
         #expect(throws: HTTPError.self) { try DocumentWhere(parsing: condition) }
