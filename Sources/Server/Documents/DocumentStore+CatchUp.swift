@@ -42,6 +42,7 @@ extension DocumentStore {
             catchUpQueued.withLock { $0 = false }
             while true {
                 let after = appliedSeq.withLock { $0 }
+                if journal.announcesNothing(after: after) { return }
                 let entries: [JournalEntry]
                 do throws(JournalError) {
                     entries = try journal.committed(after: after, limit: 1000)

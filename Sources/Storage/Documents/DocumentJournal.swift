@@ -40,6 +40,11 @@ package protocol DocumentJournal: Sendable {
     /// other servers' commits applies); `.behind` when retention deleted some of them.
     func committed(after seq: Int64, limit: Int) throws(JournalError) -> [JournalEntry]
 
+    /// Whether `committed(after: seq)` would find nothing, as far as the journal can tell without asking the
+    /// database (other servers announce their commits): a catch-up then skips its read. False when it
+    /// cannot tell.
+    func announcesNothing(after seq: Int64) -> Bool
+
     /// Every resource's items as they are after the newest entry, and that entry's id: what a server that
     /// fell `.behind` takes instead of the entries it missed, and what a store with no data file shows at start.
     /// A data file's SQLite journal (one server, which applies every entry it commits; the file holds the
@@ -49,6 +54,8 @@ package protocol DocumentJournal: Sendable {
 
 extension DocumentJournal {
     package var keepsGivenItemsBefore: Bool { false }
+
+    package func announcesNothing(after seq: Int64) -> Bool { false }
 }
 
 extension JournalChange {

@@ -278,10 +278,40 @@ extension PostgresDocumentJournal {
         }
     }
 
-    /// The writes a journal's batches committed, in how many commits, and the most in one.
-    struct BatchTally: Sendable {
-        var writes = 0
-        var commits = 0
-        var largest = 0
+    /// The writes a journal's batches committed, in how many commits, and the most in one; and how its batches
+    /// went in: at once on which attempt, or under the writers' lock, and its catch-ups' reads.
+    package struct BatchTally: Sendable, Equatable {
+        package var writes = 0
+        package var commits = 0
+        package var largest = 0
+        /// Batches committed at once, by attempt (the first, second, … of `optimisticTries`).
+        package var atOnce = Array(repeating: 0, count: PostgresDocumentJournal.optimisticTries)
+        /// Attempts at once that found the database moved on (each answered what the lock's read would have).
+        package var moved = 0
+        /// Batches planned under the lock after `optimisticTries` attempts found the database moved on.
+        package var lockedAfterTries = 0
+        /// Batches planned under the lock from the start: the next id unknown (the first batch, or one after a
+        /// failure) or a plan that writes nothing (a checkpoint's).
+        package var lockedAtFirst = 0
+        /// Catch-up reads (`committed(after:limit:)`), and how many found no entry.
+        package var catchUps = 0
+        package var emptyCatchUps = 0
+        /// Catch-ups that skipped their read: nothing announced after the entry they start from
+        /// (`announcesNothing`).
+        package var skippedCatchUps = 0
+
+        /// The line `stop` logs, with `noun` for what `writes` counts.
+        func line(_ noun: String) -> String {
+            "\(writes) \(noun) in \(commits) commits (largest batch \(largest)); batches at once by attempt "
+                + "\(atOnce.map(String.init).joined(separator: "/")), \(moved) attempts found the database moved on, "
+                + "\(lockedAfterTries) under the lock after \(atOnce.count) attempts, \(lockedAtFirst) under the lock "
+                + "from the start; \(catchUps) catch-up reads (\(emptyCatchUps) found nothing), \(skippedCatchUps) not needed"
+        }
     }
+
+    /// How this journal's batches went in so far (`BatchTally`).
+    package var batchTally: BatchTally { committedWrites.withLock { $0 } }
+
+    /// Adds to the tally (not the writes: `tally(_:)`).
+    func count(_ change: (inout BatchTally) -> Void) { committedWrites.withLock { change(&$0) } }
 }

@@ -42,8 +42,8 @@ extension PostgresDocumentJournal {
                 opened.onClose = { [weak self] error in self?.lost(error) }
                 // NB: this session's own commits are applied by the store that made them: no catch-up for them.
                 let own = opened.backendPID
-                opened.onNotification = { [weak self] _, _, sender in
-                    if sender != own { self?.onCommitted?() }
+                opened.onNotification = { [weak self] _, payload, sender in
+                    if sender != own { self?.wake(announcing: Int64(payload)) }
                 }
                 opened.query("SET statement_timeout = '3s'") { _ in }
                 // NB: a server stopped (SIGSTOP, a VM paused) inside a batch would hold `writeLock`, and so every
@@ -52,7 +52,7 @@ extension PostgresDocumentJournal {
                 opened.query("SET jit = off") { _ in }
                 opened.query("LISTEN \(Self.channel)") { _ in }
                 connection = opened
-                onCommitted?()
+                wake(announcing: nil)
             case .failure(let error):
                 if outageSince == nil { outageSince = Date() }
                 let delay = backoff * Double.random(in: 0.5...1.0)

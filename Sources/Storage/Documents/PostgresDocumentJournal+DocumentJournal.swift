@@ -20,7 +20,7 @@ extension PostgresDocumentJournal: DocumentJournal {
         // the attempt read and sent at once again, and in the end under the lock.
         var (after, others, keyed) = (seq, [JournalEntry](), [String: KeyedEntry]())
         var next = expectedID.withLock { $0 }
-        var tries = 0
+        var (tries, moved) = (0, 0)
         while let first = next, tries < Self.optimisticTries {
             tries += 1
             // NB: a key found committed is answered from its entry by the plan, and no longer checked.
@@ -30,14 +30,19 @@ extension PostgresDocumentJournal: DocumentJournal {
             // entries the last attempt read and no plan got yet are read again there, not skipped.
             after = max(after, others.last?.seq ?? after)
             switch try commitAtOnce(writes, after: after, keys: unread, first: first, until: deadline) {
-            case .committed(let seqs): return seqs
+            case .committed(let seqs):
+                count { $0.atOnce[tries - 1] += 1 }
+                return seqs
             case .moved(let read):
+                moved += 1
+                count { $0.moved += 1 }
                 if read.prunedBelow > after + 1 { throw .behind(prunedBelow: read.prunedBelow) }
                 (others, next) = (read.entries, read.next)
                 keyed.merge(read.keyed) { first, _ in first }
             case .unsent: next = nil
             }
         }
+        count { moved == Self.optimisticTries ? ($0.lockedAfterTries += 1) : ($0.lockedAtFirst += 1) }
         return try commitLocked(after: after, keys: keys, until: deadline, plan)
     }
 
@@ -139,16 +144,32 @@ extension PostgresDocumentJournal: DocumentJournal {
         }
     }
 
+    // NB: a NOTIFY for entries a batch's attempt read already, or that came while the catch-up waited behind a
+    // batch, would cost a round trip on the one connection between two batches for nothing.
+    package func announcesNothing(after seq: Int64) -> Bool {
+        let nothing = announced.withLock { !$0.unknown && seq >= $0.seq }
+        if nothing { count { $0.skippedCatchUps += 1 } }
+        return nothing
+    }
+
     package func committed(after seq: Int64, limit: Int) throws(JournalError) -> [JournalEntry] {
+        // NB: a wake-up that named no entry is answered by this read; one that comes during it sets it again.
+        announced.withLock { $0.unknown = false }
         switch wait(for: nil, Self.entriesAfter, [String(seq), String(limit)], until: .now() + 3) {
         case .success(let rows):
             let found = Self.records(rows)
+            count { tally in
+                tally.catchUps += 1
+                if found.entries.isEmpty { tally.emptyCatchUps += 1 }
+            }
             if let below = found.prunedBelow, seq + 1 < below { throw .behind(prunedBelow: below) }
             if let last = found.entries.last {
                 expectedID.withLock { expected in expected = expected.map { max($0, last.seq + 1) } }
             }
             return found.entries
-        case .failure(let error): throw .unavailable(error.message)
+        case .failure(let error):
+            announced.withLock { $0.unknown = true }
+            throw .unavailable(error.message)
         }
     }
 

@@ -72,6 +72,9 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
     /// The id the next entry takes, when this server's last batch found no one else writing (nil: unknown, the
     /// next batch reads under the lock first); what a batch planned without reading expects (`commitBatch`).
     let expectedID = Mutex<Int64?>(nil)
+    /// The newest entry other servers announced (`NOTIFY`), and whether a wake-up came that names none (a
+    /// reconnect, the 2 s poll): a catch-up after the entries announced, with no such wake-up, reads nothing.
+    let announced = Mutex(Announced())
 
     /// A journal of the database at `uri`, holding `dataSet`, on a loop of its own that keeps the newest
     /// `retention` entries; nothing is sent until `start`.
@@ -276,14 +279,29 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
     package func follow(_ committed: @escaping @Sendable () -> Void) {
         loop.execute { [self] in
             onCommitted = committed
-            followTimer = loop.schedule(after: 2, repeating: 2) { [weak self] in self?.onCommitted?() }
+            followTimer = loop.schedule(after: 2, repeating: 2) { [weak self] in self?.wake(announcing: nil) }
             // NB: the statement blocks its caller until the loop answers: it runs off the loop.
             pruneTimer = loop.schedule(after: 5, repeating: 60) { [weak self] in
                 guard let self else { return }
                 DispatchQueue.global().async { self.prune() }
             }
-            committed()
+            wake(announcing: nil)
         }
+    }
+
+    /// Calls `onCommitted` after another server committed up to the entry `seq` (nil: entries may have been
+    /// committed, which ones unknown).
+    func wake(announcing seq: Int64?) {
+        announced.withLock { announced in
+            if let seq { announced.seq = max(announced.seq, seq) } else { announced.unknown = true }
+        }
+        onCommitted?()
+    }
+
+    /// What other servers announced (`announced`).
+    struct Announced {
+        var seq: Int64 = 0
+        var unknown = true
     }
 
     /// Deletes all but the newest `retention` entries and records where the deletions end (one server at a
@@ -296,10 +314,7 @@ package final class PostgresDocumentJournal: @unchecked Sendable {
 
     /// Stops reconnecting and closes the connection (shutdown).
     package func stop() {
-        let tally = committedWrites.withLock { $0 }
-        Log.info(
-            "postgres: \(tally.writes) \(dataSet == .seeds ? "todo writes" : "writes") in \(tally.commits) commits"
-                + " (largest batch \(tally.largest))")
+        Log.info("postgres: " + batchTally.line(dataSet == .seeds ? "todo writes" : "writes"))
         loop.execute { [self] in
             stopped = true
             followTimer?.cancel()

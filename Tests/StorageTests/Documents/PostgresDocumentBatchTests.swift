@@ -114,6 +114,68 @@ struct PostgresDocumentBatchTests {
         }
         #expect(calls == PostgresDocumentJournal.optimisticTries + 1)
         #expect(given == theirs && seqs.count == 1 && seqs[0] == theirs.last! + 1)
+        let tally = journal.batchTally
+        #expect(tally.moved == PostgresDocumentJournal.optimisticTries && tally.lockedAfterTries == 1)
+    }
+
+    /// A journal counts how its batches went in (logged at `stop`): at once on which attempt, under the lock
+    /// from the start or after its attempts, and its catch-ups' reads with and without entries.
+    @Test func aJournalCountsHowItsBatchesWentIn() throws {
+        let (database, journal, other, mine) = try twoServers()
+        defer {
+            journal.stop()
+            other.stop()
+            withExtendedLifetime(database) {}
+        }
+        // NB: the first batch (in `twoServers`) knew no next id: under the lock.
+        var expected = PostgresDocumentJournal.BatchTally(writes: 1, commits: 1, largest: 1, lockedAtFirst: 1)
+        #expect(journal.batchTally == expected)
+        let second = try journal.commitBatch(after: mine, keys: [], until: .now() + 5) { _, _ in
+            [Self.post("3"), Self.post("4")]
+        }
+        (expected.writes, expected.commits, expected.largest) = (3, 2, 2)
+        expected.atOnce[0] += 1
+        #expect(journal.batchTally == expected)
+        let theirs = try other.commitBatch(after: second[1], keys: [], until: .now() + 5) { _, _ in [Self.post("5")] }
+        _ = try journal.commitBatch(after: second[1], keys: [], until: .now() + 5) { _, _ in [Self.post("6")] }
+        (expected.writes, expected.commits, expected.moved) = (4, 3, 1)
+        expected.atOnce[1] += 1
+        #expect(journal.batchTally == expected)
+        #expect(try journal.committed(after: mine, limit: 10).count == 4)
+        #expect(try journal.committed(after: theirs[0] + 1, limit: 10).isEmpty)
+        (expected.catchUps, expected.emptyCatchUps) = (2, 1)
+        #expect(journal.batchTally == expected)
+        #expect(journal.batchTally.line("writes").contains("at once by attempt 1/1/0, 1 attempts found"))
+    }
+
+    /// A catch-up (the store's read of what other servers committed, on the one connection between two
+    /// batches) is needed only when another server announced an entry after the one it starts from, or a
+    /// wake-up named none (the start, a reconnect, the poll): a NOTIFY for entries this server has applied
+    /// already costs no round trip.
+    @Test func aCatchUpIsNeededOnlyWhenAnotherServerAnnouncedEntriesAfterItsStart() throws {
+        let (database, journal, other, mine) = try twoServers()
+        defer {
+            journal.stop()
+            other.stop()
+            withExtendedLifetime(database) {}
+        }
+        // NB: the connection's opening named no entry: the first catch-up reads.
+        #expect(!journal.announcesNothing(after: mine))
+        #expect(try journal.committed(after: mine, limit: 10).isEmpty)
+        #expect(journal.announcesNothing(after: mine))
+        let theirs = try other.commitBatch(after: mine, keys: [], until: .now() + 5) { _, _ in
+            [Self.post("3"), Self.post("4")]
+        }
+        #expect(eventually(timeout: 5) { !journal.announcesNothing(after: mine) })
+        #expect(!journal.announcesNothing(after: theirs[0]))
+        #expect(try journal.committed(after: mine, limit: 10).map(\.seq) == theirs)
+        #expect(journal.announcesNothing(after: theirs[1]))
+        // NB: a wake-up that names no entry (the poll, a reconnect) reads again.
+        journal.loop.execute { journal.wake(announcing: nil) }
+        #expect(eventually(timeout: 5) { !journal.announcesNothing(after: theirs[1]) })
+        #expect(try journal.committed(after: theirs[1], limit: 10).isEmpty)
+        #expect(journal.announcesNothing(after: theirs[1]))
+        #expect(journal.batchTally.catchUps == 3 && journal.batchTally.skippedCatchUps >= 3)
     }
 
     /// Two servers' journals on one new database, the first having committed one batch (so its next batch is
