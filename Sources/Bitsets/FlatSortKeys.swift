@@ -5,8 +5,8 @@ import CBitsets
 /// about 2 s of CPU for 100,000 items.
 ///
 /// Each place appends `width` keys in order (`append`); kinds sort number, text, boolean, other, missing;
-/// numbers and booleans by value, texts by their bytes, the others tied; a descending key reversed; ties by
-/// place.
+/// numbers and booleans by value, texts by UTF-16 code units read from their bytes (`ByteText.order`), the
+/// others tied; a descending key reversed; ties by place.
 ///
 /// ```swift
 /// var keys = FlatSortKeys(descending: [false])

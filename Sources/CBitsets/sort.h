@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "shim.h"
+
 // The keys of `count` places, `width` per place (place p's key k at p * width + k): its kind (0 number, 1 text,
 // 2 boolean, 3 other, 4 missing; kinds sort in that order), its number (a boolean's 0 or 1), and for a text its
 // bytes text[offsets[i] ..< offsets[i] + lengths[i]].
@@ -35,10 +37,9 @@ static inline int livestate_sort_compare(const livestate_sort_keys *keys, ptrdif
             double x = keys->numbers[i], y = keys->numbers[j];
             order = x == y ? 0 : (x < y ? -1 : 1);
         } else if (kind == 1) {
-            ptrdiff_t left = keys->lengths[i], right = keys->lengths[j];
-            int bytes = memcmp(keys->text + keys->offsets[i], keys->text + keys->offsets[j],
-                               (size_t)(left < right ? left : right));
-            order = bytes != 0 ? (bytes < 0 ? -1 : 1) : (left == right ? 0 : (left < right ? -1 : 1));
+            // NB: by UTF-16 code units, as JavaScript's `<` orders strings and the range filters search the order.
+            order = livestate_text_order(keys->text + keys->offsets[i], (size_t)keys->lengths[i],
+                                         keys->text + keys->offsets[j], (size_t)keys->lengths[j]);
         }
         if (order != 0) return keys->descending[k] ? -order : order;
     }

@@ -1001,6 +1001,8 @@ def test_field_filters_and_where_on_mostly_non_ascii_values_answer_by_javascript
     # An equality most items pass beside a filter, and an equality sorted by a field of non-ASCII text.
     check(items, "author.name=Việt&views_ne=5", lambda p: p["author"]["name"] == "Việt" and p["views"] != 5, 3)
     check(items, "author.name=Việt&_sort=title", lambda p: p["author"]["name"] == "Việt", 3, sort="title")
+    for collection in (items, small):
+        check(collection, "note_gte=%20&_sort=note", lambda p: "note" in p, 2, sort="note")
     conditions = [
         {"title": {"contains": "数据"}},
         {"title": {"startsWith": "ĐƯỜNG"}},
