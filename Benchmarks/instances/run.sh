@@ -22,6 +22,9 @@
 #   SWIFT_SCRATCH=.build-release      SwiftPM scratch path of the release build
 #   LIVESTATE_BIN=path                skip the build and use this binary
 #   LIVESTATE_BASELINE_BIN=path       also run the PostgreSQL setup with this binary (before/after)
+#   INSTANCES_LOG_LEVEL=warning       the instances' LOG_LEVEL; with info (a line per request, which costs
+#                                     a little), each PostgreSQL instance's shutdown line (how its batches
+#                                     went in: at once by attempt, under the writers' lock, catch-ups) is shown
 # Besides the latencies the table shows the achieved write rate (sent/s), a write's send-to-2xx p50, and
 # the CPU time and the time waiting for a core of the load generator, the servers and PostgreSQL during
 # the latency phase (docs/benchmarks.md).
@@ -84,7 +87,7 @@ start() {
     if [ "$data" = reference ]; then
         "$work/reference" 0 > "$work/$name.out" 2> "$work/$name.err" &
     else
-        LOG_LEVEL=warning "$bin" --port 0 --data "$data" --public public --heartbeat 60 \
+        LOG_LEVEL=${INSTANCES_LOG_LEVEL:-warning} "$bin" --port 0 --data "$data" --public public --heartbeat 60 \
             --max-streams-per-peer 0 --threads "$THREADS" > "$work/$name.out" 2> "$work/$name.err" &
     fi
     pids+=($!)
@@ -138,6 +141,9 @@ postgres() {
     for i in $(seq 1 "$COUNT"); do start "$1-$i" "$uri" "$2"; done
     each "$1"
     stop_all
+    for i in $(seq 1 "$COUNT"); do
+        sed -n "s/.* postgres: \(.* commits .*\)/  $1-$i: \1/p" "$work/$1-$i.err" >&2
+    done
     scripts/pg-test-cluster stop "$cluster"
     cluster=""
     pg_pid=0
