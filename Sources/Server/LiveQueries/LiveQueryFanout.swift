@@ -13,8 +13,9 @@ import Synchronization
 ///
 /// The versions the collection records while the loop is busy wait in an inbox and are applied together at
 /// the loop's next turn: one wake-up of the loop per batch, not per write, and each client's frames of the
-/// batch written as one chunk (one `sendmsg`), so a burst of writes costs the loop and each client one
-/// write, not one per version. A version none of the loop's queries can take (`LiveQueryInterest`, read
+/// batch written as one chunk (one `sendmsg`) once the loop has polled its sockets, with the frames of the
+/// versions that came meanwhile, so a burst of writes costs the loop and each client one write, not one
+/// per version. A version none of the loop's queries can take (`LiveQueryInterest`, read
 /// under the inbox's lock) wakes nobody: it waits for the next turn another version queues, and is applied
 /// then (the loop's newest id moves on), so a write to the items of one loop's queries leaves the other
 /// loops asleep.
@@ -138,8 +139,19 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         inbox.withLock { $0.interest.remove(terms) }
     }
 
-    /// Applies every version waiting in the inbox, then hands their frames out together.
+    /// Applies every version waiting in the inbox; their frames go out after the loop has polled its sockets
+    /// (`flush`), so the versions that reach the inbox meanwhile (the writes of this turn's requests, or the
+    /// rest of a group commit) share each client's one write with them.
     private func takeInbox() {
+        guard !applyInbox() else { return finishAll() }
+        guard !isSliceScheduled, next < outbox.count else { return }
+        isSliceScheduled = true
+        yieldToLoop { [weak self] in self?.flush() }
+    }
+
+    /// Applies the versions waiting in the inbox (a turn queued for them finds it empty); true when the
+    /// collection ended.
+    private func applyInbox() -> Bool {
         let (versions, isEnded) = inbox.withLock { inbox in
             defer {
                 inbox.versions = []
@@ -147,10 +159,15 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
             }
             return (inbox.versions, inbox.isEnded)
         }
-        lastBatch = versions.count
+        if !versions.isEmpty { lastBatch = versions.count }
         for version in versions { apply(version) }
-        if !isSliceScheduled, next < outbox.count { deliverSlice() }
-        if isEnded { finishAll() }
+        return isEnded
+    }
+
+    /// Takes what reached the inbox since the frames waiting were made, then hands the frames out.
+    private func flush() {
+        guard !applyInbox() else { return finishAll() }
+        deliverSlice()
     }
 
     // NB: specialized for a data file's queries: the live path is reached through generic code, where each
@@ -228,7 +245,7 @@ final class LiveQueryFanout<Query: LiveQuery>: @unchecked Sendable {
         for (client, group) in dropped { remove(client, from: group) }
         guard next < outbox.count, !isSliceScheduled else { return }
         isSliceScheduled = true
-        yieldToLoop { [weak self] in self?.deliverSlice() }
+        yieldToLoop { [weak self] in self?.flush() }
     }
 
     // MARK: Clients

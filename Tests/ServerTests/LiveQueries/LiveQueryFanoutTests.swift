@@ -66,6 +66,27 @@ import Testing
         #expect(ones.allSatisfy { $0.events.last?.id == 14 && $0.events.count == 5 })
     }
 
+    @Test func aVersionThatArrivesWhileTheLoopTurnsSharesTheWriteOfTheVersionsBeforeIt() {
+        let engine = LiveQueryEngine(heartbeat: nil)
+        let notes = engine.register("notes", query: LiveQueryEngineTests.NoteQuery.self) { "\"\($0.id)\"" }
+        let fanout = notes.fanout(key: ObjectIdentifier(key), scheduler: loop)
+        notes.publish(id: 10, items: LiveQueryEngineTests.start)
+        loop.advance()
+        let stream = RecordingStream()
+        fanout.add(stream, query: .init(groups: [1]), key: "g1", lastEventID: nil)
+        let chunksBefore = stream.chunks
+        var items = LiveQueryEngineTests.start
+        items.append(LiveQueryEngineTests.Note(id: "n1", group: 1, rank: 1))
+        notes.publish(id: 11, items: items)
+        // The loop takes version 11, then, in the same turn (a request it reads), a write records version 12.
+        loop.schedule { [items] in
+            notes.publish(id: 12, items: items + [LiveQueryEngineTests.Note(id: "n2", group: 1, rank: 2)])
+        }
+        loop.advance()
+        #expect(stream.events.compactMap(\.id) == [10, 11, 12])
+        #expect(stream.chunks == chunksBefore + 1)
+    }
+
     @Test func aWriteNoneOfTheLoopsQueriesCanTakeLeavesTheLoopAsleep() {
         typealias Note = LiveQueryEngineTests.Note
         let engine = LiveQueryEngine(heartbeat: nil)
