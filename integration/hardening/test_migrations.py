@@ -26,7 +26,7 @@ SEEDS_TODOS = [
     {"completed": False, "id": 3, "title": "Ünïcode ✓ title"},
     {"completed": False, "id": 5, "title": "Keyed write"},
 ]
-SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries", "items"]
+SEEDS_STEPS = ["todos", "journal", "journal write keys", "entries", "items", "items by entry"]
 FILE_STEPS = ["file mark", "entries", "file mark top", "saved events and checkpoints", "items before entries",
               "file mark without top", "pending file mark"]
 

@@ -8,6 +8,7 @@
   answering while it downloads, and no single step of it holds the loop for long.
 - Todo writes beside the slow delivery of that image into the album view model (some 22 MB of journal entry
   to write and decode) are each answered, their events in journal order: none is lost or held without end.
+  The seeds' file keeps that entry once (the image resource's item names it), so its commit writes it once.
 - A todo write is not held by the slow delivery of another view model's entry (a refresh of 50,000 posts):
   it is answered, and listed, while the posts are still being delivered; the events keep journal order.
 """
@@ -274,6 +275,36 @@ def test_todo_writes_beside_a_slow_image_delivery_are_answered_in_journal_order(
         if first_event[title] > image_id:
             after += 1
     assert after >= 1, "no todo was committed after the image entry"
+
+
+def test_a_selected_image_is_written_once_into_the_seeds_file_and_comes_back_after_a_restart(
+        binary, big_image, tmp_path):
+    """The 16 MiB image's entry (some 22 MB of JSON) is what a todo committed right after it waits for: its
+    transaction writes it into the seeds' file. The image resource keeps its value as that entry, not as a
+    second copy beside it, so the file holds it once (about one entry's size, where a copy would double it),
+    and a restart serves the same image."""
+    base, size = big_image
+    url = f"{base}/big-0.png"
+    path = tmp_path / "seeds.sqlite"
+    with Server(binary=binary, data=str(path)) as server:
+        assert server.call("POST", "/albums/selection", {"url": url})[0] == 202
+
+        def shown():
+            state = server.call("GET", "/albums/selection")[2]
+            return state.get("url") == url and "pending" not in state
+
+        wait_until(shown, 60, message="the image shown")
+        after = add_listed_todo(server, "after the image")
+        selection = server.call("GET", "/albums/selection")[2]
+        assert server.stop() == 0
+    entry = 4 * ((size + 2) // 3)  # its base64 text, which the entry's JSON holds
+    held = path.stat().st_size
+    print(f"seeds file after one 16 MiB image: {held / 1e6:.1f} MB (the entry's image text {entry / 1e6:.1f} MB); "
+          f"a todo after it answered in {after:.3f} s")
+    assert entry < held < 1.5 * entry, f"the seeds' file holds {held} bytes for an image entry of {entry}"
+    with Server(binary=binary, data=str(path)) as again:
+        assert again.call("GET", "/albums/selection")[2] == selection
+        assert "after the image" in [todo["title"] for todo in again.call("GET", "/todos")[2]]
 
 
 def test_a_todo_write_is_not_held_by_the_slow_delivery_of_a_posts_refresh(binary, upstream, tmp_path):

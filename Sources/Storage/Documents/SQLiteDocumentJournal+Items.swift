@@ -5,19 +5,20 @@ import Foundation
 /// its entries, in the same transaction as each entry (`Holding.items`).
 ///
 /// - `livestate_items`: one row per item (`resource`, `key`: the id's text, `""` for a singular resource,
-///   `body`: its JSON), a collection's in its order (the row's insertion);
+///   `body`: its JSON), a collection's in its order (the row's insertion); a singular resource's row names
+///   its newest entry instead (`entry`, its body empty), which retention keeps;
 /// - `livestate_item_ids`: per collection, the largest integer id it has held, deleted ones included, so that
 ///   a collection numbered by the store (the seeds' todos) never hands out a deleted item's id again;
 /// - each entry keeps the item before it (`livestate_entries.before`), from which a restart rebuilds the
 ///   events of the entries before it by undoing them.
 ///
-/// The file's schema is the seeds' steps (`SQLiteSchema`) and one more, `items`: the todos move from their
+/// The file's schema is the seeds' steps (`SQLiteSchema`) and two more. `items`: the todos move from their
 /// table into `todos` items (the JSON the server writes, `{"completed":false,"id":1,"title":"Buy Milk"}`),
 /// each other input's newest entry becomes its singular resource (frameworks, movies, selection, image,
 /// posts, albums, keyword), and the todos' id counter carries over. Entry ids and keys stay as they are. A
 /// view `todos` (id, title, completed) shows the todos as the table did, for a person reading the file.
 /// `user_version` becomes 5, so a LiveState from before the steps were recorded refuses the file as newer (one
-/// since then refuses it by the step's name).
+/// since then refuses it by the step's name). `items by entry` adds `livestate_items.entry`.
 extension SQLiteDocumentJournal {
     /// Where the items of the journal's resources are kept between its entries.
     package enum Holding: Sendable {
@@ -31,8 +32,20 @@ extension SQLiteDocumentJournal {
     /// journal counter, as the seeds' step does).
     static func storeMigrations(now: Date = Date()) -> SQLiteMigrations {
         let seeds = SQLiteSchema.migrations(now: now)
-        return SQLiteMigrations(steps: seeds.steps + [("items", moveIntoItems)], older: seeds.older)
+        return SQLiteMigrations(
+            steps: seeds.steps + [("items", moveIntoItems), ("items by entry", addItemEntry)], older: seeds.older)
     }
+
+    /// `livestate_items.entry`: a singular resource's item names its newest entry, whose body is its value,
+    /// instead of holding a second copy of it (a 16 MiB album image is some 22 MB of JSON: written once per
+    /// commit, not twice). Items kept before the step keep their bodies (`entry` NULL).
+    private static func addItemEntry(_ connection: SQLiteConnection) throws(JournalError) {
+        try connection.execute("ALTER TABLE livestate_items ADD COLUMN entry INTEGER")
+    }
+
+    /// An item's body, read from its entry when it names one (`items by entry`).
+    private static let itemBody =
+        "coalesce((SELECT body FROM livestate_entries WHERE seq = item.entry), item.body)"
 
     private static func moveIntoItems(_ connection: SQLiteConnection) throws(JournalError) {
         try connection.execute(
@@ -81,15 +94,18 @@ extension SQLiteDocumentJournal {
         let resource = SQLiteValue.text(change.collection)
         let id = SQLiteValue.text(change.key)
         let before = try connection.query(
-            "SELECT body FROM livestate_items WHERE resource = ? AND key = ?", [resource, id]
+            "SELECT \(itemBody) FROM livestate_items AS item WHERE resource = ? AND key = ?", [resource, id]
         ).first?.first?.text
         let seq = try SQLiteEntries.insert(change, before: before, key: key, connection)
         if let body = change.document {
+            // NB: a singular resource's value is its newest entry's body: the item names the entry (the retention
+            // keeps it, `deleteEntries`) rather than holding the same bytes again.
+            let singular = change.key.isEmpty
             try connection.query(
                 """
-                INSERT INTO livestate_items(resource, key, body) VALUES (?, ?, ?)
-                ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body
-                """, [resource, id, .text(body)])
+                INSERT INTO livestate_items(resource, key, body, entry) VALUES (?, ?, ?, ?)
+                ON CONFLICT (resource, key) DO UPDATE SET body = excluded.body, entry = excluded.entry
+                """, [resource, id, .text(singular ? "" : body), singular ? .integer(seq) : .null])
         } else {
             try connection.query("DELETE FROM livestate_items WHERE resource = ? AND key = ?", [resource, id])
         }
@@ -103,6 +119,16 @@ extension SQLiteDocumentJournal {
         return seq
     }
 
+    /// Deletes the entries up to `seq` but those an item names (`items by entry`): an input set long ago keeps
+    /// its one entry.
+    static func deleteHeldEntries(upTo seq: Int64, _ connection: SQLiteConnection) throws(JournalError) {
+        try connection.query(
+            """
+            DELETE FROM livestate_entries WHERE seq <= ?
+            AND seq NOT IN (SELECT entry FROM livestate_items WHERE entry IS NOT NULL)
+            """, [.integer(seq)])
+    }
+
     /// The newest entry of `resource` still held, or nil.
     package func newest(of resource: String) throws(JournalError) -> JournalEntry? {
         try withConnection { connection throws(JournalError) in
@@ -114,9 +140,14 @@ extension SQLiteDocumentJournal {
     /// `bytes` (`SQLiteEntries.recent`): what a restart rebuilds its earlier events from.
     package func recent(limit: Int, bytes: Int) throws(JournalError) -> [JournalRow] {
         try withConnection { connection throws(JournalError) in
-            try SQLiteEntries.recent(limit: limit, bytes: bytes, connection).map { row in
-                JournalRow(seq: row.entry.seq, change: row.entry.change, before: row.before)
-            }
+            // NB: an entry an item names past the retention (`deleteHeldEntries`) is not read: the entries
+            // between it and the ones retention keeps are gone, so no rewind may undo it.
+            let newest = try connection.query("SELECT coalesce(max(seq), 0) FROM livestate_entries").first?.first?
+                .integer
+            let horizon = holding == .items ? (newest ?? 0) - retention : Int64.min
+            return try SQLiteEntries.recent(limit: limit, bytes: bytes, connection)
+                .prefix { $0.entry.seq > horizon }
+                .map { row in JournalRow(seq: row.entry.seq, change: row.entry.change, before: row.before) }
         }
     }
 
@@ -131,7 +162,8 @@ extension SQLiteDocumentJournal {
                 if let name = row[0].text, let last = row[1].integer { largest[name] = last }
             }
             var resources: [DocumentRows] = []
-            let rows = try connection.query("SELECT resource, key, body FROM livestate_items ORDER BY resource, rowid")
+            let rows = try connection.query(
+                "SELECT resource, key, \(Self.itemBody) FROM livestate_items AS item ORDER BY resource, rowid")
             for row in rows {
                 guard let name = row[0].text, let key = row[1].text, let body = row[2].text else { continue }
                 if resources.last?.name != name {

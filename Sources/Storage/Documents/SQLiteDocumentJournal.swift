@@ -29,7 +29,8 @@ import Synchronization
 package final class SQLiteDocumentJournal: Sendable {
     let connection: Mutex<SQLiteConnection>
     private let file: SQLiteFileGuard
-    private let retention: Int64
+    /// How many of the newest entries are kept.
+    let retention: Int64
     /// The journal id this run took at start: every entry it writes is above it.
     package let startSeq: Int64
 
@@ -107,7 +108,7 @@ package final class SQLiteDocumentJournal: Sendable {
                 }
             }
             if holding == .items, let last = seqs.last {
-                try SQLiteEntries.delete(upTo: last - retention, connection)
+                try Self.deleteHeldEntries(upTo: last - retention, connection)
             } else if let last = seqs.last, last % 1024 == 0 {
                 try connection.query(
                     """

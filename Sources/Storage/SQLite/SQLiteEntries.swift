@@ -81,11 +81,6 @@ enum SQLiteEntries {
         return connection.lastInsertRowID
     }
 
-    /// Deletes the entries up to `seq`.
-    static func delete(upTo seq: Int64, _ connection: SQLiteConnection) throws(JournalError) {
-        try connection.query("DELETE FROM livestate_entries WHERE seq <= ?", [.integer(seq)])
-    }
-
     /// The entries after `seq`, oldest first: at most `limit` of them (nil: all).
     static func entries(after seq: Int64, limit: Int? = nil, _ connection: SQLiteConnection) throws(JournalError)
         -> [Row]

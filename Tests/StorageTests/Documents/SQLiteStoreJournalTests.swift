@@ -76,6 +76,31 @@ import Testing
             befores == [nil, Self.todo(1, "Buy Milk").body, Self.todo(2, "Walk the dog").body, nil, #"{"url":"a"}"#])
     }
 
+    /// A singular resource's value is kept once, in its newest entry, which its item names: retention keeps
+    /// that entry however many entries come after it, and a restart's rewind reads none past the retention.
+    @Test func aSingularValueIsKeptOnceInItsNewestEntry() throws {
+        let image = JournalChange.input(topic: "image", json: #"{"url":"big","data":"AAAA"}"#)
+        let first: [Int64]
+        do {
+            let journal = try SQLiteDocumentJournal(path: path, retention: 3, holding: .items)
+            first = try journal.commit([JournalWrite(changes: [image])])
+            for id in 2...6 {
+                _ = try journal.commit([
+                    JournalWrite(changes: [JournalChange(TodoChange.upsert(Todo(id: id, title: "todo \(id)")))])
+                ])
+            }
+            let held = try journal.connection.withLock { connection in
+                try connection.query("SELECT body, entry FROM livestate_items WHERE resource = 'image'").first
+            }
+            #expect(held?[0].text == "" && held?[1].integer == first[0])
+        }
+        let reopened = try SQLiteDocumentJournal(path: path, retention: 3, holding: .items)
+        #expect(Self.same(try Self.rows(reopened)["image"], [("", image.document ?? "")]))
+        #expect(try reopened.newest(of: "image")?.seq == first[0])
+        let recent = try reopened.recent(limit: 100, bytes: 1 << 20)
+        #expect(!recent.isEmpty && recent.allSatisfy { $0.change.collection == "todos" })
+    }
+
     /// The seeds' file of user_version 4 an older LiveState wrote: its todos, the todos' id counter, its entry
     /// ids and its keys carry over, and the next entry follows the newest.
     @Test func theSeedsFileOfVersion4MigratesInPlace() throws {
@@ -104,7 +129,7 @@ import Testing
                 try connection.query("SELECT 1 FROM sqlite_master WHERE name = 'todos' AND type = 'table'").count
             )
         }
-        #expect(applied.0 == ["todos", "journal", "journal write keys", "entries", "items"])
+        #expect(applied.0 == ["todos", "journal", "journal write keys", "entries", "items", "items by entry"])
         #expect(applied.1 == 5 && applied.2 == 0)
     }
 
