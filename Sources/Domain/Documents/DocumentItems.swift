@@ -169,7 +169,7 @@ package struct DocumentItems: Sendable {
             itemBytes -= old.bytes.count
             indentedBytes -= Self.fileSize(of: old)
             slots[slot] = nil
-            changed()
+            changed(slot, .deleted, to: nil)
             holes.insert(slot, at: Self.position(of: slot, in: holes))
             log.record(seq: entry.seq, slot: slot, kind: .deleted)
             if slots.count > 32, positions.count < slots.count / 2 {
@@ -186,7 +186,7 @@ package struct DocumentItems: Sendable {
             itemBytes += stored.bytes.count - old.bytes.count
             indentedBytes += Self.fileSize(of: stored) - Self.fileSize(of: old)
             slots[slot] = stored
-            changed()
+            changed(slot, .updated, to: stored)
             log.record(seq: entry.seq, slot: slot, kind: .updated)
             reindex(slot, from: old, to: stored)
             written(slot)
@@ -197,7 +197,7 @@ package struct DocumentItems: Sendable {
         slots.append(stored)
         itemBytes += stored.bytes.count
         indentedBytes += Self.fileSize(of: stored)
-        changed()
+        changed(slots.count - 1, .inserted, to: stored)
         log.record(seq: entry.seq, slot: slots.count - 1, kind: .inserted)
         reindex(slots.count - 1, from: nil, to: stored)
         written(slots.count - 1)
@@ -210,9 +210,19 @@ package struct DocumentItems: Sendable {
     /// Whether an index of `path` is built.
     func hasIndex(at path: [String]) -> Bool { indexes[path] != nil }
 
-    private mutating func changed() {
+    /// Drops the encoded whole, and keeps the items in order in step with the write to `slot` (the slots and
+    /// holes as they are before the write, but the slot itself), where making them again from the slots cost
+    /// the first reader after each write 10-20 ms on 100,000 items in a debug build (a generic `compactMap`).
+    private mutating func changed(_ slot: Int, _ kind: DocumentChangeLog.Kind, to document: StoredDocument?) {
         cachedBytes = nil
-        cachedDocuments = nil
+        guard let count = cachedDocuments?.count else { return }
+        let place = slot - Self.position(of: slot, in: holes)
+        switch (kind, document) {
+        case (.updated, let document?) where place < count: cachedDocuments?[place] = document
+        case (.inserted, let document?) where place == count: cachedDocuments?.append(document)
+        case (.deleted, nil) where place < count: cachedDocuments?.remove(at: place)
+        default: cachedDocuments = nil
+        }
     }
 
     /// Notes that `slot` was written, for the index builds under way.

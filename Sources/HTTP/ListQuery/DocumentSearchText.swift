@@ -86,7 +86,12 @@ package struct DocumentSearchText: Sendable {
             let (from, to) = (text.starts[range.lowerBound], text.starts[range.upperBound])
             let shift = joined.count - from
             joined.append(contentsOf: text.text[from..<to])
-            starts.append(contentsOf: text.starts[(range.lowerBound + 1)...range.upperBound].lazy.map { $0 + shift })
+            // NB: a plain loop: a lazy map's iterator looks up generic metadata per item in a debug build.
+            var index = range.lowerBound + 1
+            while index <= range.upperBound {
+                starts.append(text.starts[index] + shift)
+                index += 1
+            }
             others.append(contentsOf: text.others[range])
         }
         self.text = joined

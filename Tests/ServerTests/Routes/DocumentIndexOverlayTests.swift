@@ -97,6 +97,10 @@ import Testing
                     resource.committed.send(DocumentEntry(seq: seq, resource: "posts", id: id, document: object))
                 }
                 let (items, now) = resource.itemsAndSeq
+                // The items in order, kept in step with each write, are the slots' items.
+                let slotted = (0..<items.slotCount).compactMap { items.slot($0) }
+                #expect(items.documents.count == slotted.count)
+                #expect(zip(items.documents, slotted).allSatisfy { $0 === $1 })
                 if Int.random(in: 0...4, using: &generator) == 0 { kept.append((now, items.documents)) }
                 for (keptSeq, documents) in kept {
                     let lined = DocumentIndexOverlay(kept: documents, now: items.documents, limit: 1_000)
