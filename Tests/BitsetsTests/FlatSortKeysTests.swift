@@ -75,4 +75,12 @@ import Testing
         keys.append(.text(Array("é".utf8)))
         #expect(keys.sortedPlaces() == [2, 1, 0, 3])
     }
+
+    /// Texts order by their UTF-16 code units, as JavaScript orders strings (and `SortValue`): a character past
+    /// U+FFFF (a surrogate pair) before U+E000...U+FFFF, which UTF-8's byte order puts the other way.
+    @Test func textsOrderByTheirUTF16CodeUnits() {
+        var keys = FlatSortKeys(descending: [false])
+        for text in ["\u{FFFD}", "\u{1F600}", "\u{E000}", "z"] { keys.appendText(text) }
+        #expect(keys.sortedPlaces() == [3, 1, 2, 0])
+    }
 }
