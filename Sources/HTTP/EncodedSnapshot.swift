@@ -139,14 +139,16 @@ extension EncodedSnapshot {
     }
 
     /// `init(identifiedList:)` for lists that each come with the journal id of the entry that made them and
-    /// its change: the encoder follows the change (`ListEncoder.encode(_:change:)`), comparing no items.
-    package convenience init<P: Publisher, Item>(versionedList publisher: P)
+    /// its change: the encoder follows the change (`ListEncoder.encode(_:change:)`), comparing no items. The
+    /// list is an array or a `ChunkedList`, which the encoder keeps as it is.
+    package convenience init<P: Publisher>(versionedList publisher: P)
     where
-        P.Output == Versioned<[Item], ListChange<Item>>, P.Failure == Never, Value == [Item],
-        Change == ListChange<Item>,
-        Item: Identifiable & Equatable & Encodable & Sendable, Item.ID: Encodable & Sendable
+        P.Output == Versioned<Value, ListChange<Value.Element>>, P.Failure == Never,
+        Change == ListChange<Value.Element>,
+        Value: RandomAccessCollection & RangeReplaceableCollection, Value.Index == Int,
+        Value.Element: Identifiable & Equatable & Encodable & Sendable, Value.Element.ID: Encodable & Sendable
     {
-        let encoder = ListEncoder<Item>()
+        let encoder = ListEncoder<Value>()
         self.init(versioned: publisher, headers: { list in ["X-Total-Count": String(list.count)] }) { version in
             let encoded = try encoder.encode(version.value, change: version.change)
             return (encoded.bytes, encoded.diff, encoded.tag)

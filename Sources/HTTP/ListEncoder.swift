@@ -15,13 +15,21 @@ import Synchronization
 /// changed run too (`ListDigest`), so serving a version costs no checksum of the whole body.
 ///
 /// ```swift
-/// let encoder = ListEncoder<Todo>()
+/// let encoder = ListEncoder<[Todo]>()
 /// _ = try encoder.encode([a, b])          // encodes a and b
 /// let next = try encoder.encode([a, c])   // encodes c only; next.diff: deleted [b.id], inserted [c]
 /// _ = try encoder.encode([a, c2], change: .updated(c2, at: 1))   // encodes c2, compares nothing
 /// ```
-package final class ListEncoder<Item: Identifiable & Equatable & Encodable & Sendable>: Sendable
-where Item.ID: Encodable & Sendable {
+///
+/// `List` is the list's type: an array, or a `ChunkedList` kept (as `previous`) without a copy.
+package final class ListEncoder<List: RandomAccessCollection & RangeReplaceableCollection & Sendable>: Sendable
+where
+    List.Index == Int, List.Element: Identifiable & Equatable & Encodable & Sendable,
+    List.Element.ID: Encodable & Sendable
+{
+    /// The list's items.
+    package typealias Item = List.Element
+
     /// One list's bytes and its change from the list before.
     package struct Encoded: Sendable {
         /// `JSONCoding.encode(list)`.
@@ -36,7 +44,7 @@ where Item.ID: Encodable & Sendable {
 
     private struct State {
         /// The list encoded last, its bytes, and where each of its items starts in them.
-        var previous: [Item] = []
+        var previous = List()
         var body: [UInt8] = Array("[]".utf8)
         // NB: `starts[k]` is where item k begins; `starts[count]` is `body.count`. Item k's bytes end one
         // byte before `starts[k + 1]` (its comma, or the closing bracket), so a run of items is one slice.
@@ -59,14 +67,14 @@ where Item.ID: Encodable & Sendable {
     package init() {}
 
     /// The bytes of `list`, encoding only the items whose id is new or whose value changed.
-    package func encode(_ list: [Item]) throws -> Encoded {
+    package func encode(_ list: List) throws -> Encoded {
         try encode(list, change: nil)
     }
 
     /// The bytes of `list`, which `change` made from the list encoded before: only the changed item is
     /// encoded, and nothing is compared. A change that does not fit the lists (or nil, or the first list)
     /// is found by comparing them, as `encode(_:)` does.
-    package func encode(_ list: [Item], change: ListChange<Item>?) throws -> Encoded {
+    package func encode(_ list: List, change: ListChange<Item>?) throws -> Encoded {
         try state.withLock { state throws -> Encoded in
             do {
                 let (front, back) = Self.unchangedRuns(of: list, change: change, from: state)
@@ -82,20 +90,20 @@ where Item.ID: Encodable & Sendable {
     /// The unchanged runs: `front` items equal at the start, `back` items equal at the end (not overlapping),
     /// as `change` says when it fits the lists (checked on the changed item alone), else by comparing them.
     private static func unchangedRuns(
-        of list: [Item], change: ListChange<Item>?, from state: State
+        of list: List, change: ListChange<Item>?, from state: State
     ) -> (front: Int, back: Int) {
         let previous = state.previous
         if !state.isFirst, let change {
             switch change {
             case .inserted(let item, let index)
-            where list.count == previous.count + 1 && list.indices.contains(index) && list[index].id == item.id:
+            where list.count == previous.count + 1 && (0..<list.count).contains(index) && list[index].id == item.id:
                 return (index, previous.count - index)
             case .updated(let item, let index)
-            where list.count == previous.count && list.indices.contains(index) && list[index].id == item.id
+            where list.count == previous.count && (0..<list.count).contains(index) && list[index].id == item.id
                 && previous[index].id == item.id:
                 return (index, previous.count - index - 1)
             case .deleted(let item, let index)
-            where list.count == previous.count - 1 && previous.indices.contains(index)
+            where list.count == previous.count - 1 && (0..<previous.count).contains(index)
                 && previous[index].id == item.id:
                 return (index, previous.count - index - 1)
             case .unchanged where list.count == previous.count:
@@ -112,7 +120,7 @@ where Item.ID: Encodable & Sendable {
         return (front, back)
     }
 
-    private static func encode(_ list: [Item], front: Int, back: Int, _ state: inout State) throws -> Encoded {
+    private static func encode(_ list: List, front: Int, back: Int, _ state: inout State) throws -> Encoded {
         let previous = state.previous
         let oldBody = state.body
         let oldRun = front..<(previous.count - back)

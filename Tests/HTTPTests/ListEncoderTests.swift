@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func everyListGivesTheBytesOfAWholeEncoding() throws {
-        let encoder = ListEncoder<Row>()
+        let encoder = ListEncoder<[Row]>()
         var list = (1...50).map { Row(id: $0, title: "title \($0) \"quoted\" / é \u{1F600}", completed: $0 % 3 == 0) }
         var lists = [list, []]
         list.remove(at: 7)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aChangeOfOneItemEncodesThatItemOnly() throws {
-        let encoder = ListEncoder<Item>()
+        let encoder = ListEncoder<[Item]>()
         var list = (1...1000).map { Item(id: $0, name: "item \($0)") }
         _ = try encoder.encode(list)
         let before = Item.encodings.withLock { $0 }
@@ -66,7 +66,7 @@ import Testing
     @Test func anEditAnywhereGivesTheBytesAndTheChangeOfAWholeComparison() throws {
         // Deterministic edits of every kind (append, insert, delete, update, move, two far apart), each
         // checked against a whole encoding and against the change computed item by item.
-        let encoder = ListEncoder<Row>()
+        let encoder = ListEncoder<[Row]>()
         var list = (1...40).map { Row(id: $0, title: "row \($0)") }
         var seed: UInt64 = 12
         var nextID = 100
@@ -97,7 +97,7 @@ import Testing
     @Test func aListGivenWithItsChangeGivesTheBytesAndTheChangeOfAWholeComparison() throws {
         // Random inserts (anywhere), updates, deletes and unchanged writes, each given with its change; every
         // tenth change does not fit the list (a wrong place) and must be found by comparing instead.
-        let encoder = ListEncoder<Row>()
+        let encoder = ListEncoder<[Row]>()
         var list = (1...30).map { Row(id: $0 * 2, title: "row \($0)") }
         var seed: UInt64 = 41
         _ = try encoder.encode(list)
@@ -129,7 +129,7 @@ import Testing
     @Test func aWriteGivenWithItsChangeComparesNoRowsOfTheList() throws {
         // A write to a list of 10,000 items costs its item: at most one comparison (an update against the
         // item it replaces) and one encoding. Found by comparing the lists, the same write compares each row.
-        let encoder = ListEncoder<Item>()
+        let encoder = ListEncoder<[Item]>()
         var list = (1...10_000).map { Item(id: $0, name: "item \($0)") }
         _ = try encoder.encode(list)
         let added = Item(id: 10_001, name: "added")
@@ -149,7 +149,7 @@ import Testing
             #expect(Item.encodings.withLock { $0 } - encodings <= 1, "write \(offset)")
             #expect(encoded.bytes == (try JSONCoding.encode(list)), "write \(offset)")
         }
-        let other = ListEncoder<Item>()
+        let other = ListEncoder<[Item]>()
         _ = try other.encode(Array(list.dropLast()))
         let comparisons = Item.comparisons.withLock { $0 }
         _ = try other.encode(list)
@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func anAppendToALongListEncodesTheNewItemOnly() throws {
-        let encoder = ListEncoder<Item>()
+        let encoder = ListEncoder<[Item]>()
         var list = (1...3000).map { Item(id: $0, name: "item \($0)") }
         _ = try encoder.encode(list)
         let before = Item.encodings.withLock { $0 }
@@ -182,7 +182,7 @@ import Testing
     }
 
     @Test func theChangeListsDeletedInsertedAndUpdatedItems() throws {
-        let encoder = ListEncoder<Row>()
+        let encoder = ListEncoder<[Row]>()
         let a = Row(id: 1, title: "first")
         let b = Row(id: 2, title: "second")
         let c = Row(id: 3, title: "third")
@@ -202,7 +202,7 @@ import Testing
     }
 
     @Test func aListHoldingAnIdTwiceLeavesTheChangeToTheCaller() throws {
-        let encoder = ListEncoder<Row>()
+        let encoder = ListEncoder<[Row]>()
         let a = Row(id: 1, title: "first")
         _ = try encoder.encode([a])
         let twice = [a, Row(id: 1, title: "other")]

@@ -11,6 +11,10 @@ import Synchronization
 /// PostgreSQL, shared by every instance), and the list shows it once its entry comes back, in journal order,
 /// on every instance alike. So what `tasks` emits is always what storage holds.
 ///
+/// The list is a `ChunkedList<Todo>`, read as the seed reads its array (`tasks.value.count`, `[row]`): the
+/// snapshot, the encoder and the event hub each hold the list a write replaces, so applying the write
+/// copies the chunk it touches, not the list.
+///
 /// Thread-safe: routes call it from several loop threads at once.
 ///
 /// ```swift
@@ -34,17 +38,17 @@ package final class TaskListViewModel: Sendable {
     /// The current tasks with the journal id of the change that made them (nil for the list at start) and
     /// that change (one todo inserted, updated or deleted, with its place; nil for the list at start or a
     /// list replaced whole); a new subscriber receives the current version first.
-    package var versions: AnyPublisher<Versioned<[Todo], ListChange<Todo>>, Never> {
+    package var versions: AnyPublisher<Versioned<ChunkedList<Todo>, ListChange<Todo>>, Never> {
         subject.eraseToAnyPublisher()
     }
 
     /// The current tasks, ordered by id; a new subscriber receives the current list first.
-    package var tasks: AnyPublisher<[Todo], Never> {
+    package var tasks: AnyPublisher<ChunkedList<Todo>, Never> {
         subject.map(\.value).eraseToAnyPublisher()
     }
 
     /// The current tasks, ordered by id.
-    package var currentTasks: [Todo] {
+    package var currentTasks: ChunkedList<Todo> {
         subject.value.value
     }
 
@@ -55,7 +59,7 @@ package final class TaskListViewModel: Sendable {
     /// `--max-todos`'s default.
     package static let defaultMaxCount = 10_000
 
-    private let subject: CurrentValueSubject<Versioned<[Todo], ListChange<Todo>>, Never>
+    private let subject: CurrentValueSubject<Versioned<ChunkedList<Todo>, ListChange<Todo>>, Never>
     /// Where `addNewTask`'s inserts go when no `add(title:commit:)` is sending.
     private let commit: Commit
     /// Serialises the applying of committed changes and their emission.
@@ -80,7 +84,7 @@ package final class TaskListViewModel: Sendable {
     package init(todos: [Todo], maxCount: Int = TaskListViewModel.defaultMaxCount, commit: @escaping Commit) {
         self.maxCount = maxCount
         self.commit = commit
-        subject = CurrentValueSubject(Versioned(seq: nil, change: nil, todos))
+        subject = CurrentValueSubject(Versioned(seq: nil, change: nil, ChunkedList(todos)))
         let adding =
             addNewTask
             .filter(TodoTitle.isAcceptable)
@@ -181,6 +185,7 @@ package final class TaskListViewModel: Sendable {
     // `tasks` must not send into `committed` synchronously.
     private func apply(_ entry: Committed<TodoChange>) {
         applying.withLock { _ in
+            // NB: the subject, the snapshot and the hub hold this list too: the change copies one chunk.
             var todos = subject.value.value
             let change = entry.change.apply(to: &todos)
             subject.send(Versioned(seq: entry.seq, change: change, todos))

@@ -13,15 +13,20 @@ package enum TodoChange: Equatable, Sendable {
     case all([Todo])
 
     /// `list` (ordered by id) after this change.
-    package func applied(to list: [Todo]) -> [Todo] {
+    package func applied<List: RandomAccessCollection & MutableCollection & RangeReplaceableCollection>(
+        to list: List
+    ) -> List where List.Element == Todo, List.Index == Int {
         var list = list
         _ = apply(to: &list)
         return list
     }
 
     /// Applies this change to `list` (ordered by id), finding the todo by binary search, and says what it
-    /// did there: the change of one item with its place, or nil for `.all` (the whole list replaced).
-    package func apply(to list: inout [Todo]) -> ListChange<Todo>? {
+    /// did there: the change of one item with its place, or nil for `.all` (the whole list replaced). On a
+    /// `ChunkedList` it changes (and, when shared, copies) one chunk.
+    package func apply<List: RandomAccessCollection & MutableCollection & RangeReplaceableCollection>(
+        to list: inout List
+    ) -> ListChange<Todo>? where List.Element == Todo, List.Index == Int {
         switch self {
         case .upsert(let todo):
             let index = Self.index(of: todo.id, in: list)
@@ -37,18 +42,18 @@ package enum TodoChange: Equatable, Sendable {
             guard index < list.endIndex, list[index].id == id else { return .unchanged }
             return .deleted(list.remove(at: index), at: index)
         case .all(let todos):
-            list = todos
+            list = List(todos)
             return nil
         }
     }
 
     /// The first index of `list` (ordered by id) whose id is `id` or above: a binary search.
-    package static func index(of id: Int, in list: [Todo]) -> Int {
-        var low = list.startIndex
-        var high = list.endIndex
+    package static func index(of id: Int, in list: some RandomAccessCollection<Todo>) -> Int {
+        var low = 0
+        var high = list.count
         while low < high {
             let middle = low + (high - low) / 2
-            if list[middle].id < id { low = middle + 1 } else { high = middle }
+            if list[list.index(list.startIndex, offsetBy: middle)].id < id { low = middle + 1 } else { high = middle }
         }
         return low
     }

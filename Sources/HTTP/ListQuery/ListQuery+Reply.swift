@@ -7,7 +7,7 @@ extension ListQuery {
     /// ```
     package static func reply<Item: ListQueryItem>(
         _ request: Request,
-        cached snapshot: EncodedSnapshot<[Item], some Sendable>? = nil,
+        cached snapshot: EncodedSnapshot<some Encodable & Sendable, some Sendable>? = nil,
         items: () -> [Item]
     ) throws -> Reply {
         if request.query.isEmpty, let response = snapshot?.response { return .response(response) }

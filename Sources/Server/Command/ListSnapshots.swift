@@ -8,7 +8,7 @@ import Support
 struct ListSnapshots: Sendable {
     /// `TaskListViewModel.versions`: each list comes with the journal id of its entry and the change that
     /// made it, which its encoder, its event and its live queries follow.
-    let todos: EncodedSnapshot<[Todo], ListChange<Todo>>
+    let todos: EncodedSnapshot<ChunkedList<Todo>, ListChange<Todo>>
     /// `PostViewModel.versions` (each a whole list).
     let posts: EncodedSnapshot<[Post], ListChange<Post>>
     /// `AlbumViewModel.albumVersions` (each a whole list).

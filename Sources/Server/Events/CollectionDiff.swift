@@ -14,7 +14,7 @@ where Element.ID: Encodable {
     var deleted: [Element.ID]
 
     /// The change that turns `old` into `new` (matching items by id).
-    init(from old: [Element], to new: [Element]) {
+    init(from old: some Collection<Element>, to new: some Collection<Element>) {
         var before: [Element.ID: Element] = [:]
         before.reserveCapacity(old.count)
         for item in old { before[item.id] = item }

@@ -120,14 +120,17 @@ final class EventHub: Sendable {
     ///
     /// `live` receives each list's carrier (its change and the list) with the id of its event, under the lock
     /// (so in id order): the live queries of the collection (`LiveCollection.publish(id:version:)`).
-    func attach<Element>(
-        _ topic: EventTopic, collection snapshot: EncodedSnapshot<[Element], ListChange<Element>>,
-        live: (@Sendable (_ id: UInt64, _ version: Versioned<[Element], ListChange<Element>>) -> Void)? = nil
+    func attach<List>(
+        _ topic: EventTopic, collection snapshot: EncodedSnapshot<List, ListChange<List.Element>>,
+        live: (@Sendable (_ id: UInt64, _ version: Versioned<List, ListChange<List.Element>>) -> Void)? = nil
     )
-    where Element: Identifiable & Equatable & Encodable & Sendable, Element.ID: Encodable {
+    where
+        List: RandomAccessCollection & RangeReplaceableCollection & Encodable & Sendable,
+        List.Element: Identifiable & Equatable & Encodable & Sendable, List.Element.ID: Encodable
+    {
         let encoder = Self.makeEncoder()
         // NB: only touched inside `publish`'s lock, so emissions of this topic see each other in order.
-        nonisolated(unsafe) var previous: [Element] = []
+        nonisolated(unsafe) var previous = List()
         keep(
             snapshot.snapshots.sink { [weak self] snapshot in
                 self?.publish(

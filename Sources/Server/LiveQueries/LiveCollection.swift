@@ -127,9 +127,9 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     /// one item put or removed, by key, as a data file's edit is. A list without a change (the first, or one
     /// replaced whole), or with one the collection's order cannot follow (an item inserted before the last),
     /// is recorded whole (`publish(id:items:)`).
-    func publish(id: UInt64, version: Versioned<[Item], ListChange<Item>>) {
+    func publish<List: RandomAccessCollection<Item>>(id: UInt64, version: Versioned<List, ListChange<Item>>) {
         let isFollowed = source == nil && state.withLock { $0.mirror != nil }
-        guard isFollowed, let change = version.change else { return publish(id: id, items: version.value) }
+        guard isFollowed, let change = version.change else { return publish(id: id, items: Array(version.value)) }
         switch change {
         case .inserted(let item, let index) where index == version.value.count - 1:
             publish(id: id, edits: [.put(item)])
@@ -138,7 +138,7 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
         case .deleted(let item, _):
             publish(id: id, edits: [.remove(key: key(item))])
         case .inserted:
-            publish(id: id, items: version.value)
+            publish(id: id, items: Array(version.value))
         case .unchanged:
             // NB: as `publish(id:items:)` does with a list equal to the one before: no version.
             return

@@ -6,7 +6,7 @@ extension ListQuery {
     /// runs it, so a query the `GET` refuses is refused the same way before the stream opens; otherwise the
     /// plain answer (`reply(_:cached:items:)`).
     static func reply<Item: ListQueryItem & Equatable>(
-        _ request: Request, cached snapshot: EncodedSnapshot<[Item], some Sendable>,
+        _ request: Request, cached snapshot: EncodedSnapshot<some Encodable & Sendable, some Sendable>,
         live: LiveCollection<ListLiveQuery<Item>>,
         items: () -> [Item]
     ) throws -> Reply {
