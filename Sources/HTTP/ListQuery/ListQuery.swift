@@ -97,16 +97,22 @@ package struct ListQuery: Sendable, Equatable {
     /// The items that pass, in order, and the part of them the window selects.
     ///
     /// Throws `query_too_expensive` when a `_like` match reaches its limit or filtering outlasts `workBudget`.
-    package func apply<Item: ListQueryItem>(to items: [Item]) throws(HTTPError) -> ListQueryPage<Item> {
+    /// `items` is an array or another list read by index (the task list's `ChunkedList`): a query with a
+    /// window alone copies only the window's items.
+    package func apply<Items: RandomAccessCollection>(
+        to items: Items
+    ) throws(HTTPError) -> ListQueryPage<Items.Element> where Items.Element: ListQueryItem, Items.Index == Int {
+        guard !conditions.isEmpty || !searches.isEmpty || !sortKeys.isEmpty else { return window.page(of: items) }
         var meter = Meter()
-        var selected = items
-        if !conditions.isEmpty || !searches.isEmpty { selected = try filtered(items, &meter) }
+        var selected = !conditions.isEmpty || !searches.isEmpty ? try filtered(items, &meter) : Array(items)
         if !sortKeys.isEmpty { selected = try sorted(selected, &meter) }
         return window.page(of: selected)
     }
 
     /// The items that pass every condition and search, within `workBudget`.
-    private func filtered<Item: ListQueryItem>(_ items: [Item], _ meter: inout Meter) throws(HTTPError) -> [Item] {
+    private func filtered<Item: ListQueryItem>(
+        _ items: some Sequence<Item>, _ meter: inout Meter
+    ) throws(HTTPError) -> [Item] {
         let matchers = conditions.map(Matcher.init)
         let textFields = Item.queryFields
         var selected: [Item] = []

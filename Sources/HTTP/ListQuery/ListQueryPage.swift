@@ -80,11 +80,13 @@ package struct ListQueryPage<Item: Sendable>: Sendable {
 extension ListQuery.Window {
     /// The window's part of `items` (all of them counted in `totalCount`): the one slicing of every list
     /// query, seed or data file.
-    package func page<Item>(of items: [Item]) -> ListQueryPage<Item> {
+    /// (An array's `.all` is itself, not a copy; another list, a `ChunkedList`, is copied only for `.all`.)
+    package func page<Items: RandomAccessCollection>(of items: Items) -> ListQueryPage<Items.Element>
+    where Items.Index == Int {
         let total = items.count
         switch self {
         case .all:
-            return ListQueryPage(items: items, totalCount: total, page: nil)
+            return ListQueryPage(items: Array(items), totalCount: total, page: nil)
         case .page(let number, let limit):
             // NB: `_page` and `_limit` go up to Int.max: a product or sum past it means "beyond the end".
             let (offset, overflow) = (number - 1).multipliedReportingOverflow(by: limit)

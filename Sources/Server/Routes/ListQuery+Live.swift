@@ -5,11 +5,11 @@ extension ListQuery {
     /// as a stream (`LiveCollection.reply`), after the query was parsed and run once as the plain `GET`
     /// runs it, so a query the `GET` refuses is refused the same way before the stream opens; otherwise the
     /// plain answer (`reply(_:cached:items:)`).
-    static func reply<Item: ListQueryItem & Equatable>(
+    static func reply<Item: ListQueryItem & Equatable, Items: RandomAccessCollection<Item>>(
         _ request: Request, cached snapshot: EncodedSnapshot<some Encodable & Sendable, some Sendable>,
         live: LiveCollection<ListLiveQuery<Item>>,
-        items: () -> [Item]
-    ) throws -> Reply {
+        items: () -> Items
+    ) throws -> Reply where Items.Index == Int {
         guard LiveQueryEngine.wantsStream(request) else { return try reply(request, cached: snapshot, items: items) }
         let query = try ListQuery(request.query, for: Item.self)
         _ = try query.apply(to: items())

@@ -13,7 +13,7 @@ extension Router {
         let live = site.live.todos
 
         get("/todos") { request in
-            try ListQuery.reply(request, cached: snapshot, live: live) { Array(todos.currentTasks) }
+            try ListQuery.reply(request, cached: snapshot, live: live) { todos.currentTasks }
         }
         get("/todos/:id") { request in
             let id = try request.require("id", as: Int.self)
