@@ -10,6 +10,7 @@
 #   TODOS_SIZES="250 5000" ROUNDS=2 DURATION=5s
 #
 # Each run: wrk -t1 -c16 for one request alone; for both at once, wrk -t1 -c8 of each at the same time.
+# Beside requests/s, each row gives wrk's median latency (p50, of the round with the best rate).
 # A POST adds a todo (the list grows by the POSTs of the run; --max-todos is raised so none is refused).
 # The best of ROUNDS runs is kept. The load average is printed: the machine may be shared.
 # Needs: wrk, curl, python3.
@@ -66,6 +67,9 @@ PY
 rps() { awk '/requests in/ { requests = $1 } /Non-2xx/ { failed = $NF } /Requests\/sec/ { rate = $2 }
     END { if (failed > 0) print 0; else printf "%.0f\n", rate }'; }
 count() { awk '/requests in/ { print $1 }'; }
+# wrk's median latency (--latency) in milliseconds.
+p50() { awk '$1 == "50%" { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v)
+    printf "%.2f\n", v * (u == "us" ? 0.001 : u == "s" ? 1000 : u == "m" ? 60000 : 1) }'; }
 # The server's CPU time so far (user and system), in clock ticks.
 ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
 # us TICKS_BEFORE REQUESTS: the server's CPU per request since TICKS_BEFORE, in microseconds.
@@ -83,16 +87,18 @@ measure() {
         get | post)
             local script=()
             [ "$3" = post ] && script=(-s "$work/post.lua")
-            wrk -t1 -c16 -d"$duration" "${script[@]}" "$url" >"$work/wrk.out"
-            printf '%s %s\n' "$(rps <"$work/wrk.out")" "$(us "$before" "$(count <"$work/wrk.out")")"
+            wrk -t1 -c16 -d"$duration" --latency "${script[@]}" "$url" >"$work/wrk.out"
+            printf '%s %s %s\n' "$(rps <"$work/wrk.out")" "$(us "$before" "$(count <"$work/wrk.out")")" \
+                "$(p50 <"$work/wrk.out")"
             ;;
         both)
-            wrk -t1 -c8 -d"$duration" -s "$work/post.lua" "$url" >"$work/post.out" &
+            wrk -t1 -c8 -d"$duration" --latency -s "$work/post.lua" "$url" >"$work/post.out" &
             local writer=$!
-            wrk -t1 -c8 -d"$duration" "$url" >"$work/get.out"
+            wrk -t1 -c8 -d"$duration" --latency "$url" >"$work/get.out"
             wait "$writer"
-            printf '%s %s %s\n' "$(rps <"$work/post.out")" "$(rps <"$work/get.out")" \
-                "$(us "$before" $(($(count <"$work/post.out") + $(count <"$work/get.out"))))"
+            printf '%s %s %s %s %s\n' "$(rps <"$work/post.out")" "$(rps <"$work/get.out")" \
+                "$(us "$before" $(($(count <"$work/post.out") + $(count <"$work/get.out"))))" \
+                "$(p50 <"$work/post.out")" "$(p50 <"$work/get.out")"
             ;;
     esac
     stop
@@ -101,38 +107,40 @@ measure() {
 printf 'todo writes and reads: %s(%s rounds of %s each); %s cores\n' \
     "$(for b in "${builds[@]}"; do printf '%s=%s ' "$b" "${binary[$b]}"; done)" "$rounds" "$duration" "$(nproc)"
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-declare -A best cpu
-keep() { [ -n "${best[$1]:-}" ] && [ "${best[$1]}" -ge "$2" ] || best[$1]=$2; }
+declare -A best cpu median
+# keep ROW RATE P50: the best rate of the rounds, with that round's median latency.
+keep() { [ -n "${best[$1]:-}" ] && [ "${best[$1]}" -ge "$2" ] || { best[$1]=$2; median[$1]=$3; }; }
 # The lowest CPU per request of the rounds (0: a run with refused requests).
 low() { [ "$2" -gt 0 ] && { [ -z "${cpu[$1]:-}" ] || [ "${cpu[$1]}" -gt "$2" ]; } && cpu[$1]=$2 || true; }
 for size in $sizes; do
     for _ in $(seq 1 "$rounds"); do
         for build in "${builds[@]}"; do
             for one in get post; do
-                read -r r c <<<"$(measure "$build" "$size" "$one")"
-                keep "$build $size $one" "$r"
+                read -r r c m <<<"$(measure "$build" "$size" "$one")"
+                keep "$build $size $one" "$r" "$m"
                 low "$build $size $one" "$c"
             done
-            read -r p g c <<<"$(measure "$build" "$size" both)"
-            keep "$build $size both-post" "$p"
-            keep "$build $size both-get" "$g"
+            read -r p g c pm gm <<<"$(measure "$build" "$size" both)"
+            keep "$build $size both-post" "$p" "$pm"
+            keep "$build $size both-get" "$g" "$gm"
             low "$build $size both-post" "$c"
             low "$build $size both-get" "$c"
         done
     done
 done
 printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '\nrequests/s (best of %s), and the server CPU per request in us (lowest of %s; both at once: per\n' \
+printf '\nrequests/s (best of %s) with its p50 in ms, and the server CPU per request in us (lowest of %s;\n' \
     "$rounds" "$rounds"
-printf 'request of either kind)\n%-7s %-22s' todos row
-for build in "${builds[@]}"; do printf ' %10s %7s' "$build" "cpu-us"; done
+printf 'both at once: per request of either kind)\n%-7s %-22s' todos row
+for build in "${builds[@]}"; do printf ' %10s %8s %7s' "$build" "p50-ms" "cpu-us"; done
 [ "${#builds[@]}" = 2 ] && printf ' %8s' new/old
 printf '\n'
 for size in $sizes; do
     for row in "get:GET alone" "post:POST alone" "both-post:POST while GETs" "both-get:GET while POSTs"; do
         printf '%-7s %-22s' "$size" "${row#*:}"
         for build in "${builds[@]}"; do
-            printf ' %10s %7s' "${best[$build $size ${row%%:*}]}" "${cpu[$build $size ${row%%:*}]:--}"
+            printf ' %10s %8s %7s' "${best[$build $size ${row%%:*}]}" "${median[$build $size ${row%%:*}]:--}" \
+                "${cpu[$build $size ${row%%:*}]:--}"
         done
         if [ "${#builds[@]}" = 2 ]; then
             awk -v a="${best[new $size ${row%%:*}]}" -v b="${best[old $size ${row%%:*}]}" \
