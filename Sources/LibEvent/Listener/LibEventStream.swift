@@ -46,7 +46,28 @@ final class LibEventStream: HTTPStream, @unchecked Sendable {
             bufferevent_setwatermark(bev, Int16(EV_READ), 0, 4096)
             bufferevent_enable(bev, Int16(EV_READ))
             ErrorPages.uninstall(from: bufferevent_get_output(bev))
+            Self.sendHead(bev)
         }
+    }
+
+    /// Hands the response head (in the output since `evhttp_send_reply_start`) to the socket now, not at the
+    /// loop's next turn: the stream's first work runs in this turn (a live query builds its first result),
+    /// and a cut-off in the same turn (`abort`, a reset that discards the unsent output) must not take the
+    /// head with it. A new stream's socket takes a head at once; what it does not take waits as before.
+    private static func sendHead(_ bev: OpaquePointer) {
+        let output = bufferevent_get_output(bev)
+        let descriptor = bufferevent_getfd(bev)
+        let length = evbuffer_get_length(output)
+        guard descriptor >= 0, length > 0 else { return }
+        var head = [UInt8](repeating: 0, count: length)
+        let copied = head.withUnsafeMutableBytes { evbuffer_copyout(output, $0.baseAddress, length) }
+        guard copied > 0 else { return }
+        let sent = send(descriptor, head, copied, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        guard sent > 0 else { return }
+        // NB: a bufferevent keeps its output's front frozen but around its own writes.
+        evbuffer_unfreeze(output, 1)
+        evbuffer_drain(output, sent)
+        evbuffer_freeze(output, 1)
     }
 
     var loop: any RequestLoop { eventLoop }

@@ -121,8 +121,9 @@ import Testing
         var router = Router()
         router.get("/stream") { _ in
             .stream(headers: ["Content-Type": "text/event-stream"]) { stream in
-                stream.write(Array("one\n".utf8))
+                // NB: kept first: the head and this chunk can reach the client before the closure returns.
                 holder.value = stream
+                stream.write(Array("one\n".utf8))
             }
         }
         let server = try TestListener(router)
@@ -202,6 +203,29 @@ import Testing
         // 10 MiB written, far more than the socket buffers hold: most of it waits in user space.
         #expect(pending > 1 << 20)
         withExtendedLifetime(client) {}
+    }
+
+    /// A stream cut off (`abort`, a reset) in the turn that started it, after writing more than the socket
+    /// takes (a live query's first result for a client over its cap), still gave the client its head: the
+    /// head left for the socket when the stream started, not behind the stream's output at the loop's next
+    /// turn, where the reset discarded it with the rest.
+    @Test func aStreamCutOffInTheTurnThatStartedItStillSentItsHead() throws {
+        var router = Router()
+        router.get("/stream") { _ in
+            .stream(headers: ["Content-Type": "text/event-stream"]) { stream in
+                let chunk = SharedBytes([UInt8](repeating: 65, count: 64 << 10))
+                for _ in 0..<64 { stream.write([chunk]) }
+                stream.abort()
+            }
+        }
+        let server = try TestListener(router)
+        for _ in 0..<5 {
+            let client = try RawHTTPClient(port: server.port)
+            try client.sendRequest("GET", "/stream")
+            let head = try client.readResponse(head: true)
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/event-stream")
+        }
     }
 
     /// Chunks go straight to the socket while it takes them, and through libevent once it is full; either
