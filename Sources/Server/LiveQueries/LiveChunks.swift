@@ -163,6 +163,29 @@ struct LiveChunks<Element>: RandomAccessCollection {
         count = length
     }
 
+    /// `transform` of every element, in order, walking the chunks (`map(in:_:)`).
+    func map<T>(_ transform: (Element) throws -> T) rethrows -> [T] {
+        try map(in: 0..<count, transform)
+    }
+
+    /// `transform` of the elements in `range`, in order, walking the chunks: the map of a collection (or of a
+    /// slice of it) reads each element through the subscript, a search among the chunks.
+    func map<T>(in range: Range<Int>, _ transform: (Element) throws -> T) rethrows -> [T] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "range out of bounds")
+        var result: [T] = []
+        guard !range.isEmpty else { return result }
+        result.reserveCapacity(range.count)
+        var (chunk, offset) = locate(range.lowerBound)
+        while result.count < range.count {
+            let elements = chunks[chunk]
+            let end = Swift.min(elements.count, offset + range.count - result.count)
+            for index in offset..<end { result.append(try transform(elements[index])) }
+            chunk += 1
+            offset = 0
+        }
+        return result
+    }
+
     /// The first `length` elements, sharing their chunks.
     func head(_ length: Int) -> LiveChunks {
         var head = self

@@ -28,7 +28,8 @@ extension LiveCollection {
             let (held, changes, id) = entries(of: items, at: orderID, present: present, fields: query.presenceFields),
             let ranking = LiveRanking(reading, held: held, total: total, changes: changes, margin: margin)
         else { return nil }
-        return (ranking.items.map(\.entry), id, present, ranking.total, nil)
+        // NB: the ranking's items go to the group as they are (with their sort keys, read once).
+        return ([], id, present, ranking.total, ranking.items)
     }
 
     /// The collection's items in the order `sorting` (a query's `ordering`, named `orderKey`) gives, as of the

@@ -44,7 +44,8 @@ final class LiveCollection<Query: LiveQuery>: Sendable {
     typealias Narrow = @Sendable (Query) -> (items: [Item], id: UInt64)?
     /// What `snapshot(for:)` gives: the items, the id of the newest version they show, which presence fields
     /// some item has then, and with a `total`, the items are the query's first in its order, not candidates
-    /// (`ranked` instead, with their sort keys, when read from a kept order: they share its chunks).
+    /// (`ranked` instead, with their sort keys, when ranked already: read from a kept order, they share its
+    /// chunks).
     typealias Snapshot = (
         entries: [LiveEntry<Item>], id: UInt64, present: Set<String>, total: Int?,
         ranked: LiveChunks<LiveRanking<Query>.Ranked>?

@@ -92,13 +92,13 @@ struct LiveRanking<Query: LiveQuery> {
     /// The result: the window's items and the count that passes.
     var result: LiveResult<Item> {
         let (lower, upper) = heldBounds
-        return LiveResult(items: items[lower..<upper].map(\.entry.item), total: total)
+        return LiveResult(items: items.map(in: lower..<upper) { $0.entry.item }, total: total)
     }
 
     /// The keys of the result's items.
     var resultKeys: [String] {
         let (lower, upper) = heldBounds
-        return items[lower..<upper].map(\.entry.key)
+        return items.map(in: lower..<upper) { $0.entry.key }
     }
 
     /// The window's positions among the held items.
@@ -294,7 +294,12 @@ extension LiveRanking {
         _ query: Query, held: [LiveEntry<Item>], total: Int, changes: [LiveItemChange<Item>], margin: Int?
     ) {
         self.init(query, entries: held, margin: margin, total: total)
-        for (earlier, later) in zip(items, items.dropFirst()) where !precedes(earlier, later) { return nil }
+        // NB: walked once by the chunks' iterator: a zip with `dropFirst()` read every item by index.
+        var earlier: Ranked?
+        for later in items {
+            if let earlier, !precedes(earlier, later) { return nil }
+            earlier = later
+        }
         place(changes)
         guard !isShort else { return nil }
     }

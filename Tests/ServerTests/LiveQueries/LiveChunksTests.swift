@@ -38,6 +38,13 @@ import Testing
                     #expect(list[position] == model[position], "step \(step)")
                 }
                 if step % 50 == 0 { #expect(Array(list) == model, "step \(step)") }
+                if step % 10 == 0 {
+                    // The map walking the chunks, of a random range and of everything, is the array's.
+                    let lower = Int.random(in: 0...model.count, using: &rng)
+                    let upper = Int.random(in: lower...model.count, using: &rng)
+                    #expect(list.map(in: lower..<upper) { $0 * 2 } == model[lower..<upper].map { $0 * 2 })
+                    #expect(list.map { -$0 } == model.map { -$0 }, "step \(step)")
+                }
             }
             #expect(Array(list) == model)
             #expect(list.indices.map { list[$0] } == model)
