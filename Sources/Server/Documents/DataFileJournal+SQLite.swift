@@ -31,6 +31,14 @@ extension SQLiteDocumentJournal: DataFileJournal {
             try markFile(seq: pending.seq, hash: pending.hash)
             (mark, showsMark) = (pending, true)
         }
+        // A first start that gave items ids has no mark, and its file shows those ids only once written back. It
+        // is marked now as the file it read, before any entry (a load gives the same ids again), so a `kill -9`
+        // before that write-back puts the changes acknowledged meanwhile back on top of it. Without this mark
+        // the next start found none and served the file without them.
+        if mark == nil, content.assignedIDs {
+            try markFile(seq: 0, hash: content.hash)
+            (mark, showsMark) = (FileMark(seq: 0, hash: content.hash), true)
+        }
         if let mark {
             // NB: a page at a time: a file that could not be written for long (a person's broken save, a full
             // disk) may have any number of entries after its mark.
