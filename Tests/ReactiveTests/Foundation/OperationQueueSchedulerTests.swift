@@ -106,8 +106,10 @@ import Testing
         let queue = RecordingOperationQueue()
         let ticks = Mutex<[Int]>([])
         let token = Mutex<AnyCancellable?>(nil)
+        // The first tick is a second away so that the check right after `schedule` sees the queue before any tick
+        // ran, however loaded the machine (under load 29, 50 ms had passed and the next operation was added).
         let cancellable = queue.schedule(
-            after: queue.now.advanced(by: .milliseconds(50)), interval: .milliseconds(50)
+            after: queue.now.advanced(by: .seconds(1)), interval: .milliseconds(50)
         ) { [queue] in
             let added = queue.added.withLock { $0.count }
             let count = ticks.withLock { ticks in
