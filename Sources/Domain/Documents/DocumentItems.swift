@@ -169,7 +169,7 @@ package struct DocumentItems: Sendable {
             itemBytes -= old.bytes.count
             indentedBytes -= Self.fileSize(of: old)
             slots[slot] = nil
-            changed(slot, .deleted, to: nil)
+            changed()
             holes.insert(slot, at: Self.position(of: slot, in: holes))
             log.record(seq: entry.seq, slot: slot, kind: .deleted)
             if slots.count > 32, positions.count < slots.count / 2 {
@@ -186,7 +186,7 @@ package struct DocumentItems: Sendable {
             itemBytes += stored.bytes.count - old.bytes.count
             indentedBytes += Self.fileSize(of: stored) - Self.fileSize(of: old)
             slots[slot] = stored
-            changed(slot, .updated, to: stored)
+            changed()
             log.record(seq: entry.seq, slot: slot, kind: .updated)
             reindex(slot, from: old, to: stored)
             written(slot)
@@ -197,7 +197,7 @@ package struct DocumentItems: Sendable {
         slots.append(stored)
         itemBytes += stored.bytes.count
         indentedBytes += Self.fileSize(of: stored)
-        changed(slots.count - 1, .inserted, to: stored)
+        changed()
         log.record(seq: entry.seq, slot: slots.count - 1, kind: .inserted)
         reindex(slots.count - 1, from: nil, to: stored)
         written(slots.count - 1)
@@ -215,7 +215,7 @@ package struct DocumentItems: Sendable {
     /// 100,000 items in a debug build, but left a windowed GET answering a deleted item after the slots were
     /// renumbered (`test_a_live_window_holding_few_items_past_its_end_reads_them_anew_when_writes_take_them`),
     /// for a reason not found yet.
-    private mutating func changed(_ slot: Int, _ kind: DocumentChangeLog.Kind, to document: StoredDocument?) {
+    private mutating func changed() {
         cachedBytes = nil
         cachedDocuments = nil
     }
